@@ -1,0 +1,139 @@
+//! `Embeddings`: a vocabulary with one vector per word, kept both raw and L2-normalised.
+//!
+//! **Architecture Invariant:** words are unique and ordered by descending corpus frequency
+//! where it is known (index 0 is the most frequent), so "the N most frequent words" is the
+//! prefix `0..N`. Every vector is finite and has exactly `dim` components; the constructor
+//! checks this once and there are no setters.
+
+use std::collections::HashMap;
+
+use crate::error::{Error, Result};
+use crate::linalg;
+
+/// Word vectors: `len()` rows of `dim()` floats, row-major.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Embeddings {
+    words: Vec<String>,
+    index: HashMap<String, usize>,
+    dim: usize,
+    vectors: Vec<f32>,
+    unit: Vec<f32>,
+}
+
+impl Embeddings {
+    /// Builds embeddings from words and their row-major vectors.
+    ///
+    /// Fails when `dim` is 0, when `vectors.len() != words.len() * dim`, when a word
+    /// repeats, or when a component is NaN or infinite.
+    pub fn new(words: Vec<String>, dim: usize, vectors: Vec<f32>) -> Result<Self> {
+        if dim == 0 {
+            return Err(Error::InvalidParameter {
+                name: "dim",
+                value: "0".into(),
+                expected: "at least 1".into(),
+            });
+        }
+        if vectors.len() != words.len() * dim {
+            return Err(Error::Format {
+                line: 0,
+                message: format!(
+                    "{} words of dimension {dim} need {} numbers, found {}",
+                    words.len(),
+                    words.len() * dim,
+                    vectors.len()
+                ),
+            });
+        }
+        if let Some(pos) = vectors.iter().position(|v| !v.is_finite()) {
+            return Err(Error::Format {
+                line: 0,
+                message: format!("the vector of '{}' holds a NaN or infinite value", words[pos / dim]),
+            });
+        }
+        let mut index = HashMap::with_capacity(words.len());
+        for (i, word) in words.iter().enumerate() {
+            if index.insert(word.clone(), i).is_some() {
+                return Err(Error::Format { line: 0, message: format!("the word '{word}' occurs twice") });
+            }
+        }
+        let mut unit = vectors.clone();
+        unit.chunks_exact_mut(dim).for_each(linalg::normalize);
+        Ok(Embeddings { words, index, dim, vectors, unit })
+    }
+
+    /// Number of words.
+    pub fn len(&self) -> usize {
+        self.words.len()
+    }
+
+    /// Whether there are no words.
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+
+    /// Number of components of each vector.
+    pub fn dim(&self) -> usize {
+        self.dim
+    }
+
+    /// All words, most frequent first.
+    pub fn words(&self) -> &[String] {
+        &self.words
+    }
+
+    /// The word at `word_idx`. **Unchecked precondition:** `word_idx < len()` (panics otherwise).
+    pub fn word(&self, word_idx: usize) -> &str {
+        &self.words[word_idx]
+    }
+
+    /// The index of `word`, or `None` when it is not in the vocabulary.
+    pub fn index_of(&self, word: &str) -> Option<usize> {
+        self.index.get(word).copied()
+    }
+
+    /// Like [`Embeddings::index_of`], but an unknown word is an [`Error::UnknownWord`].
+    pub fn try_index_of(&self, word: &str) -> Result<usize> {
+        self.index_of(word).ok_or_else(|| Error::UnknownWord(word.to_string()))
+    }
+
+    /// The raw vector at `word_idx`. **Unchecked precondition:** `word_idx < len()`.
+    pub fn vector(&self, word_idx: usize) -> &[f32] {
+        &self.vectors[word_idx * self.dim..(word_idx + 1) * self.dim]
+    }
+
+    /// The L2-normalised vector at `word_idx` (zero stays zero). **Unchecked precondition:** `word_idx < len()`.
+    pub fn unit_vector(&self, word_idx: usize) -> &[f32] {
+        &self.unit[word_idx * self.dim..(word_idx + 1) * self.dim]
+    }
+
+    /// All raw vectors, row-major.
+    pub fn raw(&self) -> &[f32] {
+        &self.vectors
+    }
+
+    /// All normalised vectors, row-major.
+    pub fn unit(&self) -> &[f32] {
+        &self.unit
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(ws: &[&str]) -> Vec<String> {
+        ws.iter().map(|w| w.to_string()).collect()
+    }
+
+    #[test]
+    fn constructor_checks_its_invariant() {
+        assert!(Embeddings::new(words(&["a"]), 0, vec![]).is_err());
+        assert!(Embeddings::new(words(&["a", "b"]), 2, vec![1.0; 3]).is_err());
+        assert!(Embeddings::new(words(&["a", "a"]), 1, vec![1.0; 2]).is_err());
+        assert!(Embeddings::new(words(&["a"]), 1, vec![f32::NAN]).is_err());
+        let e = Embeddings::new(words(&["a", "b"]), 2, vec![3.0, 4.0, 0.0, 0.0]).unwrap();
+        assert_eq!(e.unit_vector(0), &[0.6, 0.8]);
+        assert_eq!(e.unit_vector(1), &[0.0, 0.0]);
+        assert_eq!(e.try_index_of("c"), Err(Error::UnknownWord("c".into())));
+    }
+}

@@ -1,0 +1,25 @@
+//! embedscope: learn word embeddings with Skip-Gram with Negative Sampling and look at them.
+//!
+//! # Brief overview
+//!
+//! Data flows one way through three concepts:
+//!
+//! 1. **Text to tokens** (`text`): a tokenizer splits a text into sentences of tokens;
+//!    a vocabulary counts them, cuts the rare ones and reports what it cut.
+//! 2. **Training** (`train`): a chunked SGNS trainer (Mikolov et al. 2013) that advances
+//!    by at most N tokens per call, so a Web Worker or a CLI can report, pause and cancel.
+//! 3. **Using the vectors** (`embed`): neighbours, analogies, PCA, and the word2vec formats.
+//!
+//! The core is plain Rust and never touches the web: only the `wasm` module (compiled for
+//! `wasm32` alone) imports `wasm_bindgen` and friends.
+
+mod error;
+mod linalg;
+
+pub mod embed;
+
+pub use embed::Embeddings;
+pub use error::{Error, Result};
+
+#[cfg(target_arch = "wasm32")]
+mod wasm;
