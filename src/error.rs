@@ -17,8 +17,8 @@ pub enum Error {
     EmptyVocabulary { types_cut: usize, tokens_cut: u64, min_count: u64, max_count: u64 },
     /// Occurs when training produces NaN or infinity, usually because `alpha` is too large.
     Diverged { epoch: u32, tokens_done: u64 },
-    /// Occurs when a query names a word that is not in the vocabulary.
-    UnknownWord(String),
+    /// Occurs when a query names words that are not in the vocabulary; lists each of them.
+    UnknownWords(Vec<String>),
     /// Occurs when a vectors file is malformed; `line` is 1-based (0 for binary data).
     Format { line: usize, message: String },
     /// Occurs when reading or writing a file fails.
@@ -43,7 +43,11 @@ impl fmt::Display for Error {
                 "training diverged (NaN or infinity) in epoch {epoch} after {tokens_done} tokens; \
                  lower the learning rate alpha"
             ),
-            Error::UnknownWord(word) => write!(f, "'{word}' is not in the vocabulary"),
+            Error::UnknownWords(words) => {
+                let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+                let verb = if words.len() == 1 { "is" } else { "are" };
+                write!(f, "{} {verb} not in the vocabulary", quoted.join(" and "))
+            }
             Error::Format { line: 0, message } => write!(f, "malformed vectors file: {message}"),
             Error::Format { line, message } => write!(f, "malformed vectors file, line {line}: {message}"),
             Error::Io(message) => write!(f, "{message}"),

@@ -91,9 +91,9 @@ impl Embeddings {
         self.index.get(word).copied()
     }
 
-    /// Like [`Embeddings::index_of`], but an unknown word is an [`Error::UnknownWord`].
+    /// Like [`Embeddings::index_of`], but an unknown word is an [`Error::UnknownWords`].
     pub fn try_index_of(&self, word: &str) -> Result<usize> {
-        self.index_of(word).ok_or_else(|| Error::UnknownWord(word.to_string()))
+        self.index_of(word).ok_or_else(|| Error::UnknownWords(vec![word.to_string()]))
     }
 
     /// The raw vector at `word_idx`. **Unchecked precondition:** `word_idx < len()`.
@@ -134,6 +134,6 @@ mod tests {
         let e = Embeddings::new(words(&["a", "b"]), 2, vec![3.0, 4.0, 0.0, 0.0]).unwrap();
         assert_eq!(e.unit_vector(0), &[0.6, 0.8]);
         assert_eq!(e.unit_vector(1), &[0.0, 0.0]);
-        assert_eq!(e.try_index_of("c"), Err(Error::UnknownWord("c".into())));
+        assert_eq!(e.try_index_of("c"), Err(Error::UnknownWords(vec!["c".into()])));
     }
 }
