@@ -14,6 +14,7 @@
 //! `wasm32` alone) imports `wasm_bindgen` and friends.
 
 mod error;
+pub mod text;
 mod linalg;
 
 pub mod embed;
