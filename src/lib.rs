@@ -14,13 +14,17 @@
 //! `wasm32` alone) imports `wasm_bindgen` and friends.
 
 mod error;
-pub mod text;
+mod fingerprint;
 mod linalg;
+
+pub mod text;
+pub mod train;
 
 pub mod embed;
 
 pub use embed::Embeddings;
 pub use error::{Error, Result};
+pub use fingerprint::fingerprint;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;

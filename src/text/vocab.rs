@@ -160,7 +160,8 @@ impl Corpus {
         let mut order: Vec<u32> = (0..types.len() as u32).collect();
         order.sort_by(|&a, &b| counts[b as usize].cmp(&counts[a as usize]));
 
-        let mut cut = CutReport { types_seen: types.len(), tokens_seen: stream.len() as u64, ..CutReport::default() };
+        let mut cut =
+            CutReport { types_seen: types.len(), tokens_seen: stream.len() as u64, ..CutReport::default() };
         let above_min = order.iter().take_while(|&&t| counts[t as usize] >= config.min_count).count();
         let kept = config.max_vocab.map_or(above_min, |max| above_min.min(max));
         for &t in &order[kept..above_min] {

@@ -29,18 +29,12 @@ impl Tokenizer for WhitespaceTokenizer {
 /// apostrophe or hyphen between two such characters stays inside the word (`don't`,
 /// `well-known`). Every other non-space character is punctuation: one token per character
 /// when `keep_punctuation` is set, dropped otherwise. So `night,` and `night.` are both `night`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct WordTokenizer {
     /// Lowercase every word (Unicode-aware: `ÉTÉ` becomes `été`).
     pub lowercase: bool,
     /// Emit punctuation characters as tokens of their own instead of dropping them.
     pub keep_punctuation: bool,
-}
-
-impl Default for WordTokenizer {
-    fn default() -> Self {
-        WordTokenizer { lowercase: false, keep_punctuation: false }
-    }
 }
 
 impl Tokenizer for WordTokenizer {
@@ -153,9 +147,10 @@ mod tests {
 
     #[test]
     fn whitespace_tokenizer_keeps_tokens_as_they_are() {
-        check(&WhitespaceTokenizer, "In the night,\tand\n\nthe night.\r\n", &[
-            &["In", "the", "night,", "and"],
-            &["the", "night."],
-        ]);
+        check(
+            &WhitespaceTokenizer,
+            "In the night,\tand\n\nthe night.\r\n",
+            &[&["In", "the", "night,", "and"], &["the", "night."]],
+        );
     }
 }

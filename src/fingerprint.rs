@@ -1,0 +1,70 @@
+//! A run fingerprint: FNV-1a (64 bit) over the text and a canonical description of the
+//! tokenizer, vocabulary and training parameters and the seed. Two runs with the same
+//! fingerprint on the same build produce bit-identical vectors.
+//!
+//! FNV-1a is not a cryptographic hash; it identifies runs, it does not authenticate them.
+
+use crate::text::VocabConfig;
+use crate::train::TrainConfig;
+
+const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const PRIME: u64 = 0x0000_0100_0000_01b3;
+
+fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
+    for &b in bytes {
+        hash ^= b as u64;
+        hash = hash.wrapping_mul(PRIME);
+    }
+    hash
+}
+
+/// The fingerprint of a run, as 16 lowercase hex digits.
+pub fn fingerprint(text: &str, tokenizer: &str, vocab: &VocabConfig, train: &TrainConfig) -> String {
+    let params = format!(
+        "\u{0}tokenizer={tokenizer};min_count={};max_vocab={:?};dim={};window={};negative={};sample={:e};\
+         alpha={:e};min_alpha={:e};epochs={};ns_exponent={:e};seed={}",
+        vocab.min_count,
+        vocab.max_vocab,
+        train.dim,
+        train.window,
+        train.negative,
+        train.sample,
+        train.alpha,
+        train.min_alpha,
+        train.epochs,
+        train.ns_exponent,
+        train.seed
+    );
+    let hash = fnv1a(fnv1a(OFFSET, text.as_bytes()), params.as_bytes());
+    format!("{hash:016x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fnv1a_known_answers() {
+        assert_eq!(fnv1a(OFFSET, b""), 0xcbf29ce484222325);
+        assert_eq!(fnv1a(OFFSET, b"a"), 0xaf63dc4c8601ec8c);
+        assert_eq!(fnv1a(OFFSET, b"foobar"), 0x85944171f73967e8);
+    }
+
+    #[test]
+    fn every_input_changes_the_fingerprint() {
+        let (v, t) = (VocabConfig::default(), TrainConfig::default());
+        let base = fingerprint("text", "word", &v, &t);
+        assert_eq!(base, fingerprint("text", "word", &v, &t));
+        assert_eq!(base.len(), 16);
+        let others = [
+            fingerprint("text!", "word", &v, &t),
+            fingerprint("text", "whitespace", &v, &t),
+            fingerprint("text", "word", &VocabConfig { min_count: 4, ..v }, &t),
+            fingerprint("text", "word", &v, &TrainConfig { seed: 2, ..t }),
+            fingerprint("text", "word", &v, &TrainConfig { alpha: 0.0251, ..t }),
+        ];
+        for other in others {
+            assert_ne!(base, other);
+        }
+    }
+}

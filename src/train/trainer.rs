@@ -1,0 +1,471 @@
+//! The chunked training driver: walks the corpus epoch by epoch, owns the learning-rate
+//! schedule, the random state and the loss bookkeeping, and advances by at most N tokens
+//! per [`Trainer::step`], so a caller can report, pause, resume and cancel between calls.
+//!
+//! Sampling follows word2vec.c and gensim: frequent tokens are subsampled out of each
+//! sentence before windows are formed; each centre token draws a window radius uniformly
+//! from `1..=window`; each (context, centre) pair updates the context's input vector
+//! against the centre's output vector and `negative` noise words drawn from counts^0.75.
+//! Sentences longer than [`MAX_SEGMENT`] tokens are cut into segments, as gensim does.
+//!
+//! **Architecture Invariant:** given the corpus, the configuration and the seed, the
+//! sequence of updates is fixed, whatever the chunk sizes, so the vectors are bit-identical
+//! (one random generator, Xoshiro256++, the same on native and wasm32 builds).
+
+use rand::Rng;
+use rand::SeedableRng;
+use rand::rngs::Xoshiro256PlusPlus;
+
+use super::config::TrainConfig;
+use super::sampler::AliasTable;
+use super::sgns::{Logistic, sgns_update};
+use crate::embed::Embeddings;
+use crate::error::{Error, Result};
+use crate::text::Corpus;
+
+/// Longest run of tokens trained as one sentence (gensim's `MAX_WORDS_IN_BATCH`).
+pub const MAX_SEGMENT: usize = 10_000;
+
+/// A monotonic clock in seconds. Native code passes one built on `std::time::Instant`;
+/// the browser passes `performance.now() / 1000`. The core never reads time itself,
+/// because `std::time::Instant` panics on wasm32.
+pub type Clock = fn() -> f64;
+
+/// Where training stands, returned by every [`Trainer::step`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    /// The epoch in progress (or just finished), from 1 to `epochs`.
+    pub epoch: u32,
+    /// Number of epochs.
+    pub epochs: u32,
+    /// Tokens of this epoch walked so far (subsampled ones included, as word2vec counts).
+    pub epoch_tokens_done: u64,
+    /// Tokens of one epoch.
+    pub epoch_tokens: u64,
+    /// Tokens walked over all epochs so far.
+    pub tokens_done: u64,
+    /// Tokens of all epochs.
+    pub tokens_total: u64,
+    /// The learning rate now.
+    pub alpha: f32,
+    /// Mean loss per training pair so far in this epoch (0 before the first pair).
+    pub loss: f64,
+    /// Tokens walked per second of time spent inside `step`.
+    pub tokens_per_sec: f64,
+    /// Whether every epoch is finished.
+    pub done: bool,
+}
+
+/// Trains SGNS vectors over a corpus, a chunk at a time.
+pub struct Trainer {
+    corpus: Corpus,
+    config: TrainConfig,
+    clock: Clock,
+    logistic: Logistic,
+    noise: AliasTable,
+    /// Keep probability of each type under subsampling, scaled to 2^32.
+    keep: Vec<u64>,
+    rng: Xoshiro256PlusPlus,
+    input: Vec<f32>,
+    output: Vec<f32>,
+    scratch: Vec<f32>,
+    negatives: Vec<u32>,
+
+    /// 0-based epoch in progress.
+    epoch: u32,
+    /// Tokens of the epoch walked so far.
+    epoch_done: u64,
+    /// Index of the sentence that holds the current position.
+    sentence: usize,
+    /// The current segment, when loaded: its start in the corpus, its length, its kept
+    /// (not subsampled) tokens with their offsets, and the next kept token to train.
+    segment: Option<Segment>,
+    kept: Vec<u32>,
+    kept_offsets: Vec<u32>,
+
+    epoch_loss: f64,
+    epoch_pairs: u64,
+    epoch_losses: Vec<f64>,
+    seconds: f64,
+    failed: Option<Error>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Segment {
+    start: usize,
+    len: usize,
+    next: usize,
+}
+
+impl Trainer {
+    /// Prepares training: validates the configuration and initialises the vectors
+    /// (inputs uniform in ±0.5/dim, outputs zero, as word2vec.c).
+    pub fn new(corpus: Corpus, config: TrainConfig, clock: Clock) -> Result<Trainer> {
+        config.validate()?;
+        Ok(Trainer::new_unchecked(corpus, config, clock))
+    }
+
+    /// Like [`Trainer::new`] without validation, so tests can break training on purpose.
+    pub(crate) fn new_unchecked(corpus: Corpus, config: TrainConfig, clock: Clock) -> Trainer {
+        let n_words = corpus.vocab().len();
+        let dim = config.dim;
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(config.seed);
+        let input = (0..n_words * dim).map(|_| (unit_float(&mut rng) - 0.5) / dim as f32).collect();
+        let keep = corpus
+            .vocab()
+            .keep_probabilities(config.sample)
+            .into_iter()
+            .map(|p| (p * 4_294_967_296.0) as u64)
+            .collect();
+        Trainer {
+            noise: AliasTable::unigram(corpus.vocab().counts(), config.ns_exponent),
+            keep,
+            corpus,
+            config,
+            clock,
+            logistic: Logistic::default(),
+            rng,
+            input,
+            output: vec![0.0; n_words * dim],
+            scratch: vec![0.0; dim],
+            negatives: Vec::with_capacity(config.negative),
+            epoch: 0,
+            epoch_done: 0,
+            sentence: 0,
+            segment: None,
+            kept: Vec::new(),
+            kept_offsets: Vec::new(),
+            epoch_loss: 0.0,
+            epoch_pairs: 0,
+            epoch_losses: Vec::new(),
+            seconds: 0.0,
+            failed: None,
+        }
+    }
+
+    /// The corpus being trained on.
+    pub fn corpus(&self) -> &Corpus {
+        &self.corpus
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &TrainConfig {
+        &self.config
+    }
+
+    /// Mean loss per pair of each finished epoch.
+    pub fn epoch_losses(&self) -> &[f64] {
+        &self.epoch_losses
+    }
+
+    /// Whether every epoch is finished.
+    pub fn is_done(&self) -> bool {
+        self.epoch >= self.config.epochs
+    }
+
+    /// A copy of the input vectors as it stands, with the vocabulary's words.
+    pub fn to_embeddings(&self) -> Result<Embeddings> {
+        Embeddings::new(self.corpus.vocab().words().to_vec(), self.config.dim, self.input.clone())
+    }
+
+    /// Trains on at most `max_tokens` more tokens, stopping early at the end of an epoch,
+    /// and says where training stands. After the last epoch it does nothing.
+    ///
+    /// Fails with [`Error::Diverged`] when a NaN or infinity appears; every later call
+    /// fails the same way.
+    pub fn step(&mut self, max_tokens: u64) -> Result<Progress> {
+        if let Some(err) = &self.failed {
+            return Err(err.clone());
+        }
+        let started = (self.clock)();
+        let epoch_tokens = self.corpus.n_tokens() as u64;
+        if self.epoch_done == epoch_tokens && !self.is_done() {
+            self.finish_epoch();
+        }
+        if !self.is_done() {
+            let budget_end = (self.epoch_done + max_tokens).min(epoch_tokens);
+            while self.epoch_done < budget_end {
+                if let Err(err) = self.advance(budget_end) {
+                    self.failed = Some(err.clone());
+                    return Err(err);
+                }
+            }
+            if self.epoch_done == epoch_tokens && self.epoch + 1 == self.config.epochs {
+                self.finish_epoch();
+            }
+        }
+        self.seconds += ((self.clock)() - started).max(0.0);
+        Ok(self.progress())
+    }
+
+    /// Where training stands, without training.
+    pub fn progress(&self) -> Progress {
+        let epoch_tokens = self.corpus.n_tokens() as u64;
+        let done = self.is_done();
+        let tokens_done = if done {
+            epoch_tokens * self.config.epochs as u64
+        } else {
+            self.epoch as u64 * epoch_tokens + self.epoch_done
+        };
+        let loss = match (done, self.epoch_pairs) {
+            (true, _) => self.epoch_losses.last().copied().unwrap_or(0.0),
+            (false, 0) => 0.0,
+            (false, pairs) => self.epoch_loss / pairs as f64,
+        };
+        Progress {
+            epoch: (self.epoch + 1).min(self.config.epochs),
+            epochs: self.config.epochs,
+            epoch_tokens_done: if done { epoch_tokens } else { self.epoch_done },
+            epoch_tokens,
+            tokens_done,
+            tokens_total: epoch_tokens * self.config.epochs as u64,
+            alpha: self.alpha_at(tokens_done),
+            loss,
+            tokens_per_sec: if self.seconds > 0.0 { tokens_done as f64 / self.seconds } else { 0.0 },
+            done,
+        }
+    }
+
+    fn finish_epoch(&mut self) {
+        let mean = if self.epoch_pairs == 0 { 0.0 } else { self.epoch_loss / self.epoch_pairs as f64 };
+        self.epoch_losses.push(mean);
+        self.epoch += 1;
+        self.epoch_done = 0;
+        self.sentence = 0;
+        self.epoch_loss = 0.0;
+        self.epoch_pairs = 0;
+    }
+
+    /// The learning rate after `tokens_done` tokens: linear from `alpha` to `min_alpha`.
+    fn alpha_at(&self, tokens_done: u64) -> f32 {
+        let total = self.corpus.n_tokens() as f64 * self.config.epochs as f64;
+        let fraction = (tokens_done as f64 / total).min(1.0);
+        let (alpha, min_alpha) = (self.config.alpha as f64, self.config.min_alpha as f64);
+        (alpha - (alpha - min_alpha) * fraction) as f32
+    }
+
+    /// Trains the current segment (loading one if needed) until it ends or the epoch
+    /// reaches `budget_end` tokens.
+    fn advance(&mut self, budget_end: u64) -> Result<()> {
+        let mut segment = match self.segment {
+            Some(segment) => segment,
+            None => self.load_segment(),
+        };
+        let dim = self.config.dim;
+        let epoch_base = self.epoch as u64 * self.corpus.n_tokens() as u64;
+        while segment.next < self.kept.len() {
+            let centre = segment.next;
+            let walked = segment.start as u64 + self.kept_offsets[centre] as u64 + 1;
+            if walked > budget_end {
+                // Every token before the budget's end is trained or subsampled away.
+                self.epoch_done = budget_end;
+                break;
+            }
+            let alpha = self.alpha_at(epoch_base + walked - 1);
+            let reach = self.config.window - (self.rng.next_u32() as usize % self.config.window);
+            let target = self.kept[centre];
+            let from = centre.saturating_sub(reach);
+            let to = (centre + reach + 1).min(self.kept.len());
+            for context in (from..to).filter(|&c| c != centre) {
+                self.negatives.clear();
+                for _ in 0..self.config.negative {
+                    let noise = self.noise.sample(&mut self.rng);
+                    if noise != target {
+                        self.negatives.push(noise);
+                    }
+                }
+                let word = self.kept[context] as usize;
+                let input = &mut self.input[word * dim..(word + 1) * dim];
+                let Some(loss) = sgns_update(
+                    &self.logistic,
+                    input,
+                    &mut self.output,
+                    target,
+                    &self.negatives,
+                    alpha,
+                    &mut self.scratch,
+                ) else {
+                    return Err(Error::Diverged { epoch: self.epoch + 1, tokens_done: epoch_base + walked });
+                };
+                self.epoch_loss += loss as f64;
+                self.epoch_pairs += 1;
+            }
+            segment.next += 1;
+            self.epoch_done = walked;
+        }
+        let end = (segment.start + segment.len) as u64;
+        if segment.next == self.kept.len() {
+            // Subsampled tokens after the last kept one are walked too, within the budget.
+            self.epoch_done = end.min(budget_end);
+        }
+        self.segment = if self.epoch_done == end { None } else { Some(segment) };
+        Ok(())
+    }
+
+    /// Cuts the next segment at the current position and subsamples it.
+    fn load_segment(&mut self) -> Segment {
+        let start = self.epoch_done as usize;
+        let ends = self.corpus.sentence_ends();
+        while ends[self.sentence] <= start {
+            self.sentence += 1;
+        }
+        let len = (ends[self.sentence] - start).min(MAX_SEGMENT);
+        self.kept.clear();
+        self.kept_offsets.clear();
+        for (offset, &id) in self.corpus.ids()[start..start + len].iter().enumerate() {
+            if (self.rng.next_u32() as u64) < self.keep[id as usize] {
+                self.kept.push(id);
+                self.kept_offsets.push(offset as u32);
+            }
+        }
+        Segment { start, len, next: 0 }
+    }
+}
+
+/// A float uniform in [0, 1) from the top 24 bits of a draw.
+fn unit_float(rng: &mut impl Rng) -> f32 {
+    (rng.next_u32() >> 8) as f32 * (1.0 / 16_777_216.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::{VocabConfig, WhitespaceTokenizer};
+
+    fn no_clock() -> f64 {
+        0.0
+    }
+
+    fn corpus(text: &str) -> Corpus {
+        Corpus::build(text, &WhitespaceTokenizer, &VocabConfig { min_count: 1, max_vocab: None }).unwrap()
+    }
+
+    fn small_config() -> TrainConfig {
+        TrainConfig { dim: 16, epochs: 3, ..TrainConfig::default() }
+    }
+
+    fn text() -> String {
+        (0..200).map(|i| format!("a b c d{} e f g h\n", i % 7)).collect()
+    }
+
+    fn train(chunk: u64) -> (Vec<Progress>, Trainer) {
+        let mut trainer = Trainer::new(corpus(&text()), small_config(), no_clock).unwrap();
+        let mut seen = Vec::new();
+        while !trainer.is_done() {
+            seen.push(trainer.step(chunk).unwrap());
+        }
+        (seen, trainer)
+    }
+
+    #[test]
+    fn chunk_size_does_not_change_the_vectors() {
+        let (_, whole) = train(1_000_000);
+        let (_, small) = train(7);
+        let (_, one) = train(1);
+        assert_eq!(whole.input, small.input);
+        assert_eq!(whole.input, one.input);
+        assert_eq!(whole.epoch_losses(), small.epoch_losses());
+    }
+
+    #[test]
+    fn steps_respect_their_budget_and_stop_at_epoch_ends() {
+        let (seen, trainer) = train(333);
+        let epoch_tokens = trainer.corpus().n_tokens() as u64;
+        assert_eq!(epoch_tokens, 1600);
+        let mut previous = 0;
+        for p in &seen {
+            assert!(p.tokens_done - previous <= 333, "{p:?}");
+            assert!(p.epoch_tokens_done <= epoch_tokens);
+            previous = p.tokens_done;
+        }
+        // 1600 = 4 * 333 + 268: five steps per epoch, the last one stops at the epoch's end.
+        assert_eq!(seen.len(), 15);
+        assert_eq!(seen[4].epoch_tokens_done, epoch_tokens);
+        assert_eq!(seen[4].epoch, 1);
+        assert_eq!(seen[5].epoch, 2);
+        let last = seen.last().unwrap();
+        assert!(last.done);
+        assert_eq!(last.tokens_done, last.tokens_total);
+        assert_eq!(trainer.epoch_losses().len(), 3);
+        assert_eq!(last.loss, trainer.epoch_losses()[2]);
+        // Stepping after the end changes nothing.
+        let mut trainer = trainer;
+        assert_eq!(trainer.step(100).unwrap(), *last);
+    }
+
+    #[test]
+    fn learning_rate_decays_linearly_and_loss_falls() {
+        let (seen, trainer) = train(400);
+        let c = small_config();
+        assert!((seen[0].alpha - (c.alpha - (c.alpha - c.min_alpha) * 400.0 / 4800.0)).abs() < 1e-7);
+        assert!((seen.last().unwrap().alpha - c.min_alpha).abs() < 1e-7);
+        let losses = trainer.epoch_losses();
+        assert!(losses[2] < losses[0], "{losses:?}");
+        // The loss of an untrained pair with 5 noise words is 6 ln 2 ≈ 4.16; it must start near it.
+        assert!(losses[0] > 1.0 && losses[0] < 4.2, "{losses:?}");
+    }
+
+    #[test]
+    fn same_seed_same_vectors_other_seed_other_vectors() {
+        let run = |seed| {
+            let mut t =
+                Trainer::new(corpus(&text()), TrainConfig { seed, ..small_config() }, no_clock).unwrap();
+            while !t.is_done() {
+                t.step(10_000).unwrap();
+            }
+            t.to_embeddings().unwrap()
+        };
+        assert_eq!(run(5), run(5));
+        assert_ne!(run(5), run(6));
+    }
+
+    #[test]
+    fn long_sentences_are_segmented_and_fully_walked() {
+        let long_line: String = (0..25_000).map(|i| format!("w{} ", i % 50)).collect();
+        let config = TrainConfig { dim: 8, epochs: 1, ..TrainConfig::default() };
+        let mut trainer = Trainer::new(corpus(&long_line), config, no_clock).unwrap();
+        let mut steps = 0;
+        while !trainer.is_done() {
+            let p = trainer.step(4_000).unwrap();
+            steps += 1;
+            assert!(p.epoch_tokens_done <= 25_000);
+        }
+        assert_eq!(steps, 7);
+        assert_eq!(trainer.progress().tokens_done, 25_000);
+    }
+
+    #[test]
+    fn divergence_is_an_error_that_sticks() {
+        let config = TrainConfig {
+            dim: 16,
+            alpha: 10.0,
+            min_alpha: 10.0,
+            epochs: 50,
+            sample: 0.0,
+            ..TrainConfig::default()
+        };
+        let mut trainer = Trainer::new(corpus(&text()), config, no_clock).unwrap();
+        let err = loop {
+            match trainer.step(1_000) {
+                Ok(p) => assert!(!p.done, "a learning rate of 10 should diverge"),
+                Err(err) => break err,
+            }
+        };
+        assert!(matches!(err, Error::Diverged { .. }), "{err:?}");
+        assert_eq!(trainer.step(10), Err(err));
+    }
+
+    #[test]
+    fn tokens_per_second_uses_time_inside_step() {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static TICKS: AtomicU64 = AtomicU64::new(0);
+        // Each clock read advances half a second, so each step takes 0.5 s.
+        fn ticking() -> f64 {
+            TICKS.fetch_add(1, Ordering::SeqCst) as f64 * 0.5
+        }
+        let mut trainer = Trainer::new(corpus(&text()), small_config(), ticking).unwrap();
+        trainer.step(800).unwrap();
+        let p = trainer.step(800).unwrap();
+        assert_eq!(p.tokens_per_sec, 1600.0);
+    }
+}
