@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Installs what building, serving and testing embedscope need, and nothing that is
+# already there, so every `npm start` and `npm test` can run it first.
+#
+# Usage: scripts/setup.sh [--browser] [--kjv]
+#   --browser  also Chromium and chromedriver (Debian packages), for the browser tests
+#   --kjv      also the King James Bible corpus in data/kjv.txt, for benchmarks
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib.sh
+
+want_browser=false
+want_kjv=false
+for arg in "$@"; do
+    case $arg in
+        --browser) want_browser=true ;;
+        --kjv) want_kjv=true ;;
+        *) echo "usage: scripts/setup.sh [--browser] [--kjv]" >&2; exit 2 ;;
+    esac
+done
+
+section "Setup: Rust target wasm32-unknown-unknown"
+if rustup target list --installed | grep -x wasm32-unknown-unknown >/dev/null; then
+    echo "present"
+else
+    rustup target add wasm32-unknown-unknown
+fi
+
+section "Setup: wasm-bindgen CLI in .tools/bin"
+# The CLI must match the wasm-bindgen crate exactly, or the generated glue refuses the
+# module; Cargo.lock holds the one version the crate was built against.
+wanted_version=$(awk '$0 == "name = \"wasm-bindgen\"" { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+if [[ -z $wanted_version ]]; then
+    echo "Cargo.lock names no wasm-bindgen version; run 'cargo generate-lockfile'." >&2
+    exit 1
+fi
+installed_version=$(.tools/bin/wasm-bindgen --version 2>/dev/null | awk '{ print $2 }' || true)
+if [[ $installed_version == "$wanted_version" ]]; then
+    echo "wasm-bindgen $installed_version present"
+else
+    echo "want wasm-bindgen $wanted_version, found '${installed_version:-none}'; building it (about 3 minutes)"
+    cargo install --root .tools wasm-bindgen-cli --version "=$wanted_version" --force
+fi
+
+section "Setup: npm packages"
+# npm writes node_modules/.package-lock.json on every install; when package.json or the
+# lock file is newer, node_modules is stale.
+installed_marker=node_modules/.package-lock.json
+if [[ ! -f $installed_marker || package.json -nt $installed_marker || package-lock.json -nt $installed_marker ]]; then
+    npm install --no-audit --no-fund
+    # A no-op install may leave the marker untouched; without this we would reinstall every run.
+    touch "$installed_marker"
+else
+    echo "node_modules up to date"
+fi
+
+if $want_browser; then
+    section "Setup: Chromium and chromedriver"
+    if [[ -x /usr/bin/chromium && -x /usr/bin/chromedriver ]]; then
+        chromium --version
+    else
+        if (( EUID != 0 )); then
+            echo "Chromium is missing and installing it needs root: sudo apt-get install -y chromium chromium-driver" >&2
+            exit 1
+        fi
+        export DEBIAN_FRONTEND=noninteractive
+        # Refresh the package lists only when they are too old to know the packages.
+        if ! apt-get install -y --no-install-recommends chromium chromium-driver; then
+            apt-get update
+            apt-get install -y --no-install-recommends chromium chromium-driver
+        fi
+    fi
+fi
+
+if $want_kjv; then
+    run_script fetch-kjv.sh
+fi
