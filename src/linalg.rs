@@ -40,6 +40,30 @@ pub fn axpy(a: f32, x: &[f32], y: &mut [f32]) {
     }
 }
 
+/// The SGNS pair update in one pass over `output`: `grad += g · output`, then
+/// `output += g · input`, each reading the old `output`. Fusing the two saves a pass over
+/// memory per pair (measured on the King James Bible benchmark).
+///
+/// **Unchecked precondition:** the three slices have the same length.
+#[inline]
+pub fn scatter_update(g: f32, input: &[f32], output: &mut [f32], grad: &mut [f32]) {
+    debug_assert!(input.len() == output.len() && output.len() == grad.len());
+    let mut outs = output.chunks_exact_mut(8);
+    let mut grads = grad.chunks_exact_mut(8);
+    let mut ins = input.chunks_exact(8);
+    for ((o, d), x) in (&mut outs).zip(&mut grads).zip(&mut ins) {
+        for i in 0..8 {
+            d[i] += g * o[i];
+            o[i] += g * x[i];
+        }
+    }
+    let tail = outs.into_remainder().iter_mut().zip(grads.into_remainder()).zip(ins.remainder());
+    for ((o, d), x) in tail {
+        *d += g * *o;
+        *o += g * x;
+    }
+}
+
 /// Scales `x` to unit Euclidean length; a zero vector stays zero.
 pub fn normalize(x: &mut [f32]) {
     let norm = dot(x, x).sqrt();
@@ -64,6 +88,21 @@ mod tests {
             axpy(2.0, &x, &mut z);
             for i in 0..n {
                 assert_eq!(z[i], y[i] + 2.0 * x[i]);
+            }
+        }
+    }
+
+    #[test]
+    fn scatter_update_reads_the_old_output() {
+        for n in [0, 3, 8, 13] {
+            let input: Vec<f32> = (0..n).map(|i| i as f32).collect();
+            let mut output: Vec<f32> = (0..n).map(|i| 1.0 - i as f32).collect();
+            let mut grad = vec![0.5; n];
+            let old = output.clone();
+            scatter_update(2.0, &input, &mut output, &mut grad);
+            for i in 0..n {
+                assert_eq!(grad[i], 0.5 + 2.0 * old[i]);
+                assert_eq!(output[i], old[i] + 2.0 * input[i]);
             }
         }
     }

@@ -12,7 +12,7 @@
 //! so each output vector moves by `α (y - σ(x)) u` and the input vector by
 //! `α Σ (y - σ(x)) v`, applied after all outputs are updated, as in word2vec.c.
 
-use crate::linalg::{axpy, dot};
+use crate::linalg::{axpy, dot, scatter_update};
 
 /// σ(x) is tabulated on [-MAX_X, MAX_X]; beyond it the gradient is taken as 0 or ±1.
 const MAX_X: f32 = 6.0;
@@ -83,9 +83,7 @@ pub fn sgns_update(
         }
         let (pair_loss, gradient) = logistic.log_logistic_loss(x, label);
         loss += pair_loss;
-        let g = alpha * gradient;
-        axpy(g, output, scratch);
-        axpy(g, input, output);
+        scatter_update(alpha * gradient, input, output, scratch);
     }
     axpy(1.0, scratch, input);
     Some(loss)
