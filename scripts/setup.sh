@@ -2,20 +2,26 @@
 # Installs what building, serving and testing embedscope need, and nothing that is
 # already there, so every `npm start` and `npm test` can run it first.
 #
-# Usage: scripts/setup.sh [--browser] [--kjv]
+# Usage: scripts/setup.sh [--browser] [--kjv] [--gensim]
 #   --browser  also Chromium and chromedriver (Debian packages), for the browser tests
 #   --kjv      also the King James Bible corpus in data/kjv.txt, for benchmarks
+#   --gensim   also gensim in a Python venv in .tools/venv, the reference we test our
+#              file formats against and benchmark our training against
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
 want_browser=false
 want_kjv=false
+want_gensim=false
+# The version whose speed and file reader the README quotes.
+GENSIM_VERSION=4.4.0
 for arg in "$@"; do
     case $arg in
         --browser) want_browser=true ;;
         --kjv) want_kjv=true ;;
-        *) echo "usage: scripts/setup.sh [--browser] [--kjv]" >&2; exit 2 ;;
+        --gensim) want_gensim=true ;;
+        *) echo "usage: scripts/setup.sh [--browser] [--kjv] [--gensim]" >&2; exit 2 ;;
     esac
 done
 
@@ -74,4 +80,14 @@ fi
 
 if $want_kjv; then
     run_script fetch-kjv.sh
+fi
+
+if $want_gensim; then
+    section "Setup: gensim $GENSIM_VERSION in .tools/venv"
+    if .tools/venv/bin/python -c "import gensim, sys; sys.exit(gensim.__version__ != '$GENSIM_VERSION')" 2>/dev/null; then
+        echo "present"
+    else
+        python3 -m venv .tools/venv
+        .tools/venv/bin/pip install --quiet "gensim==$GENSIM_VERSION"
+    fi
 fi

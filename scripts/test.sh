@@ -6,10 +6,17 @@ cd "$(dirname "$0")/.."
 source scripts/lib.sh
 started=$SECONDS
 
-run_script setup.sh --browser
+run_script setup.sh --browser --gensim
 
 section "Test: cargo test --release (native)"
 cargo test --release
+
+section "Test: gensim reads our word2vec text and binary files exactly"
+formats_dir=$(mktemp -d)
+cargo run --release --quiet --example write_formats -- "$formats_dir"
+.tools/venv/bin/python tests/gensim_compat.py \
+    "$formats_dir/vectors.txt" "$formats_dir/vectors.bin" "$formats_dir/expected.tsv"
+rm -rf "$formats_dir"
 
 # The core must never stop compiling for the browser, so every test run builds it.
 run_script build-wasm.sh
