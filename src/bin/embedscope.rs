@@ -67,6 +67,25 @@ struct Args {
 
 /// Options that take no value.
 const SWITCHES: &[&str] = &["--lowercase", "--keep-punctuation", "--quiet", "--cosmul"];
+/// Options that take a value; each command reads the ones it knows.
+const VALUED: &[&str] = &[
+    "--out",
+    "--format",
+    "--tokenizer",
+    "--dim",
+    "--window",
+    "--negative",
+    "--sample",
+    "--min-count",
+    "--max-vocab",
+    "--epochs",
+    "--alpha",
+    "--min-alpha",
+    "--ns-exponent",
+    "--seed",
+    "-k",
+    "--restrict",
+];
 
 impl Args {
     fn parse(mut raw: VecDeque<String>) -> Result<Args, String> {
@@ -79,8 +98,10 @@ impl Args {
                 };
                 let value = if SWITCHES.contains(&name.as_str()) {
                     inline
-                } else {
+                } else if VALUED.contains(&name.as_str()) {
                     Some(inline.or_else(|| raw.pop_front()).ok_or_else(|| format!("{name} needs a value"))?)
+                } else {
+                    return Err(format!("unknown option {name}; try 'embedscope help'"));
                 };
                 args.options.push((name, value));
             } else {
@@ -94,9 +115,17 @@ impl Args {
         self.positional.pop_front().ok_or_else(|| format!("missing {what}; try 'embedscope help'"))
     }
 
+    /// Removes every occurrence of option `name`; the last one given wins.
     fn take(&mut self, name: &str) -> Option<Option<String>> {
-        let pos = self.options.iter().position(|(n, _)| n == name)?;
-        Some(self.options.remove(pos).1)
+        let mut found = None;
+        self.options.retain(|(n, value)| {
+            let matches = n == name;
+            if matches {
+                found = Some(value.clone());
+            }
+            !matches
+        });
+        found
     }
 
     fn switch(&mut self, name: &str) -> bool {
@@ -172,7 +201,9 @@ fn train(mut args: Args) -> Result<(), String> {
     let bytes = std::fs::read(&corpus_path).map_err(|e| format!("cannot read {corpus_path}: {e}"))?;
     let text = String::from_utf8_lossy(&bytes);
     if matches!(text, std::borrow::Cow::Owned(_)) {
-        eprintln!("warning: {corpus_path} is not valid UTF-8; invalid byte sequences were replaced by U+FFFD");
+        eprintln!(
+            "warning: {corpus_path} is not valid UTF-8; invalid byte sequences were replaced by U+FFFD"
+        );
     }
     let started = now();
     let corpus = Corpus::build(&text, tokenizer.as_ref(), &vocab_config).map_err(|e| e.to_string())?;
@@ -244,7 +275,11 @@ impl ProgressBar {
         self.last_draw = now();
         let fraction = p.tokens_done as f64 / p.tokens_total as f64;
         let filled = (fraction * 30.0) as usize;
-        let eta = if p.tokens_per_sec > 0.0 { (p.tokens_total - p.tokens_done) as f64 / p.tokens_per_sec } else { 0.0 };
+        let eta = if p.tokens_per_sec > 0.0 {
+            (p.tokens_total - p.tokens_done) as f64 / p.tokens_per_sec
+        } else {
+            0.0
+        };
         eprint!(
             "\r\x1b[2Kepoch {}/{} [{}{}] {:5.1}%  {:>9.0} tokens/s  lr {:.5}  loss {:.4}  ETA {}:{:02}",
             p.epoch,
@@ -273,8 +308,11 @@ impl ProgressBar {
 fn load_vectors(path: &str) -> Result<Embeddings, String> {
     let file = File::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
     let reader = BufReader::new(file);
-    let loaded =
-        if path.ends_with(".bin") { embed::read_word2vec_binary(reader) } else { embed::read_word2vec_text(reader) };
+    let loaded = if path.ends_with(".bin") {
+        embed::read_word2vec_binary(reader)
+    } else {
+        embed::read_word2vec_text(reader)
+    };
     loaded.map_err(|e| format!("{path}: {e}"))
 }
 
@@ -292,7 +330,8 @@ fn neighbours(mut args: Args) -> Result<(), String> {
     args.finish()?;
     let embeddings = load_vectors(&path)?;
     let word = embed::unescape_token(&word).map_err(|e| e.to_string())?;
-    let list = embeddings.neighbours(&word, k, (restrict > 0).then_some(restrict)).map_err(|e| e.to_string())?;
+    let list =
+        embeddings.neighbours(&word, k, (restrict > 0).then_some(restrict)).map_err(|e| e.to_string())?;
     print_neighbours(&list);
     Ok(())
 }
