@@ -17,6 +17,7 @@ mod error;
 mod fingerprint;
 mod linalg;
 
+pub mod sample;
 pub mod text;
 pub mod train;
 

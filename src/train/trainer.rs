@@ -183,7 +183,7 @@ impl Trainer {
             self.finish_epoch();
         }
         if !self.is_done() {
-            let budget_end = (self.epoch_done + max_tokens).min(epoch_tokens);
+            let budget_end = self.epoch_done.saturating_add(max_tokens).min(epoch_tokens);
             while self.epoch_done < budget_end {
                 if let Err(err) = self.advance(budget_end) {
                     self.failed = Some(err.clone());
@@ -362,6 +362,8 @@ mod tests {
         let (_, whole) = train(1_000_000);
         let (_, small) = train(7);
         let (_, one) = train(1);
+        let (_, huge) = train(u64::MAX);
+        assert_eq!(whole.input, huge.input);
         assert_eq!(whole.input, small.input);
         assert_eq!(whole.input, one.input);
         assert_eq!(whole.epoch_losses(), small.epoch_losses());
