@@ -150,6 +150,24 @@ pub fn write_word2vec_text(emb: &Embeddings, writer: impl Write) -> Result<()> {
     Ok(())
 }
 
+/// Writes the TensorFlow Embedding Projector's pair of files: `vectors` gets one line of
+/// tab-separated values per word, `metadata` one escaped word per line (a single column, so
+/// no header line, as the Projector expects). Escaping keeps a token with a tab or a
+/// newline on its own line.
+pub fn write_projector_tsv(emb: &Embeddings, vectors: impl Write, metadata: impl Write) -> Result<()> {
+    let (mut v, mut m) = (BufWriter::new(vectors), BufWriter::new(metadata));
+    for (word_idx, word) in emb.words().iter().enumerate() {
+        writeln!(m, "{}", escape_token(word))?;
+        for (i, x) in emb.vector(word_idx).iter().enumerate() {
+            write!(v, "{}{x}", if i == 0 { "" } else { "\t" })?;
+        }
+        v.write_all(b"\n")?;
+    }
+    v.flush()?;
+    m.flush()?;
+    Ok(())
+}
+
 /// Writes `emb` in the word2vec binary format, words escaped.
 ///
 /// Fails like [`write_word2vec_text`].
@@ -653,5 +671,15 @@ mod tests {
             Err(Error::InvalidParameter { name: "word", .. })
         ));
         assert!(out.is_empty());
+    }
+
+    #[test]
+    fn projector_tsv_has_one_line_per_word_and_escapes_tokens() {
+        let words = vec!["a\tb".to_string(), "x y".to_string()];
+        let emb = Embeddings::new(words, 2, vec![1.0, -0.5, 0.25, 2.0]).unwrap();
+        let (mut vectors, mut metadata) = (Vec::new(), Vec::new());
+        write_projector_tsv(&emb, &mut vectors, &mut metadata).unwrap();
+        assert_eq!(String::from_utf8(vectors).unwrap(), "1\t-0.5\n0.25\t2\n");
+        assert_eq!(String::from_utf8(metadata).unwrap(), "a\\tb\nx\\sy\n");
     }
 }

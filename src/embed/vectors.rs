@@ -106,6 +106,19 @@ impl Embeddings {
         &self.unit[word_idx * self.dim..(word_idx + 1) * self.dim]
     }
 
+    /// Indices of up to `limit` words that start with `prefix`, ignoring case, most
+    /// frequent first: the completions of a search box.
+    pub fn complete(&self, prefix: &str, limit: usize) -> Vec<usize> {
+        let prefix = prefix.to_lowercase();
+        self.words
+            .iter()
+            .enumerate()
+            .filter(|(_, word)| starts_with_ignoring_case(word, &prefix))
+            .map(|(i, _)| i)
+            .take(limit)
+            .collect()
+    }
+
     /// All raw vectors, row-major.
     pub fn raw(&self) -> &[f32] {
         &self.vectors
@@ -115,6 +128,13 @@ impl Embeddings {
     pub fn unit(&self) -> &[f32] {
         &self.unit
     }
+}
+
+/// Whether `word` lowercased starts with `lower_prefix` (already lowercase), without
+/// allocating: the search box calls this for every vocabulary word on every keystroke.
+fn starts_with_ignoring_case(word: &str, lower_prefix: &str) -> bool {
+    let mut word_chars = word.chars().flat_map(char::to_lowercase);
+    lower_prefix.chars().all(|p| word_chars.next() == Some(p))
 }
 
 #[cfg(test)]
@@ -134,6 +154,17 @@ mod tests {
         let e = Embeddings::new(words(&["a", "b"]), 2, vec![3.0, 4.0, 0.0, 0.0]).unwrap();
         assert_eq!(e.unit_vector(0), &[0.6, 0.8]);
         assert_eq!(e.unit_vector(1), &[0.0, 0.0]);
+        assert_eq!(e.complete("A", 5), vec![0]);
         assert_eq!(e.try_index_of("c"), Err(Error::UnknownWords(vec!["c".into()])));
+    }
+
+    #[test]
+    fn completion_ignores_case_and_keeps_frequency_order() {
+        let e = Embeddings::new(words(&["The", "them", "Theos", "ÉTÉ", "other"]), 1, vec![1.0; 5]).unwrap();
+        assert_eq!(e.complete("the", 10), vec![0, 1, 2]);
+        assert_eq!(e.complete("THE", 2), vec![0, 1]);
+        assert_eq!(e.complete("été", 10), vec![3]);
+        assert_eq!(e.complete("", 2), vec![0, 1]);
+        assert_eq!(e.complete("zzz", 10), Vec::<usize>::new());
     }
 }
