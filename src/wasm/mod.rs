@@ -1,9 +1,46 @@
-//! The wasm boundary: the only code that imports `wasm_bindgen`.
+//! The wasm boundary: the only code that imports `wasm_bindgen`, `js_sys`, `web_sys`,
+//! `serde_wasm_bindgen` and `plotters_canvas`.
+//!
+//! - `session`: the worker's one opaque handle (train, query, project, export).
+//! - `dto`: the serialisable shapes that cross the boundary.
+
+mod dto;
+mod session;
 
 use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = console, js_name = error)]
+    fn console_error(message: &str);
+}
+
+/// Runs when the module is instantiated: a panic then reaches the console with its message
+/// before the instance traps, so the page can report it instead of failing silently.
+#[wasm_bindgen(start)]
+pub fn start() {
+    std::panic::set_hook(Box::new(|info| console_error(&format!("embedscope panicked: {info}"))));
+}
 
 /// The crate version, so the page can show the module is alive.
 #[wasm_bindgen]
 pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
 }
+
+/// The built-in sample: a text with planted structure that the project writes itself
+/// (see `crate::sample`), so the page works with no network and no file.
+#[wasm_bindgen]
+pub fn sample_text() -> String {
+    crate::sample::planted_corpus(SAMPLE_SENTENCES, SAMPLE_SEED)
+}
+
+/// The analogies the built-in sample plants, as `[a, b, c, d][]`.
+#[wasm_bindgen]
+pub fn sample_analogies() -> Result<JsValue, JsError> {
+    serde_wasm_bindgen::to_value(&crate::sample::planted_analogies())
+        .map_err(|e| JsError::new(&e.to_string()))
+}
+
+const SAMPLE_SENTENCES: usize = 2_000;
+const SAMPLE_SEED: u64 = 2013;

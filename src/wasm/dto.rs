@@ -1,0 +1,195 @@
+//! The shapes that cross the wasm boundary, mirrored by the `@typedef`s of `www/protocol.js`.
+//! Serialisable types live here, at the edge, never in the core.
+
+use serde::{Deserialize, Serialize};
+
+use crate::embed::Neighbour;
+use crate::error::{Error, Result};
+use crate::text::{Corpus, Tokenizer, VocabConfig, WhitespaceTokenizer, WordTokenizer};
+use crate::train::{Progress, TrainConfig};
+
+/// Training parameters as the page's form sends them; a missing field takes its default.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Params {
+    /// "word" or "whitespace".
+    pub tokenizer: String,
+    pub lowercase: bool,
+    pub keep_punctuation: bool,
+    pub dim: usize,
+    pub window: usize,
+    pub negative: usize,
+    pub sample: f64,
+    pub min_count: u64,
+    pub max_vocab: Option<usize>,
+    pub epochs: u32,
+    pub alpha: f32,
+    pub min_alpha: f32,
+    pub ns_exponent: f64,
+    pub seed: u64,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        let (t, v) = (TrainConfig::default(), VocabConfig::default());
+        Params {
+            tokenizer: "word".into(),
+            lowercase: false,
+            keep_punctuation: false,
+            dim: t.dim,
+            window: t.window,
+            negative: t.negative,
+            sample: t.sample,
+            min_count: v.min_count,
+            max_vocab: v.max_vocab,
+            epochs: t.epochs,
+            alpha: t.alpha,
+            min_alpha: t.min_alpha,
+            ns_exponent: t.ns_exponent,
+            seed: t.seed,
+        }
+    }
+}
+
+impl Params {
+    pub fn tokenizer(&self) -> Result<Box<dyn Tokenizer>> {
+        match self.tokenizer.as_str() {
+            "word" => Ok(Box::new(WordTokenizer {
+                lowercase: self.lowercase,
+                keep_punctuation: self.keep_punctuation,
+            })),
+            "whitespace" => Ok(Box::new(WhitespaceTokenizer)),
+            other => Err(Error::InvalidParameter {
+                name: "tokenizer",
+                value: other.to_string(),
+                expected: "word or whitespace".into(),
+            }),
+        }
+    }
+
+    pub fn vocab_config(&self) -> VocabConfig {
+        VocabConfig { min_count: self.min_count, max_vocab: self.max_vocab }
+    }
+
+    pub fn train_config(&self) -> TrainConfig {
+        TrainConfig {
+            dim: self.dim,
+            window: self.window,
+            negative: self.negative,
+            sample: self.sample,
+            alpha: self.alpha,
+            min_alpha: self.min_alpha,
+            epochs: self.epochs,
+            ns_exponent: self.ns_exponent,
+            seed: self.seed,
+        }
+    }
+}
+
+/// What a text gave before training: shown as soon as a file is chosen.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CorpusStats {
+    pub bytes: usize,
+    pub lines: usize,
+    pub sentences: usize,
+    pub tokens: u64,
+    pub types: usize,
+    pub vocab_size: usize,
+    pub training_tokens: usize,
+    pub types_below_min_count: usize,
+    pub tokens_below_min_count: u64,
+    pub types_over_max_vocab: usize,
+    pub tokens_over_max_vocab: u64,
+    pub min_count: u64,
+    pub fingerprint: String,
+}
+
+impl CorpusStats {
+    pub fn new(text: &str, corpus: &Corpus, min_count: u64, fingerprint: String) -> CorpusStats {
+        let cut = corpus.cut();
+        CorpusStats {
+            bytes: text.len(),
+            lines: text.lines().count(),
+            sentences: corpus.n_sentences(),
+            tokens: cut.tokens_seen,
+            types: cut.types_seen,
+            vocab_size: corpus.vocab().len(),
+            training_tokens: corpus.n_tokens(),
+            types_below_min_count: cut.types_below_min_count,
+            tokens_below_min_count: cut.tokens_below_min_count,
+            types_over_max_vocab: cut.types_over_max_vocab,
+            tokens_over_max_vocab: cut.tokens_over_max_vocab,
+            min_count,
+            fingerprint,
+        }
+    }
+}
+
+/// Training progress, with the loss of every finished epoch for the loss chart.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProgressDto {
+    pub epoch: u32,
+    pub epochs: u32,
+    pub epoch_tokens_done: u64,
+    pub epoch_tokens: u64,
+    pub tokens_done: u64,
+    pub tokens_total: u64,
+    pub alpha: f32,
+    pub loss: f64,
+    pub tokens_per_sec: f64,
+    pub done: bool,
+    pub epoch_losses: Vec<f64>,
+}
+
+impl ProgressDto {
+    pub fn new(p: Progress, epoch_losses: &[f64]) -> ProgressDto {
+        ProgressDto {
+            epoch: p.epoch,
+            epochs: p.epochs,
+            epoch_tokens_done: p.epoch_tokens_done,
+            epoch_tokens: p.epoch_tokens,
+            tokens_done: p.tokens_done,
+            tokens_total: p.tokens_total,
+            alpha: p.alpha,
+            loss: p.loss,
+            tokens_per_sec: p.tokens_per_sec,
+            done: p.done,
+            epoch_losses: epoch_losses.to_vec(),
+        }
+    }
+}
+
+/// One answer of a neighbour or analogy query; `rank` is the word's frequency rank (0 = most frequent).
+#[derive(Debug, Serialize)]
+pub struct NeighbourDto {
+    pub word: String,
+    pub score: f32,
+    pub rank: usize,
+}
+
+impl From<Neighbour> for NeighbourDto {
+    fn from(n: Neighbour) -> Self {
+        NeighbourDto { word: n.word, score: n.similarity, rank: n.word_idx }
+    }
+}
+
+/// Both analogy methods' answers.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AnalogyDto {
+    pub cos_add: Vec<NeighbourDto>,
+    pub cos_mul: Vec<NeighbourDto>,
+}
+
+/// A PCA frame's metadata; the coordinates travel beside it as a `Float32Array`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectionDto {
+    pub words: Vec<String>,
+    /// Explained-variance ratio of each computed component (PC1 first).
+    pub explained: Vec<f32>,
+    pub x_component: usize,
+    pub y_component: usize,
+}

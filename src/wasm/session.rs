@@ -1,0 +1,216 @@
+//! `Session`: the one opaque handle the worker holds. Large, long-lived data (the corpus,
+//! both vector matrices, the query snapshot) stays in wasm memory; JavaScript gets small,
+//! copyable results: progress, query answers, and the 2-D coordinates of the plotted words.
+
+use js_sys::{Float32Array, Object, Reflect};
+use wasm_bindgen::prelude::*;
+
+use super::dto::{AnalogyDto, CorpusStats, NeighbourDto, Params, ProgressDto, ProjectionDto};
+use crate::embed::{self, AnalogyMethod, Pca, Transform2};
+use crate::error::Error;
+use crate::text::Corpus;
+use crate::train::Trainer;
+use crate::{Embeddings, fingerprint};
+
+#[wasm_bindgen]
+extern "C" {
+    /// `performance.now()`, in window and worker scopes alike.
+    #[wasm_bindgen(js_namespace = performance, js_name = now)]
+    fn performance_now() -> f64;
+}
+
+fn clock() -> f64 {
+    performance_now() / 1000.0
+}
+
+fn js_error(err: Error) -> JsError {
+    JsError::new(&err.to_string())
+}
+
+fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsError> {
+    serde_wasm_bindgen::to_value(value).map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// Principal components computed per frame: enough to choose axes among PC1..PC6.
+const MAX_COMPONENTS: usize = 6;
+
+/// The last drawn frame: what the next one is aligned to, and how to place extra words.
+struct Frame {
+    n_words: usize,
+    axes: (usize, usize),
+    pca: Pca,
+    transform: Transform2,
+    coords: Vec<f32>,
+}
+
+/// A training and query session over one text.
+#[wasm_bindgen]
+#[derive(Default)]
+pub struct Session {
+    trainer: Option<Trainer>,
+    /// The vectors as of `snapshot_tokens` trained tokens, for queries.
+    snapshot: Option<(u64, Embeddings)>,
+    frame: Option<Frame>,
+}
+
+#[wasm_bindgen]
+impl Session {
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Session {
+        Session::default()
+    }
+
+    /// Tokenizes `text`, builds the vocabulary and a fresh trainer, replacing any earlier
+    /// one. Returns the text's statistics (`CorpusStats`). Nothing is trained yet.
+    pub fn prepare(&mut self, text: &str, params: JsValue) -> Result<JsValue, JsError> {
+        let params: Params = serde_wasm_bindgen::from_value(params)
+            .map_err(|e| JsError::new(&format!("bad training parameters: {e}")))?;
+        let (vocab_config, train_config) = (params.vocab_config(), params.train_config());
+        train_config.validate().map_err(js_error)?;
+        let tokenizer = params.tokenizer().map_err(js_error)?;
+        let corpus = Corpus::build(text, tokenizer.as_ref(), &vocab_config).map_err(js_error)?;
+        let run_id = fingerprint(text, &tokenizer.describe(), &vocab_config, &train_config);
+        let stats = CorpusStats::new(text, &corpus, vocab_config.min_count, run_id);
+        self.trainer = Some(Trainer::new(corpus, train_config, clock).map_err(js_error)?);
+        self.snapshot = None;
+        self.frame = None;
+        to_js(&stats)
+    }
+
+    /// Trains on at most `max_tokens` more tokens and returns the progress (`ProgressDto`).
+    pub fn step(&mut self, max_tokens: f64) -> Result<JsValue, JsError> {
+        let trainer = self.trainer.as_mut().ok_or_else(no_text)?;
+        let progress = trainer.step(max_tokens.max(0.0) as u64).map_err(js_error)?;
+        to_js(&ProgressDto::new(progress, trainer.epoch_losses()))
+    }
+
+    /// The progress without training.
+    pub fn progress(&self) -> Result<JsValue, JsError> {
+        let trainer = self.trainer.as_ref().ok_or_else(no_text)?;
+        to_js(&ProgressDto::new(trainer.progress(), trainer.epoch_losses()))
+    }
+
+    /// Number of words in the vocabulary (0 before `prepare`).
+    pub fn vocab_size(&self) -> usize {
+        self.trainer.as_ref().map_or(0, |t| t.corpus().vocab().len())
+    }
+
+    /// The `k` nearest neighbours of `word` by cosine (`NeighbourDto[]`).
+    pub fn neighbours(&mut self, word: &str, k: usize) -> Result<JsValue, JsError> {
+        let list = self.embeddings()?.neighbours(word, k, None).map_err(js_error)?;
+        to_js(&list.into_iter().map(NeighbourDto::from).collect::<Vec<_>>())
+    }
+
+    /// "a is to b as c is to ?", by 3CosAdd and 3CosMul (`AnalogyDto`).
+    pub fn analogy(&mut self, a: &str, b: &str, c: &str, k: usize) -> Result<JsValue, JsError> {
+        let emb = self.embeddings()?;
+        let answer = |method| -> Result<Vec<NeighbourDto>, JsError> {
+            let list = emb.analogy(a, b, c, k, method, None).map_err(js_error)?;
+            Ok(list.into_iter().map(NeighbourDto::from).collect())
+        };
+        to_js(&AnalogyDto {
+            cos_add: answer(AnalogyMethod::CosAdd)?,
+            cos_mul: answer(AnalogyMethod::CosMul)?,
+        })
+    }
+
+    /// Up to `limit` vocabulary words starting with `prefix` (any case), most frequent first.
+    pub fn complete(&mut self, prefix: &str, limit: usize) -> Result<Vec<String>, JsError> {
+        let emb = self.embeddings()?;
+        Ok(emb.complete(prefix, limit).into_iter().map(|i| emb.word(i).to_string()).collect())
+    }
+
+    /// A PCA frame of the `n_words` most frequent words on components `x` and `y`
+    /// (0-based), aligned to the previous frame of the same words and axes. Returns
+    /// `ProjectionDto` plus `coords`, a `Float32Array` of `[x0, y0, x1, y1, …]` that the
+    /// worker can transfer to the page without copying.
+    pub fn projection(&mut self, n_words: usize, x: usize, y: usize) -> Result<JsValue, JsError> {
+        let emb = self.embeddings()?;
+        let n_components = MAX_COMPONENTS.min(emb.dim());
+        if x >= n_components || y >= n_components || x == y {
+            return Err(js_error(Error::InvalidParameter {
+                name: "axes",
+                value: format!("PC{} and PC{}", x + 1, y + 1),
+                expected: format!("two different components among PC1 to PC{n_components}"),
+            }));
+        }
+        let pca = Pca::fit(emb, Some(n_words), n_components).map_err(js_error)?;
+        let n = n_words.min(emb.len());
+        let full = pca.project_words(emb, n);
+        let mut coords: Vec<f32> = full.chunks_exact(n_components).flat_map(|p| [p[x], p[y]]).collect();
+        let words = emb.words()[..n].to_vec();
+        let explained = pca.explained_variance_ratio();
+
+        let transform = match &self.frame {
+            Some(previous) if previous.n_words == n && previous.axes == (x, y) => {
+                embed::procrustes_2d(&coords, &previous.coords)
+            }
+            _ => embed::IDENTITY,
+        };
+        embed::apply_2d(&transform, &mut coords);
+        let out = to_js(&ProjectionDto { words, explained, x_component: x, y_component: y })?;
+        set(&out, "coords", &Float32Array::from(coords.as_slice()))?;
+        self.frame = Some(Frame { n_words: n, axes: (x, y), pca, transform, coords });
+        Ok(out)
+    }
+
+    /// Coordinates of `words` in the last frame (`Float32Array`, NaN for an unknown word),
+    /// to add neighbours that are not among the plotted words.
+    pub fn place_words(&mut self, words: Vec<String>) -> Result<Float32Array, JsError> {
+        self.embeddings()?;
+        let (Some(frame), Some((_, emb))) = (&self.frame, &self.snapshot) else {
+            return Err(JsError::new("no projection yet: draw the plot first"));
+        };
+        let mut coords = Vec::with_capacity(words.len() * 2);
+        for word in &words {
+            match emb.index_of(word) {
+                Some(i) => {
+                    let p = frame.pca.project(emb.vector(i));
+                    coords.extend([p[frame.axes.0], p[frame.axes.1]]);
+                }
+                None => coords.extend([f32::NAN, f32::NAN]),
+            }
+        }
+        embed::apply_2d(&frame.transform, &mut coords);
+        Ok(Float32Array::from(coords.as_slice()))
+    }
+
+    /// The vectors in word2vec text format.
+    pub fn export_word2vec(&mut self) -> Result<String, JsError> {
+        let mut out = Vec::new();
+        embed::write_word2vec_text(self.embeddings()?, &mut out).map_err(js_error)?;
+        String::from_utf8(out).map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    /// The TensorFlow Embedding Projector's `vectors.tsv` and `metadata.tsv`, as `{ vectors, metadata }`.
+    pub fn export_projector(&mut self) -> Result<JsValue, JsError> {
+        let (mut vectors, mut metadata) = (Vec::new(), Vec::new());
+        embed::write_projector_tsv(self.embeddings()?, &mut vectors, &mut metadata).map_err(js_error)?;
+        let out = JsValue::from(Object::new());
+        set(&out, "vectors", &String::from_utf8_lossy(&vectors).into_owned().into())?;
+        set(&out, "metadata", &String::from_utf8_lossy(&metadata).into_owned().into())?;
+        Ok(out)
+    }
+}
+
+impl Session {
+    /// The vectors as trained so far, copied out of the trainer only when it has moved on.
+    fn embeddings(&mut self) -> Result<&Embeddings, JsError> {
+        let trainer = self.trainer.as_ref().ok_or_else(no_text)?;
+        let tokens_done = trainer.progress().tokens_done;
+        if self.snapshot.as_ref().is_none_or(|(tokens, _)| *tokens != tokens_done) {
+            self.snapshot = Some((tokens_done, trainer.to_embeddings().map_err(js_error)?));
+        }
+        Ok(&self.snapshot.as_ref().expect("set above").1)
+    }
+}
+
+fn no_text() -> JsError {
+    JsError::new("no text loaded yet: choose a file or the built-in sample first")
+}
+
+fn set(target: &JsValue, key: &str, value: &JsValue) -> Result<(), JsError> {
+    Reflect::set(target, &key.into(), value)
+        .map(|_| ())
+        .map_err(|_| JsError::new("cannot build the result object"))
+}
