@@ -21,6 +21,12 @@ rm -rf "$formats_dir"
 # The core must never stop compiling for the browser, so every test run builds it.
 run_script build-wasm.sh
 
+section "Test: the worker's Session in a dedicated Web Worker (wasm-bindgen-test, Chromium)"
+# webdriver.json (project root) gives Chromium the flags it needs here: headless, no sandbox as root.
+CHROMEDRIVER=/usr/bin/chromedriver \
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$PWD/.tools/bin/wasm-bindgen-test-runner" \
+    cargo test --release --target wasm32-unknown-unknown --test wasm_session
+
 section "Test: browser smoke test (Chromium via playwright-core)"
 node --test --test-reporter=spec tests/browser/
 

@@ -29,3 +29,6 @@ pub use fingerprint::fingerprint;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;
+/// The worker's handle, public so the wasm tests (`tests/wasm_session.rs`) can drive it.
+#[cfg(target_arch = "wasm32")]
+pub use wasm::Session;

@@ -9,6 +9,8 @@ mod session;
 
 use wasm_bindgen::prelude::*;
 
+pub use session::Session;
+
 #[wasm_bindgen]
 extern "C" {
     #[wasm_bindgen(js_namespace = console, js_name = error)]

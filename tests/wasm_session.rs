@@ -1,0 +1,125 @@
+//! The worker's `Session`, tested where it runs: in a dedicated Web Worker in Chromium
+//! (`wasm-bindgen-test-runner` with chromedriver; `scripts/test.sh` runs it).
+#![cfg(target_arch = "wasm32")]
+
+use embedscope::Session;
+use embedscope::sample::{planted_analogies, planted_corpus};
+use js_sys::{Array, Float32Array, Reflect};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_dedicated_worker);
+
+fn field(value: &JsValue, key: &str) -> JsValue {
+    Reflect::get(value, &key.into()).expect("an object")
+}
+
+fn number(value: &JsValue, key: &str) -> f64 {
+    field(value, key).as_f64().unwrap_or_else(|| panic!("{key} is not a number"))
+}
+
+/// The built-in sample's preset (dim 50, window 8, no subsampling, alpha 0.05).
+fn sample_params(overrides: &[(&str, JsValue)]) -> JsValue {
+    let params = js_sys::Object::new();
+    let defaults: [(&str, JsValue); 6] = [
+        ("dim", 50.into()),
+        ("window", 8.into()),
+        ("sample", 0.into()),
+        ("alpha", 0.05.into()),
+        ("epochs", 5.into()),
+        ("tokenizer", "whitespace".into()),
+    ];
+    for (key, value) in defaults.iter().chain(overrides) {
+        Reflect::set(&params, &(*key).into(), value).unwrap();
+    }
+    params.into()
+}
+
+fn error_message(result: Result<JsValue, wasm_bindgen::JsError>) -> String {
+    let err: JsValue = result.err().expect("an error").into();
+    err.dyn_into::<js_sys::Error>().expect("an Error").message().into()
+}
+
+#[wasm_bindgen_test]
+fn trains_the_sample_in_chunks_and_answers_queries() {
+    let mut session = Session::new();
+    let stats = session.prepare(&planted_corpus(2_000, 2013), sample_params(&[])).unwrap();
+    assert_eq!(number(&stats, "lines"), 2000.0);
+    assert!(number(&stats, "vocabSize") > 50.0);
+
+    let mut progress = session.step(5_000.0).unwrap();
+    let mut steps = 1;
+    while !field(&progress, "done").is_truthy() {
+        progress = session.step(5_000.0).unwrap();
+        steps += 1;
+    }
+    assert!(steps > 10, "trained in {steps} chunks");
+    let losses: Vec<f64> =
+        Array::from(&field(&progress, "epochLosses")).iter().map(|v| v.as_f64().unwrap()).collect();
+    assert_eq!(losses.len(), 5);
+    assert!(losses[4] < losses[0], "{losses:?}");
+    assert!(number(&progress, "tokensPerSec") > 0.0, "the worker's clock runs");
+
+    let analogies = planted_analogies();
+    let correct = analogies
+        .iter()
+        .filter(|[a, b, c, d]| {
+            let answer = session.analogy(a, b, c, 1).unwrap();
+            let first = Array::from(&field(&answer, "cosAdd")).get(0);
+            field(&first, "word").as_string().as_deref() == Some(*d)
+        })
+        .count();
+    assert!(correct * 100 >= analogies.len() * 95, "{correct} of {}", analogies.len());
+
+    let neighbours = Array::from(&session.neighbours("king", 5).unwrap());
+    assert_eq!(neighbours.length(), 5);
+    assert_ne!(field(&neighbours.get(0), "word").as_string().unwrap(), "king");
+    let completions = session.complete("KI", 3).unwrap();
+    assert_eq!(completions[0], "king", "the most frequent first: {completions:?}");
+    assert!(completions.iter().all(|w| w.starts_with("ki")), "{completions:?}");
+}
+
+#[wasm_bindgen_test]
+fn projections_are_aligned_frames_and_extra_words_can_be_placed() {
+    let mut session = Session::new();
+    session.prepare(&planted_corpus(500, 1), sample_params(&[("epochs", 2.into())])).unwrap();
+    session.step(3_000.0).unwrap();
+    let first = session.projection(40, 0, 1).unwrap();
+    let words = Array::from(&field(&first, "words"));
+    let coords: Float32Array = field(&first, "coords").dyn_into().unwrap();
+    assert_eq!(coords.length(), words.length() * 2);
+    assert_eq!(Array::from(&field(&first, "explained")).length(), 6);
+
+    // Without training in between, the next frame is the same picture.
+    let again: Float32Array = field(&session.projection(40, 0, 1).unwrap(), "coords").dyn_into().unwrap();
+    let (a, b) = (coords.to_vec(), again.to_vec());
+    assert!(a.iter().zip(&b).all(|(x, y)| (x - y).abs() < 1e-4), "{a:?} vs {b:?}");
+
+    let placed =
+        session.place_words(vec![words.get(3).as_string().unwrap(), "unicorn".into()]).unwrap().to_vec();
+    assert!((placed[0] - a[6]).abs() < 1e-4 && (placed[1] - a[7]).abs() < 1e-4, "{placed:?}");
+    assert!(placed[2].is_nan() && placed[3].is_nan());
+    assert!(error_message(session.projection(40, 0, 0)).contains("two different components"));
+}
+
+#[wasm_bindgen_test]
+fn bad_input_gets_a_message_naming_the_problem() {
+    let mut session = Session::new();
+    assert!(error_message(session.neighbours("king", 3)).contains("no text loaded"));
+    assert!(error_message(session.prepare(" \n ", sample_params(&[]))).contains("holds no tokens"));
+    assert!(
+        error_message(session.prepare("a b", sample_params(&[("dim", 0.into())])))
+            .contains("invalid dim = 0")
+    );
+    assert!(
+        error_message(session.prepare("a b", sample_params(&[("minCount", 9.into())]))).contains("min_count")
+    );
+    assert!(
+        error_message(session.prepare("a b", sample_params(&[("tokenizer", "bpe".into())])))
+            .contains("tokenizer")
+    );
+    session.prepare(&planted_corpus(200, 3), sample_params(&[])).unwrap();
+    assert!(error_message(session.neighbours("unicorn", 3)).contains("'unicorn' is not in the vocabulary"));
+    let message = error_message(session.analogy("king", "pony", "unicorn", 3));
+    assert!(message.contains("'pony' and 'unicorn'"), "{message}");
+}
