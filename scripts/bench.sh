@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# `npm run bench`: training speed and quality on the King James Bible, embedscope's native
-# build against gensim's single worker, same corpus, same parameters (word2vec defaults,
-# whitespace tokenizer). Prints figures; asserts nothing, since timings depend on the machine.
-#
-# Usage: scripts/bench.sh [--epochs N]   (extra arguments go to `embedscope train`)
+# `npm run bench`: training speed and quality on the King James Bible: embedscope native,
+# embedscope in a Web Worker in Chromium, and gensim's single worker, same corpus, same
+# parameters (word2vec defaults, whitespace tokenizer, 5 epochs); then neighbour-query and
+# PCA-refresh times in the browser at 10k and 50k words. Prints figures; asserts nothing,
+# since timings depend on the machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
-run_script setup.sh --kjv --gensim
+run_script setup.sh --browser --kjv --gensim
+run_script build-wasm.sh
 
 section "Build: native release"
 cargo build --release --quiet
@@ -20,7 +21,8 @@ words=(silver night Pharaoh drink)
 
 section "embedscope (native, 1 thread): $corpus"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
-./target/release/embedscope train "$corpus" --tokenizer whitespace --out "$out/kjv.bin" --quiet "$@"
+./target/release/embedscope train "$corpus" --tokenizer whitespace --out "$out/kjv.bin" --quiet 2>&1 \
+    | tee "$out/native.log"
 for word in "${words[@]}"; do
     printf '%-8s ' "$word"
     ./target/release/embedscope neighbours "$out/kjv.bin" "$word" -k 8 | cut -f2 | paste -sd' '
@@ -28,3 +30,22 @@ done
 
 section "gensim $(.tools/venv/bin/python -c 'import gensim; print(gensim.__version__)') (workers=1): $corpus"
 .tools/venv/bin/python scripts/bench_gensim.py "$corpus" "${words[@]}"
+
+section "embedscope (wasm in a Web Worker, Chromium): $corpus"
+node scripts/bench-browser.mjs "/$corpus" 5 > "$out/browser.json"
+native_seconds=$(grep -o 'trained .* in [0-9.]* s' "$out/native.log" | grep -o '[0-9.]* s$' | cut -d' ' -f1)
+node --input-type=module - "$out/browser.json" "$native_seconds" <<'JS'
+import { readFileSync } from 'node:fs';
+const [file, nativeSeconds] = process.argv.slice(2);
+const { training: t, queries } = JSON.parse(readFileSync(file, 'utf8'));
+const words = t.stats.tokens * t.epochLosses.length;
+const row = (name, s) => console.log(`${name.padEnd(28)} ${s.toFixed(2).padStart(7)} s ${Math.round(words / s).toLocaleString('en').padStart(10)} corpus words/s`);
+console.log(`epoch losses in the browser: ${t.epochLosses.map((l) => l.toFixed(4)).join(' ')}`);
+row('native (1 thread)', Number(nativeSeconds));
+row('browser worker (wasm simd128)', t.seconds);
+console.log(`browser / native speed: ${(Number(nativeSeconds) / t.seconds).toFixed(2)}`);
+for (const q of queries) {
+  console.log(`${q.words.toLocaleString('en')} words x 100 dims: neighbours ${q.neighboursMs.toFixed(2)} ms, ` +
+    `PCA refresh of 300 words during training ${q.pcaRefresh300Ms.toFixed(1)} ms`);
+}
+JS

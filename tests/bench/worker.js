@@ -1,0 +1,63 @@
+// The browser side of `npm run bench`: everything runs in a module worker, as in the app.
+// 1. Trains on a corpus (fetched from the dev server) with the given parameters, timing
+//    only the training steps, like the native CLI does.
+// 2. Times neighbour queries and PCA refreshes on synthetic vocabularies of 10k and 50k
+//    words × 100 dimensions (the timings do not depend on what the vectors hold).
+import init, { Session } from '../../www/pkg/embedscope.js';
+
+const time = (f) => {
+  const start = performance.now();
+  const result = f();
+  return [performance.now() - start, result];
+};
+
+function trainCorpus(text, epochs) {
+  const session = new Session();
+  const stats = session.prepare(text, { tokenizer: 'whitespace', epochs });
+  let progress;
+  const [ms] = time(() => {
+    do progress = session.step(100_000);
+    while (!progress.done);
+  });
+  session.free();
+  return { stats, seconds: ms / 1000, tokensPerSec: progress.tokensPerSec, epochLosses: progress.epochLosses };
+}
+
+/** A text in which each of `n` distinct words occurs once, ten words a line. */
+function syntheticText(n) {
+  const lines = [];
+  for (let i = 0; i < n; i += 10) {
+    lines.push(Array.from({ length: Math.min(10, n - i) }, (_, j) => `w${i + j}`).join(' '));
+  }
+  return lines.join('\n');
+}
+
+function queryTimes(n) {
+  const session = new Session();
+  session.prepare(syntheticText(n), { tokenizer: 'whitespace', minCount: 1, dim: 100, epochs: 1 });
+  const repeat = (count, f) => {
+    let total = 0;
+    for (let i = 0; i < count; i++) total += time(() => f(i))[0];
+    return total / count;
+  };
+  // A refresh during training: the trainer moved on, so the vectors are copied out first.
+  const refresh = repeat(5, () => {
+    session.step(1);
+    session.projection(300, 0, 1);
+  });
+  const neighbours = repeat(20, (i) => session.neighbours(`w${(i * 7919) % n}`, 10));
+  session.free();
+  return { words: n, neighboursMs: neighbours, pcaRefresh300Ms: refresh };
+}
+
+self.onmessage = async ({ data }) => {
+  try {
+    await init();
+    const text = await (await fetch(data.corpus)).text();
+    const training = trainCorpus(text, Number(data.epochs ?? 5));
+    const queries = [10_000, 50_000].map(queryTimes);
+    self.postMessage({ training, queries, userAgent: navigator.userAgent });
+  } catch (error) {
+    self.postMessage({ error: String(error?.message ?? error) });
+  }
+};
