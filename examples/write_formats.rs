@@ -15,29 +15,7 @@ use embedscope::embed::{escape_token, write_word2vec_binary, write_word2vec_text
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, SeedableRng};
 
-/// Tokens that need every escape, plus Unicode and backslashes that look like escapes.
-const TRICKY: &[&str] = &[
-    "the",
-    "from the dead",
-    "Jesus\n",
-    " leading",
-    "tab\there",
-    "cr\r\nlf",
-    "back\\slash",
-    "\\s",
-    "\\u{20}",
-    "nbsp\u{a0}x",
-    "ideographic\u{3000}space",
-    "line\u{2028}sep",
-    "nel\u{85}",
-    "vt\u{b}ff\u{c}",
-    "naïve",
-    "日本語",
-    "🦀",
-    "ends\\",
-    "{u}",
-    "unit\u{1f}sep",
-];
+include!("../src/embed/tricky_tokens.rs");
 
 fn main() -> ExitCode {
     let Some(out_dir) = std::env::args_os().nth(1).map(PathBuf::from) else {

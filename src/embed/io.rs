@@ -398,28 +398,7 @@ mod tests {
 
     use super::*;
 
-    /// Tokens that exercise every escape, Unicode, and backslashes that look like escapes.
-    const TRICKY: &[&str] = &[
-        "the",
-        "from the dead",
-        "Jesus\n",
-        " leading",
-        "tab\there",
-        "cr\r\nlf",
-        "back\\slash",
-        "\\s",
-        "\\u{20}",
-        "nbsp\u{a0}x",
-        "ideographic\u{3000}space",
-        "line\u{2028}sep",
-        "nel\u{85}",
-        "vt\u{b}ff\u{c}",
-        "naïve",
-        "日本語",
-        "🦀",
-        "ends\\",
-        "{u}",
-    ];
+    include!("tricky_tokens.rs");
 
     fn tricky_embeddings() -> Embeddings {
         let words: Vec<String> = TRICKY.iter().map(|w| w.to_string()).collect();

@@ -1,0 +1,25 @@
+// Tokens that exercise every escape of the word2vec formats: whitespace of every kind,
+// Unicode, and backslashes that look like escapes. Included by the io tests and by
+// examples/write_formats.rs (the gensim check), so both test the same list.
+const TRICKY: &[&str] = &[
+    "the",
+    "from the dead",
+    "Jesus\n",
+    " leading",
+    "tab\there",
+    "cr\r\nlf",
+    "back\\slash",
+    "\\s",
+    "\\u{20}",
+    "nbsp\u{a0}x",
+    "ideographic\u{3000}space",
+    "line\u{2028}sep",
+    "nel\u{85}",
+    "vt\u{b}ff\u{c}",
+    "naïve",
+    "日本語",
+    "🦀",
+    "ends\\",
+    "{u}",
+    "unit\u{1f}sep",
+];
