@@ -29,6 +29,11 @@ pub use fingerprint::fingerprint;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;
+// The plot geometry is plain Rust; compiling it natively under test lets `cargo test` run
+// its unit tests, which the wasm32-only `wasm` module would otherwise keep from running.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+#[path = "wasm/layout.rs"]
+mod plot_layout;
 /// The worker's handle, public so the wasm tests (`tests/wasm_session.rs`) can drive it.
 #[cfg(target_arch = "wasm32")]
 pub use wasm::Session;

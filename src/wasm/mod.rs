@@ -3,8 +3,11 @@
 //!
 //! - `session`: the worker's one opaque handle (train, query, project, export).
 //! - `dto`: the serialisable shapes that cross the boundary.
+//! - `plot`: `Chart`, the page's drawing handle (plotters-canvas), over the pure geometry of `layout`.
 
 mod dto;
+mod layout;
+mod plot;
 mod session;
 
 use wasm_bindgen::prelude::*;

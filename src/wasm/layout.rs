@@ -1,0 +1,364 @@
+//! The geometry behind the plots, kept free of the canvas so it can be tested natively:
+//! fitting a data range, mapping data to pixels, finding the point under the mouse,
+//! shortening labels, arrow heads, and greedy label placement.
+//!
+//! All pixel quantities here are backing-store pixels (CSS pixels × devicePixelRatio),
+//! with y growing downwards, as on the canvas.
+//!
+//! This file uses nothing but `std`: it is declared from `wasm/mod.rs` for the wasm build
+//! and can be compiled natively for its unit tests.
+
+/// A point in pixels.
+pub type Px = (f64, f64);
+
+/// An axis-aligned rectangle in pixels: `left <= right`, `top <= bottom`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rect {
+    pub left: f64,
+    pub top: f64,
+    pub right: f64,
+    pub bottom: f64,
+}
+
+impl Rect {
+    /// Whether the two rectangles share more than an edge.
+    pub fn overlaps(&self, other: &Rect) -> bool {
+        self.left < other.right
+            && other.left < self.right
+            && self.top < other.bottom
+            && other.top < self.bottom
+    }
+
+    /// Whether `self` lies entirely inside `outer`.
+    pub fn is_inside(&self, outer: &Rect) -> bool {
+        self.left >= outer.left
+            && self.right <= outer.right
+            && self.top >= outer.top
+            && self.bottom <= outer.bottom
+    }
+}
+
+/// A data range `[min, max]` on each axis, with `min < max`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DataRange {
+    pub x: (f64, f64),
+    pub y: (f64, f64),
+}
+
+/// The range `[min, max]` of `values` widened by `margin` (a fraction of the span) on each
+/// side. An empty or single-valued input gets a span of 1 around its value (or 0..1), so the
+/// result is always a usable axis. **Unchecked precondition:** the values are finite.
+pub fn fit_axis(values: impl IntoIterator<Item = f64>, margin: f64) -> (f64, f64) {
+    let (min, max) =
+        values.into_iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    if min > max {
+        return (0.0, 1.0);
+    }
+    let span = max - min;
+    if span <= f64::EPSILON * min.abs().max(max.abs()).max(1.0) {
+        return (min - 0.5, max + 0.5);
+    }
+    (min - margin * span, max + margin * span)
+}
+
+/// The data range of flat `[x0, y0, x1, y1, …]` coordinates widened by `margin` on each side.
+pub fn fit_range(coords: &[f32], margin: f64) -> DataRange {
+    let xs = coords.iter().step_by(2).map(|&v| f64::from(v));
+    let ys = coords.iter().skip(1).step_by(2).map(|&v| f64::from(v));
+    DataRange { x: fit_axis(xs, margin), y: fit_axis(ys, margin) }
+}
+
+/// Maps data coordinates into a pixel rectangle, y upwards in data and downwards on screen.
+///
+/// The rectangle is plotters' plotting area: plotters maps `x_min` to `left` and `x_max` to
+/// `right - 1` (and `y_min` to `bottom - 1`), so the points sit exactly on its tick marks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Viewport {
+    pub data: DataRange,
+    pub area: Rect,
+}
+
+impl Viewport {
+    /// The pixel position of the data point `(x, y)`.
+    pub fn to_pixel(self, x: f64, y: f64) -> Px {
+        let (x0, x1) = self.data.x;
+        let (y0, y1) = self.data.y;
+        let width = self.area.right - 1.0 - self.area.left;
+        let height = self.area.bottom - 1.0 - self.area.top;
+        (
+            self.area.left + (x - x0) / (x1 - x0) * width,
+            self.area.bottom - 1.0 - (y - y0) / (y1 - y0) * height,
+        )
+    }
+}
+
+/// The index of the point nearest to `at` no farther than `radius`; the lower index wins a
+/// tie, so the more frequent word is picked among coinciding points.
+pub fn nearest(points: &[Px], at: Px, radius: f64) -> Option<usize> {
+    let mut best: Option<(usize, f64)> = None;
+    for (i, &(x, y)) in points.iter().enumerate() {
+        let d2 = (x - at.0).powi(2) + (y - at.1).powi(2);
+        if d2 <= radius * radius && best.is_none_or(|(_, b)| d2 < b) {
+            best = Some((i, d2));
+        }
+    }
+    best.map(|(i, _)| i)
+}
+
+/// `label` cut to at most `max_chars` characters, the last being an ellipsis when cut.
+pub fn truncate_label(label: &str, max_chars: usize) -> String {
+    if label.chars().count() <= max_chars {
+        return label.to_string();
+    }
+    let mut cut: String = label.chars().take(max_chars.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}
+
+/// The segment from `from` to `to` with `start` pixels cut off its start and `end` off its
+/// end, so a line between two dots touches their rims; a segment too short keeps its ends.
+pub fn shorten(from: Px, to: Px, start: f64, end: f64) -> (Px, Px) {
+    let (dx, dy) = (to.0 - from.0, to.1 - from.1);
+    let length = dx.hypot(dy);
+    if length <= start + end {
+        return (from, to);
+    }
+    let (ux, uy) = (dx / length, dy / length);
+    ((from.0 + ux * start, from.1 + uy * start), (to.0 - ux * end, to.1 - uy * end))
+}
+
+/// The three corners of an arrow head with its tip at `tip`, pointing away from `from`,
+/// `length` long and `width` wide at its base.
+pub fn arrow_head(from: Px, tip: Px, length: f64, width: f64) -> [Px; 3] {
+    let (dx, dy) = (tip.0 - from.0, tip.1 - from.1);
+    let norm = dx.hypot(dy).max(f64::MIN_POSITIVE);
+    let (ux, uy) = (dx / norm, dy / norm);
+    let base = (tip.0 - ux * length, tip.1 - uy * length);
+    let (nx, ny) = (-uy * width / 2.0, ux * width / 2.0);
+    [tip, (base.0 + nx, base.1 + ny), (base.0 - nx, base.1 - ny)]
+}
+
+/// Which points get a label, in the order they are placed: first those that must be
+/// labelled (`must`, in the order given, without repeats), then the `label_count` most
+/// frequent points. Each entry is `(point index, must)`; indices are below `n_points`.
+pub fn label_order(n_points: usize, label_count: usize, must: &[usize]) -> Vec<(usize, bool)> {
+    let mut taken = vec![false; n_points];
+    let mut order = Vec::new();
+    let forced = must.iter().copied().map(|i| (i, true));
+    let frequent = (0..label_count.min(n_points)).map(|i| (i, false));
+    for (i, is_must) in forced.chain(frequent) {
+        if i < n_points && !taken[i] {
+            taken[i] = true;
+            order.push((i, is_must));
+        }
+    }
+    order
+}
+
+/// Sizes that decide where a label may go around its point, in pixels.
+#[derive(Clone, Copy, Debug)]
+pub struct LabelGeometry {
+    /// The height of a label's box (about the font size).
+    pub height: f64,
+    /// The gap between a point's rim and its label.
+    pub gap: f64,
+    /// The radius of a dot, which labels keep clear of.
+    pub dot_radius: f64,
+}
+
+/// A label to place: the point it names, the width of its text, and whether it must be
+/// shown even where it overlaps others (the selected, hovered and highlighted points).
+#[derive(Clone, Copy, Debug)]
+pub struct LabelRequest {
+    pub point: usize,
+    pub width: f64,
+    pub must: bool,
+}
+
+/// The boxes a label for a point at `p` may take, most preferred first: right, left, above,
+/// below, then the four diagonal corners.
+fn candidates(p: Px, width: f64, g: &LabelGeometry) -> [Rect; 8] {
+    let reach = g.dot_radius + g.gap;
+    let h = g.height;
+    let beside =
+        |left: f64, mid: f64| Rect { left, top: mid - h / 2.0, right: left + width, bottom: mid + h / 2.0 };
+    let diagonal = g.dot_radius * std::f64::consts::FRAC_1_SQRT_2 + g.gap;
+    let (right, left) = (p.0 + reach, p.0 - reach - width);
+    let (above, below) = (p.1 - reach - h / 2.0, p.1 + reach + h / 2.0);
+    let (up, down) = (p.1 - diagonal - h / 2.0, p.1 + diagonal + h / 2.0);
+    [
+        beside(right, p.1),
+        beside(left, p.1),
+        beside(p.0 - width / 2.0, above),
+        beside(p.0 - width / 2.0, below),
+        beside(p.0 + diagonal, up),
+        beside(p.0 + diagonal, down),
+        beside(p.0 - diagonal - width, up),
+        beside(p.0 - diagonal - width, down),
+    ]
+}
+
+/// Places labels greedily in the order of `requests`: each takes the first of its candidate
+/// boxes that stays inside `bounds` and clears every label placed before it and the dots of
+/// their points. A label that finds no such box is skipped, unless it is a `must` label,
+/// which then takes its first box inside `bounds` (or its first box) regardless.
+///
+/// Returns, for each request in order, the box its text fills, or `None` when skipped.
+/// Cost: O(requests²), which is nothing for the few hundred labels a plot can show.
+pub fn place_labels(
+    points: &[Px],
+    requests: &[LabelRequest],
+    geometry: &LabelGeometry,
+    bounds: &Rect,
+) -> Vec<Option<Rect>> {
+    let r = geometry.dot_radius;
+    let dot = |p: Px| Rect { left: p.0 - r, top: p.1 - r, right: p.0 + r, bottom: p.1 + r };
+    // Placed label boxes and the dots of the points they name, which later labels avoid.
+    let mut obstacles: Vec<Rect> = Vec::with_capacity(2 * requests.len());
+    requests
+        .iter()
+        .map(|request| {
+            let p = points[request.point];
+            let boxes = candidates(p, request.width, geometry);
+            let clear = |b: &&Rect| {
+                b.is_inside(bounds) && !obstacles.iter().any(|o| o.overlaps(b)) && !dot(p).overlaps(b)
+            };
+            let chosen = boxes.iter().find(clear).copied().or_else(|| {
+                request.must.then(|| *boxes.iter().find(|b| b.is_inside(bounds)).unwrap_or(&boxes[0]))
+            });
+            if let Some(b) = chosen {
+                obstacles.push(b);
+                obstacles.push(dot(p));
+            }
+            chosen
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GEOMETRY: LabelGeometry = LabelGeometry { height: 10.0, gap: 2.0, dot_radius: 3.0 };
+    const BOUNDS: Rect = Rect { left: 0.0, top: 0.0, right: 1000.0, bottom: 1000.0 };
+
+    fn request(point: usize, width: f64, must: bool) -> LabelRequest {
+        LabelRequest { point, width, must }
+    }
+
+    #[test]
+    fn fit_axis_widens_by_the_margin_and_handles_degenerate_input() {
+        let check = |values: &[f64], expected: (f64, f64)| {
+            assert_eq!(fit_axis(values.iter().copied(), 0.1), expected, "{values:?}");
+        };
+        check(&[0.0, 10.0, 5.0], (-1.0, 11.0));
+        check(&[-2.0, 2.0], (-2.4, 2.4));
+        check(&[3.0, 3.0], (2.5, 3.5));
+        check(&[], (0.0, 1.0));
+    }
+
+    #[test]
+    fn fit_range_reads_interleaved_coordinates() {
+        let range = fit_range(&[0.0, 100.0, 10.0, 200.0, 5.0, 150.0], 0.0);
+        assert_eq!(range, DataRange { x: (0.0, 10.0), y: (100.0, 200.0) });
+    }
+
+    #[test]
+    fn viewport_maps_the_range_onto_the_area_like_plotters() {
+        let viewport = Viewport {
+            data: DataRange { x: (-1.0, 1.0), y: (0.0, 10.0) },
+            area: Rect { left: 50.0, top: 20.0, right: 251.0, bottom: 121.0 },
+        };
+        assert_eq!(viewport.to_pixel(-1.0, 0.0), (50.0, 120.0));
+        assert_eq!(viewport.to_pixel(1.0, 10.0), (250.0, 20.0));
+        assert_eq!(viewport.to_pixel(0.0, 5.0), (150.0, 70.0));
+    }
+
+    #[test]
+    fn nearest_finds_the_closest_point_within_the_radius() {
+        let points = [(10.0, 10.0), (20.0, 10.0), (20.0, 10.0), (100.0, 100.0)];
+        assert_eq!(nearest(&points, (12.0, 11.0), 5.0), Some(0));
+        assert_eq!(nearest(&points, (19.0, 10.0), 5.0), Some(1), "the lower index wins a tie");
+        assert_eq!(nearest(&points, (100.0, 104.0), 4.0), Some(3), "the radius is inclusive");
+        assert_eq!(nearest(&points, (50.0, 50.0), 5.0), None);
+        assert_eq!(nearest(&[], (0.0, 0.0), 5.0), None);
+    }
+
+    #[test]
+    fn truncate_label_counts_characters_not_bytes() {
+        assert_eq!(truncate_label("night", 24), "night");
+        assert_eq!(truncate_label("abcdefgh", 5), "abcd…");
+        assert_eq!(truncate_label("ääääää", 6), "ääääää");
+        assert_eq!(truncate_label("äääääää", 6), "äääää…");
+    }
+
+    #[test]
+    fn shorten_cuts_both_ends_and_leaves_short_segments() {
+        assert_eq!(shorten((0.0, 0.0), (10.0, 0.0), 2.0, 3.0), ((2.0, 0.0), (7.0, 0.0)));
+        assert_eq!(shorten((0.0, 0.0), (0.0, 4.0), 2.0, 3.0), ((0.0, 0.0), (0.0, 4.0)));
+    }
+
+    #[test]
+    fn arrow_head_points_along_the_segment() {
+        let [tip, a, b] = arrow_head((0.0, 0.0), (10.0, 0.0), 4.0, 2.0);
+        assert_eq!(tip, (10.0, 0.0));
+        assert_eq!((a.0, b.0), (6.0, 6.0));
+        assert_eq!((a.1.abs(), b.1.abs()), (1.0, 1.0));
+        assert!(a.1 * b.1 < 0.0, "the base straddles the line");
+    }
+
+    #[test]
+    fn label_order_puts_must_labels_first_without_repeats() {
+        assert_eq!(label_order(10, 3, &[5, 1, 5]), [(5, true), (1, true), (0, false), (2, false)]);
+        assert_eq!(label_order(2, 5, &[]), [(0, false), (1, false)], "capped at the point count");
+        assert_eq!(label_order(3, 0, &[7]), [], "out-of-range indices are ignored");
+    }
+
+    #[test]
+    fn labels_go_right_of_their_point_when_free() {
+        let placed = place_labels(&[(100.0, 100.0)], &[request(0, 40.0, false)], &GEOMETRY, &BOUNDS);
+        let expected = Rect { left: 105.0, top: 95.0, right: 145.0, bottom: 105.0 };
+        assert_eq!(placed, [Some(expected)]);
+    }
+
+    #[test]
+    fn a_crowded_label_moves_to_another_side_or_is_skipped() {
+        // Ten points on one spot: the first takes the right, the second the left, and so on
+        // until no side is free.
+        let points = [(100.0, 100.0); 10];
+        let requests: Vec<_> = (0..10).map(|i| request(i, 40.0, false)).collect();
+        let placed = place_labels(&points, &requests, &GEOMETRY, &BOUNDS);
+        assert_eq!(placed[0].unwrap().left, 105.0);
+        assert_eq!(placed[1].unwrap().right, 95.0);
+        assert!(placed.iter().filter(|b| b.is_some()).count() < 10, "some must be skipped");
+        let boxes: Vec<Rect> = placed.iter().flatten().copied().collect();
+        for (i, a) in boxes.iter().enumerate() {
+            for b in &boxes[i + 1..] {
+                assert!(!a.overlaps(b), "{a:?} overlaps {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_label_near_the_right_edge_goes_left() {
+        let placed = place_labels(&[(990.0, 500.0)], &[request(0, 40.0, false)], &GEOMETRY, &BOUNDS);
+        assert_eq!(placed[0].unwrap().right, 985.0);
+    }
+
+    #[test]
+    fn must_labels_are_shown_even_when_crowded() {
+        let points = [(100.0, 100.0); 10];
+        let requests: Vec<_> = (0..10).map(|i| request(i, 40.0, true)).collect();
+        let placed = place_labels(&points, &requests, &GEOMETRY, &BOUNDS);
+        assert!(placed.iter().all(Option::is_some));
+    }
+
+    #[test]
+    fn labels_keep_clear_of_labelled_dots() {
+        // The second point sits where the first point's label would go on the right.
+        let points = [(100.0, 100.0), (120.0, 100.0)];
+        let requests = [request(1, 10.0, false), request(0, 40.0, false)];
+        let placed = place_labels(&points, &requests, &GEOMETRY, &BOUNDS);
+        assert_eq!(placed[1].unwrap().right, 95.0, "goes left of its point instead");
+    }
+}

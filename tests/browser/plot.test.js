@@ -1,0 +1,168 @@
+// Browser test of the wasm `Chart`: a fixture page loads the module, the test draws a PCA
+// scatter of random labelled points and a loss chart at devicePixelRatio 2, and checks the
+// backing store size, that pixels were drawn where `point_position` says, `hit`, the errors,
+// and saves screenshots to test-results/plot.png and test-results/plot-500.png.
+//
+// Run with `node --test tests/browser/` after scripts/build-wasm.sh; `npm test` does both.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { RESULTS, openPage, withChromium, withDevServer } from './helpers.js';
+
+const FIXTURE = 'tests/browser/fixtures/plot.html';
+// The accent colour of the selected point and of the epoch losses (ACCENT in src/wasm/plot.rs).
+const ACCENT = [0xd9, 0x48, 0x0f];
+
+/**
+ * In the page: draws a scatter of `n` seeded random points (clusters, word-like labels, a
+ * few long ones) on #scatter with `options`, and returns what the test checks.
+ */
+function drawScatter({ n, options }) {
+  // A small seeded generator (mulberry32), so every run draws the same plot.
+  let seed = 12345;
+  const random = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const gaussian = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  const syllables = ['an', 'ber', 'cor', 'da', 'el', 'fen', 'gal', 'hin', 'is', 'jor', 'ka', 'lem', 'mo', 'nur', 'os', 'pra', 'qui', 'ro', 'sel', 'tu'];
+  const word = () => Array.from({ length: 1 + Math.floor(random() * 3) }, () => syllables[Math.floor(random() * syllables.length)]).join('');
+  const centres = [[-2, 1], [1.5, 1.2], [0, -1.5], [2.5, -1], [-2.5, -1.8]];
+  const coords = new Float32Array(2 * n);
+  const labels = [];
+  for (let i = 0; i < n; i++) {
+    const [cx, cy] = centres[i % centres.length];
+    coords[2 * i] = cx + 0.7 * gaussian();
+    coords[2 * i + 1] = cy + 0.5 * gaussian();
+    labels.push(i % 37 === 3 ? `${word()}_an_unusually_long_token_${i}` : `${word()}${i}`);
+  }
+  const canvas = document.getElementById('scatter');
+  const chart = new window.Chart(canvas);
+  chart.draw_scatter(coords, labels, options);
+  window.scatter = chart;
+
+  const context = canvas.getContext('2d');
+  const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
+  let drawn = 0;
+  for (let p = 0; p < data.length; p += 4) {
+    if (data[p] !== 255 || data[p + 1] !== 255 || data[p + 2] !== 255) drawn++;
+  }
+  const positions = labels.map((_, i) => Array.from(chart.point_position(i) ?? []));
+  const pixelAt = ([x, y]) => {
+    const ratio = canvas.width / canvas.getBoundingClientRect().width;
+    return Array.from(context.getImageData(Math.floor(x * ratio), Math.floor(y * ratio), 1, 1).data);
+  };
+  const selected = options.selected;
+  return {
+    backing: [canvas.width, canvas.height],
+    css: [canvas.getBoundingClientRect().width, canvas.getBoundingClientRect().height],
+    ratio: window.devicePixelRatio,
+    drawnShare: drawn / (data.length / 4),
+    positions,
+    hits: positions.map(([x, y]) => chart.hit(x, y, 4) ?? null),
+    selectedPixel: selected == null ? null : pixelAt(positions[selected]),
+    farHits: [chart.hit(-50, -50, 10), chart.hit(3, 3, 2), chart.hit(10_000, 10_000, 30)].map((h) => h ?? null),
+  };
+}
+
+test('Chart draws a sharp, hit-testable scatter and a loss chart', { timeout: 120_000 }, async () => {
+  await withDevServer((url) =>
+    withChromium({ deviceScaleFactor: 2, viewport: { width: 800, height: 820 } }, async (context) => {
+      const { page, problems } = await openPage(context);
+      await page.goto(new URL(FIXTURE, url).href);
+      await page.waitForSelector('body[data-ready="true"]');
+
+      const options = {
+        xLabel: 'PC1 (12.3 %)', yLabel: 'PC2 (8.1 %)', labelCount: 60,
+        hovered: 8, selected: 5, neighbours: [12, 40, 77, 150, 201],
+        arrows: [[20, 31], [22, 33]], highlighted: [100], fixedRange: null,
+      };
+      const scatter = await page.evaluate(drawScatter, { n: 300, options });
+
+      assert.equal(scatter.ratio, 2);
+      assert.deepEqual(scatter.backing, scatter.css.map((v) => Math.round(v * 2)), 'backing store = CSS size × 2');
+      assert.deepEqual(scatter.css, [760, 520]);
+      assert.ok(scatter.drawnShare > 0.03, `only ${scatter.drawnShare} of the pixels were drawn`);
+      assert.ok(scatter.drawnShare < 0.6, `${scatter.drawnShare} of the pixels were drawn`);
+      // The selected dot is drawn in the accent colour where point_position says it is.
+      assert.deepEqual(scatter.selectedPixel.slice(0, 3), ACCENT);
+      // Hitting each point's position finds it, or an earlier point drawn on the same spot.
+      scatter.hits.forEach((hit, i) => {
+        assert.notEqual(hit, null, `point ${i} is not hit at its own position`);
+        assert.ok(hit <= i);
+        assert.deepEqual(scatter.positions[hit], scatter.positions[i]);
+      });
+      assert.deepEqual(scatter.farHits, [null, null, null]);
+
+      // Errors a caller can act on, not panics.
+      const errors = await page.evaluate(() => {
+        const attempt = (f) => { try { f(); return null; } catch (e) { return e.message; } };
+        return [
+          attempt(() => window.scatter.draw_scatter(new Float32Array(3), ['a', 'b'], null)),
+          attempt(() => window.scatter.draw_scatter(new Float32Array(2), ['a'], { selcted: 0 })),
+          attempt(() => window.scatter.draw_scatter(new Float32Array(2), ['a'], { selected: 4 })),
+          attempt(() => window.scatter.draw_scatter(new Float32Array([0, NaN]), ['a'], {})),
+          attempt(() => window.scatter.draw_loss(3, [1], [0.5])),
+        ];
+      });
+      assert.match(errors[0], /2 coordinates per label: got 3 coordinates for 2 labels/);
+      assert.match(errors[1], /unknown scatter option `selcted`/);
+      assert.match(errors[2], /point index 4 .* out of range for 1 points/);
+      assert.match(errors[3], /coordinate 1 of point 0 \("a"\) is not a finite number/);
+      assert.match(errors[4], /odd length 1/);
+
+      // The loss chart: blank before, lines and epoch dots after.
+      const loss = await page.evaluate(() => {
+        const canvas = document.getElementById('loss');
+        const chart = new window.Chart(canvas);
+        const count = () => {
+          const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+          let drawn = 0;
+          let accent = 0;
+          for (let p = 0; p < data.length; p += 4) {
+            if (data[p + 3] !== 0 && (data[p] !== 255 || data[p + 1] !== 255 || data[p + 2] !== 255)) drawn++;
+            if (data[p] === 0xd9 && data[p + 1] === 0x48 && data[p + 2] === 0x0f) accent++;
+          }
+          return { drawn, accent };
+        };
+        const before = count();
+        const within = [];
+        for (let x = 0.05; x < 3.5; x += 0.05) within.push(x, 2.2 + Math.exp(-x) + 0.08 * Math.sin(17 * x));
+        chart.draw_loss(5, [2.95, 2.5, 2.35], within);
+        return { before, after: count(), backing: [canvas.width, canvas.height] };
+      });
+      assert.deepEqual(loss.backing, [960, 440]);
+      assert.equal(loss.before.drawn, 0, 'a new chart is blank');
+      assert.ok(loss.after.drawn > 5000, `draw_loss drew only ${loss.after.drawn} pixels`);
+      assert.ok(loss.after.accent > 100, 'the epoch losses are drawn in the accent colour');
+
+      await mkdir(RESULTS, { recursive: true });
+      await page.screenshot({ path: join(RESULTS, 'plot.png'), fullPage: true });
+
+      // resize() follows the CSS size.
+      const resized = await page.evaluate(() => {
+        const canvas = document.getElementById('scatter');
+        canvas.style.width = '600px';
+        window.scatter.resize();
+        const backing = [canvas.width, canvas.height];
+        canvas.style.width = '';
+        window.scatter.resize();
+        return backing;
+      });
+      assert.deepEqual(resized, [1200, 1040]);
+
+      // The crowded case the page will show: 500 points, the 60 most frequent labelled.
+      const crowded = await page.evaluate(drawScatter, {
+        n: 500,
+        options: { xLabel: 'PC1 (12.3 %)', yLabel: 'PC2 (8.1 %)', labelCount: 60, hovered: null, selected: null, neighbours: [], arrows: [], highlighted: [] },
+      });
+      assert.ok(crowded.drawnShare > 0.03);
+      await page.locator('#scatter').screenshot({ path: join(RESULTS, 'plot-500.png') });
+
+      assert.deepEqual(problems, []);
+    }),
+  );
+});
