@@ -7,10 +7,12 @@
 use crate::text::VocabConfig;
 use crate::train::TrainConfig;
 
-const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+/// FNV-1a's offset basis: the hash of no bytes.
+pub(crate) const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const PRIME: u64 = 0x0000_0100_0000_01b3;
 
-fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
+/// FNV-1a 64 of `bytes`, continuing from `hash` (start from [`FNV_OFFSET`]).
+pub(crate) fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
     for &b in bytes {
         hash ^= b as u64;
         hash = hash.wrapping_mul(PRIME);
@@ -35,7 +37,7 @@ pub fn fingerprint(text: &str, tokenizer: &str, vocab: &VocabConfig, train: &Tra
         train.ns_exponent,
         train.seed
     );
-    let hash = fnv1a(fnv1a(OFFSET, text.as_bytes()), params.as_bytes());
+    let hash = fnv1a(fnv1a(FNV_OFFSET, text.as_bytes()), params.as_bytes());
     format!("{hash:016x}")
 }
 
@@ -45,9 +47,9 @@ mod tests {
 
     #[test]
     fn fnv1a_known_answers() {
-        assert_eq!(fnv1a(OFFSET, b""), 0xcbf29ce484222325);
-        assert_eq!(fnv1a(OFFSET, b"a"), 0xaf63dc4c8601ec8c);
-        assert_eq!(fnv1a(OFFSET, b"foobar"), 0x85944171f73967e8);
+        assert_eq!(fnv1a(FNV_OFFSET, b""), 0xcbf29ce484222325);
+        assert_eq!(fnv1a(FNV_OFFSET, b"a"), 0xaf63dc4c8601ec8c);
+        assert_eq!(fnv1a(FNV_OFFSET, b"foobar"), 0x85944171f73967e8);
     }
 
     #[test]

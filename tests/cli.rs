@@ -102,7 +102,29 @@ fn errors_are_one_line_and_exit_non_zero() {
         (&["train", &corpus, "--out", vectors, "--window", "0"], "invalid window = 0"),
         (&["train", &corpus, "--out", vectors, "--alpha", "NaN"], "invalid alpha"),
         (&["train", &corpus, "--out", vectors, "--dim", "ten"], "--dim 'ten' is not a valid number"),
-        (&["train", &corpus, "--out", vectors, "--tokenizer", "bpe"], "--tokenizer 'bpe'"),
+        (&["train", &corpus, "--out", vectors, "--tokenizer", "pieces"], "--tokenizer 'pieces' is not word"),
+        (
+            &["train", &corpus, "--out", vectors, "--tokenizer", "bpe", "--vocab-size", "3"],
+            "invalid vocab_size = 3: expected at least 22,",
+        ),
+        (
+            &["train", &corpus, "--out", vectors, "--tokenizer", "bpe", "--vocab-size", "0"],
+            "invalid vocab_size = 0",
+        ),
+        (
+            &["train", &corpus, "--out", vectors, "--tokenizer", "bpe", "--bpe-mode", "diagonal"],
+            "invalid bpe_mode = diagonal",
+        ),
+        (
+            &["train", &corpus, "--out", vectors, "--vocab-size", "100"],
+            "--vocab-size only applies to --tokenizer bpe",
+        ),
+        (
+            &["train", &corpus, "--out", vectors, "--bpe-mode", "within"],
+            "--bpe-mode only applies to --tokenizer bpe",
+        ),
+        (&["train", empty, "--out", vectors, "--tokenizer", "bpe"], "holds no tokens"),
+        (&["neighbours", vectors, "red\\n"], "'red\\n' is not in the vocabulary"),
         (&["train", &corpus, "--out", vectors, "--colour"], "unknown option --colour"),
         (&["train", &corpus, "--out", vectors, "--min-count", "100000"], "try min_count <= "),
         (&["train", empty, "--out", vectors], "holds no tokens"),
@@ -124,4 +146,49 @@ fn errors_are_one_line_and_exit_non_zero() {
             assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err:?}");
         }
     }
+}
+
+/// The vectors file's words, still escaped.
+fn escaped_words(path: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines().skip(1).map(|line| line.split(' ').next().unwrap().to_string()).collect()
+}
+
+#[test]
+fn bpe_tokens_train_and_answer_escaped_queries() {
+    let dir = scratch_dir("bpe");
+    let corpus = write_corpus(&dir);
+    let run = |name: &str, extra: &[&str]| {
+        let out = dir.join(name);
+        let out = out.to_str().unwrap().to_string();
+        let args =
+            [&["train", &corpus, "--out", &out, "--tokenizer", "bpe", "--vocab-size", "60"], SMALL, extra];
+        let trained = embedscope(&args.concat());
+        assert!(trained.status.success(), "{}", stderr(&trained));
+        (out, stderr(&trained))
+    };
+
+    let (cross, cross_log) = run("cross.txt", &[]);
+    assert!(cross_log.contains("BPE merges (cross mode) in"), "{cross_log}");
+    assert!(cross_log.contains("vocabulary 60 tokens = 22 characters + 38 merged"), "{cross_log}");
+    let words = escaped_words(&cross);
+    // Some tokens span words; a query names them escaped.
+    let spanning = words.iter().find(|w| w.trim_end_matches("\\s").contains("\\s")).expect("a phrase token");
+    let near = embedscope(&["neighbours", &cross, spanning, "-k", "3"]);
+    assert!(near.status.success(), "{spanning}: {}", stderr(&near));
+    assert_eq!(stdout(&near).lines().count(), 3);
+
+    let (within, log) = run("within.txt", &["--bpe-mode", "within"]);
+    assert!(log.contains("BPE merges (within mode) in") && log.contains("0 of them spanning words"), "{log}");
+    let words = escaped_words(&within);
+    assert!(words.iter().all(|w| !w.trim_end_matches(['\\', 's', 'n']).contains("\\s")), "{words:?}");
+    assert!(words.iter().any(|w| w.ends_with("\\n")), "line-final tokens keep their line break: {words:?}");
+
+    // The model is part of the fingerprint, and runs repeat exactly.
+    let fingerprint = |log: &str| log.split("fingerprint ").nth(1).unwrap()[..16].to_string();
+    let (again, again_log) = run("again.txt", &[]);
+    assert_eq!(std::fs::read(&cross).unwrap(), std::fs::read(&again).unwrap());
+    assert_eq!(fingerprint(&cross_log), fingerprint(&again_log));
+    let (_, other_log) = run("other.txt", &["--vocab-size", "61"]);
+    assert_ne!(fingerprint(&cross_log), fingerprint(&other_log));
 }

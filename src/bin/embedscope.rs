@@ -16,14 +16,18 @@ use std::sync::OnceLock;
 use std::time::Instant;
 
 use embedscope::embed::{self, AnalogyMethod, Neighbour};
-use embedscope::text::{Corpus, Tokenizer, VocabConfig, WhitespaceTokenizer, WordTokenizer};
+use embedscope::text::{
+    BpeConfig, BpeLearner, BpeMode, BpeTokenizer, Corpus, Tokenizer, VocabConfig, WhitespaceTokenizer,
+    WordTokenizer,
+};
 use embedscope::train::{Progress, TrainConfig, Trainer};
 use embedscope::{Embeddings, fingerprint};
 
 const USAGE: &str = "\
 usage:
   embedscope train CORPUS --out VECTORS [--format text|binary]
-                   [--tokenizer word|whitespace] [--lowercase] [--keep-punctuation]
+                   [--tokenizer word|whitespace|bpe] [--lowercase] [--keep-punctuation]
+                   [--vocab-size 8000] [--bpe-mode cross|within]
                    [--dim 100] [--window 5] [--negative 5] [--sample 1e-3]
                    [--min-count 5] [--max-vocab N] [--epochs 5] [--alpha 0.025]
                    [--min-alpha 0.0001] [--ns-exponent 0.75] [--seed 1] [--quiet]
@@ -31,7 +35,12 @@ usage:
   embedscope analogy VECTORS A B C [-k 10] [--cosmul] [--restrict N]
 
 VECTORS files are in word2vec format: binary when the name ends in .bin, text otherwise.
-Tokens holding whitespace are stored escaped (\\s for a space, \\n for a newline).";
+Tokens holding whitespace are stored escaped (\\s for a space, \\n for a newline);
+give WORD escaped the same way, e.g. 'Jesus\\s' or 'from\\sthe\\sdead'.
+
+--tokenizer bpe learns byte-pair merges from CORPUS up to --vocab-size tokens; with
+--bpe-mode cross (default) tokens may span words within a line, with within they stay
+inside a word and the whitespace after it.";
 
 fn main() -> ExitCode {
     let args: VecDeque<String> = std::env::args().skip(1).collect();
@@ -72,6 +81,8 @@ const VALUED: &[&str] = &[
     "--out",
     "--format",
     "--tokenizer",
+    "--vocab-size",
+    "--bpe-mode",
     "--dim",
     "--window",
     "--negative",
@@ -167,14 +178,29 @@ fn train(mut args: Args) -> Result<(), String> {
     if format != "text" && format != "binary" {
         return Err(format!("--format '{format}' is not text or binary"));
     }
-    let tokenizer: Box<dyn Tokenizer> = match args.text("--tokenizer", "word").as_str() {
-        "word" => Box::new(WordTokenizer {
+    let choice = match args.text("--tokenizer", "word").as_str() {
+        "word" => TokenizerChoice::Ready(Box::new(WordTokenizer {
             lowercase: args.switch("--lowercase"),
             keep_punctuation: args.switch("--keep-punctuation"),
-        }),
-        "whitespace" => Box::new(WhitespaceTokenizer),
-        other => return Err(format!("--tokenizer '{other}' is not word or whitespace")),
+        })),
+        "whitespace" => TokenizerChoice::Ready(Box::new(WhitespaceTokenizer)),
+        "bpe" => {
+            let d = BpeConfig::default();
+            let mode = match args.take("--bpe-mode").flatten() {
+                Some(name) => BpeMode::from_name(&name).map_err(|e| e.to_string())?,
+                None => d.mode,
+            };
+            let config = BpeConfig { vocab_size: args.value("--vocab-size", d.vocab_size)?, mode };
+            config.validate().map_err(|e| e.to_string())?;
+            TokenizerChoice::Bpe(config)
+        }
+        other => return Err(format!("--tokenizer '{other}' is not word, whitespace or bpe")),
     };
+    for bpe_only in ["--vocab-size", "--bpe-mode"] {
+        if args.switch(bpe_only) {
+            return Err(format!("{bpe_only} only applies to --tokenizer bpe"));
+        }
+    }
     let d = TrainConfig::default();
     let config = TrainConfig {
         dim: args.value("--dim", d.dim)?,
@@ -205,6 +231,10 @@ fn train(mut args: Args) -> Result<(), String> {
             "warning: {corpus_path} is not valid UTF-8; invalid byte sequences were replaced by U+FFFD"
         );
     }
+    let tokenizer = match choice {
+        TokenizerChoice::Ready(tokenizer) => tokenizer,
+        TokenizerChoice::Bpe(config) => Box::new(learn_bpe(&text, &config, quiet)?),
+    };
     let started = now();
     let corpus = Corpus::build(&text, tokenizer.as_ref(), &vocab_config).map_err(|e| e.to_string())?;
     let cut = corpus.cut();
@@ -257,6 +287,60 @@ fn train(mut args: Args) -> Result<(), String> {
     Ok(())
 }
 
+/// The tokenizer asked for: ready to use, or BPE merges to learn from the corpus first.
+enum TokenizerChoice {
+    Ready(Box<dyn Tokenizer>),
+    Bpe(BpeConfig),
+}
+
+/// Learns BPE merges from `text`, showing progress, and reports how long it took.
+fn learn_bpe(text: &str, config: &BpeConfig, quiet: bool) -> Result<BpeTokenizer, String> {
+    let started = now();
+    let mut learner = BpeLearner::new(text, config).map_err(|e| e.to_string())?;
+    let prepared = now() - started;
+    let mut bar = ProgressBar::new(quiet);
+    let progress = loop {
+        let p = learner.step(200);
+        let filled = (p.fraction() * 30.0) as usize;
+        bar.draw_text(
+            p.done,
+            &format!(
+                "BPE merges [{}{}] {:5.1}%  vocabulary {}/{}  last pair seen {} times",
+                "#".repeat(filled),
+                " ".repeat(30 - filled),
+                p.fraction() * 100.0,
+                p.vocab_size,
+                p.target_vocab_size,
+                p.last_pair_count
+            ),
+        );
+        if p.done {
+            break p;
+        }
+    };
+    let seconds = now() - started;
+    let model = learner.into_model();
+    let stopped = if progress.vocab_size < progress.target_vocab_size {
+        " (stopped early: no pair of tokens occurs twice any more)"
+    } else {
+        ""
+    };
+    let spanning = (0..model.vocab_size() as u32)
+        .filter_map(|id| model.token(id))
+        .filter(|t| embedscope::text::spans_words(t))
+        .count();
+    bar.line(&format!(
+        "learned {} BPE merges ({} mode) in {seconds:.2} s ({prepared:.2} s counting pairs): \
+         vocabulary {} tokens = {} characters + {} merged, {spanning} of them spanning words{stopped}",
+        model.n_merges(),
+        model.mode().name(),
+        model.vocab_size(),
+        model.alphabet_size(),
+        model.vocab_size() - model.alphabet_size(),
+    ));
+    Ok(BpeTokenizer::new(model))
+}
+
 /// A one-line progress bar on stderr, redrawn at most ten times a second, only on a terminal.
 struct ProgressBar {
     enabled: bool,
@@ -268,11 +352,19 @@ impl ProgressBar {
         ProgressBar { enabled: !quiet && std::io::stderr().is_terminal(), last_draw: f64::NEG_INFINITY }
     }
 
+    /// Redraws the bar with `text`, unless it was drawn less than 0.1 s ago and `force` is unset.
+    fn draw_text(&mut self, force: bool, text: &str) {
+        if !self.enabled || (now() - self.last_draw < 0.1 && !force) {
+            return;
+        }
+        self.last_draw = now();
+        eprint!("\r\x1b[2K{text}");
+    }
+
     fn draw(&mut self, p: &Progress) {
         if !self.enabled || (now() - self.last_draw < 0.1 && !p.done) {
             return;
         }
-        self.last_draw = now();
         let fraction = p.tokens_done as f64 / p.tokens_total as f64;
         let filled = (fraction * 30.0) as usize;
         let eta = if p.tokens_per_sec > 0.0 {
@@ -280,8 +372,8 @@ impl ProgressBar {
         } else {
             0.0
         };
-        eprint!(
-            "\r\x1b[2Kepoch {}/{} [{}{}] {:5.1}%  {:>9.0} tokens/s  lr {:.5}  loss {:.4}  ETA {}:{:02}",
+        let text = format!(
+            "epoch {}/{} [{}{}] {:5.1}%  {:>9.0} tokens/s  lr {:.5}  loss {:.4}  ETA {}:{:02}",
             p.epoch,
             p.epochs,
             "#".repeat(filled),
@@ -293,6 +385,7 @@ impl ProgressBar {
             eta as u64 / 60,
             eta as u64 % 60
         );
+        self.draw_text(true, &text);
     }
 
     /// A permanent line, printed above the bar.
@@ -322,6 +415,17 @@ fn print_neighbours(list: &[Neighbour]) {
     }
 }
 
+/// A query's error as one line: unknown words are named escaped, as the user typed them.
+fn query_error(err: embedscope::Error) -> String {
+    match err {
+        embedscope::Error::UnknownWords(words) => embedscope::Error::UnknownWords(
+            words.iter().map(|w| embed::escape_token(w).into_owned()).collect(),
+        )
+        .to_string(),
+        other => other.to_string(),
+    }
+}
+
 fn neighbours(mut args: Args) -> Result<(), String> {
     let path = args.positional("VECTORS")?;
     let word = args.positional("WORD")?;
@@ -330,8 +434,7 @@ fn neighbours(mut args: Args) -> Result<(), String> {
     args.finish()?;
     let embeddings = load_vectors(&path)?;
     let word = embed::unescape_token(&word).map_err(|e| e.to_string())?;
-    let list =
-        embeddings.neighbours(&word, k, (restrict > 0).then_some(restrict)).map_err(|e| e.to_string())?;
+    let list = embeddings.neighbours(&word, k, (restrict > 0).then_some(restrict)).map_err(query_error)?;
     print_neighbours(&list);
     Ok(())
 }
@@ -349,7 +452,7 @@ fn analogy(mut args: Args) -> Result<(), String> {
     let embeddings = load_vectors(&path)?;
     let list = embeddings
         .analogy(&words[0], &words[1], &words[2], k, method, (restrict > 0).then_some(restrict))
-        .map_err(|e| e.to_string())?;
+        .map_err(query_error)?;
     print_neighbours(&list);
     Ok(())
 }

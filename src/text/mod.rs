@@ -8,9 +8,14 @@
 //! **Architecture Invariant:** training windows never cross a sentence boundary; a
 //! tokenizer decides where sentences end (the word-level ones: at each line end).
 
+mod bpe;
 mod vocab;
 mod word;
 
+pub use bpe::{
+    BpeConfig, BpeLearner, BpeMode, BpeModel, BpeProgress, BpeTokenizer, MAX_VOCAB_SIZE, Merge, Provenance,
+    spans_words,
+};
 pub use vocab::{Corpus, CutReport, Vocab, VocabConfig};
 pub use word::{WhitespaceTokenizer, WordTokenizer};
 
