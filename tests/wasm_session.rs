@@ -115,11 +115,49 @@ fn bad_input_gets_a_message_naming_the_problem() {
         error_message(session.prepare("a b", sample_params(&[("minCount", 9.into())]))).contains("min_count")
     );
     assert!(
-        error_message(session.prepare("a b", sample_params(&[("tokenizer", "bpe".into())])))
+        error_message(session.prepare("a b", sample_params(&[("tokenizer", "pieces".into())])))
             .contains("tokenizer")
     );
     session.prepare(&planted_corpus(200, 3), sample_params(&[])).unwrap();
     assert!(error_message(session.neighbours("unicorn", 3)).contains("'unicorn' is not in the vocabulary"));
     let message = error_message(session.analogy("king", "pony", "unicorn", 3));
     assert!(message.contains("'pony' and 'unicorn'"), "{message}");
+}
+
+#[wasm_bindgen_test]
+fn bpe_merges_stream_then_train_and_tokens_know_their_origin() {
+    let mut session = Session::new();
+    let text = planted_corpus(600, 5);
+    let params =
+        || sample_params(&[("tokenizer", "bpe".into()), ("bpeVocabSize", 400.into()), ("epochs", 1.into())]);
+    let mut progress = session.bpe_begin(&text, params()).unwrap();
+    let mut steps = 0;
+    while !field(&progress, "done").is_truthy() {
+        progress = session.bpe_step(25).unwrap();
+        steps += 1;
+    }
+    assert!(steps > 3, "learned in {steps} steps");
+    assert_eq!(number(&progress, "fraction"), 1.0);
+
+    let stats = session.prepare(&text, params()).unwrap();
+    assert!(number(&stats, "vocabSize") > 50.0);
+    while !field(&session.step(10_000.0).unwrap(), "done").is_truthy() {}
+
+    // Cross mode merges across spaces: some frequent token spans words, and says so.
+    let words = session.complete("", 400).unwrap();
+    let phrase = words.iter().find(|w| w.trim().contains(' ')).expect("a multi-word token");
+    let info = session.token_info(phrase, 3).unwrap();
+    assert!(field(&info, "spansWords").is_truthy());
+    let merge = field(&info, "merge");
+    let (left, right) =
+        (field(&merge, "left").as_string().unwrap(), field(&merge, "right").as_string().unwrap());
+    assert_eq!(format!("{left}{right}"), *phrase);
+    let lines = Array::from(&field(&info, "concordance"));
+    assert!(lines.length() >= 1 && lines.length() <= 3);
+    assert!(lines.iter().all(|l| l.as_string().unwrap().contains(phrase.trim_end())));
+    assert!(session.neighbours(phrase, 3).is_ok());
+    assert!(
+        error_message(session.bpe_begin(&text, sample_params(&[("bpeMode", "sideways".into())])))
+            .contains("bpe_mode")
+    );
 }

@@ -5,15 +5,21 @@ use serde::{Deserialize, Serialize};
 
 use crate::embed::Neighbour;
 use crate::error::{Error, Result};
-use crate::text::{Corpus, Tokenizer, VocabConfig, WhitespaceTokenizer, WordTokenizer};
+use crate::text::{
+    BpeConfig, BpeMode, BpeProgress, Corpus, Provenance, Tokenizer, VocabConfig, WhitespaceTokenizer,
+    WordTokenizer,
+};
 use crate::train::{Progress, TrainConfig};
 
 /// Training parameters as the page's form sends them; a missing field takes its default.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Params {
-    /// "word" or "whitespace".
+    /// "word", "whitespace" or "bpe".
     pub tokenizer: String,
+    /// With "bpe": the vocabulary size to learn, and "cross" or "within".
+    pub bpe_vocab_size: usize,
+    pub bpe_mode: String,
     pub lowercase: bool,
     pub keep_punctuation: bool,
     pub dim: usize,
@@ -34,6 +40,8 @@ impl Default for Params {
         let (t, v) = (TrainConfig::default(), VocabConfig::default());
         Params {
             tokenizer: "word".into(),
+            bpe_vocab_size: BpeConfig::default().vocab_size,
+            bpe_mode: BpeConfig::default().mode.name().into(),
             lowercase: false,
             keep_punctuation: false,
             dim: t.dim,
@@ -52,19 +60,27 @@ impl Default for Params {
 }
 
 impl Params {
-    pub fn tokenizer(&self) -> Result<Box<dyn Tokenizer>> {
+    /// The word-level tokenizer, or `None` for "bpe", whose model must be learned first.
+    pub fn word_tokenizer(&self) -> Result<Option<Box<dyn Tokenizer>>> {
         match self.tokenizer.as_str() {
-            "word" => Ok(Box::new(WordTokenizer {
+            "word" => Ok(Some(Box::new(WordTokenizer {
                 lowercase: self.lowercase,
                 keep_punctuation: self.keep_punctuation,
-            })),
-            "whitespace" => Ok(Box::new(WhitespaceTokenizer)),
+            }))),
+            "whitespace" => Ok(Some(Box::new(WhitespaceTokenizer))),
+            "bpe" => Ok(None),
             other => Err(Error::InvalidParameter {
                 name: "tokenizer",
                 value: other.to_string(),
-                expected: "word or whitespace".into(),
+                expected: "word, whitespace or bpe".into(),
             }),
         }
+    }
+
+    pub fn bpe_config(&self) -> Result<BpeConfig> {
+        let config = BpeConfig { vocab_size: self.bpe_vocab_size, mode: BpeMode::from_name(&self.bpe_mode)? };
+        config.validate()?;
+        Ok(config)
     }
 
     pub fn vocab_config(&self) -> VocabConfig {
@@ -192,4 +208,62 @@ pub struct ProjectionDto {
     pub explained: Vec<f32>,
     pub x_component: usize,
     pub y_component: usize,
+}
+
+/// Progress of learning BPE merges.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BpeProgressDto {
+    pub merges_done: usize,
+    pub vocab_size: usize,
+    pub target_vocab_size: usize,
+    pub alphabet_size: usize,
+    pub fraction: f64,
+    pub done: bool,
+}
+
+impl From<BpeProgress> for BpeProgressDto {
+    fn from(p: BpeProgress) -> Self {
+        BpeProgressDto {
+            fraction: p.fraction(),
+            merges_done: p.merges_done,
+            vocab_size: p.vocab_size,
+            target_vocab_size: p.target_vocab_size,
+            alphabet_size: p.alphabet_size,
+            done: p.done,
+        }
+    }
+}
+
+/// Where a token came from: its count and rank in the vocabulary, and for a BPE token the
+/// merge that made it and whether it spans a word boundary.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TokenInfoDto {
+    pub token: String,
+    pub rank: usize,
+    pub count: u64,
+    pub merge: Option<MergeDto>,
+    pub spans_words: bool,
+    pub concordance: Vec<String>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MergeDto {
+    pub left: String,
+    pub right: String,
+    pub rank: usize,
+    pub pair_count: u64,
+}
+
+impl MergeDto {
+    pub fn of(provenance: &Provenance) -> Option<MergeDto> {
+        provenance.merge.as_ref().map(|m| MergeDto {
+            left: m.left.to_string(),
+            right: m.right.to_string(),
+            rank: m.rank,
+            pair_count: m.pair_count,
+        })
+    }
 }

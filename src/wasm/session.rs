@@ -5,10 +5,14 @@
 use js_sys::{Float32Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
-use super::dto::{AnalogyDto, CorpusStats, NeighbourDto, Params, ProgressDto, ProjectionDto};
+use super::dto::{
+    AnalogyDto, BpeProgressDto, CorpusStats, MergeDto, NeighbourDto, Params, ProgressDto, ProjectionDto,
+    TokenInfoDto,
+};
 use crate::embed::{self, AnalogyMethod, Pca, Transform2};
 use crate::error::Error;
-use crate::text::Corpus;
+use crate::fingerprint::{FNV_OFFSET, fnv1a};
+use crate::text::{BpeConfig, BpeLearner, BpeTokenizer, Corpus, Tokenizer};
 use crate::train::Trainer;
 use crate::{Embeddings, fingerprint};
 
@@ -43,10 +47,21 @@ struct Frame {
     coords: Vec<f32>,
 }
 
+/// BPE merges being learned, or learned, for one text (by hash) and configuration.
+struct Bpe<T> {
+    text_hash: u64,
+    config: BpeConfig,
+    state: T,
+}
+
 /// A training and query session over one text.
 #[wasm_bindgen]
 #[derive(Default)]
 pub struct Session {
+    /// The text being trained on, for the concordance of a token.
+    text: String,
+    learner: Option<Bpe<BpeLearner>>,
+    bpe: Option<Bpe<BpeTokenizer>>,
     trainer: Option<Trainer>,
     /// The vectors as of `snapshot_tokens` trained tokens, for queries.
     snapshot: Option<(u64, Embeddings)>,
@@ -60,21 +75,70 @@ impl Session {
         Session::default()
     }
 
+    /// Starts learning BPE merges of `text` with the `bpeVocabSize` and `bpeMode` of
+    /// `params`; `bpe_step` then advances it, so the worker can report and cancel.
+    pub fn bpe_begin(&mut self, text: &str, params: JsValue) -> Result<JsValue, JsError> {
+        let config = parse_params(params)?.bpe_config().map_err(js_error)?;
+        let learner = BpeLearner::new(text, &config).map_err(js_error)?;
+        let progress = learner.progress();
+        self.learner = Some(Bpe { text_hash: text_hash(text), config, state: learner });
+        to_js(&BpeProgressDto::from(progress))
+    }
+
+    /// Learns at most `max_merges` more merges (`BpeProgressDto`). When learning is done the
+    /// model is kept for `prepare` and for `token_info`.
+    pub fn bpe_step(&mut self, max_merges: usize) -> Result<JsValue, JsError> {
+        let learner = self.learner.as_mut().ok_or_else(|| JsError::new("no BPE learning in progress"))?;
+        let progress = learner.state.step(max_merges);
+        if progress.done {
+            let Bpe { text_hash, config, state } = self.learner.take().expect("checked above");
+            self.bpe = Some(Bpe { text_hash, config, state: BpeTokenizer::new(state.into_model()) });
+        }
+        to_js(&BpeProgressDto::from(progress))
+    }
+
     /// Tokenizes `text`, builds the vocabulary and a fresh trainer, replacing any earlier
-    /// one. Returns the text's statistics (`CorpusStats`). Nothing is trained yet.
+    /// one. Returns the text's statistics (`CorpusStats`). Nothing is trained yet. With the
+    /// BPE tokenizer it uses the merges `bpe_begin`/`bpe_step` learned for this text and
+    /// configuration, learning them here, in one go, when there are none.
     pub fn prepare(&mut self, text: &str, params: JsValue) -> Result<JsValue, JsError> {
-        let params: Params = serde_wasm_bindgen::from_value(params)
-            .map_err(|e| JsError::new(&format!("bad training parameters: {e}")))?;
+        let params = parse_params(params)?;
         let (vocab_config, train_config) = (params.vocab_config(), params.train_config());
         train_config.validate().map_err(js_error)?;
-        let tokenizer = params.tokenizer().map_err(js_error)?;
-        let corpus = Corpus::build(text, tokenizer.as_ref(), &vocab_config).map_err(js_error)?;
+        let word_tokenizer = params.word_tokenizer().map_err(js_error)?;
+        let tokenizer: &dyn Tokenizer = match &word_tokenizer {
+            Some(tokenizer) => tokenizer.as_ref(),
+            None => self.learned_bpe(text, params.bpe_config().map_err(js_error)?)?,
+        };
+        let corpus = Corpus::build(text, tokenizer, &vocab_config).map_err(js_error)?;
         let run_id = fingerprint(text, &tokenizer.describe(), &vocab_config, &train_config);
         let stats = CorpusStats::new(text, &corpus, vocab_config.min_count, run_id);
+        if word_tokenizer.is_some() {
+            self.bpe = None;
+        }
         self.trainer = Some(Trainer::new(corpus, train_config, clock).map_err(js_error)?);
+        self.text = text.to_string();
         self.snapshot = None;
         self.frame = None;
         to_js(&stats)
+    }
+
+    /// Where `token` came from: its count and frequency rank, the BPE merge that made it and
+    /// whether it spans words (BPE only), and up to `max_lines` lines of the text holding it.
+    pub fn token_info(&self, token: &str, max_lines: usize) -> Result<JsValue, JsError> {
+        let trainer = self.trainer.as_ref().ok_or_else(no_text)?;
+        let vocab = trainer.corpus().vocab();
+        let rank =
+            vocab.id(token).ok_or_else(|| js_error(Error::UnknownWords(vec![token.to_string()])))? as usize;
+        let provenance = self.bpe.as_ref().and_then(|bpe| bpe.state.model().provenance(token));
+        to_js(&TokenInfoDto {
+            token: token.to_string(),
+            rank,
+            count: vocab.counts()[rank],
+            merge: provenance.as_ref().and_then(MergeDto::of),
+            spans_words: provenance.is_some_and(|p| p.spans_words),
+            concordance: concordance(&self.text, token, max_lines),
+        })
     }
 
     /// Trains on at most `max_tokens` more tokens and returns the progress (`ProgressDto`).
@@ -194,6 +258,22 @@ impl Session {
 }
 
 impl Session {
+    /// The BPE tokenizer for `text` and `config`: the one learned already, or the one being
+    /// learned, finished now, or a new one learned in one go.
+    fn learned_bpe(&mut self, text: &str, config: BpeConfig) -> Result<&BpeTokenizer, JsError> {
+        let hash = text_hash(text);
+        let matches = |text_hash: u64, c: BpeConfig| text_hash == hash && c == config;
+        if !self.bpe.as_ref().is_some_and(|b| matches(b.text_hash, b.config)) {
+            let mut learner = match self.learner.take() {
+                Some(l) if matches(l.text_hash, l.config) => l.state,
+                _ => BpeLearner::new(text, &config).map_err(js_error)?,
+            };
+            while !learner.step(usize::MAX).done {}
+            self.bpe = Some(Bpe { text_hash: hash, config, state: BpeTokenizer::new(learner.into_model()) });
+        }
+        Ok(&self.bpe.as_ref().expect("set above").state)
+    }
+
     /// The vectors as trained so far, copied out of the trainer only when it has moved on.
     fn embeddings(&mut self) -> Result<&Embeddings, JsError> {
         let trainer = self.trainer.as_ref().ok_or_else(no_text)?;
@@ -203,6 +283,34 @@ impl Session {
         }
         Ok(&self.snapshot.as_ref().expect("set above").1)
     }
+}
+
+fn parse_params(params: JsValue) -> Result<Params, JsError> {
+    serde_wasm_bindgen::from_value(params).map_err(|e| JsError::new(&format!("bad training parameters: {e}")))
+}
+
+fn text_hash(text: &str) -> u64 {
+    fnv1a(FNV_OFFSET, text.as_bytes())
+}
+
+/// Up to `max_lines` lines of `text` that hold `token` as a substring (a token ending in a
+/// newline matches at a line's end), each trimmed of its line break.
+fn concordance(text: &str, token: &str, max_lines: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut from = 0;
+    while lines.len() < max_lines {
+        let Some(found) = text[from..].find(token) else { break };
+        let at = from + found;
+        let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+        lines.push(text[start..end].trim_end_matches('\r').to_string());
+        // Continue after this line, so each line is listed once.
+        from = (end + 1).min(text.len());
+        if end >= text.len() {
+            break;
+        }
+    }
+    lines
 }
 
 fn no_text() -> JsError {
