@@ -28,6 +28,12 @@ for word in "${words[@]}"; do
     ./target/release/embedscope neighbours "$out/kjv.bin" "$word" -k 8 | cut -f2 | paste -sd' '
 done
 
+section "embedscope BPE, native: learning 8,000-token vocabularies on $corpus"
+for mode in cross within; do
+    ./target/release/embedscope train "$corpus" --tokenizer bpe --vocab-size 8000 --bpe-mode "$mode" \
+        --epochs 1 --out "$out/bpe-$mode.bin" --quiet 2>&1 | grep -E '^learned|tokens;'
+done
+
 section "gensim $(.tools/venv/bin/python -c 'import gensim; print(gensim.__version__)') (workers=1): $corpus"
 .tools/venv/bin/python scripts/bench_gensim.py "$corpus" "${words[@]}"
 
@@ -37,13 +43,17 @@ native_seconds=$(grep -o 'trained .* in [0-9.]* s' "$out/native.log" | grep -o '
 node --input-type=module - "$out/browser.json" "$native_seconds" <<'JS'
 import { readFileSync } from 'node:fs';
 const [file, nativeSeconds] = process.argv.slice(2);
-const { training: t, queries } = JSON.parse(readFileSync(file, 'utf8'));
+const { training: t, bpe, queries } = JSON.parse(readFileSync(file, 'utf8'));
 const words = t.stats.tokens * t.epochLosses.length;
 const row = (name, s) => console.log(`${name.padEnd(28)} ${s.toFixed(2).padStart(7)} s ${Math.round(words / s).toLocaleString('en').padStart(10)} corpus words/s`);
 console.log(`epoch losses in the browser: ${t.epochLosses.map((l) => l.toFixed(4)).join(' ')}`);
 row('native (1 thread)', Number(nativeSeconds));
 row('browser worker (wasm simd128)', t.seconds);
 console.log(`browser / native speed: ${(Number(nativeSeconds) / t.seconds).toFixed(2)}`);
+for (const b of bpe) {
+  console.log(`BPE ${b.mode}: learned 8,000 tokens in ${b.learnSeconds.toFixed(2)} s, ` +
+    `encoded ${b.tokens.toLocaleString('en')} tokens (with the vocabulary) in ${b.encodeSeconds.toFixed(2)} s`);
+}
 for (const q of queries) {
   console.log(`${q.words.toLocaleString('en')} words x 100 dims: neighbours ${q.neighboursMs.toFixed(2)} ms, ` +
     `PCA refresh of 300 words during training ${q.pcaRefresh300Ms.toFixed(1)} ms`);

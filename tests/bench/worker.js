@@ -1,7 +1,9 @@
 // The browser side of `npm run bench`: everything runs in a module worker, as in the app.
 // 1. Trains on a corpus (fetched from the dev server) with the given parameters, timing
 //    only the training steps, like the native CLI does.
-// 2. Times neighbour queries and PCA refreshes on synthetic vocabularies of 10k and 50k
+// 2. Learns 8,000-token BPE vocabularies on the same corpus in both modes, in chunks of
+//    merges as the app does, and times the learning and the encoding.
+// 3. Times neighbour queries and PCA refreshes on synthetic vocabularies of 10k and 50k
 //    words × 100 dimensions (the timings do not depend on what the vectors hold).
 import init, { Session } from '../../www/pkg/embedscope.js';
 
@@ -21,6 +23,19 @@ function trainCorpus(text, epochs) {
   });
   session.free();
   return { stats, seconds: ms / 1000, tokensPerSec: progress.tokensPerSec, epochLosses: progress.epochLosses };
+}
+
+function learnBpe(text, mode) {
+  const session = new Session();
+  const params = { tokenizer: 'bpe', bpeVocabSize: 8000, bpeMode: mode, epochs: 1 };
+  const [learnMs] = time(() => {
+    let progress = session.bpe_begin(text, params);
+    while (!progress.done) progress = session.bpe_step(500);
+  });
+  // prepare() reuses the learned merges, so this is encoding plus the vocabulary.
+  const [encodeMs, stats] = time(() => session.prepare(text, params));
+  session.free();
+  return { mode, learnSeconds: learnMs / 1000, encodeSeconds: encodeMs / 1000, tokens: stats.tokens };
 }
 
 /** A text in which each of `n` distinct words occurs once, ten words a line. */
@@ -55,8 +70,9 @@ self.onmessage = async ({ data }) => {
     await init();
     const text = await (await fetch(data.corpus)).text();
     const training = trainCorpus(text, Number(data.epochs ?? 5));
+    const bpe = ['cross', 'within'].map((mode) => learnBpe(text, mode));
     const queries = [10_000, 50_000].map(queryTimes);
-    self.postMessage({ training, queries, userAgent: navigator.userAgent });
+    self.postMessage({ training, bpe, queries, userAgent: navigator.userAgent });
   } catch (error) {
     self.postMessage({ error: String(error?.message ?? error) });
   }
