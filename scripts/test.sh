@@ -6,10 +6,14 @@ cd "$(dirname "$0")/.."
 source scripts/lib.sh
 started=$SECONDS
 
-run_script setup.sh --browser --gensim
+run_script setup.sh --browser --gensim --kjv
 
 section "Test: cargo test --release (native)"
 cargo test --release
+
+section "Test: BPE on the King James Bible: multi-word tokens among the neighbours"
+cargo build --release --quiet
+bash tests/kjv_bpe.sh
 
 section "Test: gensim reads our word2vec text and binary files exactly"
 formats_dir=$(mktemp -d)
