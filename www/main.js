@@ -1,40 +1,23 @@
-// Composition root of the page. For now it proves the two wasm paths work: the page
-// loads the module itself (it will draw the plots), and a module worker loads it too
-// (it will own the model and train).
-import init, { version } from './pkg/embedscope.js';
+// Composition root: load the wasm module (the page uses it to draw), start the training
+// worker, and wire the view to it through the controller.
+import init, * as wasm from './pkg/embedscope.js';
+import { Controller } from './controller.js';
+import { View } from './view.js';
+import { WorkerClient } from './worker-client.js';
 
-const status = document.getElementById('status');
-const workerStatus = document.getElementById('worker-status');
+// Vite bundles a worker only when it is created with this exact `new URL` shape.
+const createWorker = () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
 
-/** Shows `text` in `element`; `state` is "ready" or "error" and drives the styling. */
-function show(element, state, text) {
-  element.dataset.state = state;
-  element.textContent = text;
-}
-
-async function loadModule() {
+async function main() {
   await init();
-  show(status, 'ready', `embedscope ${version()} — WebAssembly module loaded`);
+  const view = new View(wasm.Chart);
+  view.setModuleStatus('ready', `embedscope ${wasm.version()} — WebAssembly module loaded`);
+  new Controller(view, new WorkerClient(createWorker));
 }
 
-function startWorker() {
-  // Vite bundles a worker only when it is created with this exact `new URL` shape.
-  const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-  worker.addEventListener('message', ({ data }) => {
-    if (data.type === 'ready') {
-      show(workerStatus, 'ready', `Worker ready: embedscope ${data.version}`);
-    } else if (data.type === 'error') {
-      show(workerStatus, 'error', `Worker failed: ${data.message}`);
-    }
-  });
-  worker.addEventListener('error', (event) => {
-    show(workerStatus, 'error', `Worker failed: ${event.message ?? 'could not start'}`);
-  });
-  return worker;
-}
-
-loadModule().catch((error) => {
+main().catch((error) => {
   console.error(error);
-  show(status, 'error', `Could not load the WebAssembly module: ${error.message}`);
+  const status = document.getElementById('status');
+  status.dataset.state = 'error';
+  status.textContent = `Could not load the WebAssembly module: ${error.message}`;
 });
-startWorker();

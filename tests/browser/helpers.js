@@ -25,10 +25,11 @@ export async function freePort() {
 }
 
 /**
- * Runs `use(context)` with Chromium in a fresh profile, then closes it and removes the profile.
+ * Starts Chromium with a fresh profile; `close()` ends it and removes the profile.
  * `options` go to playwright's launchPersistentContext (e.g. `deviceScaleFactor`, `viewport`).
+ * @returns {Promise<{context: import('playwright-core').BrowserContext, close: () => Promise<void>}>}
  */
-export async function withChromium(options, use) {
+export async function launchChromium(options = {}) {
   const profile = await mkdtemp(join(tmpdir(), 'embedscope-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -39,11 +40,22 @@ export async function withChromium(options, use) {
     ],
     ...options,
   });
+  return {
+    context,
+    async close() {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs `use(context)` with Chromium in a fresh profile (see `launchChromium`), then closes it. */
+export async function withChromium(options, use) {
+  const { context, close } = await launchChromium(options);
   try {
     return await use(context);
   } finally {
-    await context.close();
-    await rm(profile, { recursive: true, force: true });
+    await close();
   }
 }
 
@@ -62,11 +74,10 @@ export async function withDevServer(use) {
 }
 
 /**
- * The context's page, with `problems`: every console error (the page's console also carries
- * its workers'), uncaught exception, failed request and HTTP error, in one list.
+ * Collects every console error (the page's console also carries its workers'), uncaught
+ * exception, failed request and HTTP error of `page`, in one list.
  */
-export async function openPage(context) {
-  const page = context.pages()[0] ?? (await context.newPage());
+export function collectProblems(page) {
   const problems = [];
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console: ${message.text()}`);
@@ -76,5 +87,11 @@ export async function openPage(context) {
   page.on('response', (response) => {
     if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
   });
-  return { page, problems };
+  return problems;
+}
+
+/** The context's page, with `problems` (see `collectProblems`). */
+export async function openPage(context) {
+  const page = context.pages()[0] ?? (await context.newPage());
+  return { page, problems: collectProblems(page) };
 }

@@ -1,0 +1,305 @@
+// The explorer as a person uses it, in Chromium against the Vite dev server: open the
+// built-in sample or a file, train in the worker, watch progress and loss, query the
+// vectors (plot clicks, search, analogies), export, and pause, resume and stop.
+//
+// Run with `node --test tests/browser/` after scripts/build-wasm.sh; `npm test` does both.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createServer } from 'vite';
+import { collectProblems, freePort, launchChromium, RESULTS } from './helpers.js';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await createServer({
+    logLevel: 'warn',
+    server: { host: '127.0.0.1', port: await freePort(), strictPort: true },
+  });
+  await server.listen();
+  browser = await launchChromium({ acceptDownloads: true, viewport: { width: 1400, height: 1000 } });
+  await mkdir(RESULTS, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** A fresh tab with the explorer loaded and its worker ready; `problems` collects errors. */
+async function openExplorer() {
+  const page = await browser.context.newPage();
+  const problems = collectProblems(page);
+  await page.goto(server.resolvedUrls.local[0]);
+  await page.waitForSelector('#worker-status[data-state="ready"]');
+  return { page, problems };
+}
+
+const button = (page, name) => page.getByRole('button', { name, exact: true });
+const field = (page, name) => page.getByRole('textbox', { name, exact: true });
+const combobox = (page, name) => page.getByRole('combobox', { name, exact: true });
+const progressbar = (page) => page.getByRole('progressbar', { name: 'Training progress' });
+const stat = (page, name) => page.locator(`[data-stat="${name}"]`);
+
+/** Waits until training has finished (the progress text starts with "Done."). */
+async function waitUntilDone(page, timeout = 60_000) {
+  await page.waitForFunction(() => document.getElementById('progress-text').textContent.startsWith('Done.'), null, { timeout });
+}
+
+/** Clicks the built-in sample and waits for its statistics. */
+async function openSample(page) {
+  await button(page, 'Use the built-in sample').click();
+  await stat(page, 'Vocabulary').waitFor();
+}
+
+/** Records every aria-valuenow the progress bar takes, from now on. */
+async function recordProgress(page) {
+  await page.evaluate(() => {
+    window.progressSeen = [];
+    const bar = document.getElementById('progress');
+    new MutationObserver(() => window.progressSeen.push(Number(bar.getAttribute('aria-valuenow'))))
+      .observe(bar, { attributes: true, attributeFilter: ['aria-valuenow'] });
+  });
+  return () => page.evaluate(() => window.progressSeen);
+}
+
+/** Moves the pointer over the plot until the tooltip names a word; returns it and where. */
+async function findPlottedWord(page) {
+  const box = await page.locator('#plot').boundingBox();
+  for (let y = 20; y < box.height - 20; y += 6) {
+    for (let x = 20; x < box.width - 20; x += 6) {
+      await page.mouse.move(box.x + x, box.y + y);
+      const tooltip = page.locator('#tooltip');
+      if (await tooltip.isVisible()) return { word: await tooltip.textContent(), x: box.x + x, y: box.y + y };
+    }
+  }
+  throw new Error('no point of the plot answers the pointer');
+}
+
+/** How many distinct colours the plot canvas holds: a blank canvas has one. */
+function plotColours(page) {
+  return page.evaluate(() => {
+    const canvas = document.getElementById('plot');
+    const copy = document.createElement('canvas');
+    Object.assign(copy, { width: canvas.width, height: canvas.height });
+    const context = copy.getContext('2d');
+    context.drawImage(canvas, 0, 0);
+    const { data } = context.getImageData(0, 0, copy.width, copy.height);
+    const colours = new Set();
+    for (let i = 0; i < data.length; i += 4 * 7) colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+    return colours.size;
+  });
+}
+
+test('the built-in sample trains, and the plot, neighbours and analogies answer', { timeout: 180_000 }, async () => {
+  const { page, problems } = await openExplorer();
+  await openSample(page);
+  assert.equal(await stat(page, 'Lines').textContent(), '2,000');
+  assert.match(await stat(page, 'Tokens').textContent(), /^\d{2},\d{3}$/);
+  assert.match(await page.locator('#cut-note').textContent(), /^Min count 5 dropped \d+ rare words/);
+  // The sample's preset fills the form.
+  assert.equal(await field(page, 'Dimensions').inputValue(), '50');
+  assert.equal(await field(page, 'Learning rate').inputValue(), '0.05');
+
+  await field(page, 'Epochs').fill('10');
+  const progressSeen = await recordProgress(page);
+  await button(page, 'Train').click();
+  await waitUntilDone(page);
+  const seen = await progressSeen();
+  const between = new Set(seen.filter((value) => value > 0 && value < 100));
+  assert.ok(between.size >= 3, `progress arrived during training: ${seen.join(', ')}`);
+  assert.equal(await progressbar(page).getAttribute('aria-valuenow'), '100');
+  assert.match(await page.locator('#progress-text').textContent(), /Epoch 10 of 10 · 100 % · [\d,]+ tokens\/s/);
+
+  const losses = JSON.parse(await page.locator('#loss-chart').getAttribute('data-epoch-losses'));
+  assert.equal(losses.length, 10);
+  assert.ok(losses.at(-1) < losses[0], `the loss falls: ${losses.join(', ')}`);
+  assert.ok((await plotColours(page)) > 5, 'the plot is drawn');
+
+  // Search with completion.
+  await combobox(page, 'Word').fill('ki');
+  await page.waitForFunction(() => [...document.querySelectorAll('#vocab-completions option')].some((o) => o.value === 'king'));
+  await combobox(page, 'Word').fill('king');
+  await button(page, 'Find').click();
+  await page.getByText('Nearest to “king”').waitFor();
+  const neighbours = page.locator('#neighbours-list button');
+  assert.equal(await neighbours.count(), 10);
+  // Clicking a neighbour selects it.
+  const second = await neighbours.nth(1).textContent();
+  await neighbours.nth(1).click();
+  await page.getByText(`Nearest to “${second}”`).waitFor();
+
+  // Clicking a point of the plot selects its word.
+  const point = await findPlottedWord(page);
+  await page.mouse.click(point.x, point.y);
+  await page.getByText(`Nearest to “${point.word}”`).waitFor();
+  assert.equal(await combobox(page, 'Word').inputValue(), point.word);
+
+  await combobox(page, 'A').fill('king');
+  await combobox(page, 'B').fill('queen');
+  await combobox(page, 'C').fill('man');
+  await button(page, 'Solve').click();
+  await page.getByText('king is to queen as man is to woman').waitFor();
+  assert.equal(await page.locator('#analogy-cosadd li .word').first().textContent(), 'woman');
+  assert.equal(await page.locator('#analogy-cosmul li .word').first().textContent(), 'woman');
+
+  // Every planted analogy, asked through the worker's Session like the form's question.
+  await button(page, 'Test the planted analogies').click();
+  const result = page.locator('#evaluate-result');
+  await page.waitForFunction(() => document.getElementById('evaluate-result').textContent !== '');
+  const [, correct, total] = (await result.textContent()).match(/3CosAdd (\d+) of (\d+)/).map(Number);
+  assert.ok(total > 250 && correct / total >= 0.9, await result.textContent());
+
+  await page.screenshot({ path: join(RESULTS, 'explorer-sample.png'), fullPage: true });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('an unknown word in an analogy is named', { timeout: 60_000 }, async () => {
+  const { page, problems } = await openExplorer();
+  await openSample(page);
+  await button(page, 'Train').click();
+  await waitUntilDone(page);
+  await combobox(page, 'A').fill('king');
+  await combobox(page, 'B').fill('qween');
+  await combobox(page, 'C').fill('man');
+  await button(page, 'Solve').click();
+  await page.getByText("'qween' is not in the vocabulary").waitFor();
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('the form checks parameters, and the core rejects what the form cannot know', { timeout: 60_000 }, async () => {
+  const { page, problems } = await openExplorer();
+  await openSample(page);
+  await field(page, 'Dimensions').fill('abc');
+  assert.equal(await field(page, 'Dimensions').getAttribute('aria-invalid'), 'true');
+  await page.locator('#param-dim-help', { hasText: 'enter a number' }).waitFor();
+  assert.equal(await button(page, 'Train').isDisabled(), true);
+  await field(page, 'Dimensions').fill('50');
+  assert.equal(await field(page, 'Dimensions').getAttribute('aria-invalid'), 'false');
+  assert.equal(await button(page, 'Train').isDisabled(), false);
+
+  // No word of the sample occurs a million times: the vocabulary would be empty.
+  await field(page, 'Min count').fill('1000000');
+  await button(page, 'Train').click();
+  await page.getByRole('alert').filter({ hasText: 'Cannot use these parameters' }).waitFor();
+  await page.screenshot({ path: join(RESULTS, 'explorer-invalid.png'), fullPage: true });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+/** A small text where "cat" and "dog" share contexts. */
+function smallText(lines) {
+  const pets = ['cat', 'dog'];
+  const verbs = ['sleeps', 'eats', 'runs', 'plays'];
+  const places = ['garden', 'house', 'yard', 'kitchen'];
+  return Array.from({ length: lines }, (_, i) =>
+    `The ${pets[i % 2]} ${verbs[(i >> 1) % 4]} in the ${places[(i >> 3) % 4]}.`).join('\n');
+}
+
+test('a file from the file input or dropped on the page trains', { timeout: 120_000 }, async () => {
+  const { page, problems } = await openExplorer();
+  await page.getByLabel('Open a text file…').setInputFiles({
+    name: 'pets.txt', mimeType: 'text/plain', buffer: Buffer.from(smallText(400)),
+  });
+  await page.locator('#source-name', { hasText: 'pets.txt' }).waitFor();
+  await stat(page, 'Vocabulary').waitFor();
+  assert.equal(await stat(page, 'Lines').textContent(), '400');
+  // Word2vec's defaults, not the sample's preset.
+  assert.equal(await field(page, 'Dimensions').inputValue(), '100');
+  await field(page, 'Dimensions').fill('20');
+  await field(page, 'Epochs').fill('3');
+  await button(page, 'Train').click();
+  await waitUntilDone(page);
+  await combobox(page, 'Word').fill('cat');
+  await button(page, 'Find').click();
+  await page.getByText('Nearest to “cat”').waitFor();
+  assert.ok((await page.locator('#neighbours-list li').count()) > 0);
+
+  // Dropping a file anywhere opens it too; the name is shown as text, never as markup.
+  const dataTransfer = await page.evaluateHandle((text) => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([text], '<b>dropped</b>.txt', { type: 'text/plain' }));
+    return transfer;
+  }, smallText(100));
+  await page.dispatchEvent('body', 'drop', { dataTransfer });
+  await page.locator('#source-name', { hasText: '<b>dropped</b>.txt' }).waitFor();
+  await page.waitForFunction(() => document.querySelector('[data-stat="Lines"]')?.textContent === '100');
+  assert.equal(await page.locator('#source-name b').count(), 0);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('exports parse: word2vec text, Projector TSV, PNG', { timeout: 60_000 }, async () => {
+  const { page, problems } = await openExplorer();
+  await openSample(page);
+  await button(page, 'Train').click();
+  await waitUntilDone(page);
+  const vocabSize = Number(await stat(page, 'Vocabulary').textContent());
+  await button(page, 'Prepare downloads').click();
+
+  const download = async (name) => {
+    const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name }).click()]);
+    assert.equal(file.suggestedFilename(), name);
+    return readFile(await file.path());
+  };
+  const word2vec = (await download('vectors.txt')).toString('utf8').trimEnd().split('\n');
+  assert.equal(word2vec[0], `${vocabSize} 50`);
+  assert.equal(word2vec.length, vocabSize + 1);
+  assert.equal(word2vec[1].split(' ').length, 51);
+  const vectors = (await download('vectors.tsv')).toString('utf8').trimEnd().split('\n');
+  const metadata = (await download('metadata.tsv')).toString('utf8').trimEnd().split('\n');
+  assert.equal(vectors.length, vocabSize);
+  assert.equal(metadata.length, vocabSize);
+  assert.equal(vectors[0].split('\t').length, 50);
+  const png = await download('plot.png');
+  assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('pause, resume and stop; queries answer during training and after stopping', { timeout: 120_000 }, async () => {
+  const { page, problems } = await openExplorer();
+  await openSample(page);
+  await field(page, 'Epochs').fill('1000');
+  await button(page, 'Train').click();
+  const valueNow = async () => Number(await progressbar(page).getAttribute('aria-valuenow'));
+  await page.waitForFunction(() => document.getElementById('progress-text').textContent.startsWith('Epoch 3 '));
+
+  // A query between two chunks.
+  await combobox(page, 'Word').fill('queen');
+  await button(page, 'Find').click();
+  await page.getByText('Nearest to “queen”').waitFor();
+  assert.match(await page.locator('#progress-text').textContent(), /^Epoch \d+ of 1000/);
+
+  await button(page, 'Pause').click();
+  await button(page, 'Resume').waitFor();
+  await page.locator('#progress-text', { hasText: /^Paused\./ }).waitFor();
+  const pausedText = await page.locator('#progress-text').textContent();
+  await page.waitForTimeout(600);
+  assert.equal(await page.locator('#progress-text').textContent(), pausedText, 'nothing moves while paused');
+
+  await button(page, 'Resume').click();
+  await button(page, 'Pause').waitFor();
+  await page.waitForFunction((before) => document.getElementById('progress-text').textContent !== before
+    && !document.getElementById('progress-text').textContent.startsWith('Paused'), pausedText);
+  await page.screenshot({ path: join(RESULTS, 'explorer-training.png'), fullPage: true });
+
+  await button(page, 'Stop').click();
+  await page.locator('#progress-text', { hasText: /^Stopped\./ }).waitFor();
+  const stoppedAt = await valueNow();
+  assert.ok(stoppedAt < 100);
+  assert.equal(await button(page, 'Train again').isDisabled(), false);
+  assert.equal(await button(page, 'Pause').isDisabled(), true);
+  // The vectors stay for queries.
+  await combobox(page, 'Word').fill('king');
+  await button(page, 'Find').click();
+  await page.getByText('Nearest to “king”').waitFor();
+  await page.waitForTimeout(300);
+  assert.equal(await valueNow(), stoppedAt);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -1,0 +1,57 @@
+// The training parameters the form offers: their defaults (word2vec.c's and gensim's),
+// the built-in sample's preset, and the checks the form makes before the core sees them.
+// The ranges are those of TrainConfig::validate and VocabConfig in the core, which checks
+// again and has the last word.
+
+/** @typedef {import('./protocol.js').Params} Params */
+
+/** The numeric fields, in the form's order: name, label, range, whether integer, help. */
+export const NUMBER_FIELDS = [
+  { name: 'dim', label: 'Dimensions', min: 1, max: 4096, integer: true, help: 'length of each word vector' },
+  { name: 'window', label: 'Window', min: 1, max: 100, integer: true, help: 'context words on each side' },
+  { name: 'negative', label: 'Negative samples', min: 1, max: 100, integer: true, help: 'noise words per pair' },
+  { name: 'sample', label: 'Subsampling', min: 0, max: 1, integer: false, help: '0 keeps every token' },
+  { name: 'minCount', label: 'Min count', min: 1, max: 1e9, integer: true, help: 'rarer words are dropped' },
+  { name: 'epochs', label: 'Epochs', min: 1, max: 1000, integer: true, help: 'passes over the text' },
+  { name: 'alpha', label: 'Learning rate', min: 0.0001, max: 10, integer: false, help: 'decays linearly to 0.0001' },
+  { name: 'seed', label: 'Seed', min: 0, max: Number.MAX_SAFE_INTEGER, integer: true, help: 'same seed, same vectors' },
+];
+
+/** word2vec.c's and gensim's defaults. */
+export const DEFAULTS = {
+  tokenizer: 'word', lowercase: false,
+  dim: 100, window: 5, negative: 5, sample: 1e-3, minCount: 5, epochs: 5, alpha: 0.025, seed: 1,
+};
+
+/** What the built-in sample needs to answer its planted analogies (see src/sample.rs). */
+export const SAMPLE_PRESET = {
+  tokenizer: 'whitespace', lowercase: false,
+  dim: 50, window: 8, negative: 5, sample: 0, minCount: 5, epochs: 5, alpha: 0.05, seed: 1,
+};
+
+/** Parameters the form does not show, at the core's defaults. */
+const FIXED = { maxVocab: null, minAlpha: 0.0001, nsExponent: 0.75, keepPunctuation: false };
+
+/**
+ * Checks the form's raw values. Returns the parameters, or the error message of each bad field.
+ * @param {Record<string, string|boolean>} raw  field name → input value (checkbox: boolean)
+ * @returns {{params: Params|null, errors: Record<string, string>}}
+ */
+export function checkParams(raw) {
+  const errors = {};
+  const params = { ...FIXED, tokenizer: raw.tokenizer, lowercase: Boolean(raw.lowercase) };
+  for (const { name, min, max, integer } of NUMBER_FIELDS) {
+    const text = String(raw[name]).trim();
+    const value = Number(text);
+    if (text === '' || !Number.isFinite(value)) {
+      errors[name] = 'enter a number';
+    } else if (integer && !Number.isInteger(value)) {
+      errors[name] = 'enter a whole number';
+    } else if (value < min || value > max) {
+      errors[name] = max >= 1e9 ? `at least ${min}` : `from ${min} to ${max}`;
+    } else {
+      params[name] = value;
+    }
+  }
+  return { params: Object.keys(errors).length ? null : params, errors };
+}

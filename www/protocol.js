@@ -1,0 +1,155 @@
+// The one written definition of every message between the page and the training worker.
+// The shapes mirror src/wasm/dto.rs. Nothing here runs except the small constants at the end.
+//
+// Requests carry a numeric `id`; the worker answers each with one reply of the same `type`
+// and `id` (`state` for train, pause and stop), or with `{ type: 'error', id, message }`. Messages the worker sends by
+// itself while training (progress, projections, state changes) have no `id`.
+
+/**
+ * Training parameters, as the form collects them (`Params` in dto.rs).
+ * @typedef {object} Params
+ * @property {'word'|'whitespace'} tokenizer
+ * @property {boolean} lowercase
+ * @property {number} dim
+ * @property {number} window
+ * @property {number} negative
+ * @property {number} sample
+ * @property {number} minCount
+ * @property {number|null} maxVocab
+ * @property {number} epochs
+ * @property {number} alpha
+ * @property {number} minAlpha
+ * @property {number} nsExponent
+ * @property {number} seed
+ */
+
+/**
+ * Where the text comes from: the built-in sample (the worker generates it) or a file's text.
+ * @typedef {{kind: 'sample'} | {kind: 'text', name: string, text: string}} Source
+ */
+
+/**
+ * What a text gave before training (`CorpusStats` in dto.rs).
+ * @typedef {object} CorpusStats
+ * @property {number} bytes
+ * @property {number} lines
+ * @property {number} sentences
+ * @property {number} tokens
+ * @property {number} types
+ * @property {number} vocabSize
+ * @property {number} trainingTokens
+ * @property {number} typesBelowMinCount
+ * @property {number} tokensBelowMinCount
+ * @property {number} typesOverMaxVocab
+ * @property {number} tokensOverMaxVocab
+ * @property {number} minCount
+ * @property {string} fingerprint
+ */
+
+/**
+ * Training progress (`ProgressDto` in dto.rs). `loss` is the running mean of the epoch in
+ * progress; `epochLosses` holds one mean per finished epoch.
+ * @typedef {object} Progress
+ * @property {number} epoch
+ * @property {number} epochs
+ * @property {number} epochTokensDone
+ * @property {number} epochTokens
+ * @property {number} tokensDone
+ * @property {number} tokensTotal
+ * @property {number} alpha
+ * @property {number} loss
+ * @property {number} tokensPerSec
+ * @property {boolean} done
+ * @property {number[]} epochLosses
+ */
+
+/**
+ * One answer of a neighbour or analogy query; `rank` is the word's frequency rank.
+ * @typedef {{word: string, score: number, rank: number}} Neighbour
+ */
+
+/**
+ * Which words to project and on which principal components (0-based), plus extra words
+ * (query results outside the plotted set) to place in the same frame.
+ * @typedef {object} ViewSettings
+ * @property {number} nWords
+ * @property {number} xComponent
+ * @property {number} yComponent
+ * @property {string[]} extraWords
+ */
+
+/**
+ * A PCA frame. `coords` is `[x0, y0, x1, y1, …]` for `words`, transferred, not copied;
+ * `extraCoords` does the same for `extraWords` (NaN for a word the vocabulary lacks).
+ * @typedef {object} Projection
+ * @property {string[]} words
+ * @property {number[]} explained  explained-variance ratio of PC1, PC2, … (up to 6)
+ * @property {number} xComponent
+ * @property {number} yComponent
+ * @property {Float32Array} coords
+ * @property {string[]} extraWords
+ * @property {Float32Array} extraCoords
+ */
+
+/**
+ * How many of the built-in sample's planted analogies the current vectors answer.
+ * @typedef {object} Evaluation
+ * @property {number} total
+ * @property {number} correctCosAdd
+ * @property {number} correctCosMul
+ * @property {string[][]} misses  up to 10 `[a, b, c, expected, got]` (3CosAdd)
+ */
+
+/**
+ * A file to download.
+ * @typedef {{name: string, text: string}} ExportFile
+ */
+
+/**
+ * Page → worker.
+ * @typedef {{type: 'prepare', id: number, source: Source, params: Params}} PrepareRequest
+ *   Tokenize, build the vocabulary and a fresh trainer; replies `prepare`.
+ * @typedef {{type: 'train', id: number}} TrainRequest
+ *   Start (or resume) the chunked training loop; replies `state`.
+ * @typedef {{type: 'pause', id: number}} PauseRequest      replies `state`
+ * @typedef {{type: 'stop', id: number}} StopRequest        replies `state`; the vectors stay for queries
+ * @typedef {{type: 'project', id: number, view: ViewSettings}} ProjectRequest
+ *   Remember the view for the frames sent while training and reply `projection` now.
+ * @typedef {{type: 'neighbours', id: number, word: string, k: number}} NeighboursRequest
+ * @typedef {{type: 'analogy', id: number, a: string, b: string, c: string, k: number}} AnalogyRequest
+ * @typedef {{type: 'complete', id: number, prefix: string, limit: number}} CompleteRequest
+ * @typedef {{type: 'evaluate', id: number}} EvaluateRequest  only for the built-in sample
+ * @typedef {{type: 'export', id: number, format: 'word2vec'|'projector'}} ExportRequest
+ * @typedef {PrepareRequest|TrainRequest|PauseRequest|StopRequest|ProjectRequest|NeighboursRequest
+ *   |AnalogyRequest|CompleteRequest|EvaluateRequest|ExportRequest} Request
+ */
+
+/**
+ * Worker → page.
+ * @typedef {'idle'|'prepared'|'training'|'paused'|'stopped'|'done'} TrainingState
+ * @typedef {{type: 'ready', version: string}} ReadyMessage  sent once, when the wasm module is loaded
+ * @typedef {{type: 'prepare', id: number, stats: CorpusStats, params: Params, isSample: boolean}} PreparedReply
+ * @typedef {{type: 'state', id: number|null, state: TrainingState}} StateMessage
+ * @typedef {{type: 'progress', progress: Progress}} ProgressMessage  at least 4 per second while training
+ * @typedef {{type: 'projection', id: number|null} & Projection} ProjectionMessage
+ *   at each epoch end, every PROJECTION_INTERVAL_MS within an epoch, and on request
+ * @typedef {{type: 'neighbours', id: number, word: string, neighbours: Neighbour[]}} NeighboursReply
+ * @typedef {{type: 'analogy', id: number, cosAdd: Neighbour[], cosMul: Neighbour[]}} AnalogyReply
+ * @typedef {{type: 'complete', id: number, prefix: string, words: string[]}} CompleteReply
+ * @typedef {{type: 'evaluate', id: number} & Evaluation} EvaluateReply
+ * @typedef {{type: 'export', id: number, files: ExportFile[]}} ExportReply
+ * @typedef {{type: 'error', id: number|null, message: string}} ErrorMessage
+ *   a request failed (or training did, with `id` null); the worker goes on
+ * @typedef {{type: 'fatal', message: string}} FatalMessage
+ *   the wasm instance trapped (a Rust panic); the page must start a new worker
+ * @typedef {ReadyMessage|PreparedReply|StateMessage|ProgressMessage|ProjectionMessage
+ *   |NeighboursReply|AnalogyReply|CompleteReply|EvaluateReply|ExportReply|ErrorMessage
+ *   |FatalMessage} WorkerMessage
+ */
+
+/** Tokens per training chunk at first; the worker then sizes chunks to CHUNK_MS. */
+export const FIRST_CHUNK_TOKENS = 20_000;
+/** Target time of one chunk: the worker reads its messages between chunks. */
+export const CHUNK_MS = 50;
+/** A fresh projection at least this often within a long epoch. */
+export const PROJECTION_INTERVAL_MS = 700;

@@ -1,0 +1,497 @@
+// The page's view: the only code that queries or changes the DOM and the canvases. It
+// renders what the controller hands it and reports what the person does through the
+// bindX(handler) methods; it never talks to the worker. Text that comes from a file (words,
+// file names) is only ever set with textContent.
+import { NUMBER_FIELDS } from './params.js';
+
+/** @typedef {import('./protocol.js').CorpusStats} CorpusStats */
+/** @typedef {import('./protocol.js').Progress} Progress */
+/** @typedef {import('./protocol.js').Neighbour} Neighbour */
+
+const $ = (id) => document.getElementById(id);
+const integer = new Intl.NumberFormat('en');
+/** Hover and click reach a point within this many CSS pixels. */
+const HIT_RADIUS = 8;
+
+/** "1.2 MB" */
+function formatBytes(bytes) {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+}
+
+/** "1 min 05 s" */
+function formatSeconds(seconds) {
+  if (!Number.isFinite(seconds)) return '—';
+  const s = Math.max(0, Math.round(seconds));
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+}
+
+function percent(ratio, digits = 1) {
+  return `${(100 * ratio).toFixed(digits)} %`;
+}
+
+export class View {
+  /** @param {typeof import('./pkg/embedscope.js').Chart} Chart  the wasm chart class */
+  constructor(Chart) {
+    this.form = $('params');
+    this.buildNumberFields();
+    this.plotCanvas = $('plot');
+    this.lossCanvas = $('loss-chart');
+    this.plotChart = new Chart(this.plotCanvas);
+    this.lossChart = new Chart(this.lossCanvas);
+    this.downloadUrls = [];
+    this.onResize = () => {};
+    // The charts size their backing store from the CSS size, so a resize needs a redraw.
+    new ResizeObserver(() => {
+      this.plotChart.resize();
+      this.lossChart.resize();
+      this.onResize();
+    }).observe(this.plotCanvas);
+  }
+
+  buildNumberFields() {
+    for (const { name, label, min, max, integer: whole, help } of NUMBER_FIELDS) {
+      const field = document.createElement('div');
+      field.className = 'field';
+      const id = `param-${name}`;
+      const labelElement = document.createElement('label');
+      labelElement.htmlFor = id;
+      labelElement.textContent = label;
+      const input = document.createElement('input');
+      Object.assign(input, { id, name, type: 'text', inputMode: whole ? 'numeric' : 'decimal' });
+      input.setAttribute('aria-describedby', `${id}-help`);
+      input.dataset.min = min;
+      input.dataset.max = max;
+      const note = document.createElement('small');
+      note.id = `${id}-help`;
+      note.className = 'help';
+      note.dataset.help = help;
+      note.textContent = help;
+      field.append(labelElement, input, note);
+      this.form.append(field);
+    }
+  }
+
+  // ---- status and notices
+
+  /** @param {'loading'|'ready'|'error'} state */
+  setModuleStatus(state, text) {
+    Object.assign($('status'), { textContent: text });
+    $('status').dataset.state = state;
+  }
+
+  setWorkerStatus(state, text) {
+    $('worker-status').textContent = text;
+    $('worker-status').dataset.state = state;
+  }
+
+  /** A message that needs attention (an error, a restarted worker); null hides it. */
+  showNotice(text) {
+    $('notice').hidden = text == null;
+    $('notice').textContent = text ?? '';
+  }
+
+  // ---- opening a text
+
+  bindUseSample(handler) {
+    $('use-sample').addEventListener('click', () => handler());
+  }
+
+  /** `handler(file)` for a file chosen in the input or dropped anywhere on the page. */
+  bindFileChosen(handler) {
+    $('file-input').addEventListener('change', (event) => {
+      const [file] = event.target.files;
+      if (file) handler(file);
+      event.target.value = '';
+    });
+    const overlay = $('drop-overlay');
+    const hasFiles = (event) => event.dataTransfer?.types.includes('Files');
+    document.addEventListener('dragover', (event) => {
+      if (!hasFiles(event)) return;
+      event.preventDefault();
+      overlay.hidden = false;
+    });
+    document.addEventListener('dragleave', (event) => {
+      if (event.relatedTarget == null) overlay.hidden = true;
+    });
+    document.addEventListener('drop', (event) => {
+      if (!hasFiles(event)) return;
+      event.preventDefault();
+      overlay.hidden = true;
+      const [file] = event.dataTransfer.files;
+      if (file) handler(file);
+    });
+  }
+
+  /**
+   * @param {string} name
+   * @param {CorpusStats|null} stats  null while reading, or when the text was rejected
+   * @param {string} [note]  what to say instead of the statistics
+   */
+  showStats(name, stats, note = 'Reading…') {
+    $('stats').hidden = false;
+    $('source-name').textContent = name;
+    const list = $('stats-list');
+    list.replaceChildren();
+    if (!stats) {
+      $('cut-note').textContent = note;
+      return;
+    }
+    const rows = [
+      ['Size', formatBytes(stats.bytes)],
+      ['Lines', integer.format(stats.lines)],
+      ['Tokens', integer.format(stats.tokens)],
+      ['Distinct words', integer.format(stats.types)],
+      ['Vocabulary', integer.format(stats.vocabSize)],
+      ['Tokens per epoch', integer.format(stats.trainingTokens)],
+    ];
+    for (const [term, value] of rows) {
+      const dt = document.createElement('dt');
+      dt.textContent = term;
+      const dd = document.createElement('dd');
+      dd.textContent = value;
+      dd.dataset.stat = term;
+      list.append(dt, dd);
+    }
+    const dropped = stats.tokens ? stats.tokensBelowMinCount / stats.tokens : 0;
+    let cut = `Min count ${integer.format(stats.minCount)} dropped ${integer.format(stats.typesBelowMinCount)} ` +
+      `rare words (${integer.format(stats.tokensBelowMinCount)} tokens, ${percent(dropped)}).`;
+    if (stats.typesOverMaxVocab) {
+      cut += ` The vocabulary limit dropped ${integer.format(stats.typesOverMaxVocab)} more.`;
+    }
+    $('cut-note').textContent = cut;
+  }
+
+  // ---- parameters
+
+  /** @param {Record<string, string|number|boolean>} values */
+  setParams(values) {
+    for (const [name, value] of Object.entries(values)) {
+      const input = this.form.elements.namedItem(name);
+      if (!input) continue;
+      if (input.type === 'checkbox') input.checked = Boolean(value);
+      else input.value = String(value);
+    }
+  }
+
+  /** @returns {Record<string, string|boolean>} the form's raw values */
+  readParams() {
+    const raw = {};
+    for (const input of this.form.elements) {
+      if (input.name) raw[input.name] = input.type === 'checkbox' ? input.checked : input.value;
+    }
+    return raw;
+  }
+
+  /** Puts each message next to its field and marks the field invalid; `{}` clears them. */
+  showParamErrors(errors) {
+    for (const { name } of NUMBER_FIELDS) {
+      const input = this.form.elements.namedItem(name);
+      const note = $(`param-${name}-help`);
+      const message = errors[name];
+      input.setAttribute('aria-invalid', String(Boolean(message)));
+      note.textContent = message ?? note.dataset.help;
+      note.classList.toggle('error', Boolean(message));
+    }
+  }
+
+  /** `handler(name)` whenever a field changes. */
+  bindParamsChange(handler) {
+    this.form.addEventListener('input', (event) => handler(event.target.name));
+    this.form.addEventListener('submit', (event) => event.preventDefault());
+  }
+
+  // ---- training
+
+  bindTrain(handler) {
+    $('train').addEventListener('click', () => handler());
+  }
+
+  /** The pause button says Pause or Resume; `handler()` either way. */
+  bindPauseResume(handler) {
+    $('pause').addEventListener('click', () => handler());
+  }
+
+  bindStop(handler) {
+    $('stop').addEventListener('click', () => handler());
+  }
+
+  /**
+   * Enables the buttons that make sense now.
+   * @param {{canTrain: boolean, trainLabel: string, canPause: boolean, paused: boolean,
+   *   canStop: boolean, canExport: boolean, canEvaluate: boolean}} controls
+   */
+  setControls(controls) {
+    $('train').disabled = !controls.canTrain;
+    $('train').textContent = controls.trainLabel;
+    $('pause').disabled = !controls.canPause;
+    $('pause').textContent = controls.paused ? 'Resume' : 'Pause';
+    $('stop').disabled = !controls.canStop;
+    $('export').disabled = !controls.canExport;
+    $('evaluate-box').hidden = !controls.canEvaluate;
+  }
+
+  /** @param {Progress|null} progress @param {string} state */
+  showProgress(progress, state) {
+    const bar = $('progress');
+    const fraction = progress && progress.tokensTotal ? progress.tokensDone / progress.tokensTotal : 0;
+    bar.setAttribute('aria-valuenow', String(Math.round(100 * fraction)));
+    bar.querySelector('.bar').style.width = `${100 * fraction}%`;
+    bar.dataset.state = state;
+    if (!progress) {
+      $('progress-text').textContent = 'Not started.';
+      return;
+    }
+    const left = progress.tokensPerSec ? (progress.tokensTotal - progress.tokensDone) / progress.tokensPerSec : NaN;
+    const parts = [
+      `Epoch ${progress.epoch} of ${progress.epochs}`,
+      percent(fraction, 0),
+      `${integer.format(Math.round(progress.tokensPerSec))} tokens/s`,
+      `learning rate ${progress.alpha.toFixed(4)}`,
+    ];
+    if (state === 'training') parts.push(`${formatSeconds(left)} left`);
+    const label = { training: '', paused: 'Paused. ', stopped: 'Stopped. ', done: 'Done. ' }[state] ?? '';
+    $('progress-text').textContent = `${label}${parts.join(' · ')}`;
+  }
+
+  /**
+   * @param {number} epochs
+   * @param {number[]} epochLosses
+   * @param {number[]} withinEpoch  flat [fractional epoch, loss, …]
+   */
+  drawLoss(epochs, epochLosses, withinEpoch) {
+    this.lossChart.draw_loss(epochs, new Float64Array(epochLosses), new Float64Array(withinEpoch));
+    this.lossCanvas.setAttribute('aria-label', epochLosses.length
+      ? `Loss per epoch: ${epochLosses.map((loss, i) => `${i + 1}: ${loss.toFixed(4)}`).join(', ')}`
+      : 'Loss per epoch: none finished yet');
+    this.lossCanvas.dataset.epochLosses = JSON.stringify(epochLosses);
+  }
+
+  // ---- the plot
+
+  /** Fills the axes selector with every pair of components, with their explained variance. */
+  setAxes(explained, xComponent, yComponent) {
+    const select = $('plot-axes');
+    const n = Math.max(explained.length, 2);
+    const name = (i) => (explained[i] == null ? `PC${i + 1}` : `PC${i + 1} (${percent(explained[i], 0)})`);
+    const options = [];
+    for (let x = 0; x < n; x += 1) {
+      for (let y = x + 1; y < n; y += 1) {
+        const option = new Option(`${name(x)} / ${name(y)}`, `${x},${y}`);
+        option.selected = x === xComponent && y === yComponent;
+        options.push(option);
+      }
+    }
+    select.replaceChildren(...options);
+  }
+
+  /** `handler({nWords, xComponent, yComponent})` when the words shown or the axes change. */
+  bindPlotSettings(handler) {
+    const read = () => {
+      const [xComponent, yComponent] = ($('plot-axes').value || '0,1').split(',').map(Number);
+      const nWords = Math.round(Number($('plot-words').value));
+      const valid = Number.isFinite(nWords) && nWords >= 10 && nWords <= 5000;
+      $('plot-words').setAttribute('aria-invalid', String(!valid));
+      if (valid) handler({ nWords, xComponent, yComponent });
+    };
+    $('plot-axes').addEventListener('change', read);
+    $('plot-words').addEventListener('change', read);
+  }
+
+  readPlotSettings() {
+    const [xComponent, yComponent] = ($('plot-axes').value || '0,1').split(',').map(Number);
+    return { nWords: Number($('plot-words').value) || 300, xComponent, yComponent };
+  }
+
+  /**
+   * @param {{coords: Float32Array, labels: string[], options: object} | null} scene
+   */
+  drawPlot(scene) {
+    $('plot-empty').hidden = scene != null;
+    this.plotScene = scene;
+    if (scene) this.plotChart.draw_scatter(scene.coords, scene.labels, scene.options);
+  }
+
+  /** `handler()` after the canvases changed size: everything must be drawn again. */
+  bindResize(handler) {
+    this.onResize = handler;
+  }
+
+  /** `handler(index|null)` as the pointer moves over a point or leaves it. */
+  bindPlotHover(handler) {
+    let last = null;
+    const report = (index) => {
+      if (index === last) return;
+      last = index;
+      handler(index);
+    };
+    this.plotCanvas.addEventListener('mousemove', (event) => {
+      if (!this.plotScene) return;
+      const index = this.plotChart.hit(event.offsetX, event.offsetY, HIT_RADIUS) ?? null;
+      this.showTooltip(index == null ? null : this.plotScene.labels[index], event.offsetX, event.offsetY);
+      report(index);
+    });
+    this.plotCanvas.addEventListener('mouseleave', () => {
+      this.showTooltip(null);
+      report(null);
+    });
+  }
+
+  /** `handler(index)` when a point is clicked. */
+  bindPlotClick(handler) {
+    this.plotCanvas.addEventListener('click', (event) => {
+      if (!this.plotScene) return;
+      const index = this.plotChart.hit(event.offsetX, event.offsetY, HIT_RADIUS);
+      if (index != null) handler(index);
+    });
+  }
+
+  showTooltip(word, x = 0, y = 0) {
+    const tooltip = $('tooltip');
+    tooltip.hidden = word == null;
+    this.plotCanvas.style.cursor = word == null ? '' : 'pointer';
+    if (word == null) return;
+    tooltip.textContent = word;
+    tooltip.style.left = `${x + 12}px`;
+    tooltip.style.top = `${y + 12}px`;
+  }
+
+  /** A PNG of the plot as drawn. */
+  plotPng() {
+    return new Promise((resolve) => this.plotCanvas.toBlob(resolve, 'image/png'));
+  }
+
+  // ---- queries
+
+  /** `handler(prefix)` as a word is typed into any word input (for completions). */
+  bindWordTyped(handler) {
+    for (const id of ['search', 'analogy-a', 'analogy-b', 'analogy-c']) {
+      $(id).addEventListener('input', (event) => handler(event.target.value.trim()));
+    }
+  }
+
+  /** @param {string[]} words */
+  setCompletions(words) {
+    $('vocab-completions').replaceChildren(...words.map((word) => {
+      const option = document.createElement('option');
+      option.value = word;
+      return option;
+    }));
+  }
+
+  /** `handler(word, k)` when the neighbours form is submitted. */
+  bindSearch(handler) {
+    $('neighbours-form').addEventListener('submit', (event) => {
+      event.preventDefault();
+      const word = $('search').value.trim();
+      if (word) handler(word, this.readK());
+    });
+  }
+
+  readK() {
+    const k = Math.round(Number($('neighbours-k').value));
+    return Number.isFinite(k) ? Math.min(100, Math.max(1, k)) : 10;
+  }
+
+  setSearch(word) {
+    $('search').value = word;
+  }
+
+  /** @param {string} word @param {Neighbour[]} neighbours */
+  showNeighbours(word, neighbours) {
+    $('neighbours-message').textContent = `Nearest to “${word}” by cosine similarity:`;
+    $('neighbours-list').replaceChildren(...neighbours.map((n) => this.resultItem(n, true)));
+  }
+
+  showNeighboursMessage(text) {
+    $('neighbours-message').textContent = text;
+    $('neighbours-list').replaceChildren();
+  }
+
+  /** One result: the word (a button that selects it, when `selectable`) and its score. */
+  resultItem({ word, score }, selectable) {
+    const item = document.createElement('li');
+    const label = document.createElement(selectable ? 'button' : 'span');
+    label.className = 'word';
+    label.textContent = word;
+    if (selectable) {
+      label.type = 'button';
+      label.dataset.word = word;
+    }
+    const value = document.createElement('span');
+    value.className = 'score';
+    value.textContent = score.toFixed(3);
+    item.append(label, value);
+    return item;
+  }
+
+  /** `handler(word)` when a word in a result list is clicked. */
+  bindResultClick(handler) {
+    for (const id of ['neighbours-list', 'analogy-cosadd', 'analogy-cosmul']) {
+      $(id).addEventListener('click', (event) => {
+        const button = event.target.closest('button[data-word]');
+        if (button) handler(button.dataset.word);
+      });
+    }
+  }
+
+  /** `handler(a, b, c)` when the analogy form is submitted with three words. */
+  bindAnalogy(handler) {
+    $('analogy-form').addEventListener('submit', (event) => {
+      event.preventDefault();
+      const [a, b, c] = ['analogy-a', 'analogy-b', 'analogy-c'].map((id) => $(id).value.trim());
+      if (a && b && c) handler(a, b, c);
+      else this.showAnalogyMessage('Fill in A, B and C.');
+    });
+  }
+
+  /** @param {Neighbour[]} cosAdd @param {Neighbour[]} cosMul */
+  showAnalogy(a, b, c, cosAdd, cosMul) {
+    $('analogy-message').textContent = `${a} is to ${b} as ${c} is to ${cosAdd[0]?.word ?? '?'}`;
+    $('analogy-results').hidden = false;
+    $('analogy-cosadd').replaceChildren(...cosAdd.map((n) => this.resultItem(n, true)));
+    $('analogy-cosmul').replaceChildren(...cosMul.map((n) => this.resultItem(n, true)));
+  }
+
+  showAnalogyMessage(text) {
+    $('analogy-message').textContent = text;
+    $('analogy-results').hidden = true;
+    $('analogy-cosadd').replaceChildren();
+    $('analogy-cosmul').replaceChildren();
+  }
+
+  bindEvaluate(handler) {
+    $('evaluate').addEventListener('click', () => handler());
+  }
+
+  showEvaluation(text) {
+    $('evaluate-result').textContent = text;
+  }
+
+  // ---- export
+
+  bindExport(handler) {
+    $('export').addEventListener('click', () => handler());
+  }
+
+  /** Offers each file as a download link; the previous links' object URLs are released. */
+  showDownloads(files) {
+    for (const url of this.downloadUrls) URL.revokeObjectURL(url);
+    this.downloadUrls = [];
+    $('downloads').replaceChildren(...files.map(({ name, blob, description }) => {
+      const url = URL.createObjectURL(blob);
+      this.downloadUrls.push(url);
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = name;
+      link.textContent = name;
+      const item = document.createElement('li');
+      const note = document.createElement('span');
+      note.className = 'hint';
+      note.textContent = ` ${description}, ${formatBytes(blob.size)}`;
+      item.append(link, note);
+      return item;
+    }));
+  }
+}
