@@ -65,17 +65,32 @@ async function recordProgress(page) {
   return () => page.evaluate(() => window.progressSeen);
 }
 
-/** Moves the pointer over the plot until the tooltip names a word; returns it and where. */
+/**
+ * Finds a point of the plot the way a pointer would: sweeps mousemove events over the canvas
+ * inside the page (one round trip instead of thousands) until the tooltip names a word, then
+ * moves the real mouse there and checks the tooltip again. Returns the word and where.
+ */
 async function findPlottedWord(page) {
-  const box = await page.locator('#plot').boundingBox();
-  for (let y = 20; y < box.height - 20; y += 6) {
-    for (let x = 20; x < box.width - 20; x += 6) {
-      await page.mouse.move(box.x + x, box.y + y);
-      const tooltip = page.locator('#tooltip');
-      if (await tooltip.isVisible()) return { word: await tooltip.textContent(), x: box.x + x, y: box.y + y };
+  // The real pointer can only reach what is on screen.
+  await page.locator('#plot').scrollIntoViewIfNeeded();
+  const found = await page.evaluate(() => {
+    const canvas = document.getElementById('plot');
+    const tooltip = document.getElementById('tooltip');
+    const box = canvas.getBoundingClientRect();
+    for (let y = 20; y < box.height - 20; y += 4) {
+      for (let x = 20; x < box.width - 20; x += 4) {
+        const at = { clientX: box.left + x, clientY: box.top + y, bubbles: true };
+        canvas.dispatchEvent(new MouseEvent('mousemove', at));
+        if (!tooltip.hidden) return { x: at.clientX, y: at.clientY };
+      }
     }
-  }
-  throw new Error('no point of the plot answers the pointer');
+    return null;
+  });
+  if (!found) throw new Error('no point of the plot answers the pointer');
+  await page.mouse.move(found.x, found.y);
+  const tooltip = page.locator('#tooltip');
+  await tooltip.waitFor({ state: 'visible' });
+  return { word: await tooltip.textContent(), ...found };
 }
 
 /** How many distinct colours the plot canvas holds: a blank canvas has one. */
