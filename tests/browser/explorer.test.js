@@ -318,3 +318,31 @@ test('pause, resume and stop; queries answer during training and after stopping'
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('the page stays responsive while training: progress 4+ times a second, no main-thread task over 50 ms', { timeout: 120_000 }, async () => {
+  const { page, problems } = await openExplorer();
+  await openSample(page);
+  await field(page, 'Epochs').fill('60');
+  await page.evaluate(() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => window.longTasks.push(...list.getEntries().map((e) => e.duration)))
+      .observe({ type: 'longtask' });
+    window.progressTimes = [];
+    const bar = document.getElementById('progress');
+    new MutationObserver(() => window.progressTimes.push(performance.now()))
+      .observe(bar, { attributes: true, attributeFilter: ['aria-valuenow'] });
+  });
+  await button(page, 'Train').click();
+  await waitUntilDone(page, 110_000);
+  const { longTasks, progressTimes } = await page.evaluate(() => ({
+    longTasks: window.longTasks,
+    progressTimes: window.progressTimes,
+  }));
+  const seconds = (progressTimes.at(-1) - progressTimes[0]) / 1000;
+  const perSecond = (progressTimes.length - 1) / seconds;
+  console.log(`training: ${seconds.toFixed(1)} s, ${perSecond.toFixed(1)} progress updates/s, long tasks: ${JSON.stringify(longTasks)}`);
+  assert.ok(seconds > 1, `training long enough to judge (${seconds} s)`);
+  assert.ok(perSecond >= 4, `${perSecond.toFixed(1)} progress updates a second`);
+  assert.deepEqual(longTasks.filter((ms) => ms > 50), [], 'no main-thread task over 50 ms');
+  assert.deepEqual(problems, []);
+});
