@@ -428,7 +428,8 @@ impl Chart {
             .x_labels(8)
             .y_labels(7);
         if let Some(epochs) = integer_x {
-            mesh.x_labels(epochs as usize + 1).x_label_formatter(&integer_ticks);
+            // One tick per epoch while they fit; beyond that plotters picks round numbers.
+            mesh.x_labels((epochs as usize + 1).min(6)).x_label_formatter(&integer_ticks);
         }
         mesh.draw().map_err(drawing_error)?;
         let (xs, ys) = chart.plotting_area().get_pixel_range();
