@@ -1,14 +1,23 @@
 // The explorer's logic between the view and the worker: what is loaded, where training
-// stands, what the plot shows (the frame, the selection, its neighbours, the analogy).
-import { checkParams, DEFAULTS, SAMPLE_PRESET } from './params.js';
+// stands (BPE merges first, when that tokenizer is chosen), what the plot shows (the
+// frame, the selection, its neighbours, the analogy).
+import { checkParams, DEFAULTS, KJV_PRESET, presetKeepingBpe, SAMPLE_PRESET } from './params.js';
 
 /** @typedef {import('./protocol.js').Projection} Projection */
 /** @typedef {import('./protocol.js').Progress} Progress */
 /** @typedef {import('./protocol.js').TrainingState} TrainingState */
+/** @typedef {import('./protocol.js').BpeProgress} BpeProgress */
+/** @typedef {import('./protocol.js').Params} Params */
+/** @typedef {import('./protocol.js').Source} Source */
 
 /** Words labelled on the plot: the most frequent ones (ids are in frequency order). */
 const LABELLED_WORDS = 50;
 const COMPLETIONS = 20;
+/** Lines of the text shown where a selected token occurs. */
+const CONCORDANCE_LINES = 5;
+
+/** Which merges a set of parameters learns, to know when they are learned already. */
+const bpeKey = (params) => `${params.bpeVocabSize} ${params.bpeMode}`;
 
 export class Controller {
   /** @param {import('./view.js').View} view @param {import('./worker-client.js').WorkerClient} worker */
@@ -19,7 +28,7 @@ export class Controller {
 
     view.setParams(DEFAULTS);
     view.setAxes([], 0, 1);
-    view.bindUseSample(() => this.open({ kind: 'sample' }, 'Built-in sample: planted royal/common people and countries'));
+    view.bindUseSample(() => this.open({ kind: 'sample' }, 'Built-in sample: planted royal/common people and countries', SAMPLE_PRESET));
     view.bindFileChosen((file) => this.openFile(file));
     view.bindParamsChange((name) => this.paramsChanged(name));
     view.bindTrain(() => this.train());
@@ -30,7 +39,7 @@ export class Controller {
     view.bindPlotClick((index) => this.select(this.scene.labels[index]));
     view.bindResize(() => { this.redraw(); this.drawLoss(); });
     view.bindWordTyped((prefix) => this.complete(prefix));
-    view.bindSearch((word) => this.select(word));
+    view.bindSearch((word) => this.search(word));
     view.bindResultClick((word) => this.select(word));
     view.bindAnalogy((a, b, c) => this.analogy(a, b, c));
     view.bindEvaluate(() => this.evaluate());
@@ -39,6 +48,7 @@ export class Controller {
     worker.on('ready', ({ version }) => view.setWorkerStatus('ready', `Worker ready: embedscope ${version}`));
     worker.on('state', ({ state }) => this.setState(state));
     worker.on('progress', ({ progress }) => this.showProgress(progress));
+    worker.on('bpeProgress', ({ progress }) => this.showBpeProgress(progress));
     worker.on('projection', (frame) => this.showFrame(frame));
     worker.on('error', ({ message }) => view.showNotice(`Training failed: ${message}`));
     worker.on('died', ({ message }) => {
@@ -49,12 +59,23 @@ export class Controller {
     this.paintAll();
   }
 
+  /** Offers the King James Bible, which the server holds at `url` (main.js checked). */
+  offerKjv(url) {
+    this.view.offerKjv(() => this.open({ kind: 'url', name: 'King James Bible', url }, 'King James Bible (data/kjv.txt)', KJV_PRESET));
+  }
+
   /** Forgets the text, the training and the queries (a new text, or a restarted worker). */
   reset() {
     /** @type {TrainingState} */
     this.state = 'idle';
     this.source = null;
     this.isSample = false;
+    /** The tokenizer of the prepared text. */
+    this.tokenizer = null;
+    /** `bpeKey` of the merges the worker holds for this text, if any. */
+    this.learnedBpe = null;
+    /** @type {{progress: BpeProgress, stopped: boolean}|null} merges being learned, or cancelled */
+    this.learning = null;
     /** @type {Progress|null} */
     this.progress = null;
     this.withinEpoch = [];
@@ -70,7 +91,7 @@ export class Controller {
 
   paintAll() {
     this.setState(this.state);
-    this.view.showProgress(this.progress, this.state);
+    this.paintProgress();
     this.drawLoss();
     this.redraw();
   }
@@ -86,14 +107,17 @@ export class Controller {
       this.view.showNotice(`Cannot read ${file.name}: ${error.message}`);
       return;
     }
-    // Leave the sample's preset behind when the person moves on to their own text.
-    if (this.isSample) this.view.setParams(DEFAULTS);
-    await this.open({ kind: 'text', name: file.name, text }, file.name);
+    // Leave a preset behind when the person moves on to their own text.
+    await this.open({ kind: 'text', name: file.name, text }, file.name, this.source?.kind === 'text' ? null : DEFAULTS);
   }
 
-  async open(source, name) {
+  /**
+   * Opens a text and prepares it with the form's parameters, after filling in `preset`.
+   * @param {Source} source @param {string} name @param {Partial<Params>|null} preset
+   */
+  async open(source, name, preset) {
     this.view.showNotice(null);
-    if (source.kind === 'sample') this.view.setParams(SAMPLE_PRESET);
+    if (preset) this.view.setParams(presetKeepingBpe(preset, this.view.readParams().tokenizer));
     this.reset();
     this.source = source;
     this.sourceName = name;
@@ -102,15 +126,26 @@ export class Controller {
     await this.prepare();
   }
 
-  /** Tokenizes with the form's parameters and shows the statistics; true when it worked. */
+  /**
+   * Tokenizes with the form's parameters and shows the statistics; true when it worked.
+   * With BPE, only once the merges are learned (`train` learns them first).
+   */
   async prepare() {
     const params = this.checkedParams();
     if (!params || !this.source) return false;
+    if (params.tokenizer === 'bpe' && this.learnedBpe !== bpeKey(params)) {
+      this.view.showStats(this.sourceName, null, 'BPE counts its tokens once its merges are learned: press Train.');
+      return false;
+    }
     try {
       const reply = await this.worker.request('prepare', { source: this.source, params });
       this.isSample = reply.isSample;
+      this.tokenizer = params.tokenizer;
+      // Another tokenizer replaces the worker's BPE model.
+      if (params.tokenizer !== 'bpe') this.learnedBpe = null;
       this.view.showStats(this.sourceName, reply.stats);
       this.progress = null;
+      this.learning = null;
       this.withinEpoch = [];
       this.setState('prepared');
       this.view.showNotice(null);
@@ -146,10 +181,40 @@ export class Controller {
 
   async train() {
     clearTimeout(this.prepareTimer);
+    const params = this.checkedParams();
+    if (!params || !this.source) return;
+    if (params.tokenizer === 'bpe' && this.learnedBpe !== bpeKey(params) && !(await this.learnBpe(params))) return;
     if (!(await this.prepare())) return;
     this.settings.extraWords = [];
     this.paintAll();
     await this.control('train');
+  }
+
+  /**
+   * Learns the BPE merges, with progress, until done (true) or stopped or failed (false).
+   * @param {Params} params
+   */
+  async learnBpe(params) {
+    this.learning = null;
+    this.view.showStats(this.sourceName, null, 'BPE counts its tokens once its merges are learned.');
+    const reply = await this.request('learnBpe', { source: this.source, params });
+    if (!reply) return false;
+    this.learning = { progress: reply.progress, stopped: !reply.done };
+    this.paintProgress();
+    if (reply.done) this.learnedBpe = bpeKey(params);
+    return reply.done;
+  }
+
+  /** @param {BpeProgress} progress */
+  showBpeProgress(progress) {
+    this.learning = { progress, stopped: false };
+    this.paintProgress();
+  }
+
+  /** The progress area: merges being learned (or where they were stopped), else training. */
+  paintProgress() {
+    if (this.learning) this.view.showBpeProgress(this.learning.progress, this.learning.stopped);
+    else this.view.showProgress(this.progress, this.state);
   }
 
   /** 'train' (start or resume), 'pause' or 'stop'; the worker replies with its new state. */
@@ -172,17 +237,18 @@ export class Controller {
     this.state = state;
     const formValid = checkParams(this.view.readParams()).params != null;
     const busy = state === 'training' || state === 'paused';
+    const learning = state === 'learning';
     const hasVectors = state !== 'idle' && this.progress != null;
     this.view.setControls({
-      canTrain: Boolean(this.source) && formValid && !busy,
+      canTrain: Boolean(this.source) && formValid && !busy && !learning,
       trainLabel: state === 'done' || state === 'stopped' ? 'Train again' : 'Train',
       canPause: busy,
       paused: state === 'paused',
-      canStop: busy,
+      canStop: busy || learning,
       canExport: hasVectors,
       canEvaluate: this.isSample && hasVectors,
     });
-    if (this.progress) this.view.showProgress(this.progress, state);
+    if (this.progress || this.learning) this.paintProgress();
   }
 
   /** @param {Progress} progress */
@@ -283,15 +349,36 @@ export class Controller {
     if (reply) this.view.setCompletions(reply.words);
   }
 
-  /** Selects `word`: lists its neighbours and draws them on the plot. */
-  async select(word) {
+  /**
+   * Selects what the person typed. A BPE token often ends in whitespace ("the king "), which
+   * a search box drops at its ends: when the token as typed is unknown, the most frequent
+   * one that differs from it only by whitespace at the end is taken instead.
+   */
+  async search(token) {
+    if (await this.select(token, { quiet: true })) return;
+    const reply = await this.worker.request('complete', { prefix: token, limit: COMPLETIONS }).catch(() => null);
+    const padded = reply?.words.find((word) => word !== token && word.trimEnd() === token.trimEnd());
+    await this.select(padded ?? token);
+  }
+
+  /**
+   * Selects `word`: lists its neighbours and where it came from, and draws them on the
+   * plot. False when the worker could not answer (an unknown word); `quiet` then says nothing.
+   */
+  async select(word, { quiet = false } = {}) {
     this.view.setSearch(word);
-    const reply = await this.request('neighbours', { word, k: this.view.readK() });
-    if (!reply) return;
+    const k = this.view.readK();
+    const reply = quiet
+      ? await this.worker.request('neighbours', { word, k }).catch(() => null)
+      : await this.request('neighbours', { word, k });
+    if (!reply) return false;
     this.selected = word;
     this.neighbours = reply.neighbours;
     this.view.showNeighbours(word, reply.neighbours);
     this.placeExtraWords();
+    const info = await this.request('tokenInfo', { token: word, maxLines: CONCORDANCE_LINES });
+    if (info && this.selected === word) this.view.showTokenInfo(info.info, this.tokenizer === 'bpe');
+    return true;
   }
 
   async analogy(a, b, c) {

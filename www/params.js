@@ -1,12 +1,18 @@
 // The training parameters the form offers: their defaults (word2vec.c's and gensim's),
-// the built-in sample's preset, and the checks the form makes before the core sees them.
+// the presets of the built-in sample and the King James Bible, and the checks the form makes before the core sees them.
 // The ranges are those of TrainConfig::validate and VocabConfig in the core, which checks
 // again and has the last word.
 
 /** @typedef {import('./protocol.js').Params} Params */
 
-/** The numeric fields, in the form's order: name, label, range, whether integer, help. */
+/**
+ * The numeric fields, in the form's order: name, label, range, whether integer, help, and
+ * the one tokenizer a field belongs to, if it belongs to one (the form hides it otherwise).
+ */
 export const NUMBER_FIELDS = [
+  // BpeConfig::validate takes 1 to 1,000,000; below 100 a vocabulary holds little beyond
+  // the characters of a text.
+  { name: 'bpeVocabSize', label: 'BPE vocabulary', min: 100, max: 1_000_000, integer: true, help: 'tokens to learn; 1,000–32,000 is typical', tokenizer: 'bpe' },
   { name: 'dim', label: 'Dimensions', min: 1, max: 4096, integer: true, help: 'length of each word vector' },
   { name: 'window', label: 'Window', min: 1, max: 100, integer: true, help: 'context words on each side' },
   { name: 'negative', label: 'Negative samples', min: 1, max: 100, integer: true, help: 'noise words per pair' },
@@ -19,15 +25,28 @@ export const NUMBER_FIELDS = [
 
 /** word2vec.c's and gensim's defaults. */
 export const DEFAULTS = {
-  tokenizer: 'word', lowercase: false,
+  tokenizer: 'word', lowercase: false, bpeVocabSize: 8_000, bpeMode: 'cross',
   dim: 100, window: 5, negative: 5, sample: 1e-3, minCount: 5, epochs: 5, alpha: 0.025, seed: 1,
 };
 
 /** What the built-in sample needs to answer its planted analogies (see src/sample.rs). */
 export const SAMPLE_PRESET = {
-  tokenizer: 'whitespace', lowercase: false,
+  // With BPE, 800 tokens on the sample's 28 letters give its phrases ("the king ", " and also ").
+  tokenizer: 'whitespace', lowercase: false, bpeVocabSize: 800, bpeMode: 'cross',
   dim: 50, window: 8, negative: 5, sample: 0, minCount: 5, epochs: 5, alpha: 0.05, seed: 1,
 };
+
+/** The King James Bible (data/kjv.txt, one verse a line): word2vec's defaults on its words. */
+export const KJV_PRESET = { ...DEFAULTS, tokenizer: 'whitespace' };
+
+/**
+ * The preset for a text, keeping BPE when the person chose it: then only the preset's BPE
+ * vocabulary size and mode apply.
+ * @param {Params} preset @param {string} tokenizer  the form's tokenizer now
+ */
+export function presetKeepingBpe(preset, tokenizer) {
+  return tokenizer === 'bpe' ? { ...preset, tokenizer: 'bpe' } : preset;
+}
 
 /** Parameters the form does not show, at the core's defaults. */
 const FIXED = { maxVocab: null, minAlpha: 0.0001, nsExponent: 0.75, keepPunctuation: false };
@@ -40,7 +59,10 @@ const FIXED = { maxVocab: null, minAlpha: 0.0001, nsExponent: 0.75, keepPunctuat
 export function checkParams(raw) {
   const errors = {};
   const params = { ...FIXED, tokenizer: raw.tokenizer, lowercase: Boolean(raw.lowercase) };
-  for (const { name, min, max, integer } of NUMBER_FIELDS) {
+  if (raw.tokenizer === 'bpe') params.bpeMode = raw.bpeMode;
+  const number = (n) => n.toLocaleString('en');
+  for (const { name, min, max, integer, tokenizer } of NUMBER_FIELDS) {
+    if (tokenizer != null && tokenizer !== raw.tokenizer) continue;
     const text = String(raw[name]).trim();
     const value = Number(text);
     if (text === '' || !Number.isFinite(value)) {
@@ -48,7 +70,7 @@ export function checkParams(raw) {
     } else if (integer && !Number.isInteger(value)) {
       errors[name] = 'enter a whole number';
     } else if (value < min || value > max) {
-      errors[name] = max >= 1e9 ? `at least ${min}` : `from ${min} to ${max}`;
+      errors[name] = max >= 1e9 ? `at least ${min}` : `from ${number(min)} to ${number(max)}`;
     } else {
       params[name] = value;
     }

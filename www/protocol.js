@@ -8,8 +8,10 @@
 /**
  * Training parameters, as the form collects them (`Params` in dto.rs).
  * @typedef {object} Params
- * @property {'word'|'whitespace'} tokenizer
- * @property {boolean} lowercase
+ * @property {'word'|'whitespace'|'bpe'} tokenizer
+ * @property {number} [bpeVocabSize]  with 'bpe': tokens to learn (alphabet + merges)
+ * @property {'cross'|'within'} [bpeMode]  with 'bpe': merges may cross spaces, or stay in words
+ * @property {boolean} lowercase  with 'word' only
  * @property {number} dim
  * @property {number} window
  * @property {number} negative
@@ -24,8 +26,10 @@
  */
 
 /**
- * Where the text comes from: the built-in sample (the worker generates it) or a file's text.
- * @typedef {{kind: 'sample'} | {kind: 'text', name: string, text: string}} Source
+ * Where the text comes from: the built-in sample (the worker generates it), a file's text,
+ * or a text the server holds (the King James Bible), which the worker fetches itself.
+ * @typedef {{kind: 'sample'} | {kind: 'text', name: string, text: string}
+ *   | {kind: 'url', name: string, url: string}} Source
  */
 
 /**
@@ -61,6 +65,33 @@
  * @property {number} tokensPerSec
  * @property {boolean} done
  * @property {number[]} epochLosses
+ */
+
+/**
+ * Progress of learning BPE merges (`BpeProgressDto` in dto.rs). The merges to learn are
+ * `targetVocabSize - alphabetSize`; learning may end early, with `done`, when no pair of
+ * tokens occurs twice any more.
+ * @typedef {object} BpeProgress
+ * @property {number} mergesDone
+ * @property {number} vocabSize
+ * @property {number} targetVocabSize
+ * @property {number} alphabetSize
+ * @property {number} fraction
+ * @property {boolean} done
+ */
+
+/**
+ * Where a token came from (`TokenInfoDto` in dto.rs). `rank` is its frequency rank (0 =
+ * most frequent). `merge` is the BPE merge that made it (`rank` 0 = learned first), null
+ * for a word tokenizer's word or a character of BPE's alphabet. `concordance` holds lines
+ * of the text where it occurs, without their line breaks.
+ * @typedef {object} TokenInfo
+ * @property {string} token
+ * @property {number} rank
+ * @property {number} count
+ * @property {{left: string, right: string, rank: number, pairCount: number}|null} merge
+ * @property {boolean} spansWords
+ * @property {string[]} concordance
  */
 
 /**
@@ -109,6 +140,11 @@
  * Page → worker.
  * @typedef {{type: 'prepare', id: number, source: Source, params: Params}} PrepareRequest
  *   Tokenize, build the vocabulary and a fresh trainer; replies `prepare`.
+ * @typedef {{type: 'learnBpe', id: number, source: Source, params: Params}} LearnBpeRequest
+ *   Learn BPE merges of the text with `params.bpeVocabSize` and `params.bpeMode`, in chunks
+ *   like training, sending `bpeProgress` and reading messages between chunks; `stop`
+ *   cancels it. Replies `learnBpe` when learning is done or cancelled. A later `prepare`
+ *   with the same text and BPE parameters uses these merges.
  * @typedef {{type: 'train', id: number}} TrainRequest
  *   Start (or resume) the chunked training loop; replies `state`.
  * @typedef {{type: 'pause', id: number}} PauseRequest      replies `state`
@@ -118,17 +154,24 @@
  * @typedef {{type: 'neighbours', id: number, word: string, k: number}} NeighboursRequest
  * @typedef {{type: 'analogy', id: number, a: string, b: string, c: string, k: number}} AnalogyRequest
  * @typedef {{type: 'complete', id: number, prefix: string, limit: number}} CompleteRequest
+ * @typedef {{type: 'tokenInfo', id: number, token: string, maxLines: number}} TokenInfoRequest
  * @typedef {{type: 'evaluate', id: number}} EvaluateRequest  only for the built-in sample
  * @typedef {{type: 'export', id: number, format: 'word2vec'|'projector'}} ExportRequest
- * @typedef {PrepareRequest|TrainRequest|PauseRequest|StopRequest|ProjectRequest|NeighboursRequest
- *   |AnalogyRequest|CompleteRequest|EvaluateRequest|ExportRequest} Request
+ * @typedef {PrepareRequest|LearnBpeRequest|TrainRequest|PauseRequest|StopRequest|ProjectRequest
+ *   |NeighboursRequest|AnalogyRequest|CompleteRequest|TokenInfoRequest|EvaluateRequest
+ *   |ExportRequest} Request
  */
 
 /**
  * Worker → page.
- * @typedef {'idle'|'prepared'|'training'|'paused'|'stopped'|'done'} TrainingState
+ * @typedef {'idle'|'learning'|'prepared'|'training'|'paused'|'stopped'|'done'} TrainingState
+ *   'learning': BPE merges are being learned; `stop` returns to the state before it.
  * @typedef {{type: 'ready', version: string}} ReadyMessage  sent once, when the wasm module is loaded
  * @typedef {{type: 'prepare', id: number, stats: CorpusStats, params: Params, isSample: boolean}} PreparedReply
+ * @typedef {{type: 'learnBpe', id: number, progress: BpeProgress, done: boolean}} LearnBpeReply
+ *   `done` false: `stop` cancelled learning at `progress`
+ * @typedef {{type: 'bpeProgress', progress: BpeProgress}} BpeProgressMessage
+ *   while BPE merges are learned: at the start and after every chunk
  * @typedef {{type: 'state', id: number|null, state: TrainingState}} StateMessage
  * @typedef {{type: 'progress', progress: Progress}} ProgressMessage  at least 4 per second while training
  * @typedef {{type: 'projection', id: number|null} & Projection} ProjectionMessage
@@ -136,19 +179,22 @@
  * @typedef {{type: 'neighbours', id: number, word: string, neighbours: Neighbour[]}} NeighboursReply
  * @typedef {{type: 'analogy', id: number, cosAdd: Neighbour[], cosMul: Neighbour[]}} AnalogyReply
  * @typedef {{type: 'complete', id: number, prefix: string, words: string[]}} CompleteReply
+ * @typedef {{type: 'tokenInfo', id: number, info: TokenInfo}} TokenInfoReply
  * @typedef {{type: 'evaluate', id: number} & Evaluation} EvaluateReply
  * @typedef {{type: 'export', id: number, files: ExportFile[]}} ExportReply
  * @typedef {{type: 'error', id: number|null, message: string}} ErrorMessage
  *   a request failed (or training did, with `id` null); the worker goes on
  * @typedef {{type: 'fatal', message: string}} FatalMessage
  *   the wasm instance trapped (a Rust panic); the page must start a new worker
- * @typedef {ReadyMessage|PreparedReply|StateMessage|ProgressMessage|ProjectionMessage
- *   |NeighboursReply|AnalogyReply|CompleteReply|EvaluateReply|ExportReply|ErrorMessage
- *   |FatalMessage} WorkerMessage
+ * @typedef {ReadyMessage|PreparedReply|LearnBpeReply|BpeProgressMessage|StateMessage
+ *   |ProgressMessage|ProjectionMessage|NeighboursReply|AnalogyReply|CompleteReply
+ *   |TokenInfoReply|EvaluateReply|ExportReply|ErrorMessage|FatalMessage} WorkerMessage
  */
 
 /** Tokens per training chunk at first; the worker then sizes chunks to CHUNK_MS. */
 export const FIRST_CHUNK_TOKENS = 20_000;
+/** BPE merges per learning chunk at first; the worker then sizes chunks to CHUNK_MS too. */
+export const FIRST_CHUNK_MERGES = 16;
 /** Target time of one chunk: the worker reads its messages between chunks. */
 export const CHUNK_MS = 50;
 /** A fresh projection at least this often within a long epoch. */

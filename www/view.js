@@ -1,12 +1,17 @@
 // The page's view: the only code that queries or changes the DOM and the canvases. It
 // renders what the controller hands it and reports what the person does through the
 // bindX(handler) methods; it never talks to the worker. Text that comes from a file (words,
-// file names) is only ever set with textContent.
+// file names) is only ever set with textContent. Tokens are shown through `displayToken`
+// and read from inputs through `parseTypedToken`: the view hands the controller tokens as
+// they are, whitespace and all.
 import { NUMBER_FIELDS } from './params.js';
+import { displayToken, markToken, parseTypedToken } from './tokens.js';
 
 /** @typedef {import('./protocol.js').CorpusStats} CorpusStats */
 /** @typedef {import('./protocol.js').Progress} Progress */
 /** @typedef {import('./protocol.js').Neighbour} Neighbour */
+/** @typedef {import('./protocol.js').BpeProgress} BpeProgress */
+/** @typedef {import('./protocol.js').TokenInfo} TokenInfo */
 
 const $ = (id) => document.getElementById(id);
 const integer = new Intl.NumberFormat('en');
@@ -25,6 +30,12 @@ function formatSeconds(seconds) {
   if (!Number.isFinite(seconds)) return '—';
   const s = Math.max(0, Math.round(seconds));
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+}
+
+/** "1st", "2nd", "23rd", "111th" */
+function ordinal(n) {
+  const suffix = new Intl.PluralRules('en', { type: 'ordinal' }).select(n);
+  return `${integer.format(n)}${{ one: 'st', two: 'nd', few: 'rd' }[suffix] ?? 'th'}`;
 }
 
 function percent(ratio, digits = 1) {
@@ -50,8 +61,9 @@ export class View {
     }).observe(this.plotCanvas);
   }
 
+  /** Builds the numeric fields; one that belongs to a tokenizer goes into its slot in the form. */
   buildNumberFields() {
-    for (const { name, label, min, max, integer: whole, help } of NUMBER_FIELDS) {
+    for (const { name, label, min, max, integer: whole, help, tokenizer } of NUMBER_FIELDS) {
       const field = document.createElement('div');
       field.className = 'field';
       const id = `param-${name}`;
@@ -69,7 +81,20 @@ export class View {
       note.dataset.help = help;
       note.textContent = help;
       field.append(labelElement, input, note);
-      this.form.append(field);
+      if (tokenizer) {
+        field.dataset.forTokenizer = tokenizer;
+        this.form.querySelector(`[data-field-slot="${name}"]`).replaceWith(field);
+      } else {
+        this.form.append(field);
+      }
+    }
+  }
+
+  /** Shows only the fields that apply to the chosen tokenizer (lowercase: words; BPE's own). */
+  showTokenizerFields() {
+    const tokenizer = this.form.elements.namedItem('tokenizer').value;
+    for (const field of this.form.querySelectorAll('[data-for-tokenizer]')) {
+      field.hidden = field.dataset.forTokenizer !== tokenizer;
     }
   }
 
@@ -96,6 +121,12 @@ export class View {
 
   bindUseSample(handler) {
     $('use-sample').addEventListener('click', () => handler());
+  }
+
+  /** Shows the King James Bible button; `handler()` when it is clicked. */
+  offerKjv(handler) {
+    $('use-kjv').hidden = false;
+    $('use-kjv').addEventListener('click', () => handler());
   }
 
   /** `handler(file)` for a file chosen in the input or dropped anywhere on the page. */
@@ -173,6 +204,7 @@ export class View {
       if (input.type === 'checkbox') input.checked = Boolean(value);
       else input.value = String(value);
     }
+    this.showTokenizerFields();
   }
 
   /** @returns {Record<string, string|boolean>} the form's raw values */
@@ -198,7 +230,10 @@ export class View {
 
   /** `handler(name)` whenever a field changes. */
   bindParamsChange(handler) {
-    this.form.addEventListener('input', (event) => handler(event.target.name));
+    this.form.addEventListener('input', (event) => {
+      this.showTokenizerFields();
+      handler(event.target.name);
+    });
     this.form.addEventListener('submit', (event) => event.preventDefault());
   }
 
@@ -256,6 +291,23 @@ export class View {
   }
 
   /**
+   * "Learning BPE merges: N of M", on the same bar as training.
+   * @param {BpeProgress} progress @param {boolean} stopped  learning was cancelled
+   */
+  showBpeProgress(progress, stopped) {
+    const bar = $('progress');
+    const percentDone = Math.round(100 * progress.fraction);
+    bar.setAttribute('aria-valuenow', String(percentDone));
+    bar.querySelector('.bar').style.width = `${percentDone}%`;
+    bar.dataset.state = stopped ? 'stopped' : 'learning';
+    const merges = integer.format(progress.mergesDone);
+    const target = integer.format(Math.max(0, progress.targetVocabSize - progress.alphabetSize));
+    $('progress-text').textContent = stopped
+      ? `Stopped learning BPE merges at ${merges} of ${target}.`
+      : `Learning BPE merges: ${merges} of ${target}`;
+  }
+
+  /**
    * @param {number} epochs
    * @param {number[]} epochLosses
    * @param {number[]} withinEpoch  flat [fractional epoch, loss, …]
@@ -310,7 +362,7 @@ export class View {
   drawPlot(scene) {
     $('plot-empty').hidden = scene != null;
     this.plotScene = scene;
-    if (scene) this.plotChart.draw_scatter(scene.coords, scene.labels, scene.options);
+    if (scene) this.plotChart.draw_scatter(scene.coords, scene.labels.map(displayToken), scene.options);
   }
 
   /** `handler()` after the canvases changed size: everything must be drawn again. */
@@ -352,7 +404,7 @@ export class View {
     tooltip.hidden = word == null;
     this.plotCanvas.style.cursor = word == null ? '' : 'pointer';
     if (word == null) return;
-    tooltip.textContent = word;
+    tooltip.textContent = displayToken(word);
     tooltip.style.left = `${x + 12}px`;
     tooltip.style.top = `${y + 12}px`;
   }
@@ -364,10 +416,24 @@ export class View {
 
   // ---- queries
 
-  /** `handler(prefix)` as a word is typed into any word input (for completions). */
+  /**
+   * `handler(prefix)` as a word is typed into any word input (for completions). Whitespace
+   * typed turns into its sign as it is typed, so the input matches the completions, which
+   * are shown the same way (the browser filters them by what the input holds).
+   */
   bindWordTyped(handler) {
     for (const id of ['search', 'analogy-a', 'analogy-b', 'analogy-c']) {
-      $(id).addEventListener('input', (event) => handler(event.target.value.trim()));
+      $(id).addEventListener('input', (event) => {
+        const input = event.target;
+        const shown = displayToken(input.value);
+        if (shown !== input.value) {
+          // Each sign is one UTF-16 unit, like the character it replaces: the caret stays.
+          const { selectionStart, selectionEnd } = input;
+          input.value = shown;
+          input.setSelectionRange(selectionStart, selectionEnd);
+        }
+        handler(parseTypedToken(input.value));
+      });
     }
   }
 
@@ -375,7 +441,7 @@ export class View {
   setCompletions(words) {
     $('vocab-completions').replaceChildren(...words.map((word) => {
       const option = document.createElement('option');
-      option.value = word;
+      option.value = displayToken(word);
       return option;
     }));
   }
@@ -384,7 +450,7 @@ export class View {
   bindSearch(handler) {
     $('neighbours-form').addEventListener('submit', (event) => {
       event.preventDefault();
-      const word = $('search').value.trim();
+      const word = parseTypedToken($('search').value);
       if (word) handler(word, this.readK());
     });
   }
@@ -395,12 +461,12 @@ export class View {
   }
 
   setSearch(word) {
-    $('search').value = word;
+    $('search').value = displayToken(word);
   }
 
   /** @param {string} word @param {Neighbour[]} neighbours */
   showNeighbours(word, neighbours) {
-    $('neighbours-message').textContent = `Nearest to “${word}” by cosine similarity:`;
+    $('neighbours-message').textContent = `Nearest to “${displayToken(word)}” by cosine similarity:`;
     $('neighbours-list').replaceChildren(...neighbours.map((n) => this.resultItem(n, true)));
   }
 
@@ -414,7 +480,7 @@ export class View {
     const item = document.createElement('li');
     const label = document.createElement(selectable ? 'button' : 'span');
     label.className = 'word';
-    label.textContent = word;
+    label.textContent = displayToken(word);
     if (selectable) {
       label.type = 'button';
       label.dataset.word = word;
@@ -440,7 +506,7 @@ export class View {
   bindAnalogy(handler) {
     $('analogy-form').addEventListener('submit', (event) => {
       event.preventDefault();
-      const [a, b, c] = ['analogy-a', 'analogy-b', 'analogy-c'].map((id) => $(id).value.trim());
+      const [a, b, c] = ['analogy-a', 'analogy-b', 'analogy-c'].map((id) => parseTypedToken($(id).value));
       if (a && b && c) handler(a, b, c);
       else this.showAnalogyMessage('Fill in A, B and C.');
     });
@@ -448,7 +514,9 @@ export class View {
 
   /** @param {Neighbour[]} cosAdd @param {Neighbour[]} cosMul */
   showAnalogy(a, b, c, cosAdd, cosMul) {
-    $('analogy-message').textContent = `${a} is to ${b} as ${c} is to ${cosAdd[0]?.word ?? '?'}`;
+    const [shownA, shownB, shownC] = [a, b, c].map(displayToken);
+    const answer = cosAdd[0] ? displayToken(cosAdd[0].word) : '?';
+    $('analogy-message').textContent = `${shownA} is to ${shownB} as ${shownC} is to ${answer}`;
     $('analogy-results').hidden = false;
     $('analogy-cosadd').replaceChildren(...cosAdd.map((n) => this.resultItem(n, true)));
     $('analogy-cosmul').replaceChildren(...cosMul.map((n) => this.resultItem(n, true)));
@@ -459,6 +527,55 @@ export class View {
     $('analogy-results').hidden = true;
     $('analogy-cosadd').replaceChildren();
     $('analogy-cosmul').replaceChildren();
+  }
+
+  /**
+   * Where the selected token came from, beside its neighbours: its count and frequency
+   * rank; for BPE the merge that made it and whether it spans words; lines of the text
+   * where it occurs, the token marked. Null hides it.
+   * @param {TokenInfo|null} info @param {boolean} isBpe
+   */
+  showTokenInfo(info, isBpe) {
+    $('token-info').hidden = info == null;
+    if (!info) return;
+    const shown = displayToken(info.token);
+    $('token-info-title').textContent = `Where “${shown}” comes from`;
+    const rows = [
+      ['Count', integer.format(info.count)],
+      ['Frequency rank', integer.format(info.rank + 1)],
+    ];
+    if (isBpe) {
+      const { merge } = info;
+      rows.push(merge
+        ? ['Merge', `${displayToken(merge.left)} + ${displayToken(merge.right)}`]
+        : ['Merge', 'none: a character of the text']);
+      if (merge) {
+        rows.push(['Merge rank', `${integer.format(merge.rank + 1)} (learned ${ordinal(merge.rank + 1)})`]);
+        rows.push(['Pair count', `${integer.format(merge.pairCount)} when merged`]);
+      }
+      rows.push(['Spans words', info.spansWords ? 'yes: it joins words' : 'no']);
+    }
+    $('token-info-facts').replaceChildren(...rows.flatMap(([term, value]) => {
+      const dt = document.createElement('dt');
+      dt.textContent = term;
+      const dd = document.createElement('dd');
+      dd.textContent = value;
+      dd.dataset.fact = term;
+      return [dt, dd];
+    }));
+    $('token-info-lines-title').textContent = info.concordance.length
+      ? `In the text (${info.concordance.length === 1 ? 'the first line' : `the first ${info.concordance.length} lines`}):`
+      : 'Not found in the text as written (lowercased or split differently).';
+    $('token-info-lines').replaceChildren(...info.concordance.map((line) => {
+      const item = document.createElement('li');
+      item.append(...markToken(line, info.token).map(({ text, marked }) => {
+        if (!marked) return document.createTextNode(text);
+        const mark = document.createElement('mark');
+        mark.textContent = text;
+        return mark;
+      }));
+      return item;
+    }));
   }
 
   bindEvaluate(handler) {

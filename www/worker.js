@@ -1,10 +1,11 @@
 // The training worker: loads the wasm module once, holds the one Session, answers the
-// requests of www/protocol.js from a handler table, and trains in chunks so that queries,
-// pause and stop are read between two chunks.
+// requests of www/protocol.js from a handler table, and learns BPE merges and trains in
+// chunks so that queries, pause and stop are read between two chunks.
 import init, { Session, sample_analogies, sample_text, version } from './pkg/embedscope.js';
-import { CHUNK_MS, FIRST_CHUNK_TOKENS, PROJECTION_INTERVAL_MS } from './protocol.js';
+import { CHUNK_MS, FIRST_CHUNK_MERGES, FIRST_CHUNK_TOKENS, PROJECTION_INTERVAL_MS } from './protocol.js';
 
 /** @typedef {import('./protocol.js').Request} Request */
+/** @typedef {import('./protocol.js').Source} Source */
 /** @typedef {import('./protocol.js').TrainingState} TrainingState */
 /** @typedef {import('./protocol.js').ViewSettings} ViewSettings */
 
@@ -12,6 +13,10 @@ import { CHUNK_MS, FIRST_CHUNK_TOKENS, PROJECTION_INTERVAL_MS } from './protocol
 let session;
 /** @type {TrainingState} */
 let state = 'idle';
+/** @type {TrainingState} what `stop` returns to while BPE merges are learned: the vectors from before stay */
+let stateBeforeLearning = 'idle';
+/** The last text fetched for a `url` source, so preparing again does not fetch it again. */
+let fetched = { url: '', text: '' };
 let isSample = false;
 /** @type {ViewSettings} */
 let view = { nWords: 300, xComponent: 0, yComponent: 1, extraWords: [] };
@@ -44,6 +49,23 @@ function postProjection(id = null) {
   );
 }
 
+/** The next chunk's size: `size` scaled so a chunk takes about CHUNK_MS, within bounds. */
+function resized(size, elapsed, min, max) {
+  return elapsed > 0 ? Math.max(min, Math.min(max, Math.round(size * CHUNK_MS / elapsed))) : size;
+}
+
+/** @param {Source} source */
+async function sourceText(source) {
+  if (source.kind === 'sample') return sample_text();
+  if (source.kind === 'text') return source.text;
+  if (fetched.url !== source.url) {
+    const response = await fetch(source.url);
+    if (!response.ok) throw new Error(`cannot load ${source.name}: the server answered ${response.status}`);
+    fetched = { url: source.url, text: await response.text() };
+  }
+  return fetched.text;
+}
+
 /** The chunked loop: runs while `state` is 'training'; pause and stop just change `state`. */
 async function trainLoop() {
   while (state === 'training') {
@@ -51,7 +73,7 @@ async function trainLoop() {
     const progress = session.step(chunkTokens);
     const elapsed = performance.now() - started;
     // Size the next chunk so one takes about CHUNK_MS: progress then arrives ~20 times a second.
-    if (elapsed > 0) chunkTokens = Math.max(1_000, Math.min(1_000_000, Math.round(chunkTokens * CHUNK_MS / elapsed)));
+    chunkTokens = resized(chunkTokens, elapsed, 1_000, 1_000_000);
     self.postMessage({ type: 'progress', progress });
     const epochEnded = progress.epochTokensDone === progress.epochTokens;
     if (epochEnded || performance.now() - lastProjectionAt > PROJECTION_INTERVAL_MS) postProjection();
@@ -63,15 +85,38 @@ async function trainLoop() {
   }
 }
 
-/** @type {Record<string, (request: any) => object|void>} */
+/** @type {Record<string, (request: any) => object|void|Promise<object|void>>} */
 const handlers = {
-  prepare({ source, params }) {
-    const text = source.kind === 'sample' ? sample_text() : source.text;
+  async prepare({ source, params }) {
+    const text = await sourceText(source);
     const stats = session.prepare(text, params);
     isSample = source.kind === 'sample';
     chunkTokens = FIRST_CHUNK_TOKENS;
     state = 'prepared';
     return { stats, params, isSample };
+  },
+  /** Learns merges chunk by chunk, like `trainLoop`; `stop` ends it by changing `state`. */
+  async learnBpe({ source, params }) {
+    if (state === 'training' || state === 'paused' || state === 'learning') {
+      throw new Error(`cannot learn BPE merges now: training is ${state}`);
+    }
+    const text = await sourceText(source);
+    let progress = session.bpe_begin(text, params);
+    stateBeforeLearning = state;
+    setState('learning');
+    self.postMessage({ type: 'bpeProgress', progress });
+    let chunkMerges = FIRST_CHUNK_MERGES;
+    while (!progress.done) {
+      await yieldToMessages();
+      if (state !== 'learning') return { progress, done: false };
+      const started = performance.now();
+      progress = session.bpe_step(chunkMerges);
+      chunkMerges = resized(chunkMerges, performance.now() - started, 1, 100_000);
+      self.postMessage({ type: 'bpeProgress', progress });
+    }
+    // Quietly: the page goes on to `prepare`, which uses these merges.
+    state = stateBeforeLearning;
+    return { progress, done: true };
   },
   train({ id }) {
     if (state !== 'prepared' && state !== 'paused') {
@@ -88,7 +133,9 @@ const handlers = {
     else setState(state, id);
   },
   stop({ id }) {
-    if (state === 'training' || state === 'paused') {
+    if (state === 'learning') {
+      setState(stateBeforeLearning, id);
+    } else if (state === 'training' || state === 'paused') {
       setState('stopped', id);
       postProjection();
     } else {
@@ -108,6 +155,9 @@ const handlers = {
   },
   complete({ prefix, limit }) {
     return { prefix, words: session.complete(prefix, limit) };
+  },
+  tokenInfo({ token, maxLines }) {
+    return { info: session.token_info(token, maxLines) };
   },
   evaluate() {
     if (!isSample) throw new Error('the planted analogies belong to the built-in sample; load it first');
@@ -143,13 +193,14 @@ function reportError(id) {
   };
 }
 
-self.addEventListener('message', ({ data }) => {
+self.addEventListener('message', async ({ data }) => {
   /** @type {Request} */
   const request = data;
   const handler = handlers[request.type];
   try {
     if (!handler) throw new Error(`unknown request type '${request.type}'`);
-    const reply = handler(request);
+    // A synchronous handler's reply still goes out before the next message is read.
+    const reply = await handler(request);
     if (reply) self.postMessage({ type: request.type, id: request.id, ...reply });
   } catch (error) {
     reportError(request.id)(error);

@@ -1,0 +1,301 @@
+// The explorer with the BPE tokenizer, in Chromium against the Vite dev server: merges
+// learned in the worker with progress on the page, tokens that hold whitespace shown and
+// typed readably everywhere, where a token came from, Stop while merges are learned,
+// exports that keep tokens exact, and the King James Bible offered exactly when it is served.
+//
+// Run with `node --test tests/browser/` after scripts/build-wasm.sh; `npm test` does both.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { access, mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createServer } from 'vite';
+import { collectProblems, freePort, launchChromium, RESULTS } from './helpers.js';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await createServer({
+    logLevel: 'warn',
+    server: { host: '127.0.0.1', port: await freePort(), strictPort: true },
+  });
+  await server.listen();
+  browser = await launchChromium({ acceptDownloads: true, viewport: { width: 1400, height: 1000 } });
+  await mkdir(RESULTS, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** A fresh tab with the explorer loaded and its worker ready; `prepare(page)` runs before it loads. */
+async function openExplorer(prepare = async () => {}) {
+  const page = await browser.context.newPage();
+  const problems = collectProblems(page);
+  await prepare(page);
+  await page.goto(server.resolvedUrls.local[0]);
+  await page.waitForSelector('#worker-status[data-state="ready"]');
+  return { page, problems };
+}
+
+const button = (page, name) => page.getByRole('button', { name, exact: true });
+const field = (page, name) => page.getByRole('textbox', { name, exact: true });
+const combobox = (page, name) => page.getByRole('combobox', { name, exact: true });
+const stat = (page, name) => page.locator(`[data-stat="${name}"]`);
+const fact = (page, name) => page.locator(`#token-info [data-fact="${name}"]`);
+const progressText = (page) => page.locator('#progress-text');
+
+/** Any whitespace a token may hold; none of it may reach the page unshown. */
+const RAW_WHITESPACE = /[ \n\t\r]{2}|[\n\t\r]/;
+
+async function waitUntilDone(page, timeout = 60_000) {
+  await page.waitForFunction(() => document.getElementById('progress-text').textContent.startsWith('Done.'), null, { timeout });
+}
+
+/** Records every text the progress line shows, from now on. */
+async function recordProgressText(page) {
+  await page.evaluate(() => {
+    window.progressTexts = [];
+    const line = document.getElementById('progress-text');
+    new MutationObserver(() => window.progressTexts.push(line.textContent))
+      .observe(line, { childList: true, characterData: true, subtree: true });
+  });
+  return () => page.evaluate(() => window.progressTexts);
+}
+
+/**
+ * Every label the plot's tooltip shows as the pointer sweeps the canvas (in the page, one
+ * round trip), the way explorer.test.js finds a plotted word.
+ */
+async function plottedLabels(page) {
+  await page.locator('#plot').scrollIntoViewIfNeeded();
+  return page.evaluate(() => {
+    const canvas = document.getElementById('plot');
+    const tooltip = document.getElementById('tooltip');
+    const box = canvas.getBoundingClientRect();
+    const seen = new Set();
+    for (let y = 10; y < box.height - 10; y += 3) {
+      for (let x = 10; x < box.width - 10; x += 3) {
+        canvas.dispatchEvent(new MouseEvent('mousemove', { clientX: box.left + x, clientY: box.top + y, bubbles: true }));
+        if (!tooltip.hidden) seen.add(tooltip.textContent);
+      }
+    }
+    canvas.dispatchEvent(new MouseEvent('mouseleave'));
+    return [...seen];
+  });
+}
+
+/** The core's escape of a token in word2vec and Projector files (src/embed/io.rs). */
+function escapeToken(token) {
+  return token.replace(/[\\ \n\t\r]/g, (c) => ({ '\\': '\\\\', ' ': '\\s', '\n': '\\n', '\t': '\\t', '\r': '\\r' })[c]);
+}
+
+test('BPE on the built-in sample: merge progress, readable tokens, search, provenance, exports', { timeout: 180_000 }, async () => {
+  const { page, problems } = await openExplorer();
+  await button(page, 'Use the built-in sample').click();
+  await stat(page, 'Vocabulary').waitFor();
+
+  // Only the chosen tokenizer's fields show.
+  assert.equal(await field(page, 'BPE vocabulary').isVisible(), false);
+  await combobox(page, 'Tokenizer').selectOption('bpe');
+  assert.equal(await field(page, 'BPE vocabulary').inputValue(), '800', "the sample's BPE size");
+  assert.equal(await combobox(page, 'BPE merges').inputValue(), 'cross');
+  assert.equal(await page.getByLabel('Lowercase').isVisible(), false);
+  await page.locator('#cut-note', { hasText: 'press Train' }).waitFor();
+  // The form checks the size.
+  await field(page, 'BPE vocabulary').fill('50');
+  await page.locator('#param-bpeVocabSize-help', { hasText: 'from 100 to 1,000,000' }).waitFor();
+  assert.equal(await button(page, 'Train').isDisabled(), true);
+  await field(page, 'BPE vocabulary').fill('800');
+
+  const progressSeen = await recordProgressText(page);
+  await button(page, 'Train').click();
+  await waitUntilDone(page);
+  const seen = await progressSeen();
+  const learning = seen.map((text) => text.match(/^Learning BPE merges: ([\d,]+) of ([\d,]+)$/)).filter(Boolean);
+  assert.ok(learning.length >= 2, `merge progress was shown: ${seen.slice(0, 5).join(' | ')}`);
+  assert.ok(learning.every(([, , m]) => m === '772'), 'of 800 − 28 letters');
+  assert.ok(learning.some(([, n]) => Number(n) < 772), 'progress arrived before the end');
+  assert.ok(seen.indexOf(learning[0][0]) < seen.findIndex((text) => text.startsWith('Epoch')), 'merges first, then training');
+  // BPE counted its tokens once the merges were learned.
+  assert.match(await stat(page, 'Vocabulary').textContent(), /^\d+$/);
+
+  // Completions show whitespace as signs; a phrase typed with spaces finds its token, which
+  // ends in a space the search box cannot hold.
+  await combobox(page, 'Word').fill('in the st');
+  assert.equal(await combobox(page, 'Word').inputValue(), 'in·the·st', 'typed spaces show as ·');
+  await page.waitForFunction(() => [...document.querySelectorAll('#vocab-completions option')].some((o) => o.value === 'in·the·story·'));
+  const options = await page.locator('#vocab-completions option').evaluateAll((all) => all.map((o) => o.value));
+  assert.ok(options.every((o) => !RAW_WHITESPACE.test(o) && !o.includes(' ')), options.join(' | '));
+  await combobox(page, 'Word').fill('in the story');
+  await button(page, 'Find').click();
+  await page.getByText('Nearest to “in·the·story·”').waitFor();
+  assert.equal(await combobox(page, 'Word').inputValue(), 'in·the·story·');
+
+  // The dotted form finds the same kind of token.
+  await combobox(page, 'Word').fill('as·everyone·knows·');
+  await button(page, 'Find').click();
+  await page.getByText('Nearest to “as·everyone·knows·”').waitFor();
+  const neighbourTexts = await page.locator('#neighbours-list .word').allTextContents();
+  assert.equal(neighbourTexts.length, 10);
+  assert.ok(neighbourTexts.some((text) => text.includes('·')), neighbourTexts.join(' | '));
+  assert.ok(neighbourTexts.every((text) => !text.includes(' ') && !RAW_WHITESPACE.test(text)), neighbourTexts.join(' | '));
+
+  // Where the token came from: the merge, its rank, the count, and lines of the text.
+  await page.getByText('Where “as·everyone·knows·” comes from').waitFor();
+  assert.match(await fact(page, 'Merge').textContent(), /^\S+ \+ \S+$/);
+  assert.ok((await fact(page, 'Merge').textContent()).includes('·'));
+  assert.match(await fact(page, 'Merge rank').textContent(), /^\d+ \(learned \d+(st|nd|rd|th)\)$/);
+  assert.match(await fact(page, 'Count').textContent(), /^[\d,]+$/);
+  assert.equal(await fact(page, 'Spans words').textContent(), 'yes: it joins words');
+  const lines = page.locator('#token-info-lines li');
+  assert.equal(await lines.count(), 5);
+  for (const mark of await page.locator('#token-info-lines li mark').allTextContents()) {
+    assert.equal(mark, 'as everyone knows ');
+  }
+  assert.ok((await page.locator('#token-info-lines li mark').count()) >= 5);
+
+  // A neighbour that joins words, clicked in the list, shows its own provenance.
+  const phrase = page.locator('#neighbours-list .word', { hasText: '·' }).first();
+  const phraseText = await phrase.textContent();
+  await phrase.click();
+  await page.getByText(`Where “${phraseText}” comes from`).waitFor();
+  assert.equal(await combobox(page, 'Word').inputValue(), phraseText);
+
+  // The plot's labels and tooltip show the signs too.
+  const labels = await plottedLabels(page);
+  assert.ok(labels.length > 10, `the plot answers the pointer: ${labels.length} labels`);
+  assert.ok(labels.some((label) => label.includes('·')), labels.slice(0, 20).join(' | '));
+  assert.ok(labels.every((label) => !label.includes(' ') && !RAW_WHITESPACE.test(label)), labels.join(' | '));
+  await page.screenshot({ path: join(RESULTS, 'bpe-sample.png'), fullPage: true });
+
+  // Exports keep the tokens exact: whitespace escaped as the core documents it.
+  await button(page, 'Prepare downloads').click();
+  const download = async (name) => {
+    const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name }).click()]);
+    return (await readFile(await file.path())).toString('utf8');
+  };
+  const escaped = escapeToken('as everyone knows ');
+  assert.equal(escaped, 'as\\severyone\\sknows\\s');
+  const word2vec = (await download('vectors.txt')).split('\n');
+  assert.ok(word2vec.some((line) => line.startsWith(`${escaped} `)), 'the word2vec file names the token escaped');
+  const metadata = (await download('metadata.tsv')).split('\n');
+  assert.ok(metadata.includes(escaped), 'the Projector metadata names it the same way');
+  assert.ok(metadata.every((line) => !line.includes(' ')), 'no raw spaces in the metadata');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+/**
+ * A text whose BPE merges take a second or more to learn: 20,000 lines, each three random
+ * lines of the built-in sample (which the wasm module gives), 4 MB.
+ */
+async function slowText() {
+  const wasm = await import('../../www/pkg/embedscope.js');
+  await wasm.default({ module_or_path: await readFile('www/pkg/embedscope_bg.wasm') });
+  const lines = wasm.sample_text().split('\n');
+  let seed = 7;
+  const random = () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+  const line = () => lines[Math.floor(random() * lines.length)];
+  return Array.from({ length: 20_000 }, () => `${line()} ${line()} ${line()}`).join('\n');
+}
+
+test('Stop while BPE merges are learned cancels them, and the page goes on', { timeout: 180_000 }, async () => {
+  const { page, problems } = await openExplorer();
+  await page.getByLabel('Open a text file…').setInputFiles({
+    name: 'sample-lines.txt', mimeType: 'text/plain', buffer: Buffer.from(await slowText()),
+  });
+  await stat(page, 'Vocabulary').waitFor({ timeout: 30_000 });
+  await combobox(page, 'Tokenizer').selectOption('bpe');
+  assert.equal(await field(page, 'BPE vocabulary').inputValue(), '8000');
+  await field(page, 'BPE vocabulary').fill('1000000');
+  // Stop is clicked from within the page as soon as the first merges are shown: learning
+  // lasts about a second here, longer than a round trip from the test may take.
+  await page.evaluate(() => {
+    const line = document.getElementById('progress-text');
+    const observer = new MutationObserver(() => {
+      if (/^Learning BPE merges: [1-9]/.test(line.textContent)) {
+        observer.disconnect();
+        window.stopClickedAt = line.textContent;
+        document.getElementById('stop').click();
+      }
+    });
+    observer.observe(line, { childList: true, characterData: true, subtree: true });
+  });
+  await button(page, 'Train').click();
+  await progressText(page).filter({ hasText: /^Stopped learning BPE merges at [\d,]+ of / }).waitFor();
+  const clickedAt = await page.evaluate(() => window.stopClickedAt);
+  const stoppedText = await progressText(page).textContent();
+  const [clickedMerges, stoppedMerges] = [clickedAt, stoppedText].map((text) => Number(text.match(/([\d,]+) of/)[1].replaceAll(',', '')));
+  assert.ok(stoppedMerges >= clickedMerges && stoppedMerges < 20_000, `${clickedAt} → ${stoppedText}`);
+  await page.waitForTimeout(500);
+  assert.equal(await progressText(page).textContent(), stoppedText, 'learning stopped');
+  assert.equal(await page.locator('#progress').getAttribute('data-state'), 'stopped');
+  assert.equal(await button(page, 'Stop').isDisabled(), true);
+  assert.equal(await button(page, 'Train').isDisabled(), false);
+  await page.screenshot({ path: join(RESULTS, 'bpe-stopped.png'), fullPage: true });
+
+  // The page goes on: a smaller BPE vocabulary learns and trains.
+  await field(page, 'BPE vocabulary').fill('300');
+  await field(page, 'Epochs').fill('1');
+  await field(page, 'Dimensions').fill('20');
+  await button(page, 'Train').click();
+  await waitUntilDone(page, 120_000);
+  await combobox(page, 'Word').fill('king');
+  await button(page, 'Find').click();
+  await page.locator('#neighbours-message', { hasText: /^Nearest to “king/ }).waitFor();
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+const kjvPresent = await access('data/kjv.txt').then(() => true, () => false);
+
+test(`the King James Bible is offered ${kjvPresent ? 'and loads (data/kjv.txt is here)' : 'not at all (data/kjv.txt is missing)'}`, { timeout: 120_000 }, async () => {
+  const { page, problems } = await openExplorer();
+  const kjv = button(page, 'King James Bible (4 MB)');
+  if (!kjvPresent) {
+    await page.waitForTimeout(1_000);
+    assert.equal(await kjv.isVisible(), false);
+    assert.deepEqual(problems, []);
+    await page.close();
+    return;
+  }
+  await kjv.waitFor();
+  await kjv.click();
+  await page.locator('#source-name', { hasText: 'King James Bible' }).waitFor();
+  await stat(page, 'Tokens').waitFor({ timeout: 60_000 });
+  const tokens = Number((await stat(page, 'Tokens').textContent()).replaceAll(',', ''));
+  assert.ok(tokens > 780_000 && tokens < 800_000, `about 790,000 tokens: ${tokens}`);
+  assert.equal(await stat(page, 'Lines').textContent(), '31,102');
+  assert.equal(await combobox(page, 'Tokenizer').inputValue(), 'whitespace');
+  assert.equal(await field(page, 'Dimensions').inputValue(), '100');
+  assert.equal(await field(page, 'Min count').inputValue(), '5');
+  // With BPE chosen, the Bible gets 8,000 cross-word tokens.
+  await combobox(page, 'Tokenizer').selectOption('bpe');
+  await kjv.click();
+  await page.locator('#cut-note', { hasText: 'press Train' }).waitFor();
+  assert.equal(await field(page, 'BPE vocabulary').inputValue(), '8000');
+  assert.equal(await combobox(page, 'BPE merges').inputValue(), 'cross');
+  // The worker fetched the text; the page only asked for two bytes, to know it is there.
+  const pageBodies = await page.evaluate(() => performance.getEntriesByType('resource')
+    .filter((entry) => entry.name.endsWith('/data/kjv.txt')).map((entry) => entry.decodedBodySize));
+  assert.deepEqual(pageBodies, [2]);
+  await page.screenshot({ path: join(RESULTS, 'bpe-kjv.png'), fullPage: true });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('without data/kjv.txt on the server, the King James Bible is not offered', { timeout: 60_000 }, async () => {
+  // What the dev server answers for a file it lacks: its index.html, status 200.
+  const { page, problems } = await openExplorer((tab) => tab.route('**/data/kjv.txt', (route) =>
+    route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>index</title>' })));
+  await page.waitForTimeout(1_000);
+  assert.equal(await button(page, 'King James Bible (4 MB)').isVisible(), false);
+  assert.equal(await button(page, 'Use the built-in sample').isVisible(), true);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -1,0 +1,82 @@
+// How a token is shown and typed. BPE tokens may hold spaces, tabs and line breaks
+// ("from the dead", "Jesus.\n"), which a label, a list or an input would lose or blur, so
+// everything that shows a token shows it through `displayToken`, and everything a person
+// types is read back through `parseTypedToken`. The page documents the mapping next to the
+// search box (index.html).
+
+/** Each whitespace character a token may hold and the visible sign that stands for it. */
+export const WHITESPACE_SIGNS = [
+  [' ', '·'],
+  ['\n', '⏎'],
+  ['\t', '→'],
+  ['\r', '␍'],
+];
+
+const toSign = new Map(WHITESPACE_SIGNS);
+const fromSign = new Map(WHITESPACE_SIGNS.map(([character, sign]) => [sign, character]));
+
+/**
+ * The token as the page shows it: a space as ·, a newline as ⏎, a tab as →, \r as ␍.
+ * "from the dead" → "from·the·dead", "Jesus.\n" → "Jesus.⏎". A word without whitespace is
+ * shown unchanged.
+ * @param {string} token
+ */
+export function displayToken(token) {
+  return token.replace(/[ \n\t\r]/g, (character) => toSign.get(character));
+}
+
+/**
+ * The token a person means by `text`, typed or picked from the completions: whitespace at
+ * the ends is dropped (a stray space in a search box), then each sign becomes its
+ * character. So "from the dead" and "from·the·dead" both mean "from the dead", "Jesus.⏎"
+ * means "Jesus.\n", and "the·" keeps its trailing space. A text holding a sign as itself
+ * (a middle dot in a word) cannot be typed; it can still be clicked in a list or the plot.
+ * @param {string} text
+ */
+export function parseTypedToken(text) {
+  return text.trim().replace(/[·⏎→␍]/g, (sign) => fromSign.get(sign));
+}
+
+/** A concordance line longer than this is cut to a window around the token's first occurrence. */
+const LINE_WINDOW = 200;
+
+/**
+ * A concordance line in pieces, with each occurrence of `token` marked. The line comes
+ * without its line break, so a token ending in one matches only at the line's end and its
+ * mark ends in ⏎. A long line is cut around the first occurrence, with … where it is cut.
+ * @param {string} line @param {string} token
+ * @returns {{text: string, marked: boolean}[]}
+ */
+export function markToken(line, token) {
+  const core = token.replace(/[\r\n]+$/, '');
+  const endsLine = core !== token;
+  const starts = [];
+  if (endsLine) {
+    if (line.endsWith(core)) starts.push(line.length - core.length);
+  } else if (core) {
+    for (let at = line.indexOf(core); at >= 0; at = line.indexOf(core, at + core.length)) starts.push(at);
+  }
+  const pieces = [];
+  let from = 0;
+  for (const at of starts) {
+    if (at > from) pieces.push({ text: line.slice(from, at), marked: false });
+    pieces.push({ text: endsLine ? `${core}⏎` : core, marked: true });
+    from = at + core.length;
+  }
+  if (from < line.length) pieces.push({ text: line.slice(from), marked: false });
+  return cutAround(pieces);
+}
+
+/** Cuts unmarked text far from the first mark, so a long line shows the token in context. */
+function cutAround(pieces) {
+  const length = pieces.reduce((sum, piece) => sum + piece.text.length, 0);
+  if (length <= LINE_WINDOW) return pieces;
+  const first = pieces.findIndex((piece) => piece.marked);
+  const before = LINE_WINDOW / 4;
+  return pieces.map((piece, i) => {
+    if (piece.marked) return piece;
+    if (i < first && piece.text.length > before) return { ...piece, text: `…${piece.text.slice(-before)}` };
+    if (i > first && piece.text.length > LINE_WINDOW / 2) return { ...piece, text: `${piece.text.slice(0, LINE_WINDOW / 2)}…` };
+    return piece;
+  });
+}
