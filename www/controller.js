@@ -28,7 +28,7 @@ export class Controller {
 
     view.setParams(DEFAULTS);
     view.setAxes([], 0, 1);
-    view.bindUseSample(() => this.open({ kind: 'sample' }, 'Built-in sample: planted royal/common people and countries', SAMPLE_PRESET));
+    view.bindUseSample(() => this.openSample());
     view.bindFileChosen((file) => this.openFile(file));
     view.bindParamsChange((name) => this.paramsChanged(name));
     view.bindTrain(() => this.train());
@@ -115,6 +115,11 @@ export class Controller {
    * Opens a text and prepares it with the form's parameters, after filling in `preset`.
    * @param {Source} source @param {string} name @param {Partial<Params>|null} preset
    */
+  /** Opens the built-in sample: the page starts on it, so training is one click away. */
+  openSample() {
+    return this.open({ kind: 'sample' }, 'Built-in sample: planted royal/common people and countries', SAMPLE_PRESET);
+  }
+
   async open(source, name, preset) {
     this.view.showNotice(null);
     if (preset) this.view.setParams(presetKeepingBpe(preset, this.view.readParams().tokenizer));
@@ -137,8 +142,11 @@ export class Controller {
       this.view.showStats(this.sourceName, null, 'BPE counts its tokens once its merges are learned: press Train.');
       return false;
     }
+    const source = this.source;
     try {
-      const reply = await this.worker.request('prepare', { source: this.source, params });
+      const reply = await this.worker.request('prepare', { source, params });
+      // A text opened meanwhile (a file dropped while the sample loads) has the last word.
+      if (this.source !== source) return false;
       this.isSample = reply.isSample;
       this.tokenizer = params.tokenizer;
       // Another tokenizer replaces the worker's BPE model.

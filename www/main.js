@@ -1,5 +1,5 @@
 // Composition root: load the wasm module (the page uses it to draw), start the training
-// worker, wire the view to it through the controller, and offer the King James Bible when
+// worker, wire the view to it through the controller, open the built-in sample, and offer the King James Bible when
 // the server has it.
 import init, * as wasm from './pkg/embedscope.js';
 import { Controller } from './controller.js';
@@ -32,7 +32,9 @@ async function main() {
   const view = new View(wasm.Chart);
   view.setModuleStatus('ready', `embedscope ${wasm.version()} — WebAssembly module loaded`);
   const controller = new Controller(view, new WorkerClient(createWorker));
+  const opened = controller.openSample();
   if (await servesText(KJV_URL)) controller.offerKjv(KJV_URL);
+  await opened;
 }
 
 main().catch((error) => {

@@ -346,3 +346,16 @@ test('the page stays responsive while training: progress 4+ times a second, no m
   assert.deepEqual(longTasks.filter((ms) => ms > 50), [], 'no main-thread task over 50 ms');
   assert.deepEqual(problems, []);
 });
+
+test('the page opens on the built-in sample, so training is one click away', { timeout: 60_000 }, async () => {
+  const { page, problems } = await openExplorer();
+  await stat(page, 'Vocabulary').waitFor();
+  assert.equal(await stat(page, 'Lines').textContent(), '2,000');
+  assert.equal(await field(page, 'Dimensions').inputValue(), '50', 'the sample preset is filled in');
+  await button(page, 'Train').click();
+  await waitUntilDone(page);
+  await combobox(page, 'Word').fill('king');
+  await button(page, 'Find').click();
+  await page.getByText('Nearest to “king”').waitFor();
+  assert.deepEqual(problems, []);
+});
