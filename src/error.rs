@@ -21,6 +21,9 @@ pub enum Error {
     UnknownWords(Vec<String>),
     /// Occurs when a vectors file is malformed; `line` is 1-based (0 for binary data).
     Format { line: usize, message: String },
+    /// Occurs when a benchmark file (analogy questions or word-pair similarities) is
+    /// malformed or holds no question; `line` is 1-based (0 for the file as a whole).
+    BenchmarkFormat { line: usize, message: String },
     /// Occurs when reading or writing a file fails.
     Io(String),
 }
@@ -50,6 +53,10 @@ impl fmt::Display for Error {
             }
             Error::Format { line: 0, message } => write!(f, "malformed vectors file: {message}"),
             Error::Format { line, message } => write!(f, "malformed vectors file, line {line}: {message}"),
+            Error::BenchmarkFormat { line: 0, message } => write!(f, "malformed benchmark file: {message}"),
+            Error::BenchmarkFormat { line, message } => {
+                write!(f, "malformed benchmark file, line {line}: {message}")
+            }
             Error::Io(message) => write!(f, "{message}"),
         }
     }

@@ -8,7 +8,12 @@
 //!    a vocabulary counts them, cuts the rare ones and reports what it cut.
 //! 2. **Training** (`train`): a chunked SGNS trainer (Mikolov et al. 2013) that advances
 //!    by at most N tokens per call, so a Web Worker or a CLI can report, pause and cancel.
-//! 3. **Using the vectors** (`embed`): neighbours, analogies, PCA, and the word2vec formats.
+//! 3. **Using the vectors** (`embed`): neighbours, analogies, analogy and similarity
+//!    benchmarks, PCA, vector files
+//!    (word2vec text and binary, GloVe, Projector TSV, read by one push parser), and the
+//!    bundle, one JSON file that holds a whole run and re-opens exactly.
+//!
+//! `json` is the core's own strict JSON reader and writer, so the core needs no serde.
 //!
 //! The core is plain Rust and never touches the web: only the `wasm` module (compiled for
 //! `wasm32` alone) imports `wasm_bindgen` and friends.
@@ -22,6 +27,7 @@ pub mod text;
 pub mod train;
 
 pub mod embed;
+pub mod json;
 
 pub use embed::Embeddings;
 pub use error::{Error, Result};
@@ -29,11 +35,16 @@ pub use fingerprint::fingerprint;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;
-// The plot geometry is plain Rust; compiling it natively under test lets `cargo test` run
-// its unit tests, which the wasm32-only `wasm` module would otherwise keep from running.
+// The plot geometry and marks are plain Rust; compiling them natively under test lets
+// `cargo test` run their unit tests, which the wasm32-only `wasm` module would otherwise
+// keep from running.
 #[cfg(all(test, not(target_arch = "wasm32")))]
-#[path = "wasm/layout.rs"]
-mod plot_layout;
+mod wasm {
+    mod layout;
+    // Its colours and sizes for the frame are used only by the wasm `plot`.
+    #[allow(dead_code)]
+    mod scene;
+}
 /// The worker's handle, public so the wasm tests (`tests/wasm_session.rs`) can drive it.
 #[cfg(target_arch = "wasm32")]
 pub use wasm::Session;

@@ -192,3 +192,281 @@ fn bpe_tokens_train_and_answer_escaped_queries() {
     let (_, other_log) = run("other.txt", &["--vocab-size", "61"]);
     assert_ne!(fingerprint(&cross_log), fingerprint(&other_log));
 }
+
+fn write(dir: &Path, name: &str, contents: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn every_format_trains_and_answers_the_same_queries() {
+    let dir = scratch_dir("formats");
+    let corpus = write_corpus(&dir);
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let cases: &[(&str, &[&str])] = &[
+        ("w2v.txt", &[]),
+        ("w2v.bin", &[]),
+        ("glove.txt", &["--format", "glove"]),
+        ("vectors.tsv", &[]),
+        ("kjv-vectors.tsv", &[]),
+    ];
+    let mut answers = Vec::new();
+    for (name, format) in cases {
+        let out = path(name);
+        let trained = embedscope(&[&["train", &corpus, "--out", &out], SMALL, format].concat());
+        assert!(trained.status.success(), "{name}: {}", stderr(&trained));
+        let near = embedscope(&["neighbours", &out, "red", "-k", "4"]);
+        assert!(near.status.success(), "{name}: {}", stderr(&near));
+        assert_eq!(stderr(&near), "", "{name}");
+        let analogy = embedscope(&["analogy", &out, "red", "blue", "cat", "-k", "2"]);
+        assert!(analogy.status.success(), "{name}: {}", stderr(&analogy));
+        answers.push((name, stdout(&near) + &stdout(&analogy)));
+    }
+    for (name, answer) in &answers {
+        assert_eq!(answer, &answers[0].1, "{name} answers differently from {}", answers[0].0);
+    }
+    let glove = std::fs::read_to_string(path("glove.txt")).unwrap();
+    assert!(!glove.starts_with("13 16\n") && glove.lines().count() == 13, "{}", &glove[..40]);
+    let metadata = std::fs::read_to_string(path("metadata.tsv")).unwrap();
+    assert_eq!(metadata.lines().count(), 13);
+    assert_eq!(std::fs::read_to_string(path("kjv-metadata.tsv")).unwrap(), metadata);
+
+    // --metadata names a metadata file anywhere; without one the words are row numbers.
+    std::fs::rename(path("kjv-metadata.tsv"), path("words.tsv")).unwrap();
+    let near = embedscope(&[
+        "neighbours",
+        &path("kjv-vectors.tsv"),
+        "red",
+        "-k",
+        "4",
+        "--metadata",
+        &path("words.tsv"),
+    ]);
+    assert!(near.status.success(), "{}", stderr(&near));
+    assert_eq!(stdout(&near), answers[0].1.lines().take(4).map(|l| format!("{l}\n")).collect::<String>());
+    let row = metadata.lines().position(|w| w == "red").unwrap() + 1;
+    let near = embedscope(&["neighbours", &path("kjv-vectors.tsv"), &row.to_string(), "-k", "2"]);
+    assert!(near.status.success(), "{}", stderr(&near));
+    assert!(stderr(&near).contains("kjv-metadata.tsv next to"), "{}", stderr(&near));
+    assert!(
+        stdout(&near).lines().all(|l| l.split('\t').nth(1).unwrap().parse::<usize>().is_ok()),
+        "{}",
+        stdout(&near)
+    );
+}
+
+#[test]
+fn foreign_glove_and_projector_files_are_recognised() {
+    let dir = scratch_dir("foreign");
+    // GloVe as Stanford writes it: no header, a name that says nothing of the format.
+    let glove = write(&dir, "glove.6B.3d.txt", "red 1 0.1 0\nblue 0.9 0.2 0\ncat 0 0.1 1\n\\o/ 0 1 0\n");
+    let near = embedscope(&["neighbours", &glove, "red", "-k", "1"]);
+    assert!(near.status.success(), "{}", stderr(&near));
+    assert!(stdout(&near).ends_with("\tblue\n"), "{}", stdout(&near));
+    // Its words are taken literally where they are no valid escape; queries are escaped.
+    let near = embedscope(&["neighbours", &glove, "\\\\o/", "-k", "1"]);
+    assert!(near.status.success(), "{}", stderr(&near));
+    let near = embedscope(&["neighbours", &glove, "cat", "-k", "1"]);
+    assert_eq!(stdout(&near).split('\t').nth(1), Some("\\\\o/\n"));
+    // A Projector pair with a metadata header and several columns.
+    let vectors = write(&dir, "vectors.tsv", "1\t0.1\n0.9\t0.2\n0\t1\n");
+    write(&dir, "metadata.tsv", "word\tcount\nred\t10\nblue\t8\ncat\t3\n");
+    let near = embedscope(&["neighbours", &vectors, "red", "-k", "1"]);
+    assert!(near.status.success(), "{}", stderr(&near));
+    assert!(stdout(&near).ends_with("\tblue\n"), "{}", stdout(&near));
+}
+
+#[test]
+fn a_malformed_vectors_file_is_one_line_naming_file_and_line() {
+    let dir = scratch_dir("malformed");
+    let mut text = String::from("8 3\n");
+    for (i, word) in ["the", "of", "and", "to", "night", "day", "light", "dark"].iter().enumerate() {
+        let values = if *word == "day" { "0.5 1" } else { "0.5 1 -2" };
+        text.push_str(&format!("{word} {i}{values}\n"));
+    }
+    let vectors = write(&dir, "vectors.txt", &text);
+    let out = embedscope(&["neighbours", &vectors, "night"]);
+    assert!(!out.status.success());
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "embedscope: {vectors}: malformed vectors file, line 7: expected 3 values after 'day', found 2\n"
+        )
+    );
+
+    // A malformed GloVe file is read as GloVe, so the error is about the bad line.
+    let glove = write(&dir, "glove.txt", "the 1 2\nof 3 4\nand 5\n");
+    let out = embedscope(&["neighbours", &glove, "the"]);
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "embedscope: {glove}: malformed vectors file, line 3: expected 2 values after 'and', found 1\n"
+        )
+    );
+
+    let tsv = write(&dir, "vectors.tsv", "1\t2\n3\t4\n");
+    let words = write(&dir, "words.tsv", "a\nb\na\n");
+    let three_words = write(&dir, "three.tsv", "a\nb\nc\n");
+    let text_file = write(&dir, "good-glove.txt", "the 1 2\nof 3 4\n");
+    let cases: &[(&[&str], String)] = &[
+        (
+            &["neighbours", &tsv, "a", "--metadata", &words],
+            format!("{words}: malformed vectors file, line 3: the metadata word 'a' occurs twice"),
+        ),
+        (
+            &["neighbours", &tsv, "a", "--metadata", &three_words],
+            format!(
+                "{tsv}: malformed vectors file, line 3: the file ends after 2 rows, but the metadata gives 3 words"
+            ),
+        ),
+        (
+            &["neighbours", &text_file, "the", "--metadata", &words],
+            format!("--metadata {words} only applies to a Projector vectors.tsv, and {text_file} is GloVe"),
+        ),
+        (
+            &["train", &text_file, "--out", &tsv, "--format", "csv"],
+            "--format 'csv' is not text, binary, glove or tsv".to_string(),
+        ),
+    ];
+    for (args, expected) in cases {
+        let out = embedscope(args);
+        let err = stderr(&out);
+        assert!(!out.status.success(), "{args:?} should fail");
+        assert!(err.contains(expected.as_str()), "{args:?}: expected '{expected}' in {err:?}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err:?}");
+    }
+}
+
+/// Hand-built vectors on which 3CosAdd and 3CosMul disagree: for a : b :: c : ?, a is
+/// orthogonal to every candidate, x is parallel to b, and y leans towards both b and c, so
+/// 3CosAdd answers x (1 against 4/√17 ≈ 0.970) and 3CosMul answers y (1.100 against 0.998).
+const DISAGREEING_VECTORS: &str = "5 4\na 0 0 1 0\nb 1 0 0 0\nc 0 1 0 0\nx 2 0 0 0\ny 2 2 0 3\n";
+
+const ANALOGIES: &str = ": add-wins\na b c x\n\n: mul-wins\na b c y\na b c unicorn\n";
+
+/// Cosines b·x 1, b·y = x·y = 2/√17 (a tie), a·b 0; unicorn is unknown. Spearman of the
+/// human ranks (1, 3, 2, 4) and the model's (1, 2.5, 2.5, 4) is 4.5/√22.5 ≈ 0.9487; Pearson of
+/// the scores and cosines is 0.9864 (worked out in Python).
+const PAIRS: &str = "b x 9\nb y 5\nx y 6\na b 1\nb unicorn 2\n";
+
+#[test]
+fn eval_prints_accuracy_by_both_methods_and_correlations() {
+    let dir = scratch_dir("eval");
+    let vectors = write(&dir, "v.txt", DISAGREEING_VECTORS);
+    let analogies = write(&dir, "questions.txt", ANALOGIES);
+    let pairs = write(&dir, "pairs.txt", PAIRS);
+
+    let out = embedscope(&["eval", &vectors, "--analogies", &analogies, "--similarity", &pairs]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    // Columns: questions, covered, skipped, 3CosAdd, 3CosMul.
+    assert_eq!(row(&text, "add-wins"), "add-wins 1 1 0 100.0 % (1/1) 0.0 % (0/1)");
+    assert_eq!(row(&text, "mul-wins"), "mul-wins 2 1 1 0.0 % (0/1) 100.0 % (1/1)");
+    assert_eq!(row(&text, "overall"), "overall 3 2 1 50.0 % (1/2) 50.0 % (1/2)");
+    assert!(text.contains("coverage 66.7 % (2 of 3 questions"), "{text}");
+    assert!(text.contains("rank 2      a : b :: c : y   answered x   (mul-wins, line 5)"), "{text}");
+    assert!(text.contains("5 pairs (score in column 3); found 4 of 5 pairs, OOV ratio 20.0 %"), "{text}");
+    assert!(text.contains("Spearman 0.9487   Pearson 0.9864"), "{text}");
+
+    // Restricted to the 4 most frequent words, y is no candidate: one question is covered,
+    // and x, the only candidate, is right by both methods.
+    let out = embedscope(&["eval", &vectors, "--analogies", &analogies, "--restrict", "4", "-k", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("candidates: the 4 most frequent of 5 words"), "{text}");
+    assert_eq!(row(&text, "overall"), "overall 3 1 2 100.0 % (1/1) 100.0 % (1/1)");
+    assert!(text.contains("3CosAdd answers every covered question correctly"), "{text}");
+    assert!(!text.contains("similarity"), "{text}");
+
+    // Upper-case words are found only when ignoring case.
+    let upper = write(&dir, "upper.txt", &ANALOGIES.replace("a b c x", "A B C X"));
+    let out = embedscope(&["eval", &vectors, "--analogies", &upper, "--ignore-case"]);
+    assert_eq!(row(&stdout(&out), "add-wins"), "add-wins 1 1 0 100.0 % (1/1) 0.0 % (0/1)");
+    let out = embedscope(&["eval", &vectors, "--analogies", &upper]);
+    assert_eq!(row(&stdout(&out), "add-wins"), "add-wins 1 0 1 n/a n/a");
+}
+
+#[test]
+fn eval_json_holds_the_same_figures_and_parses() {
+    use embedscope::json::{self, Value};
+    let dir = scratch_dir("eval-json");
+    let vectors = write(&dir, "v.txt", DISAGREEING_VECTORS);
+    let analogies = write(&dir, "questions.txt", ANALOGIES);
+    let pairs = write(&dir, "pairs.txt", PAIRS);
+    let out = embedscope(&["eval", &vectors, "--analogies", &analogies, "--similarity", &pairs, "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert_eq!(text.trim_end().lines().count(), 1, "one JSON document: {text}");
+    let doc = json::parse(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    let number = |v: Option<&Value>| v.and_then(Value::as_number).map(|n| n.to_f64());
+    let overall = doc.get("analogies").and_then(|a| a.get("overall")).expect("analogies.overall");
+    assert_eq!(number(overall.get("questions")), Some(3.0));
+    assert_eq!(number(overall.get("covered")), Some(2.0));
+    assert_eq!(number(overall.get("correctCosAdd")), Some(1.0));
+    assert_eq!(number(overall.get("accuracyCosMul")), Some(0.5));
+    let sections = doc.get("analogies").and_then(|a| a.get("sections")).and_then(Value::as_array).unwrap();
+    assert_eq!(
+        sections.iter().filter_map(|s| s.get("name")?.as_str()).collect::<Vec<_>>(),
+        ["add-wins", "mul-wins"]
+    );
+    let similarity = doc.get("similarity").expect("similarity");
+    assert_eq!(number(similarity.get("found")), Some(4.0));
+    assert!((number(similarity.get("spearman")).unwrap() - 0.9487).abs() < 1e-4);
+    assert!((number(similarity.get("oovRatio")).unwrap() - 0.2).abs() < 1e-12);
+}
+
+/// The line of `text` that starts with the word `name`, its fields joined by single spaces.
+fn row(text: &str, name: &str) -> String {
+    let line = text.lines().find(|l| l.split_whitespace().next() == Some(name));
+    let line = line.unwrap_or_else(|| panic!("no row {name} in {text}"));
+    line.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn eval_errors_are_one_line_and_exit_non_zero() {
+    let dir = scratch_dir("eval-errors");
+    let vectors = write(&dir, "v.txt", DISAGREEING_VECTORS);
+    let analogies = write(&dir, "questions.txt", ANALOGIES);
+    let bad_analogies = write(&dir, "bad-questions.txt", ": s\na b c x\n\na b c\n");
+    let bad_pairs = write(&dir, "bad-pairs.txt", "word1\tword2\tscore\nb\tx\tnine\n");
+    let empty = write(&dir, "empty.txt", "\n");
+    let missing = dir.join("missing.txt");
+    let missing = missing.to_str().unwrap();
+
+    let cases: &[(&[&str], String)] = &[
+        (&["eval", &vectors], "eval needs --analogies FILE or --similarity FILE".into()),
+        (
+            &["eval", &vectors, "--analogies", &bad_analogies],
+            format!(
+                "{bad_analogies}: malformed benchmark file, line 4: expected four words 'a b c d' \
+                 (a is to b as c is to d), found 3"
+            ),
+        ),
+        (
+            &["eval", &vectors, "--similarity", &bad_pairs],
+            format!(
+                "{bad_pairs}: malformed benchmark file, line 2: the score 'nine' in column 3 is not a number"
+            ),
+        ),
+        (
+            &["eval", &vectors, "--analogies", &empty],
+            format!("{empty}: malformed benchmark file: it holds no question"),
+        ),
+        (&["eval", &vectors, "--analogies", missing], format!("cannot read {missing}")),
+        (&["eval", missing, "--analogies", &analogies], format!("cannot open {missing}")),
+        (
+            &["eval", &vectors, "--analogies", &analogies, "--restrict", "x"],
+            "--restrict 'x' is not a valid number".into(),
+        ),
+        (&["eval", &vectors, "--analogies", &analogies, "--jsn"], "unknown option --jsn".into()),
+        (&["eval", "--analogies", &analogies], "missing VECTORS".into()),
+    ];
+    for (args, expected) in cases {
+        let out = embedscope(args);
+        let err = stderr(&out);
+        assert!(!out.status.success(), "{args:?} should fail");
+        assert!(err.contains(expected.as_str()), "{args:?}: expected '{expected}' in {err:?}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err:?}");
+    }
+}

@@ -2,20 +2,30 @@
 //!
 //! ```text
 //! embedscope train CORPUS --out VECTORS [options]
-//! embedscope neighbours VECTORS WORD [-k 10] [--restrict N]
-//! embedscope analogy VECTORS A B C [-k 10] [--cosmul] [--restrict N]
+//! embedscope neighbours VECTORS WORD [-k 10] [--restrict N] [--metadata FILE]
+//! embedscope analogy VECTORS A B C [-k 10] [--cosmul] [--restrict N] [--metadata FILE]
+//! embedscope eval VECTORS [--analogies FILE] [--similarity FILE] [--restrict N] [--ignore-case]
+//!                 [-k N] [--json] [--metadata FILE]
 //! ```
+//!
+//! VECTORS may be in any format the core reads (word2vec text or binary, GloVe, Projector
+//! `vectors.tsv`); [`load_vectors`] tells which from the file's first bytes.
 //!
 //! Every error is one line on stderr and a non-zero exit status.
 
 use std::collections::VecDeque;
 use std::fs::File;
-use std::io::{BufReader, BufWriter, IsTerminal};
+use std::io::{BufWriter, IsTerminal, Read};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::OnceLock;
 use std::time::Instant;
 
-use embedscope::embed::{self, AnalogyMethod, Neighbour};
+use embedscope::embed::{
+    self, AnalogyEvaluator, AnalogyMethod, AnalogyOptions, AnalogyReport, AnalogySet, Neighbour,
+    SectionScore, SimilarityOptions, SimilarityReport, SimilaritySet, VectorFormat, VectorsParser,
+};
+use embedscope::json::Value;
 use embedscope::text::{
     BpeConfig, BpeLearner, BpeMode, BpeTokenizer, Corpus, Tokenizer, VocabConfig, WhitespaceTokenizer,
     WordTokenizer,
@@ -25,22 +35,39 @@ use embedscope::{Embeddings, fingerprint};
 
 const USAGE: &str = "\
 usage:
-  embedscope train CORPUS --out VECTORS [--format text|binary]
+  embedscope train CORPUS --out VECTORS [--format text|binary|glove|tsv]
                    [--tokenizer word|whitespace|bpe] [--lowercase] [--keep-punctuation]
                    [--vocab-size 8000] [--bpe-mode cross|within]
                    [--dim 100] [--window 5] [--negative 5] [--sample 1e-3]
                    [--min-count 5] [--max-vocab N] [--epochs 5] [--alpha 0.025]
                    [--min-alpha 0.0001] [--ns-exponent 0.75] [--seed 1] [--quiet]
-  embedscope neighbours VECTORS WORD [-k 10] [--restrict N]
-  embedscope analogy VECTORS A B C [-k 10] [--cosmul] [--restrict N]
+  embedscope neighbours VECTORS WORD [-k 10] [--restrict N] [--metadata FILE]
+  embedscope analogy VECTORS A B C [-k 10] [--cosmul] [--restrict N] [--metadata FILE]
+  embedscope eval VECTORS [--analogies FILE] [--similarity FILE]
+                  [--restrict N] [--ignore-case] [-k/--worst N] [--json] [--metadata FILE]
 
-VECTORS files are in word2vec format: binary when the name ends in .bin, text otherwise.
+VECTORS files may be word2vec text or binary, GloVe, or a Projector vectors.tsv; the
+format is told from the file's first bytes, else from its name (.bin binary, .tsv
+vectors.tsv) or its first line. A vectors.tsv takes its words from
+--metadata FILE, by default from the metadata.tsv next to it (x-vectors.tsv: x-metadata.tsv);
+without one its words are the row numbers 1, 2, ...
+train writes word2vec text, or with --format (by default from the name: .bin binary,
+.tsv a vectors.tsv plus its metadata.tsv) binary, GloVe or Projector TSV.
 Tokens holding whitespace are stored escaped (\\s for a space, \\n for a newline);
 give WORD escaped the same way, e.g. 'Jesus\\s' or 'from\\sthe\\sdead'.
 
 --tokenizer bpe learns byte-pair merges from CORPUS up to --vocab-size tokens; with
 --bpe-mode cross (default) tokens may span words within a line, with within they stay
-inside a word and the whitespace after it.";
+inside a word and the whitespace after it.
+
+eval scores VECTORS on benchmarks (give one or both): --analogies FILE in the
+questions-words.txt format (': section' lines, then 'a b c d' per line), answered by 3CosAdd
+and 3CosMul; --similarity FILE of 'word1 word2 score' lines (WordSim-353, SimLex-999; a
+header line names the score column), scored by Spearman's and Pearson's correlation.
+Only the --restrict N most frequent words count (default: 30000 for analogies, as gensim,
+and the whole vocabulary for similarity; 0 means the whole vocabulary); --ignore-case
+matches words case-insensitively; -k/--worst N lists the N worst-answered questions
+(default 20) and pairs (default 10).";
 
 fn main() -> ExitCode {
     let args: VecDeque<String> = std::env::args().skip(1).collect();
@@ -58,6 +85,7 @@ fn run(mut args: VecDeque<String>) -> Result<(), String> {
         Some("train") => train(Args::parse(args)?),
         Some("neighbours" | "neighbors") => neighbours(Args::parse(args)?),
         Some("analogy") => analogy(Args::parse(args)?),
+        Some("eval") => eval(Args::parse(args)?),
         Some("help" | "-h" | "--help") => {
             println!("{USAGE}");
             Ok(())
@@ -75,7 +103,8 @@ struct Args {
 }
 
 /// Options that take no value.
-const SWITCHES: &[&str] = &["--lowercase", "--keep-punctuation", "--quiet", "--cosmul"];
+const SWITCHES: &[&str] =
+    &["--lowercase", "--keep-punctuation", "--quiet", "--cosmul", "--ignore-case", "--json"];
 /// Options that take a value; each command reads the ones it knows.
 const VALUED: &[&str] = &[
     "--out",
@@ -96,6 +125,10 @@ const VALUED: &[&str] = &[
     "--seed",
     "-k",
     "--restrict",
+    "--metadata",
+    "--analogies",
+    "--similarity",
+    "--worst",
 ];
 
 impl Args {
@@ -144,9 +177,16 @@ impl Args {
     }
 
     fn value<T: std::str::FromStr>(&mut self, name: &str, default: T) -> Result<T, String> {
+        Ok(self.optional(name)?.unwrap_or(default))
+    }
+
+    /// The value of option `name` when it is given.
+    fn optional<T: std::str::FromStr>(&mut self, name: &str) -> Result<Option<T>, String> {
         match self.take(name).flatten() {
-            None => Ok(default),
-            Some(text) => text.parse().map_err(|_| format!("{name} '{text}' is not a valid number")),
+            None => Ok(None),
+            Some(text) => {
+                text.parse().map(Some).map_err(|_| format!("{name} '{text}' is not a valid number"))
+            }
         }
     }
 
@@ -174,10 +214,16 @@ fn now() -> f64 {
 fn train(mut args: Args) -> Result<(), String> {
     let corpus_path = args.positional("CORPUS")?;
     let out = args.take("--out").flatten().ok_or("train needs --out VECTORS")?;
-    let format = args.text("--format", if out.ends_with(".bin") { "binary" } else { "text" });
-    if format != "text" && format != "binary" {
-        return Err(format!("--format '{format}' is not text or binary"));
-    }
+    let format = match args.take("--format").flatten() {
+        None => VectorFormat::from_file_name(&out).unwrap_or(VectorFormat::Word2VecText),
+        Some(name) => match name.as_str() {
+            "text" => VectorFormat::Word2VecText,
+            "binary" => VectorFormat::Word2VecBinary,
+            "glove" => VectorFormat::Glove,
+            "tsv" => VectorFormat::ProjectorTsv,
+            _ => return Err(format!("--format '{name}' is not text, binary, glove or tsv")),
+        },
+    };
     let choice = match args.text("--tokenizer", "word").as_str() {
         "word" => TokenizerChoice::Ready(Box::new(WordTokenizer {
             lowercase: args.switch("--lowercase"),
@@ -275,15 +321,27 @@ fn train(mut args: Args) -> Result<(), String> {
     );
 
     let embeddings = trainer.to_embeddings().map_err(|e| e.to_string())?;
-    let file = File::create(&out).map_err(|e| format!("cannot create {out}: {e}"))?;
-    let writer = BufWriter::new(file);
-    let written = if format == "binary" {
-        embed::write_word2vec_binary(&embeddings, writer)
-    } else {
-        embed::write_word2vec_text(&embeddings, writer)
+    let create =
+        |path: &str| File::create(path).map(BufWriter::new).map_err(|e| format!("cannot create {path}: {e}"));
+    let writer = create(&out)?;
+    let mut also = String::new();
+    let written = match format {
+        VectorFormat::Word2VecText => embed::write_word2vec_text(&embeddings, writer),
+        VectorFormat::Word2VecBinary => embed::write_word2vec_binary(&embeddings, writer),
+        VectorFormat::Glove => embed::write_glove(&embeddings, writer),
+        VectorFormat::ProjectorTsv => {
+            let metadata = metadata_path_for(&out);
+            let metadata = metadata.to_string_lossy();
+            also = format!(", words to {metadata}");
+            embed::write_projector_tsv(&embeddings, writer, create(&metadata)?)
+        }
     };
     written.map_err(|e| format!("cannot write {out}: {e}"))?;
-    eprintln!("wrote {} vectors of dimension {} to {out} ({format})", embeddings.len(), embeddings.dim());
+    eprintln!(
+        "wrote {} vectors of dimension {} to {out}{also} ({format})",
+        embeddings.len(),
+        embeddings.dim()
+    );
     Ok(())
 }
 
@@ -398,15 +456,82 @@ impl ProgressBar {
     }
 }
 
-fn load_vectors(path: &str) -> Result<Embeddings, String> {
-    let file = File::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
-    let reader = BufReader::new(file);
-    let loaded = if path.ends_with(".bin") {
-        embed::read_word2vec_binary(reader)
-    } else {
-        embed::read_word2vec_text(reader)
+/// Loads the vectors file at `path`, whatever its format: sniffed from its first bytes, else
+/// guessed from its name or its first line ([`VectorFormat::guess`]), so the reader of the
+/// likely format says what is wrong. A Projector `vectors.tsv` takes its words from
+/// `metadata`, by default from the file [`metadata_path_for`] names if it exists, else row
+/// numbers.
+///
+/// Errors are one line naming the file at fault, e.g.
+/// `vectors.txt: malformed vectors file, line 7: expected 100 values after 'night', found 99`.
+fn load_vectors(path: &str, metadata: Option<&str>) -> Result<Embeddings, String> {
+    let mut file = File::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
+    let mut head = Vec::with_capacity(VectorFormat::SNIFF_LEN);
+    (&mut file)
+        .take(VectorFormat::SNIFF_LEN as u64)
+        .read_to_end(&mut head)
+        .map_err(|e| format!("cannot read {path}: {e}"))?;
+    let format = VectorFormat::guess(&head, path);
+    let (parser, note) = match (format, metadata) {
+        (VectorFormat::ProjectorTsv, _) => projector_parser(path, metadata)?,
+        (_, Some(given)) => {
+            return Err(format!(
+                "--metadata {given} only applies to a Projector vectors.tsv, and {path} is {format}"
+            ));
+        }
+        (_, None) => (VectorsParser::new(format), None),
     };
-    loaded.map_err(|e| format!("{path}: {e}"))
+    let embeddings = parser.read_all((&head[..]).chain(file)).map_err(|e| format!("{path}: {e}"))?;
+    if let Some(note) = note {
+        eprintln!("{note}");
+    }
+    Ok(embeddings)
+}
+
+/// The parser for the Projector `vectors.tsv` at `path`, with the words of `metadata`, by
+/// default of the file [`metadata_path_for`] names if it exists; without one, also a note
+/// to show that the words are row numbers.
+fn projector_parser(path: &str, metadata: Option<&str>) -> Result<(VectorsParser, Option<String>), String> {
+    let default = metadata_path_for(path);
+    let metadata_path = match metadata {
+        Some(given) => PathBuf::from(given),
+        None if default.exists() => default,
+        None => {
+            let note = format!(
+                "note: no {} next to {path}, so its words are the row numbers 1, 2, ...",
+                default.to_string_lossy()
+            );
+            return Ok((VectorsParser::new(VectorFormat::ProjectorTsv), Some(note)));
+        }
+    };
+    let text = read_metadata(&metadata_path)?;
+    let parser = VectorsParser::with_metadata(&text)
+        .map_err(|e| format!("{}: {e}", metadata_path.to_string_lossy()))?;
+    Ok((parser, None))
+}
+
+/// Where the `metadata.tsv` of a `vectors.tsv` is: next to it, its name with the last
+/// `vectors` turned into `metadata` (`kjv-vectors.tsv`: `kjv-metadata.tsv`), or
+/// `metadata.tsv` when the name holds no `vectors`.
+fn metadata_path_for(vectors_path: &str) -> PathBuf {
+    let path = Path::new(vectors_path);
+    let name = path.file_name().map(|name| name.to_string_lossy()).unwrap_or_default();
+    let metadata_name = match name.rfind("vectors") {
+        Some(at) => format!("{}metadata{}", &name[..at], &name[at + "vectors".len()..]),
+        None => "metadata.tsv".to_string(),
+    };
+    path.with_file_name(metadata_name)
+}
+
+/// The text of a `metadata.tsv`; invalid UTF-8 is an error naming its line.
+fn read_metadata(path: &Path) -> Result<String, String> {
+    let shown = path.to_string_lossy();
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    String::from_utf8(bytes).map_err(|err| {
+        let valid = &err.as_bytes()[..err.utf8_error().valid_up_to()];
+        let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
+        format!("{shown}: invalid UTF-8 on line {line}")
+    })
 }
 
 fn print_neighbours(list: &[Neighbour]) {
@@ -431,8 +556,9 @@ fn neighbours(mut args: Args) -> Result<(), String> {
     let word = args.positional("WORD")?;
     let k = args.value("-k", 10usize)?;
     let restrict: usize = args.value("--restrict", 0)?;
+    let metadata = args.take("--metadata").flatten();
     args.finish()?;
-    let embeddings = load_vectors(&path)?;
+    let embeddings = load_vectors(&path, metadata.as_deref())?;
     let word = embed::unescape_token(&word).map_err(|e| e.to_string())?;
     let list = embeddings.neighbours(&word, k, (restrict > 0).then_some(restrict)).map_err(query_error)?;
     print_neighbours(&list);
@@ -448,11 +574,247 @@ fn analogy(mut args: Args) -> Result<(), String> {
     let k = args.value("-k", 10usize)?;
     let method = if args.switch("--cosmul") { AnalogyMethod::CosMul } else { AnalogyMethod::CosAdd };
     let restrict: usize = args.value("--restrict", 0)?;
+    let metadata = args.take("--metadata").flatten();
     args.finish()?;
-    let embeddings = load_vectors(&path)?;
+    let embeddings = load_vectors(&path, metadata.as_deref())?;
     let list = embeddings
         .analogy(&words[0], &words[1], &words[2], k, method, (restrict > 0).then_some(restrict))
         .map_err(query_error)?;
     print_neighbours(&list);
     Ok(())
+}
+
+fn eval(mut args: Args) -> Result<(), String> {
+    let path = args.positional("VECTORS")?;
+    let analogies_path = args.take("--analogies").flatten();
+    let similarity_path = args.take("--similarity").flatten();
+    // 0 means the whole vocabulary, as for the other commands; absent means each benchmark's default.
+    let restrict: Option<usize> = args.optional("--restrict")?;
+    let ignore_case = args.switch("--ignore-case");
+    let k: Option<usize> = args.optional("-k")?;
+    let worst = args.optional("--worst")?.or(k);
+    let json = args.switch("--json");
+    let metadata = args.take("--metadata").flatten();
+    args.finish()?;
+    if analogies_path.is_none() && similarity_path.is_none() {
+        return Err("eval needs --analogies FILE or --similarity FILE (or both)".into());
+    }
+    // Benchmarks are small: read them first, so a malformed one fails before a large vectors file loads.
+    let analogies =
+        analogies_path.map(|p| read_benchmark(&p, AnalogySet::parse).map(|set| (p, set))).transpose()?;
+    let similarity =
+        similarity_path.map(|p| read_benchmark(&p, SimilaritySet::parse).map(|set| (p, set))).transpose()?;
+    let embeddings = load_vectors(&path, metadata.as_deref())?;
+    let mut json_out: Vec<(String, Value)> = vec![
+        ("vectors".into(), path.as_str().into()),
+        ("words".into(), embeddings.len().into()),
+        ("dim".into(), embeddings.dim().into()),
+    ];
+    let restrict_or = |default: Option<usize>| restrict.map_or(default, |n| (n > 0).then_some(n));
+
+    let both = analogies.is_some() && similarity.is_some();
+    if let Some((file, set)) = analogies {
+        let d = AnalogyOptions::default();
+        let options = AnalogyOptions {
+            restrict: restrict_or(d.restrict),
+            ignore_case,
+            worst: worst.unwrap_or(d.worst),
+        };
+        let (n_questions, n_sections) = (set.n_questions(), set.sections().len());
+        let started = now();
+        let mut evaluator = AnalogyEvaluator::new(&embeddings, set, options).map_err(|e| e.to_string())?;
+        let mut bar = ProgressBar::new(false);
+        loop {
+            let p = evaluator.step(&embeddings, 1_024).map_err(|e| e.to_string())?;
+            let filled = p.done * 30 / p.total;
+            let text = format!(
+                "analogies [{}{}] {}/{}",
+                "#".repeat(filled),
+                " ".repeat(30 - filled),
+                p.done,
+                p.total
+            );
+            bar.draw_text(p.is_done(), &text);
+            if p.is_done() {
+                break;
+            }
+        }
+        bar.line(&format!("evaluated {n_questions} analogy questions in {:.2} s", now() - started));
+        let report = evaluator.report();
+        if json {
+            json_out.push(("analogies".into(), analogy_json(&file, &report, ignore_case)));
+        } else {
+            println!(
+                "analogies: {file}, {n_questions} questions in {n_sections} section{}; candidates: the {} \
+                 most frequent of {} words{}",
+                if n_sections == 1 { "" } else { "s" },
+                report.n_candidates,
+                embeddings.len(),
+                if ignore_case { ", ignoring case" } else { "" }
+            );
+            print_analogy_report(&report);
+        }
+    }
+    if let Some((file, set)) = similarity {
+        let d = SimilarityOptions::default();
+        let options = SimilarityOptions {
+            restrict: restrict_or(d.restrict),
+            ignore_case,
+            worst: worst.unwrap_or(d.worst),
+        };
+        let report = embed::evaluate_similarity(&embeddings, &set, options).map_err(|e| e.to_string())?;
+        if json {
+            json_out.push(("similarity".into(), similarity_json(&file, &set, &report)));
+        } else {
+            if both {
+                println!();
+            }
+            let column = match set.score_name() {
+                Some(name) => format!("'{name}', column {}", set.score_column()),
+                None => format!("column {}", set.score_column()),
+            };
+            println!(
+                "similarity: {file}, {} pairs (score in {column}); found {} of {} pairs, OOV ratio {:.1} %",
+                report.pairs,
+                report.found,
+                report.pairs,
+                report.oov_ratio() * 100.0
+            );
+            print_similarity_report(&report);
+        }
+    }
+    if json {
+        println!("{}", Value::Object(json_out).to_json());
+    }
+    Ok(())
+}
+
+/// One section's figures as JSON; accuracies and coverage are null when nothing is covered.
+fn section_json(score: &SectionScore) -> Value {
+    let ratio = |r: Option<f64>| r.map_or(Value::Null, Value::from);
+    Value::Object(vec![
+        ("name".into(), score.name.as_str().into()),
+        ("questions".into(), score.questions.into()),
+        ("covered".into(), score.covered.into()),
+        ("skipped".into(), score.skipped().into()),
+        ("coverage".into(), ratio(score.coverage())),
+        ("correctCosAdd".into(), score.correct_cos_add.into()),
+        ("correctCosMul".into(), score.correct_cos_mul.into()),
+        ("accuracyCosAdd".into(), ratio(score.accuracy(AnalogyMethod::CosAdd))),
+        ("accuracyCosMul".into(), ratio(score.accuracy(AnalogyMethod::CosMul))),
+    ])
+}
+
+/// The analogy report as JSON, with the same figures the text output prints.
+fn analogy_json(file: &str, report: &AnalogyReport, ignore_case: bool) -> Value {
+    let worst = report.worst.iter().map(|q| {
+        Value::Object(vec![
+            ("words".into(), Value::Array(q.words.iter().map(|w| w.as_str().into()).collect())),
+            ("answer".into(), q.answer.as_deref().map_or(Value::Null, Value::from)),
+            ("rank".into(), q.rank.into()),
+            ("section".into(), report.sections[q.section].name.as_str().into()),
+            ("line".into(), q.line.into()),
+        ])
+    });
+    Value::Object(vec![
+        ("file".into(), file.into()),
+        ("candidates".into(), report.n_candidates.into()),
+        ("ignoreCase".into(), ignore_case.into()),
+        ("overall".into(), section_json(&report.overall)),
+        ("sections".into(), Value::Array(report.sections.iter().map(section_json).collect())),
+        ("worst".into(), Value::Array(worst.collect())),
+    ])
+}
+
+/// The similarity report as JSON; correlations are null where they are not defined.
+fn similarity_json(file: &str, set: &SimilaritySet, report: &SimilarityReport) -> Value {
+    let figure = |r: Option<f64>| r.map_or(Value::Null, Value::from);
+    let worst = report.worst.iter().map(|p| {
+        Value::Object(vec![
+            ("words".into(), Value::Array(p.words.iter().map(|w| w.as_str().into()).collect())),
+            ("human".into(), p.human.into()),
+            ("cosine".into(), p.cosine.into()),
+            ("humanRank".into(), p.human_rank.into()),
+            ("modelRank".into(), p.model_rank.into()),
+            ("line".into(), p.line.into()),
+        ])
+    });
+    Value::Object(vec![
+        ("file".into(), file.into()),
+        ("scoreColumn".into(), set.score_column().into()),
+        ("pairs".into(), report.pairs.into()),
+        ("found".into(), report.found.into()),
+        ("oovRatio".into(), report.oov_ratio().into()),
+        ("spearman".into(), figure(report.spearman)),
+        ("pearson".into(), figure(report.pearson)),
+        ("worst".into(), Value::Array(worst.collect())),
+    ])
+}
+
+/// Reads and parses a benchmark file; errors name the file.
+fn read_benchmark<T>(path: &str, parse: fn(&str) -> embedscope::Result<T>) -> Result<T, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    parse(&text).map_err(|e| format!("{path}: {e}"))
+}
+
+/// `correct/covered` as a percentage, or "n/a" when nothing is covered.
+fn accuracy_cell(score: &SectionScore, method: AnalogyMethod) -> String {
+    match score.accuracy(method) {
+        Some(accuracy) => format!("{:5.1} % ({}/{})", accuracy * 100.0, score.correct(method), score.covered),
+        None => "  n/a".into(),
+    }
+}
+
+fn print_analogy_report(report: &AnalogyReport) {
+    let width =
+        report.sections.iter().map(|s| s.name.chars().count()).max().unwrap_or(0).max("section".len());
+    println!("{:width$}  questions  covered  skipped  {:20}  3CosMul", "section", "3CosAdd");
+    for score in report.sections.iter().chain([&report.overall]) {
+        println!(
+            "{:width$}  {:>9}  {:>7}  {:>7}  {:20}  {}",
+            score.name,
+            score.questions,
+            score.covered,
+            score.skipped(),
+            accuracy_cell(score, AnalogyMethod::CosAdd),
+            accuracy_cell(score, AnalogyMethod::CosMul)
+        );
+    }
+    let overall = &report.overall;
+    println!(
+        "coverage {:.1} % ({} of {} questions have all four words among the candidates; {} skipped)",
+        overall.coverage().unwrap_or(0.0) * 100.0,
+        overall.covered,
+        overall.questions,
+        overall.skipped()
+    );
+    if report.worst.is_empty() {
+        println!("3CosAdd answers every covered question correctly");
+        return;
+    }
+    println!("worst-answered questions by 3CosAdd (rank of the expected word; 1 would be correct):");
+    for question in &report.worst {
+        let [a, b, c, d] = &question.words;
+        let answer = question.answer.as_deref().map_or("nothing".into(), embed::escape_token);
+        println!(
+            "  rank {:<6} {a} : {b} :: {c} : {d}   answered {answer}   ({}, line {})",
+            question.rank, report.sections[question.section].name, question.line
+        );
+    }
+}
+
+fn print_similarity_report(report: &SimilarityReport) {
+    let figure = |value: Option<f64>| value.map_or("n/a".into(), |v| format!("{v:.4}"));
+    println!("Spearman {}   Pearson {}", figure(report.spearman), figure(report.pearson));
+    if report.worst.is_empty() {
+        return;
+    }
+    println!("largest rank disagreements (rank 1 = most similar of the {} found pairs):", report.found);
+    for pair in &report.worst {
+        let [a, b] = &pair.words;
+        println!(
+            "  {a} {b}   human {} (rank {})   cosine {:.4} (rank {})   line {}",
+            pair.human, pair.human_rank, pair.cosine, pair.model_rank, pair.line
+        );
+    }
 }

@@ -1,15 +1,25 @@
-//! Using learned vectors: the `Embeddings` store, queries, PCA and file formats.
+//! Using learned vectors: the `Embeddings` store, queries, benchmarks, PCA and file formats (word2vec,
+//! GloVe, Projector TSV, and the bundle that holds a whole run).
 
 mod align;
+mod bundle;
+mod eval;
 mod io;
 mod pca;
 mod query;
 mod vectors;
 
 pub use align::{IDENTITY, Transform2, apply_2d, procrustes_2d};
+pub use bundle::{BUNDLE_VERSION, Bundle, read_bundle, write_bundle};
+pub use eval::{
+    AnalogyEvaluator, AnalogyOptions, AnalogyQuestion, AnalogyReport, AnalogySet, AnsweredQuestion,
+    EvalProgress, NO_SECTION, PairDisagreement, SectionScore, SimilarityOptions, SimilarityPair,
+    SimilarityReport, SimilaritySet, evaluate_analogies, evaluate_similarity,
+};
 pub use io::{
-    escape_token, read_word2vec_binary, read_word2vec_text, unescape_token, write_projector_tsv,
-    write_word2vec_binary, write_word2vec_text,
+    VectorFormat, VectorsParser, escape_token, read_projector_tsv, read_vectors, read_word2vec_binary,
+    read_word2vec_text, unescape_token, write_glove, write_projector_tsv, write_word2vec_binary,
+    write_word2vec_text,
 };
 pub use pca::Pca;
 pub use query::{AnalogyMethod, Neighbour};

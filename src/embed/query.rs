@@ -11,6 +11,12 @@
 //! **Architecture Invariant:** top-k selection keeps a bounded heap of `k` candidates
 //! instead of sorting the vocabulary, and ties are broken by the lower word index (the more
 //! frequent word), so every query is deterministic.
+//!
+//! **Architecture Invariant:** an analogy score is always computed the same way, by
+//! [`AnalogyMethod::score`] from the three dot products `dot(d, a)`, `dot(d, b)`, `dot(d, c)`
+//! of unit vectors in that operand order, and compared through [`Candidate`]. The benchmark
+//! in `eval.rs` relies on it: its answer to a question is, to the bit, what
+//! [`Embeddings::analogy`] answers.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -45,6 +51,23 @@ pub enum AnalogyMethod {
 
 /// The ε of 3CosMul, which keeps the quotient finite when `cos'(d, a)` is 0.
 const COS_MUL_EPSILON: f32 = 0.001;
+
+impl AnalogyMethod {
+    /// The score of a candidate `d` from its cosines `[cos(d, a), cos(d, b), cos(d, c)]`.
+    ///
+    /// Both the query ([`Embeddings::analogy`]) and the benchmark (`eval.rs`) score through
+    /// here, so they agree to the bit.
+    #[inline]
+    pub(super) fn score(self, [cos_a, cos_b, cos_c]: [f32; 3]) -> f32 {
+        match self {
+            AnalogyMethod::CosAdd => cos_b - cos_a + cos_c,
+            AnalogyMethod::CosMul => {
+                let shifted = |cos: f32| (cos + 1.0) / 2.0;
+                shifted(cos_b) * shifted(cos_c) / (shifted(cos_a) + COS_MUL_EPSILON)
+            }
+        }
+    }
+}
 
 impl Embeddings {
     /// The `k` words most similar by cosine to `word`, best first, `word` itself excluded.
@@ -100,7 +123,13 @@ impl Embeddings {
     /// Fails with [`Error::UnknownWords`] listing each of `a` and `b` that is missing.
     pub fn similarity(&self, a: &str, b: &str) -> Result<f32> {
         let [a_idx, b_idx] = self.try_indices([a, b])?;
-        Ok(linalg::dot(self.unit_vector(a_idx), self.unit_vector(b_idx)))
+        Ok(self.cosine(a_idx, b_idx))
+    }
+
+    /// The cosine similarity of the words at `a_idx` and `b_idx`; 0 when either vector is zero.
+    /// **Unchecked precondition:** both indices are below `len()`.
+    pub(super) fn cosine(&self, a_idx: usize, b_idx: usize) -> f32 {
+        linalg::dot(self.unit_vector(a_idx), self.unit_vector(b_idx))
     }
 
     /// Answers "`a` is to `b` as `c` is to ?" with the `k` best words, best first.
@@ -128,37 +157,20 @@ impl Embeddings {
     ) -> Result<Vec<Neighbour>> {
         check_k(k)?;
         let [a_idx, b_idx, c_idx] = self.try_indices([a, b, c])?;
-        let (ua, ub, uc) = (self.unit_vector(a_idx), self.unit_vector(b_idx), self.unit_vector(c_idx));
         let exclude = [a_idx, b_idx, c_idx];
-        let candidates = self.candidates(restrict);
-        let top = match method {
-            AnalogyMethod::CosAdd => {
-                // The dot product is linear, so one dot with b − a + c gives the sum of three.
-                let mut offset = ub.to_vec();
-                linalg::axpy(-1.0, ua, &mut offset);
-                linalg::axpy(1.0, uc, &mut offset);
-                top_k(candidates, k, |idx| {
-                    if exclude.contains(&idx) {
-                        None
-                    } else {
-                        Some(linalg::dot(self.unit_vector(idx), &offset))
-                    }
-                })
+        let queries = exclude.map(|idx| self.unit_vector(idx));
+        let top = top_k(self.candidates(restrict), k, |idx| {
+            if exclude.contains(&idx) {
+                return None;
             }
-            AnalogyMethod::CosMul => top_k(candidates, k, |idx| {
-                if exclude.contains(&idx) {
-                    return None;
-                }
-                let ud = self.unit_vector(idx);
-                let shifted = |u: &[f32]| (linalg::dot(ud, u) + 1.0) / 2.0;
-                Some(shifted(ub) * shifted(uc) / (shifted(ua) + COS_MUL_EPSILON))
-            }),
-        };
+            let ud = self.unit_vector(idx);
+            Some(method.score(queries.map(|u| linalg::dot(ud, u))))
+        });
         Ok(self.to_neighbours(top))
     }
 
     /// The number of candidate words under `restrict`.
-    fn candidates(&self, restrict: Option<usize>) -> usize {
+    pub(super) fn candidates(&self, restrict: Option<usize>) -> usize {
         restrict.map_or(self.len(), |n| n.min(self.len()))
     }
 
@@ -190,14 +202,14 @@ fn check_k(k: usize) -> Result<()> {
     Ok(())
 }
 
-/// A scored word in the top-k heap.
+/// A scored word in the top-k heap, and the benchmark's "is this answer better" test.
 ///
 /// Its order puts the *worse* candidate first as the greater one (lower score, then higher
-/// index), so the max-heap's top is the candidate to evict next.
+/// index), so the max-heap's top is the candidate to evict next, and `x < y` reads "x beats y".
 #[derive(Debug, Clone, Copy)]
-struct Candidate {
-    score: f32,
-    idx: usize,
+pub(super) struct Candidate {
+    pub(super) score: f32,
+    pub(super) idx: usize,
 }
 
 impl Ord for Candidate {
@@ -253,13 +265,6 @@ mod tests {
 
     use super::*;
 
-    fn embeddings(rows: &[(&str, &[f32])]) -> Embeddings {
-        let dim = rows[0].1.len();
-        let words = rows.iter().map(|(w, _)| w.to_string()).collect();
-        let vectors = rows.iter().flat_map(|(_, v)| v.iter().copied()).collect();
-        Embeddings::new(words, dim, vectors).expect("valid test embeddings")
-    }
-
     fn words(answer: &[Neighbour]) -> Vec<&str> {
         answer.iter().map(|n| n.word.as_str()).collect()
     }
@@ -271,7 +276,7 @@ mod tests {
     /// Royalty, male and female are orthogonal directions; each word is a sum of them.
     /// Raw lengths differ on purpose: only directions may matter.
     fn royals() -> Embeddings {
-        embeddings(&[
+        Embeddings::from_rows(&[
             ("man", &[0.0, 2.0, 0.0]),
             ("woman", &[0.0, 0.0, 1.0]),
             ("king", &[3.0, 3.0, 0.0]),
@@ -323,7 +328,7 @@ mod tests {
 
     #[test]
     fn ties_go_to_the_lower_index_at_every_cut() {
-        let e = embeddings(&[
+        let e = Embeddings::from_rows(&[
             ("q", &[1.0, 0.0]),
             ("a", &[0.0, 1.0]),
             ("b", &[2.0, 0.0]),
@@ -430,7 +435,7 @@ mod tests {
         // y leans towards both: cos(y, b) = cos(y, c) = 2/sqrt(17) ≈ 0.485.
         // 3CosAdd:  x = 1 + 0 = 1             beats  y = 4/sqrt(17) ≈ 0.970.
         // 3CosMul:  x = 1 · 0.5 / 0.501 ≈ 0.998  loses to  y = 0.7425² / 0.501 ≈ 1.100.
-        let e = embeddings(&[
+        let e = Embeddings::from_rows(&[
             ("a", &[0.0, 0.0, 1.0, 0.0]),
             ("b", &[1.0, 0.0, 0.0, 0.0]),
             ("c", &[0.0, 1.0, 0.0, 0.0]),

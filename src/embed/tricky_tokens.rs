@@ -1,4 +1,4 @@
-// Tokens that exercise every escape of the word2vec formats: whitespace of every kind,
+// Tokens that exercise every escape of the vector file formats: whitespace of every kind,
 // Unicode, and backslashes that look like escapes. Included by the io tests and by
 // examples/write_formats.rs (the gensim check), so both test the same list.
 const TRICKY: &[&str] = &[

@@ -130,6 +130,18 @@ impl Embeddings {
     }
 }
 
+#[cfg(test)]
+impl Embeddings {
+    /// Test embeddings from `(word, vector)` rows, most frequent first; panics on rows that
+    /// break the invariant.
+    pub(crate) fn from_rows(rows: &[(&str, &[f32])]) -> Embeddings {
+        let dim = rows[0].1.len();
+        let words = rows.iter().map(|(w, _)| w.to_string()).collect();
+        let vectors = rows.iter().flat_map(|(_, v)| v.iter().copied()).collect();
+        Embeddings::new(words, dim, vectors).expect("valid test embeddings")
+    }
+}
+
 /// Whether `word` lowercased starts with `lower_prefix` (already lowercase), without
 /// allocating: the search box calls this for every vocabulary word on every keystroke.
 fn starts_with_ignoring_case(word: &str, lower_prefix: &str) -> bool {
