@@ -29,7 +29,7 @@ export class Controller {
     view.setParams(DEFAULTS);
     view.setAxes([], 0, 1);
     view.bindUseSample(() => this.openSample());
-    view.bindFileChosen((file) => this.openFile(file));
+    view.bindFileChosen((files) => this.openFiles(files));
     view.bindParamsChange((name) => this.paramsChanged(name));
     view.bindTrain(() => this.train());
     view.bindPauseResume(() => this.control(this.state === 'paused' ? 'train' : 'pause'));
@@ -42,13 +42,16 @@ export class Controller {
     view.bindSearch((word) => this.search(word));
     view.bindResultClick((word) => this.select(word));
     view.bindAnalogy((a, b, c) => this.analogy(a, b, c));
-    view.bindEvaluate(() => this.evaluate());
+    view.bindEvaluate((settings) => this.evaluate(settings));
+    view.bindBenchmarkFile((file) => { this.benchmarkFile = file; });
     view.bindExport(() => this.export());
 
     worker.on('ready', ({ version }) => view.setWorkerStatus('ready', `Worker ready: embedscope ${version}`));
     worker.on('state', ({ state }) => this.setState(state));
     worker.on('progress', ({ progress }) => this.showProgress(progress));
     worker.on('bpeProgress', ({ progress }) => this.showBpeProgress(progress));
+    worker.on('loadProgress', ({ bytesDone, bytesTotal, words }) => view.showLoadProgress(bytesDone, bytesTotal, words));
+    worker.on('evalProgress', ({ done, total }) => view.showEvaluationProgress(done, total));
     worker.on('projection', (frame) => this.showFrame(frame));
     worker.on('error', ({ message }) => view.showNotice(`Training failed: ${message}`));
     worker.on('died', ({ message }) => {
@@ -70,6 +73,8 @@ export class Controller {
     this.state = 'idle';
     this.source = null;
     this.isSample = false;
+    /** @type {import('./protocol.js').VectorsInfo|null} vectors opened from a file, not trained here */
+    this.vectors = null;
     /** The tokenizer of the prepared text. */
     this.tokenizer = null;
     /** `bpeKey` of the merges the worker holds for this text, if any. */
@@ -83,6 +88,8 @@ export class Controller {
     this.frame = null;
     this.settings = { ...this.view.readPlotSettings(), extraWords: [] };
     this.hovered = null;
+    this.sanityShown = false;
+    this.view?.showSanity(null);
     this.selected = null;
     this.neighbours = [];
     this.analogyWords = null;
@@ -98,17 +105,45 @@ export class Controller {
 
   // ---- text and parameters
 
-  async openFile(file) {
+  /**
+   * Opens what the person dropped or chose: vectors trained elsewhere (or a bundle saved
+   * here) are read by the worker and explored as they are; anything else is a text to train on.
+   * @param {File[]} files  one file, or a Projector `vectors.tsv` with its `metadata.tsv`
+   */
+  async openFiles(files) {
     this.view.showNotice(null);
-    let text;
-    try {
-      text = await file.text();
-    } catch (error) {
-      this.view.showNotice(`Cannot read ${file.name}: ${error.message}`);
+    if (this.state === 'training' || this.state === 'paused' || this.state === 'learning' || this.state === 'loading') {
+      await this.control('stop');
+    }
+    const names = files.map((f) => f.name).join(' + ');
+    /** Counts what was opened, so a slower earlier `prepare` does not overwrite this one. */
+    this.opened = (this.opened ?? 0) + 1;
+    const previous = this.state;
+    this.setState('loading');
+    const reply = await this.request('openFiles', { files });
+    if (!reply) {
+      this.setState(previous === 'loading' ? 'idle' : previous);
       return;
     }
-    // Leave a preset behind when the person moves on to their own text.
-    await this.open({ kind: 'text', name: file.name, text }, file.name, this.source?.kind === 'text' ? null : DEFAULTS);
+    if (reply.kind === 'text') {
+      this.setState(previous === 'loading' ? 'idle' : previous);
+      const [file] = files;
+      // Leave a preset behind when the person moves on to their own text.
+      await this.open({ kind: 'file', name: file.name, file }, file.name, this.source?.kind === 'file' ? null : DEFAULTS);
+      return;
+    }
+    this.reset();
+    this.vectors = reply.info;
+    if (reply.params) this.view.setParams(reply.params);
+    this.progress = reply.epochLosses?.length
+      ? { ...EMPTY_PROGRESS, epoch: reply.epochLosses.length, epochs: reply.epochLosses.length, epochLosses: reply.epochLosses, done: true }
+      : null;
+    this.sourceName = names;
+    this.view.showVectorsStats(names, reply.info);
+    this.loadedText = `Opened ${reply.info.words.toLocaleString('en')} vectors of ${reply.info.dim} dimensions from ${names}.`;
+    this.setState('loaded');
+    this.paintAll();
+    await this.project({});
   }
 
   /**
@@ -143,10 +178,11 @@ export class Controller {
       return false;
     }
     const source = this.source;
+    const opened = this.opened;
     try {
       const reply = await this.worker.request('prepare', { source, params });
-      // A text opened meanwhile (a file dropped while the sample loads) has the last word.
-      if (this.source !== source) return false;
+      // A file opened meanwhile (dropped while the sample loads) has the last word.
+      if (this.source !== source || this.opened !== opened) return false;
       this.isSample = reply.isSample;
       this.tokenizer = params.tokenizer;
       // Another tokenizer replaces the worker's BPE model.
@@ -159,6 +195,7 @@ export class Controller {
       this.view.showNotice(null);
       return true;
     } catch (error) {
+      if (this.source !== source || this.opened !== opened) return false;
       this.setState('idle');
       this.view.showStats(this.sourceName, null, 'Not prepared: the parameters were rejected (see the message above).');
       this.view.showNotice(`Cannot use these parameters: ${error.message}`);
@@ -221,7 +258,8 @@ export class Controller {
 
   /** The progress area: merges being learned (or where they were stopped), else training. */
   paintProgress() {
-    if (this.learning) this.view.showBpeProgress(this.learning.progress, this.learning.stopped);
+    if (this.state === 'loaded') this.view.showProgressText(this.loadedText, this.progress);
+    else if (this.learning) this.view.showBpeProgress(this.learning.progress, this.learning.stopped);
     else this.view.showProgress(this.progress, this.state);
   }
 
@@ -245,8 +283,8 @@ export class Controller {
     this.state = state;
     const formValid = checkParams(this.view.readParams()).params != null;
     const busy = state === 'training' || state === 'paused';
-    const learning = state === 'learning';
-    const hasVectors = state !== 'idle' && this.progress != null;
+    const learning = state === 'learning' || state === 'loading';
+    const hasVectors = state === 'loaded' || (state !== 'idle' && state !== 'loading' && this.progress != null);
     this.view.setControls({
       canTrain: Boolean(this.source) && formValid && !busy && !learning,
       trainLabel: state === 'done' || state === 'stopped' ? 'Train again' : 'Train',
@@ -254,9 +292,13 @@ export class Controller {
       paused: state === 'paused',
       canStop: busy || learning,
       canExport: hasVectors,
-      canEvaluate: this.isSample && hasVectors,
+      canEvaluate: hasVectors,
     });
-    if (this.progress || this.learning) this.paintProgress();
+    if (state !== 'loaded' && state !== 'loading' && (this.progress || this.learning)) this.paintProgress();
+    if (state === 'done' && this.isSample && !this.sanityShown) {
+      this.sanityShown = true;
+      this.sanityCheck();
+    }
   }
 
   /** @param {Progress} progress */
@@ -384,6 +426,7 @@ export class Controller {
     this.neighbours = reply.neighbours;
     this.view.showNeighbours(word, reply.neighbours);
     this.placeExtraWords();
+    if (!this.source) return true;
     const info = await this.request('tokenInfo', { token: word, maxLines: CONCORDANCE_LINES });
     if (info && this.selected === word) this.view.showTokenInfo(info.info, this.tokenizer === 'bpe');
     return true;
@@ -401,26 +444,89 @@ export class Controller {
     this.placeExtraWords();
   }
 
-  async evaluate() {
-    const reply = await this.request('evaluate');
-    if (!reply) return;
-    const share = (n) => `${n} of ${reply.total} (${((100 * n) / reply.total).toFixed(1)} %)`;
-    this.view.showEvaluation(`Planted analogies answered: 3CosAdd ${share(reply.correctCosAdd)}, 3CosMul ${share(reply.correctCosMul)}.`);
+  /**
+   * Scores the vectors on a benchmark: a built-in one, or the file the person opened.
+   * @param {{benchmark: string, restrict: number, ignoreCase: boolean}} settings
+   */
+  async evaluate({ benchmark, restrict, ignoreCase }) {
+    if (benchmark === 'file' && !this.benchmarkFile) {
+      this.view.showEvaluationMessage('Open a benchmark file first.');
+      return;
+    }
+    const source = benchmark === 'file' ? { kind: 'file', file: this.benchmarkFile } : { kind: 'builtin', name: benchmark };
+    this.view.showEvaluationMessage('Evaluating…');
+    try {
+      const { report } = await this.worker.request('evaluate', { benchmark: source, restrict, ignoreCase });
+      this.view.showEvaluationMessage(evaluationSummary(report));
+      this.view.showEvaluationReport(report);
+    } catch (error) {
+      this.view.showEvaluationMessage(`Cannot evaluate: ${error.message}`);
+    }
+  }
+
+  /** After training on the built-in sample: how many of its planted analogies come out. */
+  async sanityCheck() {
+    try {
+      const { report } = await this.worker.request('evaluate', {
+        benchmark: { kind: 'builtin', name: 'planted-analogies' }, restrict: null, ignoreCase: false,
+      });
+      this.view.showSanity(`Sanity check on the planted analogies: ${evaluationSummary(report)}`);
+    } catch (error) {
+      this.view.showSanity(`The sanity check failed: ${error.message}`);
+    }
   }
 
   async export() {
-    const [word2vec, projector, png] = await Promise.all([
+    const [bundle, word2vec, binary, projector, png] = await Promise.all([
+      this.request('export', { format: 'bundle', params: this.vectors ? null : checkParams(this.view.readParams()).params }),
       this.request('export', { format: 'word2vec' }),
+      this.request('export', { format: 'word2vecBinary' }),
       this.request('export', { format: 'projector' }),
       this.view.plotPng(),
     ]);
-    if (!word2vec || !projector) return;
-    const text = (file) => new Blob([file.text], { type: 'text/plain' });
+    if (!bundle || !word2vec || !binary || !projector) return;
+    const blob = (file, type = 'text/plain') => new Blob([file.text ?? file.bytes], { type });
+    const svg = this.view.plotSvg();
     this.view.showDownloads([
-      { name: 'vectors.txt', blob: text(word2vec.files[0]), description: 'word2vec text format' },
-      { name: 'vectors.tsv', blob: text(projector.files[0]), description: 'Embedding Projector vectors' },
-      { name: 'metadata.tsv', blob: text(projector.files[1]), description: 'Embedding Projector words' },
+      { name: 'embedscope-bundle.json', blob: blob(bundle.files[0], 'application/json'), description: 'vectors, counts, parameters and fingerprint; open it here again' },
+      { name: 'vectors.txt', blob: blob(word2vec.files[0]), description: 'word2vec text format' },
+      { name: 'vectors.bin', blob: blob(binary.files[0], 'application/octet-stream'), description: 'word2vec binary format' },
+      { name: 'vectors.tsv', blob: blob(projector.files[0]), description: 'Embedding Projector vectors' },
+      { name: 'metadata.tsv', blob: blob(projector.files[1]), description: 'Embedding Projector words' },
+      ...(this.scene ? [{ name: 'projection.csv', blob: new Blob([projectionCsv(this.scene)], { type: 'text/csv' }), description: 'the plotted words and their 2-D coordinates' }] : []),
       ...(png ? [{ name: 'plot.png', blob: png, description: 'the plot as drawn' }] : []),
+      ...(svg ? [{ name: 'plot.svg', blob: svg, description: 'the plot as drawn, as vector graphics' }] : []),
     ]);
   }
 }
+
+/** A finished run's progress, for vectors re-opened from a bundle with their losses. */
+const EMPTY_PROGRESS = { epoch: 0, epochs: 0, epochTokensDone: 0, epochTokens: 0, tokensDone: 0, tokensTotal: 0, alpha: 0, loss: 0, tokensPerSec: 0, done: true, epochLosses: [] };
+
+/** One line on a benchmark's result. @param {import('./protocol.js').EvaluationReport} report */
+export function evaluationSummary(report) {
+  const share = (n, of) => `${n.toLocaleString('en')} of ${of.toLocaleString('en')} (${of ? ((100 * n) / of).toFixed(1) : '0.0'} %)`;
+  if (report.kind === 'analogies') {
+    const t = report.total;
+    const skipped = t.questions - t.covered;
+    return `3CosAdd ${share(t.correctCosAdd, t.covered)}, 3CosMul ${share(t.correctCosMul, t.covered)} correct` +
+      (skipped ? `; ${skipped.toLocaleString('en')} of ${t.questions.toLocaleString('en')} questions skipped: a word is not among the most frequent.` : '.');
+  }
+  const r = (value) => (value == null ? 'undefined' : value.toFixed(3));
+  return `Spearman ${r(report.spearman)}, Pearson ${r(report.pearson)} over ${report.found.toLocaleString('en')} of ${report.pairs.toLocaleString('en')} pairs` +
+    (report.found < report.pairs ? ` (${(100 * report.oovRatio).toFixed(1)} % out of vocabulary).` : '.');
+}
+
+/**
+ * The plotted words with their coordinates on the plot's axes, as CSV (RFC 4180: a field
+ * holding a comma, a quote or a line break is quoted, quotes doubled). Words are written
+ * exactly, whitespace and all.
+ */
+export function projectionCsv(scene) {
+  const field = (text) => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
+  const { xLabel, yLabel } = scene.options;
+  const rows = [['word', xLabel, yLabel].map(field).join(',')];
+  scene.labels.forEach((word, i) => rows.push(`${field(word)},${scene.coords[2 * i]},${scene.coords[2 * i + 1]}`));
+  return rows.join('\r\n') + '\r\n';
+}
+

@@ -26,10 +26,39 @@
  */
 
 /**
- * Where the text comes from: the built-in sample (the worker generates it), a file's text,
- * or a text the server holds (the King James Bible), which the worker fetches itself.
- * @typedef {{kind: 'sample'} | {kind: 'text', name: string, text: string}
+ * Where the text comes from: the built-in sample (the worker generates it), a file (the
+ * worker reads it once), a text given as is, or a text the server holds (the King James
+ * Bible), which the worker fetches itself.
+ * @typedef {{kind: 'sample'} | {kind: 'file', name: string, file: File} | {kind: 'text', name: string, text: string}
  *   | {kind: 'url', name: string, url: string}} Source
+ */
+
+/**
+ * What a vectors file held (`VectorsInfo` in dto.rs).
+ * @typedef {object} VectorsInfo
+ * @property {string} format  e.g. 'word2vec text', 'GloVe', 'embedscope bundle'
+ * @property {number} words
+ * @property {number} dim
+ * @property {number} bytes
+ * @property {boolean} counts  whether the file gave word counts
+ * @property {string|null} fingerprint  the run fingerprint a bundle holds
+ */
+
+/**
+ * A benchmark's scores (`AnalogyReportDto`, `SimilarityReportDto` in dto.rs).
+ * @typedef {{name: string, questions: number, covered: number, correctCosAdd: number, correctCosMul: number}} SectionScore
+ * @typedef {{kind: 'analogies', sections: SectionScore[], total: SectionScore, nCandidates: number,
+ *   worst: {words: string[], answer: string|null, rank: number, line: number}[]}} AnalogyReport
+ *   `worst`: wrongly answered questions `[a, b, c, expected]`, the expected word's rank largest first
+ * @typedef {{kind: 'similarity', pairs: number, found: number, oovRatio: number,
+ *   spearman: number|null, pearson: number|null,
+ *   worst: {a: string, b: string, gold: number, cosine: number, line: number}[]}} SimilarityReport
+ * @typedef {AnalogyReport|SimilarityReport} EvaluationReport
+ */
+
+/**
+ * A benchmark: one the project writes for the built-in sample, or a file.
+ * @typedef {{kind: 'builtin', name: 'planted-analogies'|'planted-similarity'} | {kind: 'file', file: File}} Benchmark
  */
 
 /**
@@ -123,17 +152,8 @@
  */
 
 /**
- * How many of the built-in sample's planted analogies the current vectors answer.
- * @typedef {object} Evaluation
- * @property {number} total
- * @property {number} correctCosAdd
- * @property {number} correctCosMul
- * @property {string[][]} misses  up to 10 `[a, b, c, expected, got]` (3CosAdd)
- */
-
-/**
  * A file to download.
- * @typedef {{name: string, text: string}} ExportFile
+ * @typedef {{name: string, text?: string, bytes?: Uint8Array}} ExportFile
  */
 
 /**
@@ -155,17 +175,23 @@
  * @typedef {{type: 'analogy', id: number, a: string, b: string, c: string, k: number}} AnalogyRequest
  * @typedef {{type: 'complete', id: number, prefix: string, limit: number}} CompleteRequest
  * @typedef {{type: 'tokenInfo', id: number, token: string, maxLines: number}} TokenInfoRequest
- * @typedef {{type: 'evaluate', id: number}} EvaluateRequest  only for the built-in sample
- * @typedef {{type: 'export', id: number, format: 'word2vec'|'projector'}} ExportRequest
+ * @typedef {{type: 'openFiles', id: number, files: File[]}} OpenFilesRequest
+ *   Vectors (or a bundle) are read, with `loadProgress`, and replace the session's text and
+ *   vectors; anything else is a text: the reply says so and the page prepares it.
+ * @typedef {{type: 'evaluate', id: number, benchmark: Benchmark, restrict: number|null, ignoreCase: boolean}} EvaluateRequest
+ *   runs in chunks, with `evalProgress` between them
+ * @typedef {{type: 'export', id: number, format: 'bundle'|'word2vec'|'word2vecBinary'|'projector', params?: Params|null}} ExportRequest
+ *   `params`: the form's parameters, stored in a bundle of trained vectors
  * @typedef {PrepareRequest|LearnBpeRequest|TrainRequest|PauseRequest|StopRequest|ProjectRequest
- *   |NeighboursRequest|AnalogyRequest|CompleteRequest|TokenInfoRequest|EvaluateRequest
- *   |ExportRequest} Request
+ *   |NeighboursRequest|AnalogyRequest|CompleteRequest|TokenInfoRequest|OpenFilesRequest
+ *   |EvaluateRequest|ExportRequest} Request
  */
 
 /**
  * Worker → page.
- * @typedef {'idle'|'learning'|'prepared'|'training'|'paused'|'stopped'|'done'} TrainingState
+ * @typedef {'idle'|'learning'|'prepared'|'training'|'paused'|'stopped'|'done'|'loading'|'loaded'} TrainingState
  *   'learning': BPE merges are being learned; `stop` returns to the state before it.
+ *   'loading': a vectors file is being read (`stop` cancels); 'loaded': vectors from a file, nothing to train.
  * @typedef {{type: 'ready', version: string}} ReadyMessage  sent once, when the wasm module is loaded
  * @typedef {{type: 'prepare', id: number, stats: CorpusStats, params: Params, isSample: boolean}} PreparedReply
  * @typedef {{type: 'learnBpe', id: number, progress: BpeProgress, done: boolean}} LearnBpeReply
@@ -180,7 +206,12 @@
  * @typedef {{type: 'analogy', id: number, cosAdd: Neighbour[], cosMul: Neighbour[]}} AnalogyReply
  * @typedef {{type: 'complete', id: number, prefix: string, words: string[]}} CompleteReply
  * @typedef {{type: 'tokenInfo', id: number, info: TokenInfo}} TokenInfoReply
- * @typedef {{type: 'evaluate', id: number} & Evaluation} EvaluateReply
+ * @typedef {{type: 'openFiles', id: number, kind: 'text'} | {type: 'openFiles', id: number, kind: 'vectors',
+ *   info: VectorsInfo, params?: Params|null, epochLosses?: number[]}} OpenFilesReply
+ *   `params` and `epochLosses` come from a bundle
+ * @typedef {{type: 'loadProgress', bytesDone: number, bytesTotal: number, words: number}} LoadProgressMessage
+ * @typedef {{type: 'evalProgress', done: number, total: number}} EvalProgressMessage
+ * @typedef {{type: 'evaluate', id: number, report: EvaluationReport}} EvaluateReply
  * @typedef {{type: 'export', id: number, files: ExportFile[]}} ExportReply
  * @typedef {{type: 'error', id: number|null, message: string}} ErrorMessage
  *   a request failed (or training did, with `id` null); the worker goes on
@@ -188,9 +219,14 @@
  *   the wasm instance trapped (a Rust panic); the page must start a new worker
  * @typedef {ReadyMessage|PreparedReply|LearnBpeReply|BpeProgressMessage|StateMessage
  *   |ProgressMessage|ProjectionMessage|NeighboursReply|AnalogyReply|CompleteReply
- *   |TokenInfoReply|EvaluateReply|ExportReply|ErrorMessage|FatalMessage} WorkerMessage
+ *   |TokenInfoReply|OpenFilesReply|LoadProgressMessage|EvalProgressMessage|EvaluateReply|ExportReply
+ *   |ErrorMessage|FatalMessage} WorkerMessage
  */
 
+/** Bytes of a file read to tell vectors from a text. */
+export const SNIFF_BYTES = 65_536;
+/** Bytes of a vectors file pushed into the session at a time, with progress between. */
+export const LOAD_SLICE_BYTES = 4 << 20;
 /** Tokens per training chunk at first; the worker then sizes chunks to CHUNK_MS. */
 export const FIRST_CHUNK_TOKENS = 20_000;
 /** BPE merges per learning chunk at first; the worker then sizes chunks to CHUNK_MS too. */

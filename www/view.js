@@ -132,8 +132,8 @@ export class View {
   /** `handler(file)` for a file chosen in the input or dropped anywhere on the page. */
   bindFileChosen(handler) {
     $('file-input').addEventListener('change', (event) => {
-      const [file] = event.target.files;
-      if (file) handler(file);
+      const files = [...event.target.files];
+      if (files.length) handler(files);
       event.target.value = '';
     });
     const overlay = $('drop-overlay');
@@ -150,8 +150,8 @@ export class View {
       if (!hasFiles(event)) return;
       event.preventDefault();
       overlay.hidden = true;
-      const [file] = event.dataTransfer.files;
-      if (file) handler(file);
+      const files = [...event.dataTransfer.files];
+      if (files.length) handler(files);
     });
   }
 
@@ -192,6 +192,44 @@ export class View {
       cut += ` The vocabulary limit dropped ${integer.format(stats.typesOverMaxVocab)} more.`;
     }
     $('cut-note').textContent = cut;
+  }
+
+  /**
+   * What a vectors file held, in place of a text's statistics.
+   * @param {string} name @param {import('./protocol.js').VectorsInfo} info
+   */
+  showVectorsStats(name, info) {
+    $('stats').hidden = false;
+    $('source-name').textContent = name;
+    const rows = [
+      ['Format', info.format],
+      ['Size', formatBytes(info.bytes)],
+      ['Vocabulary', integer.format(info.words)],
+      ['Dimensions', integer.format(info.dim)],
+    ];
+    if (info.fingerprint) rows.push(['Run', info.fingerprint]);
+    $('stats-list').replaceChildren(...rows.flatMap(([term, value]) => {
+      const dt = document.createElement('dt');
+      dt.textContent = term;
+      const dd = document.createElement('dd');
+      dd.textContent = value;
+      dd.dataset.stat = term;
+      return [dt, dd];
+    }));
+    $('cut-note').textContent = info.counts
+      ? 'Vectors with their word counts: explore, evaluate or export them.'
+      : 'Vectors only, most frequent word first as the file lists them: explore, evaluate or export them.';
+  }
+
+  /** Reading a vectors file: `done` of `total` bytes, `words` parsed so far. */
+  showLoadProgress(done, total, words) {
+    const fraction = total ? done / total : 0;
+    const bar = $('progress');
+    bar.setAttribute('aria-valuenow', String(Math.round(100 * fraction)));
+    bar.querySelector('.bar').style.width = `${100 * fraction}%`;
+    bar.dataset.state = 'learning';
+    $('progress-text').textContent =
+      `Reading vectors: ${percent(fraction, 0)} of ${formatBytes(total)}, ${integer.format(words)} words`;
   }
 
   // ---- parameters
@@ -264,7 +302,7 @@ export class View {
     $('pause').textContent = controls.paused ? 'Resume' : 'Pause';
     $('stop').disabled = !controls.canStop;
     $('export').disabled = !controls.canExport;
-    $('evaluate-box').hidden = !controls.canEvaluate;
+    $('evaluate').disabled = !controls.canEvaluate;
   }
 
   /** @param {Progress|null} progress @param {string} state */
@@ -288,6 +326,16 @@ export class View {
     if (state === 'training') parts.push(`${formatSeconds(left)} left`);
     const label = { training: '', paused: 'Paused. ', stopped: 'Stopped. ', done: 'Done. ' }[state] ?? '';
     $('progress-text').textContent = `${label}${parts.join(' · ')}`;
+  }
+
+  /** A line in place of training progress (vectors opened, not trained here). */
+  showProgressText(text, progress) {
+    const bar = $('progress');
+    const value = progress?.done ? 100 : 0;
+    bar.setAttribute('aria-valuenow', String(value));
+    bar.querySelector('.bar').style.width = `${value}%`;
+    bar.dataset.state = 'done';
+    $('progress-text').textContent = text;
   }
 
   /**
@@ -412,6 +460,16 @@ export class View {
   /** A PNG of the plot as drawn. */
   plotPng() {
     return new Promise((resolve) => this.plotCanvas.toBlob(resolve, 'image/png'));
+  }
+
+  /** The plot as drawn, as an SVG document of the canvas's CSS size; null before a plot. */
+  plotSvg() {
+    const scene = this.plotScene;
+    if (!scene) return null;
+    const { width, height } = this.plotCanvas.getBoundingClientRect();
+    const labels = scene.labels.map(displayToken);
+    const svg = this.plotChart.scatter_svg(scene.coords, labels, scene.options, Math.round(width), Math.round(height));
+    return new Blob([svg], { type: 'image/svg+xml' });
   }
 
   // ---- queries
@@ -578,12 +636,97 @@ export class View {
     }));
   }
 
+  // ---- evaluation
+
+  /**
+   * `handler({benchmark, restrict, ignoreCase})` when Evaluate is pressed; `benchmark` is a
+   * built-in name or 'file' (the file opened with `bindBenchmarkFile`).
+   */
   bindEvaluate(handler) {
-    $('evaluate').addEventListener('click', () => handler());
+    $('evaluation-form').addEventListener('submit', (event) => {
+      event.preventDefault();
+      handler({
+        benchmark: $('benchmark').value,
+        restrict: Math.max(1, Math.floor(Number($('eval-restrict').value) || 30000)),
+        ignoreCase: $('eval-ignore-case').checked,
+      });
+    });
   }
 
-  showEvaluation(text) {
-    $('evaluate-result').textContent = text;
+  /** `handler(file)` when a benchmark file is opened; the choice then names it. */
+  bindBenchmarkFile(handler) {
+    $('benchmark-file').addEventListener('change', (event) => {
+      const [file] = event.target.files;
+      event.target.value = '';
+      if (!file) return;
+      const option = $('benchmark').querySelector('option[value="file"]');
+      option.disabled = false;
+      option.textContent = `Your file: ${file.name}`;
+      $('benchmark').value = 'file';
+      handler(file);
+    });
+  }
+
+  /** The built-in check after training on the sample, or null to hide it. */
+  showSanity(text) {
+    $('sanity').hidden = text == null;
+    $('sanity').textContent = text ?? '';
+  }
+
+  showEvaluationMessage(text) {
+    $('evaluation-message').textContent = text ?? '';
+  }
+
+  /**
+   * A benchmark's scores: per section for analogies, the correlations for similarity, and
+   * the worst-answered items. Everything from files is set as text.
+   * @param {import('./protocol.js').EvaluationReport} report
+   */
+  showEvaluationReport(report) {
+    $('evaluation-results').hidden = false;
+    const cell = (tag, text) => {
+      const element = document.createElement(tag);
+      element.textContent = text;
+      return element;
+    };
+    const row = (tag, values) => {
+      const tr = document.createElement('tr');
+      tr.append(...values.map((value) => cell(tag, value)));
+      return tr;
+    };
+    const accuracy = (correct, covered) => (covered ? percent(correct / covered) : '–');
+    const table = $('evaluation-table');
+    const worst = $('evaluation-worst');
+    if (report.kind === 'analogies') {
+      const line = (s) => [s.name, integer.format(s.questions), `${integer.format(s.covered)} (${percent(s.questions ? s.covered / s.questions : 0)})`,
+        accuracy(s.correctCosAdd, s.covered), accuracy(s.correctCosMul, s.covered)];
+      const body = report.sections.map((section) => row('td', line(section)));
+      const total = row('th', line({ ...report.total, name: 'All' }));
+      table.replaceChildren(
+        cell('caption', 'Analogy accuracy over the questions whose four words are among the most frequent words'),
+        row('th', ['Section', 'Questions', 'Covered', '3CosAdd', '3CosMul']),
+        ...body,
+        total,
+      );
+      $('evaluation-worst-title').textContent = report.worst.length ? 'Worst-answered questions (3CosAdd)' : '';
+      worst.replaceChildren(...report.worst.map((q) => cell('li',
+        `${q.words.slice(0, 3).map(displayToken).join(' : ')} :: ${displayToken(q.words[3])} — answered ${q.answer == null ? 'nothing' : displayToken(q.answer)}, expected word ranked ${integer.format(q.rank)}`)));
+    } else {
+      const number = (value) => (value == null ? 'not defined (fewer than 2 pairs, or no variation)' : value.toFixed(3));
+      table.replaceChildren(
+        cell('caption', 'Word-pair similarity: correlation of cosine similarity with the human scores'),
+        row('th', ['Pairs', 'Found', 'Out of vocabulary', 'Spearman', 'Pearson']),
+        row('td', [integer.format(report.pairs), integer.format(report.found), percent(report.oovRatio), number(report.spearman), number(report.pearson)]),
+      );
+      $('evaluation-worst-title').textContent = report.worst.length ? 'Pairs ranked most differently from the human scores' : '';
+      worst.replaceChildren(...report.worst.map((p) => cell('li',
+        `${displayToken(p.a)} – ${displayToken(p.b)}: score ${p.gold}, cosine ${p.cosine.toFixed(3)}`)));
+    }
+  }
+
+  /** Evaluating: `done` of `total` questions. */
+  showEvaluationProgress(done, total) {
+    $('evaluation-message').textContent = `Evaluating: ${integer.format(done)} of ${integer.format(total)} questions…`;
   }
 
   // ---- export

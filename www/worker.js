@@ -1,8 +1,8 @@
 // The training worker: loads the wasm module once, holds the one Session, answers the
 // requests of www/protocol.js from a handler table, and learns BPE merges and trains in
 // chunks so that queries, pause and stop are read between two chunks.
-import init, { Session, sample_analogies, sample_text, version } from './pkg/embedscope.js';
-import { CHUNK_MS, FIRST_CHUNK_MERGES, FIRST_CHUNK_TOKENS, PROJECTION_INTERVAL_MS } from './protocol.js';
+import init, { Session, benchmark_text, sample_text, version } from './pkg/embedscope.js';
+import { CHUNK_MS, FIRST_CHUNK_MERGES, FIRST_CHUNK_TOKENS, LOAD_SLICE_BYTES, PROJECTION_INTERVAL_MS, SNIFF_BYTES } from './protocol.js';
 
 /** @typedef {import('./protocol.js').Request} Request */
 /** @typedef {import('./protocol.js').Source} Source */
@@ -15,8 +15,8 @@ let session;
 let state = 'idle';
 /** @type {TrainingState} what `stop` returns to while BPE merges are learned: the vectors from before stay */
 let stateBeforeLearning = 'idle';
-/** The last text fetched for a `url` source, so preparing again does not fetch it again. */
-let fetched = { url: '', text: '' };
+/** The last text fetched for a `url` source or read from a file, so preparing again does not read it again. */
+let fetched = { from: null, text: '' };
 let isSample = false;
 /** @type {ViewSettings} */
 let view = { nWords: 300, xComponent: 0, yComponent: 1, extraWords: [] };
@@ -58,10 +58,14 @@ function resized(size, elapsed, min, max) {
 async function sourceText(source) {
   if (source.kind === 'sample') return sample_text();
   if (source.kind === 'text') return source.text;
-  if (fetched.url !== source.url) {
+  if (source.kind === 'file') {
+    if (fetched.from !== source.file) fetched = { from: source.file, text: await source.file.text() };
+    return fetched.text;
+  }
+  if (fetched.from !== source.url) {
     const response = await fetch(source.url);
     if (!response.ok) throw new Error(`cannot load ${source.name}: the server answered ${response.status}`);
-    fetched = { url: source.url, text: await response.text() };
+    fetched = { from: source.url, text: await response.text() };
   }
   return fetched.text;
 }
@@ -85,8 +89,68 @@ async function trainLoop() {
   }
 }
 
+/**
+ * Reads vectors from `file` slice by slice into the session, posting progress between
+ * slices; `stop` cancels by changing `state`. Returns false when cancelled.
+ * @param {File} file @param {string} format @param {File|undefined} metadata
+ */
+async function loadVectors(file, format, metadata) {
+  session.load_begin(format, file.name, metadata ? await metadata.text() : undefined);
+  for (let offset = 0; offset < file.size; offset += LOAD_SLICE_BYTES) {
+    const bytes = new Uint8Array(await file.slice(offset, offset + LOAD_SLICE_BYTES).arrayBuffer());
+    const words = session.load_push(bytes);
+    self.postMessage({ type: 'loadProgress', bytesDone: Math.min(file.size, offset + LOAD_SLICE_BYTES), bytesTotal: file.size, words });
+    await yieldToMessages();
+    if (state !== 'loading') return false;
+  }
+  return true;
+}
+
+/** The text of a benchmark: a built-in one, or a file the person opened. */
+async function benchmarkSource(benchmark) {
+  if (benchmark.kind === 'file') return benchmark.file.text();
+  return benchmark_text(benchmark.name);
+}
+
 /** @type {Record<string, (request: any) => object|void|Promise<object|void>>} */
 const handlers = {
+  /**
+   * Vectors (a bundle, word2vec, GloVe, a Projector pair) are read here and replace the
+   * session's vectors; anything else is a text, which the page then prepares.
+   */
+  async openFiles({ files }) {
+    if (state === 'training' || state === 'paused' || state === 'learning' || state === 'loading') {
+      throw new Error(`cannot open a file now: ${state === 'loading' ? 'another file is being read' : `training is ${state}`}`);
+    }
+    const metadata = files.length === 2 ? files.find((f) => /metadata/i.test(f.name)) : undefined;
+    const file = files.find((f) => f !== metadata);
+    const head = new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer());
+    const format = session.sniff(head, file.name);
+    if (format == null) {
+      if (files.length > 1) throw new Error('open one text at a time (or a vectors.tsv with its metadata.tsv)');
+      return { kind: 'text' };
+    }
+    const before = state;
+    setState('loading');
+    try {
+      if (format === 'bundle') {
+        const opened = session.open_bundle(await file.text(), file.name, file.size);
+        setState('loaded');
+        return { kind: 'vectors', ...opened };
+      }
+      if (!(await loadVectors(file, format, metadata))) {
+        session.load_cancel();
+        setState(before);
+        throw new Error(`stopped reading ${file.name}`);
+      }
+      const info = session.load_finish(file.size);
+      setState('loaded');
+      return { kind: 'vectors', info };
+    } catch (error) {
+      if (state === 'loading') setState(before);
+      throw error;
+    }
+  },
   async prepare({ source, params }) {
     const text = await sourceText(source);
     const stats = session.prepare(text, params);
@@ -133,7 +197,9 @@ const handlers = {
     else setState(state, id);
   },
   stop({ id }) {
-    if (state === 'learning') {
+    if (state === 'loading') {
+      state = 'idle';
+    } else if (state === 'learning') {
       setState(stateBeforeLearning, id);
     } else if (state === 'training' || state === 'paused') {
       setState('stopped', id);
@@ -159,22 +225,26 @@ const handlers = {
   tokenInfo({ token, maxLines }) {
     return { info: session.token_info(token, maxLines) };
   },
-  evaluate() {
-    if (!isSample) throw new Error('the planted analogies belong to the built-in sample; load it first');
-    const analogies = sample_analogies();
-    let correctCosAdd = 0;
-    let correctCosMul = 0;
-    const misses = [];
-    for (const [a, b, c, d] of analogies) {
-      const { cosAdd, cosMul } = session.analogy(a, b, c, 1);
-      if (cosAdd[0]?.word === d) correctCosAdd += 1;
-      else if (misses.length < 10) misses.push([a, b, c, d, cosAdd[0]?.word ?? '']);
-      if (cosMul[0]?.word === d) correctCosMul += 1;
+  /** Scores the vectors on a benchmark, in chunks, posting `evalProgress` between them. */
+  async evaluate({ benchmark, restrict, ignoreCase }) {
+    const text = await benchmarkSource(benchmark);
+    let progress = session.eval_begin(text, restrict ?? undefined, ignoreCase);
+    let chunk = 16;
+    while (progress.done < progress.total) {
+      self.postMessage({ type: 'evalProgress', done: progress.done, total: progress.total });
+      await yieldToMessages();
+      const started = performance.now();
+      progress = session.eval_step(chunk);
+      chunk = resized(chunk, performance.now() - started, 1, 1_000_000);
     }
-    return { total: analogies.length, correctCosAdd, correctCosMul, misses };
+    return { report: session.eval_report() };
   },
-  export({ format }) {
+  export({ format, params }) {
+    if (format === 'bundle') {
+      return { files: [{ name: 'embedscope-bundle.json', text: session.export_bundle(params ? JSON.stringify(params) : undefined) }] };
+    }
     if (format === 'word2vec') return { files: [{ name: 'vectors.txt', text: session.export_word2vec() }] };
+    if (format === 'word2vecBinary') return { files: [{ name: 'vectors.bin', bytes: session.export_word2vec_binary() }] };
     const { vectors, metadata } = session.export_projector();
     return { files: [{ name: 'vectors.tsv', text: vectors }, { name: 'metadata.tsv', text: metadata }] };
   },

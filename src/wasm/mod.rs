@@ -8,6 +8,7 @@
 mod dto;
 mod layout;
 mod plot;
+mod scene;
 mod session;
 
 use wasm_bindgen::prelude::*;
@@ -40,11 +41,17 @@ pub fn sample_text() -> String {
     crate::sample::planted_corpus(SAMPLE_SENTENCES, SAMPLE_SEED)
 }
 
-/// The analogies the built-in sample plants, as `[a, b, c, d][]`.
+/// The text of a built-in benchmark, written by the project for the built-in sample:
+/// `planted-analogies` (questions-words format) or `planted-similarity` (word pairs).
 #[wasm_bindgen]
-pub fn sample_analogies() -> Result<JsValue, JsError> {
-    serde_wasm_bindgen::to_value(&crate::sample::planted_analogies())
-        .map_err(|e| JsError::new(&e.to_string()))
+pub fn benchmark_text(name: &str) -> Result<String, JsError> {
+    match name {
+        "planted-analogies" => Ok(crate::sample::planted_analogy_benchmark()),
+        "planted-similarity" => Ok(crate::sample::planted_similarity_benchmark()),
+        _ => Err(JsError::new(&format!(
+            "no built-in benchmark '{name}': expected planted-analogies or planted-similarity"
+        ))),
+    }
 }
 
 const SAMPLE_SENTENCES: usize = 2_000;

@@ -20,50 +20,29 @@ use wasm_bindgen::prelude::*;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use super::layout::{
-    DataRange, LabelGeometry, LabelRequest, Px, Rect, Viewport, arrow_head, fit_axis, fit_range, label_order,
-    nearest, place_labels, shorten, truncate_label,
+    DataRange, LabelGeometry, LabelRequest, Px, Rect, Viewport, fit_axis, fit_range, label_order, nearest,
+    place_labels, truncate_label,
 };
+use super::scene::{self, Emphasis, Paint, ScatterMarks, Shape};
 
 /// Labels longer than this many characters end in an ellipsis.
 const MAX_LABEL_CHARS: usize = 24;
 /// The space around the data, as a fraction of its span on each side.
 const DATA_MARGIN: f64 = 0.05;
 
-// Sizes in CSS pixels.
+// Sizes in CSS pixels (the scatter's marks have theirs in `scene`).
 const MARGIN: f64 = 14.0;
 const X_LABEL_AREA: f64 = 42.0;
 const Y_LABEL_AREA: f64 = 58.0;
 const TICK_FONT: f64 = 11.0;
 const TITLE_FONT: f64 = 12.0;
-const LABEL_FONT: f64 = 12.0;
-const LABEL_GAP: f64 = 2.0;
-const LABEL_HALO: f64 = 3.0;
-const DOT: f64 = 2.5;
-const EMPHASISED_DOT: f64 = 4.0;
-const SELECTED_DOT: f64 = 5.0;
-const HOVER_RING: f64 = 7.5;
-const LINE: f64 = 1.25;
-const ARROW: f64 = 2.0;
-const ARROW_HEAD: f64 = 9.0;
 
-const FONT_FAMILY: &str = "sans-serif";
+const LOSS_SAMPLES: Paint = scene::POINT;
 
-// A light background, muted points, one accent for the selection, its neighbours, the
-// hovered and highlighted points, and a second one for analogy arrows.
-const BACKGROUND: RGBColor = RGBColor(0xff, 0xff, 0xff);
-const AXIS: RGBColor = RGBColor(0x6b, 0x72, 0x80);
-const GRID: RGBColor = RGBColor(0xee, 0xef, 0xf1);
-const TEXT: RGBColor = RGBColor(0x37, 0x41, 0x51);
-const POINT: RGBColor = RGBColor(0x94, 0xa3, 0xb8);
-const LABELLED_POINT: RGBColor = RGBColor(0x47, 0x55, 0x69);
-const ACCENT: RGBColor = RGBColor(0xd9, 0x48, 0x0f);
-const ARROW_COLOUR: RGBColor = RGBColor(0x5f, 0x3d, 0xc4);
-const LOSS_SAMPLES: RGBColor = RGBColor(0x94, 0xa3, 0xb8);
-
-/// A CSS colour string for the canvas context.
-fn css(colour: RGBColor, alpha: f64) -> String {
-    let RGBColor(r, g, b) = colour;
-    format!("rgba({r},{g},{b},{alpha})")
+/// A scene colour as plotters wants it (opaque; plotters draws only the frame and the loss).
+fn rgb(paint: Paint) -> RGBColor {
+    let (r, g, b) = paint.rgb;
+    RGBColor(r, g, b)
 }
 
 /// Turns a plotters or canvas failure into the error the page sees.
@@ -155,16 +134,6 @@ impl ScatterOptions {
     }
 }
 
-/// How a point and its label stand out, from plain to strongest.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Emphasis {
-    Plain,
-    Labelled,
-    Marked,
-    Arrow,
-    Strong,
-}
-
 /// A chart drawn on one canvas; keeps the last scatter's pixel positions for `hit`.
 #[wasm_bindgen]
 pub struct Chart {
@@ -244,56 +213,40 @@ impl Chart {
         labels: Vec<String>,
         options: JsValue,
     ) -> Result<(), JsError> {
-        let n_points = labels.len();
-        if coords.len() != 2 * n_points {
-            return Err(JsError::new(&format!(
-                "the scatter needs 2 coordinates per label: got {} coordinates for {n_points} labels",
-                coords.len()
-            )));
-        }
-        if let Some(i) = coords.iter().position(|v| !v.is_finite()) {
-            return Err(JsError::new(&format!(
-                "coordinate {} of point {} (\"{}\") is not a finite number",
-                i % 2,
-                i / 2,
-                labels[i / 2]
-            )));
-        }
-        let options = ScatterOptions::from_js(options, n_points)?;
-        let range = match options.fixed_range {
-            Some([x0, x1, y0, y1]) => DataRange { x: (x0, x1), y: (y0, y1) },
-            None => fit_range(coords, DATA_MARGIN),
-        };
-
+        let scene = Scatter::new(coords, labels, options)?;
         let root = self.root()?;
-        let mut chart = self.cartesian(&root, range)?;
-        let area = self.draw_mesh(&mut chart, &options.x_label, &options.y_label, None)?;
-        let viewport = Viewport { data: range, area };
-        let positions: Vec<Px> =
-            coords.chunks_exact(2).map(|xy| viewport.to_pixel(f64::from(xy[0]), f64::from(xy[1]))).collect();
-        // Points outside a fixed range are clipped from the drawing and cannot be hit.
-        let inside = |p: &Px| p.0 >= area.left && p.0 < area.right && p.1 >= area.top && p.1 < area.bottom;
-        self.points = positions.iter().map(|p| if inside(p) { *p } else { (f64::NAN, f64::NAN) }).collect();
+        let (points, shapes) = scene.draw(&root, self.scale, &self.context)?;
+        self.points = points;
         self.points_scale = self.scale;
+        self.paint(&shapes)?;
+        root.present().map_err(drawing_error)
+    }
 
-        let emphasis = emphasis_of(n_points, &options);
-        let texts: Vec<String> = labels.iter().map(|l| truncate_label(l, MAX_LABEL_CHARS)).collect();
-        let placed = self.place_scatter_labels(&options, &texts, &emphasis, area)?;
-        let mut emphasis = emphasis;
-        for (point, _) in &placed {
-            emphasis[*point] = emphasis[*point].max(Emphasis::Labelled);
-        }
-
-        let ctx = &self.context;
-        ctx.save();
-        ctx.begin_path();
-        ctx.rect(area.left, area.top, area.right - area.left, area.bottom - area.top);
-        ctx.clip();
-        self.draw_dots(&positions, &emphasis)?;
-        self.draw_links(&positions, &options)?;
-        self.draw_marks(&positions, &emphasis, &options)?;
-        ctx.restore();
-        self.draw_labels(&placed, &texts, &emphasis)
+    /// The same scatter as `draw_scatter` draws, as an SVG document of `width` × `height`
+    /// CSS pixels (labels are SVG text, escaped). Does not touch the canvas.
+    pub fn scatter_svg(
+        &self,
+        coords: &[f32],
+        labels: Vec<String>,
+        options: JsValue,
+        width: u32,
+        height: u32,
+    ) -> Result<String, JsError> {
+        let scene = Scatter::new(coords, labels, options)?;
+        let mut svg = String::new();
+        let shapes = {
+            let root = SVGBackend::with_string(&mut svg, (width.max(1), height.max(1))).into_drawing_area();
+            root.fill(&rgb(scene::BACKGROUND)).map_err(drawing_error)?;
+            let (_, shapes) = scene.draw(&root, 1.0, &self.context)?;
+            root.present().map_err(drawing_error)?;
+            shapes
+        };
+        // plotters closes the document; the marks go inside it, after the frame and grid.
+        let end = svg.rfind("</svg>").ok_or_else(|| JsError::new("plotters wrote no SVG document"))?;
+        let mut marks = String::new();
+        scene::write_svg(&mut marks, &shapes);
+        svg.insert_str(end, &marks);
+        Ok(svg)
     }
 
     /// The index of the point nearest to (x, y), in CSS pixels relative to the canvas's
@@ -339,24 +292,25 @@ impl Chart {
         let range = DataRange { x: (0.0, f64::from(epochs.max(1))), y: fit_axis(losses, 0.08) };
 
         let root = self.root()?;
-        let mut chart = self.cartesian(&root, range)?;
-        self.draw_mesh(&mut chart, "epoch", "loss", Some(epochs.max(1)))?;
         let s = self.scale;
-        let thin = ShapeStyle::from(&LOSS_SAMPLES).stroke_width(px(LINE * s));
+        let mut chart = cartesian(&root, range, s)?;
+        draw_mesh(&mut chart, s, "epoch", "loss", Some(epochs.max(1)))?;
+        let thin = ShapeStyle::from(&rgb(LOSS_SAMPLES)).stroke_width(px(scene::LINE * s));
         chart.draw_series(LineSeries::new(samples, thin)).map_err(drawing_error)?;
-        let bold = ShapeStyle::from(&ACCENT).stroke_width(px(ARROW * s));
+        let accent = rgb(scene::ACCENT);
+        let bold = ShapeStyle::from(&accent).stroke_width(px(scene::ARROW * s));
         chart.draw_series(LineSeries::new(epoch_points.clone(), bold)).map_err(drawing_error)?;
-        let dot = px(EMPHASISED_DOT * s);
-        let dots = epoch_points.into_iter().map(|p| Circle::new(p, dot, ACCENT.filled()));
+        let dot = px(scene::EMPHASISED_DOT * s);
+        let dots = epoch_points.into_iter().map(|p| Circle::new(p, dot, accent.filled()));
         chart.draw_series(dots).map_err(drawing_error)?;
         root.present().map_err(drawing_error)
     }
 }
 
-/// A plotters chart with f64 axes on a canvas.
-type Cartesian<'a> = ChartContext<'a, CanvasBackend, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+/// A plotters chart with f64 axes on any backend (the canvas, or SVG for the export).
+type Cartesian<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
-/// A length in whole backing-store pixels, at least 1, as plotters wants them.
+/// A length in whole drawing pixels, at least 1, as plotters wants them.
 fn px(length: f64) -> u32 {
     length.round().max(1.0) as u32
 }
@@ -374,238 +328,246 @@ fn emphasis_of(n_points: usize, options: &ScatterOptions) -> Vec<Emphasis> {
     emphasis
 }
 
+/// A plotters chart over `range`, with room for the ticks and axis titles; `s` is the
+/// drawing's pixels per CSS pixel.
+fn cartesian<'a, DB: DrawingBackend>(
+    root: &'a DrawingArea<DB, Shift>,
+    range: DataRange,
+    s: f64,
+) -> Result<Cartesian<'a, DB>, JsError> {
+    ChartBuilder::on(root)
+        .margin(px(MARGIN * s))
+        .x_label_area_size(px(X_LABEL_AREA * s))
+        .y_label_area_size(px(Y_LABEL_AREA * s))
+        .build_cartesian_2d(range.x.0..range.x.1, range.y.0..range.y.1)
+        .map_err(drawing_error)
+}
+
+/// Draws the frame, grid, ticks and axis titles; returns the plotting area in drawing
+/// pixels. `integer_x` asks for whole-number x ticks up to that value.
+fn draw_mesh<DB: DrawingBackend>(
+    chart: &mut Cartesian<'_, DB>,
+    s: f64,
+    x_title: &str,
+    y_title: &str,
+    integer_x: Option<u32>,
+) -> Result<Rect, JsError> {
+    let text = rgb(scene::TEXT);
+    let tick_style = (scene::FONT_FAMILY, TICK_FONT * s).into_font().color(&text);
+    let title_style = (scene::FONT_FAMILY, TITLE_FONT * s).into_font().color(&text);
+    let integer_ticks = |v: &f64| {
+        if v.fract().abs() < 1e-9 { format!("{v:.0}") } else { String::new() }
+    };
+    let mut mesh = chart.configure_mesh();
+    mesh.x_desc(x_title)
+        .y_desc(y_title)
+        .label_style(tick_style)
+        .axis_desc_style(title_style)
+        .axis_style(ShapeStyle::from(&rgb(scene::AXIS)).stroke_width(px(s)))
+        .bold_line_style(ShapeStyle::from(&rgb(scene::GRID)).stroke_width(px(s)))
+        .light_line_style(TRANSPARENT)
+        .set_all_tick_mark_size(px(4.0 * s))
+        .x_label_formatter(&|v| tick_label(*v))
+        .y_label_formatter(&|v| tick_label(*v))
+        .x_labels(8)
+        .y_labels(7);
+    if let Some(epochs) = integer_x {
+        // One tick per epoch while they fit; beyond that plotters picks round numbers.
+        mesh.x_labels((epochs as usize + 1).min(6)).x_label_formatter(&integer_ticks);
+    }
+    mesh.draw().map_err(drawing_error)?;
+    let (xs, ys) = chart.plotting_area().get_pixel_range();
+    Ok(Rect {
+        left: f64::from(xs.start),
+        top: f64::from(ys.start),
+        right: f64::from(xs.end),
+        bottom: f64::from(ys.end),
+    })
+}
+
+/// A scatter as the page asked for it, checked: drawn on the canvas or written as SVG.
+struct Scatter {
+    coords: Vec<f32>,
+    labels: Vec<String>,
+    options: ScatterOptions,
+}
+
+impl Scatter {
+    fn new(coords: &[f32], labels: Vec<String>, options: JsValue) -> Result<Scatter, JsError> {
+        let n_points = labels.len();
+        if coords.len() != 2 * n_points {
+            return Err(JsError::new(&format!(
+                "the scatter needs 2 coordinates per label: got {} coordinates for {n_points} labels",
+                coords.len()
+            )));
+        }
+        if let Some(i) = coords.iter().position(|v| !v.is_finite()) {
+            return Err(JsError::new(&format!(
+                "coordinate {} of point {} (\"{}\") is not a finite number",
+                i % 2,
+                i / 2,
+                labels[i / 2]
+            )));
+        }
+        let options = ScatterOptions::from_js(options, n_points)?;
+        Ok(Scatter { coords: coords.to_vec(), labels, options })
+    }
+
+    /// Draws the frame on `root` and lays out the marks at `s` drawing pixels per CSS pixel,
+    /// measuring label text with `measure`. Returns each point's position (NaN outside the
+    /// plotting area, so it cannot be hit) and the marks to paint.
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        s: f64,
+        measure: &CanvasRenderingContext2d,
+    ) -> Result<(Vec<Px>, Vec<Shape>), JsError> {
+        let options = &self.options;
+        let range = match options.fixed_range {
+            Some([x0, x1, y0, y1]) => DataRange { x: (x0, x1), y: (y0, y1) },
+            None => fit_range(&self.coords, DATA_MARGIN),
+        };
+        let mut chart = cartesian(root, range, s)?;
+        let area = draw_mesh(&mut chart, s, &options.x_label, &options.y_label, None)?;
+        let viewport = Viewport { data: range, area };
+        // Points outside a fixed range are clipped from the drawing and cannot be hit.
+        let inside = |p: &Px| p.0 >= area.left && p.0 < area.right && p.1 >= area.top && p.1 < area.bottom;
+        let points: Vec<Px> = (self.coords.chunks_exact(2))
+            .map(|xy| viewport.to_pixel(f64::from(xy[0]), f64::from(xy[1])))
+            .map(|p| if inside(&p) { p } else { (f64::NAN, f64::NAN) })
+            .collect();
+
+        let mut emphasis = emphasis_of(points.len(), options);
+        let texts: Vec<String> = self.labels.iter().map(|l| truncate_label(l, MAX_LABEL_CHARS)).collect();
+        let order = label_order(texts.len(), options.label_count as usize, &options.must_label());
+        let mut requests = Vec::with_capacity(order.len());
+        for (point, must) in order {
+            if points[point].0.is_nan() {
+                continue;
+            }
+            measure.set_font(&font(emphasis[point], s));
+            let width =
+                measure.measure_text(&texts[point]).map_err(|e| drawing_error(format!("{e:?}")))?.width();
+            requests.push(LabelRequest { point, width, must });
+        }
+        let geometry = LabelGeometry {
+            height: scene::LABEL_FONT * s,
+            gap: scene::LABEL_GAP * s,
+            dot_radius: scene::EMPHASISED_DOT * s,
+        };
+        let boxes = place_labels(&points, &requests, &geometry, &area);
+        let placed: Vec<(usize, Rect)> =
+            requests.iter().zip(boxes).filter_map(|(r, b)| Some((r.point, b?))).collect();
+        for (point, _) in &placed {
+            emphasis[*point] = emphasis[*point].max(Emphasis::Labelled);
+        }
+        let as_usize = |i: &u32| *i as usize;
+        let neighbours: Vec<usize> = options.neighbours.iter().map(as_usize).collect();
+        let arrows: Vec<[usize; 2]> =
+            options.arrows.iter().map(|[a, b]| [*a as usize, *b as usize]).collect();
+        let marks = ScatterMarks {
+            positions: &points,
+            emphasis: &emphasis,
+            area,
+            selected: options.selected.as_ref().map(as_usize),
+            hovered: options.hovered.as_ref().map(as_usize),
+            neighbours: &neighbours,
+            arrows: &arrows,
+            labels: &placed,
+            texts: &texts,
+        };
+        let shapes = scene::scatter_shapes(&marks, s);
+        Ok((points, shapes))
+    }
+}
+
+/// The canvas font of a label with the given emphasis, at `s` pixels per CSS pixel.
+fn font(emphasis: Emphasis, s: f64) -> String {
+    format!("{} {}px {}", emphasis.font_weight(), scene::LABEL_FONT * s, scene::FONT_FAMILY)
+}
+
 impl Chart {
     /// A plotters drawing area over the whole canvas, cleared to the background.
     fn root(&self) -> Result<DrawingArea<CanvasBackend, Shift>, JsError> {
         let backend = CanvasBackend::with_canvas_object(self.canvas.clone())
             .ok_or_else(|| JsError::new("the canvas has no 2D context"))?;
         let root = backend.into_drawing_area();
-        root.fill(&BACKGROUND).map_err(drawing_error)?;
+        root.fill(&rgb(scene::BACKGROUND)).map_err(drawing_error)?;
         Ok(root)
     }
 
-    /// A plotters chart over `range`, with room for the ticks and axis titles.
-    fn cartesian<'a>(
-        &self,
-        root: &'a DrawingArea<CanvasBackend, Shift>,
-        range: DataRange,
-    ) -> Result<Cartesian<'a>, JsError> {
-        let s = self.scale;
-        ChartBuilder::on(root)
-            .margin(px(MARGIN * s))
-            .x_label_area_size(px(X_LABEL_AREA * s))
-            .y_label_area_size(px(Y_LABEL_AREA * s))
-            .build_cartesian_2d(range.x.0..range.x.1, range.y.0..range.y.1)
-            .map_err(drawing_error)
-    }
-
-    /// Draws the frame, grid, ticks and axis titles; returns the plotting area in
-    /// backing-store pixels. `integer_x` asks for whole-number x ticks up to that value.
-    fn draw_mesh(
-        &self,
-        chart: &mut Cartesian<'_>,
-        x_title: &str,
-        y_title: &str,
-        integer_x: Option<u32>,
-    ) -> Result<Rect, JsError> {
-        let s = self.scale;
-        let tick_style = (FONT_FAMILY, TICK_FONT * s).into_font().color(&TEXT);
-        let title_style = (FONT_FAMILY, TITLE_FONT * s).into_font().color(&TEXT);
-        let integer_ticks = |v: &f64| {
-            if v.fract().abs() < 1e-9 { format!("{v:.0}") } else { String::new() }
+    /// Paints the scatter's marks with the canvas context.
+    fn paint(&self, shapes: &[Shape]) -> Result<(), JsError> {
+        let ctx = &self.context;
+        let circle = |(x, y): Px, r: f64| -> Result<(), JsError> {
+            ctx.move_to(x + r, y);
+            ctx.arc(x, y, r, 0.0, std::f64::consts::TAU).map_err(js_error)
         };
-        let mut mesh = chart.configure_mesh();
-        mesh.x_desc(x_title)
-            .y_desc(y_title)
-            .label_style(tick_style)
-            .axis_desc_style(title_style)
-            .axis_style(ShapeStyle::from(&AXIS).stroke_width(px(s)))
-            .bold_line_style(ShapeStyle::from(&GRID).stroke_width(px(s)))
-            .light_line_style(TRANSPARENT)
-            .set_all_tick_mark_size(px(4.0 * s))
-            .x_label_formatter(&|v| tick_label(*v))
-            .y_label_formatter(&|v| tick_label(*v))
-            .x_labels(8)
-            .y_labels(7);
-        if let Some(epochs) = integer_x {
-            // One tick per epoch while they fit; beyond that plotters picks round numbers.
-            mesh.x_labels((epochs as usize + 1).min(6)).x_label_formatter(&integer_ticks);
-        }
-        mesh.draw().map_err(drawing_error)?;
-        let (xs, ys) = chart.plotting_area().get_pixel_range();
-        Ok(Rect {
-            left: f64::from(xs.start),
-            top: f64::from(ys.start),
-            right: f64::from(xs.end),
-            bottom: f64::from(ys.end),
-        })
-    }
-
-    /// Sets the context's font for a label of the given emphasis.
-    fn set_label_font(&self, emphasis: Emphasis) {
-        let weight = if emphasis >= Emphasis::Arrow { "600" } else { "400" };
-        let size = LABEL_FONT * self.scale;
-        self.context.set_font(&format!("{weight} {size}px {FONT_FAMILY}"));
-    }
-
-    /// Lays out the labels: the always-labelled points first, then the most frequent, each
-    /// skipped if it would overlap one placed before. Returns `(point, box)` pairs.
-    fn place_scatter_labels(
-        &self,
-        options: &ScatterOptions,
-        texts: &[String],
-        emphasis: &[Emphasis],
-        area: Rect,
-    ) -> Result<Vec<(usize, Rect)>, JsError> {
-        let order = label_order(texts.len(), options.label_count as usize, &options.must_label());
-        let mut requests = Vec::with_capacity(order.len());
-        for (point, must) in order {
-            if self.points[point].0.is_nan() {
-                continue;
-            }
-            self.set_label_font(emphasis[point]);
-            let width = self
-                .context
-                .measure_text(&texts[point])
-                .map_err(|e| drawing_error(format!("{e:?}")))?
-                .width();
-            requests.push(LabelRequest { point, width, must });
-        }
-        let s = self.scale;
-        let geometry =
-            LabelGeometry { height: LABEL_FONT * s, gap: LABEL_GAP * s, dot_radius: EMPHASISED_DOT * s };
-        let boxes = place_labels(&self.points, &requests, &geometry, &area);
-        Ok(requests.iter().zip(boxes).filter_map(|(r, b)| Some((r.point, b?))).collect())
-    }
-
-    /// All dots, muted ones first so labelled ones stay visible on top.
-    fn draw_dots(&self, positions: &[Px], emphasis: &[Emphasis]) -> Result<(), JsError> {
-        let ctx = &self.context;
-        let r = DOT * self.scale;
-        for (level, colour, alpha) in
-            [(Emphasis::Plain, POINT, 0.7), (Emphasis::Labelled, LABELLED_POINT, 0.9)]
-        {
-            ctx.set_fill_style_str(&css(colour, alpha));
-            ctx.begin_path();
-            for (p, _) in positions.iter().zip(emphasis).filter(|(_, e)| **e == level) {
-                ctx.move_to(p.0 + r, p.1);
-                ctx.arc(p.0, p.1, r, 0.0, std::f64::consts::TAU).map_err(js_error)?;
-            }
-            ctx.fill();
-        }
-        Ok(())
-    }
-
-    /// Lines from the selected point to its neighbours, then the analogy arrows.
-    fn draw_links(&self, positions: &[Px], options: &ScatterOptions) -> Result<(), JsError> {
-        let ctx = &self.context;
-        let s = self.scale;
-        let rim = EMPHASISED_DOT * s + s;
         ctx.set_line_cap("round");
-        if let Some(selected) = options.selected {
-            ctx.set_stroke_style_str(&css(ACCENT, 0.55));
-            ctx.set_line_width(LINE * s);
-            ctx.begin_path();
-            for &neighbour in &options.neighbours {
-                let from = positions[selected as usize];
-                let (a, b) = shorten(from, positions[neighbour as usize], SELECTED_DOT * s + s, rim);
-                ctx.move_to(a.0, a.1);
-                ctx.line_to(b.0, b.1);
-            }
-            ctx.stroke();
-        }
-        ctx.set_stroke_style_str(&css(ARROW_COLOUR, 0.85));
-        ctx.set_fill_style_str(&css(ARROW_COLOUR, 0.85));
-        ctx.set_line_width(ARROW * s);
-        for &[from, to] in &options.arrows {
-            let (a, tip) = shorten(positions[from as usize], positions[to as usize], rim, rim);
-            let head = arrow_head(a, tip, ARROW_HEAD * s, ARROW_HEAD * 0.7 * s);
-            // The shaft stops inside the head, so its round cap does not blunt the tip.
-            let (_, shaft_end) = shorten(a, tip, 0.0, ARROW_HEAD * 0.5 * s);
-            ctx.begin_path();
-            ctx.move_to(a.0, a.1);
-            ctx.line_to(shaft_end.0, shaft_end.1);
-            ctx.stroke();
-            ctx.begin_path();
-            for (i, corner) in head.iter().enumerate() {
-                if i == 0 { ctx.move_to(corner.0, corner.1) } else { ctx.line_to(corner.0, corner.1) }
-            }
-            ctx.close_path();
-            ctx.fill();
-        }
-        Ok(())
-    }
-
-    /// The emphasised dots on top of the lines: marked, arrow ends, selected, hovered ring.
-    fn draw_marks(
-        &self,
-        positions: &[Px],
-        emphasis: &[Emphasis],
-        options: &ScatterOptions,
-    ) -> Result<(), JsError> {
-        let ctx = &self.context;
-        let s = self.scale;
-        let disc = |p: Px, r: f64, fill: &str| -> Result<(), JsError> {
-            ctx.begin_path();
-            ctx.arc(p.0, p.1, r, 0.0, std::f64::consts::TAU).map_err(js_error)?;
-            ctx.set_fill_style_str(fill);
-            ctx.fill();
-            ctx.set_stroke_style_str(&css(BACKGROUND, 1.0));
-            ctx.set_line_width(s);
-            ctx.stroke();
-            Ok(())
-        };
-        for (i, e) in emphasis.iter().enumerate() {
-            match e {
-                Emphasis::Marked => disc(positions[i], EMPHASISED_DOT * s, &css(ACCENT, 0.85))?,
-                Emphasis::Arrow => disc(positions[i], EMPHASISED_DOT * s, &css(ARROW_COLOUR, 1.0))?,
-                _ => {}
-            }
-        }
-        if let Some(selected) = options.selected {
-            disc(positions[selected as usize], SELECTED_DOT * s, &css(ACCENT, 1.0))?;
-        }
-        if let Some(hovered) = options.hovered {
-            let p = positions[hovered as usize];
-            if Some(hovered) != options.selected {
-                disc(p, EMPHASISED_DOT * s, &css(ACCENT, 1.0))?;
-            }
-            ctx.begin_path();
-            ctx.arc(p.0, p.1, HOVER_RING * s, 0.0, std::f64::consts::TAU).map_err(js_error)?;
-            ctx.set_stroke_style_str(&css(ACCENT, 0.9));
-            ctx.set_line_width(1.5 * s);
-            ctx.stroke();
-        }
-        Ok(())
-    }
-
-    /// The labels, each on a halo of the background so it reads over dots and lines; the
-    /// most important is drawn last, on top.
-    fn draw_labels(
-        &self,
-        placed: &[(usize, Rect)],
-        texts: &[String],
-        emphasis: &[Emphasis],
-    ) -> Result<(), JsError> {
-        let ctx = &self.context;
-        let s = self.scale;
+        ctx.set_line_join("round");
         ctx.set_text_align("left");
         ctx.set_text_baseline("middle");
-        ctx.set_line_join("round");
-        ctx.set_line_width(LABEL_HALO * s);
-        ctx.set_stroke_style_str(&css(BACKGROUND, 0.85));
-        for &(point, rect) in placed.iter().rev() {
-            let e = emphasis[point];
-            let colour = match e {
-                Emphasis::Strong | Emphasis::Marked => ACCENT,
-                Emphasis::Arrow => ARROW_COLOUR,
-                Emphasis::Plain | Emphasis::Labelled => TEXT,
-            };
-            self.set_label_font(e);
-            let (x, y) = (rect.left, (rect.top + rect.bottom) / 2.0);
-            ctx.stroke_text(&texts[point], x, y).map_err(js_error)?;
-            ctx.set_fill_style_str(&css(colour, 1.0));
-            ctx.fill_text(&texts[point], x, y).map_err(js_error)?;
+        for shape in shapes {
+            match shape {
+                Shape::Clip(area) => {
+                    ctx.save();
+                    ctx.begin_path();
+                    ctx.rect(area.left, area.top, area.right - area.left, area.bottom - area.top);
+                    ctx.clip();
+                }
+                Shape::Unclip => ctx.restore(),
+                Shape::Dots { centres, radius, fill } => {
+                    ctx.set_fill_style_str(&fill.css());
+                    ctx.begin_path();
+                    for &centre in centres {
+                        circle(centre, *radius)?;
+                    }
+                    ctx.fill();
+                }
+                Shape::Disc { centre, radius, fill, outline, width } => {
+                    ctx.begin_path();
+                    circle(*centre, *radius)?;
+                    ctx.set_fill_style_str(&fill.css());
+                    ctx.fill();
+                    ctx.set_stroke_style_str(&outline.css());
+                    ctx.set_line_width(*width);
+                    ctx.stroke();
+                }
+                Shape::Ring { centre, radius, stroke, width } => {
+                    ctx.begin_path();
+                    circle(*centre, *radius)?;
+                    ctx.set_stroke_style_str(&stroke.css());
+                    ctx.set_line_width(*width);
+                    ctx.stroke();
+                }
+                Shape::Segments { segments, stroke, width } => {
+                    ctx.set_stroke_style_str(&stroke.css());
+                    ctx.set_line_width(*width);
+                    ctx.begin_path();
+                    for (a, b) in segments {
+                        ctx.move_to(a.0, a.1);
+                        ctx.line_to(b.0, b.1);
+                    }
+                    ctx.stroke();
+                }
+                Shape::Polygon { corners, fill } => {
+                    ctx.begin_path();
+                    for (i, c) in corners.iter().enumerate() {
+                        if i == 0 { ctx.move_to(c.0, c.1) } else { ctx.line_to(c.0, c.1) }
+                    }
+                    ctx.close_path();
+                    ctx.set_fill_style_str(&fill.css());
+                    ctx.fill();
+                }
+                Shape::Label { at, text, weight, size, fill, halo, halo_width } => {
+                    ctx.set_font(&format!("{weight} {size}px {}", scene::FONT_FAMILY));
+                    ctx.set_line_width(*halo_width);
+                    ctx.set_stroke_style_str(&halo.css());
+                    ctx.stroke_text(text, at.0, at.1).map_err(js_error)?;
+                    ctx.set_fill_style_str(&fill.css());
+                    ctx.fill_text(text, at.0, at.1).map_err(js_error)?;
+                }
+            }
         }
         Ok(())
     }

@@ -2,19 +2,24 @@
 //! both vector matrices, the query snapshot) stays in wasm memory; JavaScript gets small,
 //! copyable results: progress, query answers, and the 2-D coordinates of the plotted words.
 
-use js_sys::{Float32Array, Object, Reflect};
+use std::rc::Rc;
+
+use js_sys::{Float32Array, JSON, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
 use super::dto::{
-    AnalogyDto, BpeProgressDto, CorpusStats, MergeDto, NeighbourDto, Params, ProgressDto, ProjectionDto,
-    TokenInfoDto,
+    AnalogyDto, BpeProgressDto, CorpusStats, EvalProgressDto, MergeDto, NeighbourDto, Params, ProgressDto,
+    ProjectionDto, TokenInfoDto, VectorsInfo, analogy_report_dto, similarity_report_dto,
 };
-use crate::embed::{self, AnalogyMethod, Pca, Transform2};
+use crate::embed::{
+    self, AnalogyEvaluator, AnalogyMethod, AnalogyOptions, AnalogySet, Bundle, EvalProgress, Pca,
+    SimilarityOptions, SimilarityReport, SimilaritySet, Transform2, VectorFormat, VectorsParser,
+};
 use crate::error::Error;
 use crate::fingerprint::{FNV_OFFSET, fnv1a};
 use crate::text::{BpeConfig, BpeLearner, BpeTokenizer, Corpus, Tokenizer};
 use crate::train::Trainer;
-use crate::{Embeddings, fingerprint};
+use crate::{Embeddings, fingerprint, json};
 
 #[wasm_bindgen]
 extern "C" {
@@ -54,7 +59,25 @@ struct Bpe<T> {
     state: T,
 }
 
-/// A training and query session over one text.
+/// Vectors opened from a file (trained elsewhere, or a bundle saved here), with what the
+/// file said about them.
+struct Opened {
+    embeddings: Rc<Embeddings>,
+    counts: Option<Vec<u64>>,
+    params: Option<json::Value>,
+    fingerprint: Option<String>,
+    epoch_losses: Vec<f64>,
+}
+
+/// A benchmark being run on a snapshot of the vectors.
+enum Evaluation {
+    /// Analogies take long on a large vocabulary, so they run a chunk of questions at a time.
+    Analogies { evaluator: AnalogyEvaluator, embeddings: Rc<Embeddings> },
+    /// Similarity is one cosine per pair: done at once.
+    Similarity(SimilarityReport),
+}
+
+/// A training and query session over one text, or over vectors opened from a file.
 #[wasm_bindgen]
 #[derive(Default)]
 pub struct Session {
@@ -63,8 +86,15 @@ pub struct Session {
     learner: Option<Bpe<BpeLearner>>,
     bpe: Option<Bpe<BpeTokenizer>>,
     trainer: Option<Trainer>,
-    /// The vectors as of `snapshot_tokens` trained tokens, for queries.
-    snapshot: Option<(u64, Embeddings)>,
+    /// The run fingerprint of the trainer's text and parameters.
+    fingerprint: String,
+    /// The vectors as of the first number of trained tokens, for queries.
+    snapshot: Option<(u64, Rc<Embeddings>)>,
+    /// Vectors opened from a file; there is no trainer then.
+    opened: Option<Opened>,
+    /// A vectors file being read, slice by slice, and its name for messages.
+    loading: Option<(String, VectorsParser)>,
+    evaluation: Option<Evaluation>,
     frame: Option<Frame>,
 }
 
@@ -112,12 +142,14 @@ impl Session {
         };
         let corpus = Corpus::build(text, tokenizer, &vocab_config).map_err(js_error)?;
         let run_id = fingerprint(text, &tokenizer.describe(), &vocab_config, &train_config);
-        let stats = CorpusStats::new(text, &corpus, vocab_config.min_count, run_id);
+        let stats = CorpusStats::new(text, &corpus, vocab_config.min_count, run_id.clone());
         if word_tokenizer.is_some() {
             self.bpe = None;
         }
         self.trainer = Some(Trainer::new(corpus, train_config, clock).map_err(js_error)?);
+        self.fingerprint = run_id;
         self.text = text.to_string();
+        self.opened = None;
         self.snapshot = None;
         self.frame = None;
         to_js(&stats)
@@ -198,9 +230,9 @@ impl Session {
                 expected: format!("two different components among PC1 to PC{n_components}"),
             }));
         }
-        let pca = Pca::fit(emb, Some(n_words), n_components).map_err(js_error)?;
+        let pca = Pca::fit(&emb, Some(n_words), n_components).map_err(js_error)?;
         let n = n_words.min(emb.len());
-        let full = pca.project_words(emb, n);
+        let full = pca.project_words(&emb, n);
         let mut coords: Vec<f32> = full.chunks_exact(n_components).flat_map(|p| [p[x], p[y]]).collect();
         let words = emb.words()[..n].to_vec();
         let explained = pca.explained_variance_ratio();
@@ -221,8 +253,8 @@ impl Session {
     /// Coordinates of `words` in the last frame (`Float32Array`, NaN for an unknown word),
     /// to add neighbours that are not among the plotted words.
     pub fn place_words(&mut self, words: Vec<String>) -> Result<Float32Array, JsError> {
-        self.embeddings()?;
-        let (Some(frame), Some((_, emb))) = (&self.frame, &self.snapshot) else {
+        let emb = self.embeddings()?;
+        let Some(frame) = &self.frame else {
             return Err(JsError::new("no projection yet: draw the plot first"));
         };
         let mut coords = Vec::with_capacity(words.len() * 2);
@@ -239,17 +271,200 @@ impl Session {
         Ok(Float32Array::from(coords.as_slice()))
     }
 
+    /// What a file is, from its first bytes (and its name when they cannot tell): `"bundle"`,
+    /// a vectors format for `load_begin`, or `undefined` for a text to train on.
+    pub fn sniff(&self, head: &[u8], name: &str) -> Option<String> {
+        if Bundle::sniff(head) {
+            return Some("bundle".into());
+        }
+        VectorFormat::sniff(head)
+            .or_else(|| VectorFormat::from_file_name(name))
+            .map(format_id)
+            .map(String::from)
+    }
+
+    /// Starts reading the vectors file `name` in `format` (as `sniff` names it); `metadata`
+    /// is the text of a Projector `metadata.tsv` that goes with a `vectors.tsv`. `load_push`
+    /// then takes the file a slice at a time, so the worker can report progress.
+    pub fn load_begin(&mut self, format: &str, name: &str, metadata: Option<String>) -> Result<(), JsError> {
+        let format = VectorFormat::ALL
+            .into_iter()
+            .find(|f| format_id(*f) == format)
+            .ok_or_else(|| JsError::new(&format!("unknown vectors format '{format}'")))?;
+        let parser = match metadata {
+            Some(text) if format == VectorFormat::ProjectorTsv => {
+                VectorsParser::with_metadata(&text).map_err(|e| js_error_in("metadata.tsv", e))?
+            }
+            _ => VectorsParser::new(format),
+        };
+        self.loading = Some((name.to_string(), parser));
+        Ok(())
+    }
+
+    /// Parses the next slice of the file; returns the number of words read so far. A
+    /// malformed file fails here, naming the line.
+    pub fn load_push(&mut self, bytes: &[u8]) -> Result<usize, JsError> {
+        let (name, parser) =
+            self.loading.as_mut().ok_or_else(|| JsError::new("no vectors file is being read"))?;
+        if let Err(err) = parser.push(bytes) {
+            let error = js_error_in(name, err);
+            self.loading = None;
+            return Err(error);
+        }
+        Ok(parser.words_read())
+    }
+
+    /// Forgets a vectors file being read.
+    pub fn load_cancel(&mut self) {
+        self.loading = None;
+    }
+
+    /// Finishes reading the vectors file and makes its vectors the ones queried, replacing
+    /// any text and training (`VectorsInfo`).
+    pub fn load_finish(&mut self, bytes: f64) -> Result<JsValue, JsError> {
+        let (name, parser) =
+            self.loading.take().ok_or_else(|| JsError::new("no vectors file is being read"))?;
+        let format = parser.format().name();
+        let embeddings = parser.finish().map_err(|e| js_error_in(&name, e))?;
+        let info = VectorsInfo::new(format, &embeddings, bytes, false, None);
+        self.open(Opened {
+            embeddings: Rc::new(embeddings),
+            counts: None,
+            params: None,
+            fingerprint: None,
+            epoch_losses: Vec::new(),
+        });
+        to_js(&info)
+    }
+
+    /// Opens a bundle (as `export_bundle` writes) and makes its vectors the ones queried.
+    /// Returns `{ info: VectorsInfo, params, epochLosses }`, `params` being the training
+    /// parameters the bundle holds (or null).
+    pub fn open_bundle(&mut self, text: &str, name: &str, bytes: f64) -> Result<JsValue, JsError> {
+        let bundle = embed::read_bundle(text).map_err(|e| js_error_in(name, e))?;
+        let info = VectorsInfo::new(
+            "embedscope bundle",
+            &bundle.embeddings,
+            bytes,
+            bundle.counts.is_some(),
+            bundle.fingerprint.clone(),
+        );
+        let out = JsValue::from(Object::new());
+        set(&out, "info", &to_js(&info)?)?;
+        let params = match &bundle.params {
+            Some(params) => JSON::parse(&params.to_json())
+                .map_err(|_| JsError::new("the bundle's parameters are not JSON"))?,
+            None => JsValue::NULL,
+        };
+        set(&out, "params", &params)?;
+        set(&out, "epochLosses", &to_js(&bundle.epoch_losses)?)?;
+        self.open(Opened {
+            embeddings: Rc::new(bundle.embeddings),
+            counts: bundle.counts,
+            params: bundle.params,
+            fingerprint: bundle.fingerprint,
+            epoch_losses: bundle.epoch_losses,
+        });
+        Ok(out)
+    }
+
+    /// The vectors with their counts, parameters, fingerprint and losses as an embedscope
+    /// bundle (JSON), which `open_bundle` re-opens exactly. `params_json` is the form's
+    /// parameters as JSON, for trained vectors; opened ones keep what their file held.
+    pub fn export_bundle(&mut self, params_json: Option<String>) -> Result<String, JsError> {
+        let embeddings = (*self.embeddings()?).clone();
+        let mut bundle = Bundle::new(embeddings);
+        if let Some(opened) = &self.opened {
+            bundle.counts = opened.counts.clone();
+            bundle.params = opened.params.clone();
+            bundle.fingerprint = opened.fingerprint.clone();
+            bundle.epoch_losses = opened.epoch_losses.clone();
+        } else if let Some(trainer) = &self.trainer {
+            bundle.counts = Some(trainer.corpus().vocab().counts().to_vec());
+            bundle.params = match params_json {
+                Some(text) => {
+                    Some(json::parse(&text).map_err(|e| JsError::new(&format!("bad parameters: {e}")))?)
+                }
+                None => None,
+            };
+            bundle.fingerprint = Some(self.fingerprint.clone());
+            bundle.epoch_losses = trainer.epoch_losses().to_vec();
+        }
+        let mut out = Vec::new();
+        embed::write_bundle(&bundle, &mut out).map_err(js_error)?;
+        String::from_utf8(out).map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    /// Starts scoring the vectors on a benchmark `text`: analogies in the questions-words
+    /// format (`: section` lines, four words a line) or word pairs with a similarity score
+    /// (WordSim-353, SimLex-999). `restrict` keeps the N most frequent words (analogies
+    /// default to 30,000, similarity to all). Returns `{ done, total }`; `eval_step` goes on.
+    pub fn eval_begin(
+        &mut self,
+        text: &str,
+        restrict: Option<usize>,
+        ignore_case: bool,
+    ) -> Result<JsValue, JsError> {
+        self.evaluation = None;
+        let embeddings = self.embeddings()?;
+        let progress = if looks_like_analogies(text) {
+            let set = AnalogySet::parse(text).map_err(js_error)?;
+            let options =
+                AnalogyOptions { restrict: restrict.or(Some(30_000)), ignore_case, ..Default::default() };
+            let evaluator = AnalogyEvaluator::new(&embeddings, set, options).map_err(js_error)?;
+            let progress = evaluator.progress();
+            self.evaluation = Some(Evaluation::Analogies { evaluator, embeddings });
+            progress
+        } else {
+            let set = SimilaritySet::parse(text).map_err(js_error)?;
+            let options = SimilarityOptions { restrict, ignore_case, ..Default::default() };
+            let report = embed::evaluate_similarity(&embeddings, &set, options).map_err(js_error)?;
+            let total = report.pairs;
+            self.evaluation = Some(Evaluation::Similarity(report));
+            EvalProgress { done: total, total }
+        };
+        to_js(&EvalProgressDto::from(progress))
+    }
+
+    /// Evaluates at most `max_questions` more analogy questions; returns `{ done, total }`.
+    pub fn eval_step(&mut self, max_questions: usize) -> Result<JsValue, JsError> {
+        let progress = match &mut self.evaluation {
+            Some(Evaluation::Analogies { evaluator, embeddings }) => {
+                evaluator.step(embeddings, max_questions).map_err(js_error)?
+            }
+            Some(Evaluation::Similarity(report)) => EvalProgress { done: report.pairs, total: report.pairs },
+            None => return Err(JsError::new("no evaluation is running")),
+        };
+        to_js(&EvalProgressDto::from(progress))
+    }
+
+    /// The benchmark's scores so far (`EvaluationReport` in www/protocol.js).
+    pub fn eval_report(&self) -> Result<JsValue, JsError> {
+        match &self.evaluation {
+            Some(Evaluation::Analogies { evaluator, .. }) => to_js(&analogy_report_dto(evaluator.report())),
+            Some(Evaluation::Similarity(report)) => to_js(&similarity_report_dto(report)),
+            None => Err(JsError::new("no evaluation has run")),
+        }
+    }
+
     /// The vectors in word2vec text format.
     pub fn export_word2vec(&mut self) -> Result<String, JsError> {
         let mut out = Vec::new();
-        embed::write_word2vec_text(self.embeddings()?, &mut out).map_err(js_error)?;
+        embed::write_word2vec_text(&*self.embeddings()?, &mut out).map_err(js_error)?;
         String::from_utf8(out).map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    /// The vectors in word2vec binary format.
+    pub fn export_word2vec_binary(&mut self) -> Result<Vec<u8>, JsError> {
+        let mut out = Vec::new();
+        embed::write_word2vec_binary(&*self.embeddings()?, &mut out).map_err(js_error)?;
+        Ok(out)
     }
 
     /// The TensorFlow Embedding Projector's `vectors.tsv` and `metadata.tsv`, as `{ vectors, metadata }`.
     pub fn export_projector(&mut self) -> Result<JsValue, JsError> {
         let (mut vectors, mut metadata) = (Vec::new(), Vec::new());
-        embed::write_projector_tsv(self.embeddings()?, &mut vectors, &mut metadata).map_err(js_error)?;
+        embed::write_projector_tsv(&*self.embeddings()?, &mut vectors, &mut metadata).map_err(js_error)?;
         let out = JsValue::from(Object::new());
         set(&out, "vectors", &String::from_utf8_lossy(&vectors).into_owned().into())?;
         set(&out, "metadata", &String::from_utf8_lossy(&metadata).into_owned().into())?;
@@ -274,14 +489,23 @@ impl Session {
         Ok(&self.bpe.as_ref().expect("set above").state)
     }
 
-    /// The vectors as trained so far, copied out of the trainer only when it has moved on.
-    fn embeddings(&mut self) -> Result<&Embeddings, JsError> {
+    /// The vectors to query: those opened from a file, or those trained so far, copied out
+    /// of the trainer only when it has moved on since the last copy.
+    fn embeddings(&mut self) -> Result<Rc<Embeddings>, JsError> {
+        if let Some(opened) = &self.opened {
+            return Ok(Rc::clone(&opened.embeddings));
+        }
         let trainer = self.trainer.as_ref().ok_or_else(no_text)?;
         let tokens_done = trainer.progress().tokens_done;
         if self.snapshot.as_ref().is_none_or(|(tokens, _)| *tokens != tokens_done) {
-            self.snapshot = Some((tokens_done, trainer.to_embeddings().map_err(js_error)?));
+            self.snapshot = Some((tokens_done, Rc::new(trainer.to_embeddings().map_err(js_error)?)));
         }
-        Ok(&self.snapshot.as_ref().expect("set above").1)
+        Ok(Rc::clone(&self.snapshot.as_ref().expect("set above").1))
+    }
+
+    /// Replaces the text, the trainer and the plot with vectors opened from a file.
+    fn open(&mut self, opened: Opened) {
+        *self = Session { learner: None, opened: Some(opened), ..Session::default() };
     }
 }
 
@@ -311,6 +535,33 @@ fn concordance(text: &str, token: &str, max_lines: usize) -> Vec<String> {
         }
     }
     lines
+}
+
+/// Whether a benchmark file holds analogies (a `: section` line, or a first line of four
+/// words) rather than scored word pairs (whose third field is a number).
+fn looks_like_analogies(text: &str) -> bool {
+    let mut lines = text.lines().map(str::trim).filter(|line| !line.is_empty());
+    let Some(first) = lines.next() else { return false };
+    if first.starts_with(':') || text.lines().any(|line| line.starts_with(": ")) {
+        return true;
+    }
+    let fields: Vec<&str> = first.split_whitespace().collect();
+    fields.len() == 4 && fields[2].parse::<f64>().is_err() && fields[3].parse::<f64>().is_err()
+}
+
+/// The id of a vectors format between the worker and the session.
+fn format_id(format: VectorFormat) -> &'static str {
+    match format {
+        VectorFormat::Word2VecText => "word2vec-text",
+        VectorFormat::Word2VecBinary => "word2vec-binary",
+        VectorFormat::Glove => "glove",
+        VectorFormat::ProjectorTsv => "projector-tsv",
+    }
+}
+
+/// An error about a file, naming it: "vectors.txt: malformed vectors file, line 7: …".
+fn js_error_in(name: &str, err: Error) -> JsError {
+    JsError::new(&format!("{name}: {err}"))
 }
 
 fn no_text() -> JsError {

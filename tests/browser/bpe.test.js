@@ -86,7 +86,7 @@ async function plottedLabels(page) {
   });
 }
 
-/** The core's escape of a token in word2vec and Projector files (src/embed/io.rs). */
+/** The core's escape of a token in word2vec and Projector files (src/embed/io/escape.rs). */
 function escapeToken(token) {
   return token.replace(/[\\ \n\t\r]/g, (c) => ({ '\\': '\\\\', ' ': '\\s', '\n': '\\n', '\t': '\\t', '\r': '\\r' })[c]);
 }
@@ -206,7 +206,7 @@ async function slowText() {
 
 test('Stop while BPE merges are learned cancels them, and the page goes on', { timeout: 180_000 }, async () => {
   const { page, problems } = await openExplorer();
-  await page.getByLabel('Open a text file…').setInputFiles({
+  await page.getByLabel('Open a file…').setInputFiles({
     name: 'sample-lines.txt', mimeType: 'text/plain', buffer: Buffer.from(await slowText()),
   });
   await stat(page, 'Vocabulary').waitFor({ timeout: 30_000 });

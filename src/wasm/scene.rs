@@ -1,0 +1,387 @@
+//! The scatter's marks as a list of shapes, and that list written as SVG.
+//!
+//! `Chart` decides where points and labels go (with `layout`), then turns the decision into
+//! [`Shape`]s here, once; the canvas paints the shapes and the SVG export writes the same
+//! shapes, so the two pictures cannot drift apart.
+//!
+//! Lengths are in the drawing's pixels (backing-store pixels on the canvas, CSS pixels in
+//! SVG): [`scatter_shapes`] takes the scale. Like `layout`, this file uses only `std`, so
+//! `cargo test` compiles it natively for its unit tests.
+
+use std::fmt::Write;
+
+use super::layout::{Px, Rect, arrow_head, shorten};
+
+/// An sRGB colour with an opacity.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Paint {
+    pub rgb: (u8, u8, u8),
+    pub alpha: f64,
+}
+
+impl Paint {
+    pub const fn new(r: u8, g: u8, b: u8, alpha: f64) -> Paint {
+        Paint { rgb: (r, g, b), alpha }
+    }
+
+    /// The same colour with another opacity.
+    pub const fn alpha(self, alpha: f64) -> Paint {
+        Paint { rgb: self.rgb, alpha }
+    }
+
+    /// `rgba(r,g,b,a)`, which both the canvas and SVG understand.
+    pub fn css(self) -> String {
+        let (r, g, b) = self.rgb;
+        format!("rgba({r},{g},{b},{})", self.alpha)
+    }
+}
+
+// A light background, muted points, one accent for the selection, its neighbours, the
+// hovered and highlighted points, and a second one for analogy arrows.
+pub const BACKGROUND: Paint = Paint::new(0xff, 0xff, 0xff, 1.0);
+pub const AXIS: Paint = Paint::new(0x6b, 0x72, 0x80, 1.0);
+pub const GRID: Paint = Paint::new(0xee, 0xef, 0xf1, 1.0);
+pub const TEXT: Paint = Paint::new(0x37, 0x41, 0x51, 1.0);
+pub const POINT: Paint = Paint::new(0x94, 0xa3, 0xb8, 1.0);
+pub const LABELLED_POINT: Paint = Paint::new(0x47, 0x55, 0x69, 1.0);
+pub const ACCENT: Paint = Paint::new(0xd9, 0x48, 0x0f, 1.0);
+pub const ARROW_COLOUR: Paint = Paint::new(0x5f, 0x3d, 0xc4, 1.0);
+
+pub const FONT_FAMILY: &str = "sans-serif";
+
+// Sizes in CSS pixels.
+pub const LABEL_FONT: f64 = 12.0;
+pub const LABEL_GAP: f64 = 2.0;
+const LABEL_HALO: f64 = 3.0;
+const DOT: f64 = 2.5;
+pub const EMPHASISED_DOT: f64 = 4.0;
+const SELECTED_DOT: f64 = 5.0;
+const HOVER_RING: f64 = 7.5;
+pub const LINE: f64 = 1.25;
+pub const ARROW: f64 = 2.0;
+const ARROW_HEAD: f64 = 9.0;
+
+/// How a point and its label stand out, from plain to strongest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Emphasis {
+    Plain,
+    Labelled,
+    Marked,
+    Arrow,
+    Strong,
+}
+
+impl Emphasis {
+    /// The CSS font weight of a label with this emphasis.
+    pub fn font_weight(self) -> u16 {
+        if self >= Emphasis::Arrow { 600 } else { 400 }
+    }
+}
+
+/// One mark of the scatter.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape {
+    /// Later shapes, up to `Unclip`, are clipped to the rectangle.
+    Clip(Rect),
+    Unclip,
+    /// Filled circles of one radius and colour.
+    Dots {
+        centres: Vec<Px>,
+        radius: f64,
+        fill: Paint,
+    },
+    /// A filled circle with an outline.
+    Disc {
+        centre: Px,
+        radius: f64,
+        fill: Paint,
+        outline: Paint,
+        width: f64,
+    },
+    /// An unfilled circle.
+    Ring {
+        centre: Px,
+        radius: f64,
+        stroke: Paint,
+        width: f64,
+    },
+    /// Straight segments with round caps.
+    Segments {
+        segments: Vec<(Px, Px)>,
+        stroke: Paint,
+        width: f64,
+    },
+    /// A filled polygon.
+    Polygon {
+        corners: Vec<Px>,
+        fill: Paint,
+    },
+    /// Text whose left end and vertical middle are at `at`, on a halo of the background.
+    Label {
+        at: Px,
+        text: String,
+        weight: u16,
+        size: f64,
+        fill: Paint,
+        halo: Paint,
+        halo_width: f64,
+    },
+}
+
+/// What the scatter shows, decided by `Chart` before anything is drawn.
+pub struct ScatterMarks<'a> {
+    /// Each point's position; NaN for a point outside the plotting area.
+    pub positions: &'a [Px],
+    pub emphasis: &'a [Emphasis],
+    /// The plotting area; dots and lines are clipped to it, labels are not.
+    pub area: Rect,
+    pub selected: Option<usize>,
+    pub hovered: Option<usize>,
+    pub neighbours: &'a [usize],
+    pub arrows: &'a [[usize; 2]],
+    /// `(point, box)` of each placed label, most important first.
+    pub labels: &'a [(usize, Rect)],
+    pub texts: &'a [String],
+}
+
+/// The shapes of the scatter in painting order: muted dots, neighbour lines, analogy arrows,
+/// emphasised dots, the hover ring, then the labels (the most important last, on top).
+/// `scale` is the drawing's pixels per CSS pixel.
+pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
+    let s = scale;
+    let at = |i: usize| marks.positions[i];
+    let mut shapes = vec![Shape::Clip(marks.area)];
+
+    for (level, colour) in
+        [(Emphasis::Plain, POINT.alpha(0.7)), (Emphasis::Labelled, LABELLED_POINT.alpha(0.9))]
+    {
+        let centres: Vec<Px> = (marks.positions.iter().zip(marks.emphasis))
+            .filter(|(p, e)| **e == level && !p.0.is_nan())
+            .map(|(p, _)| *p)
+            .collect();
+        if !centres.is_empty() {
+            shapes.push(Shape::Dots { centres, radius: DOT * s, fill: colour });
+        }
+    }
+
+    let rim = EMPHASISED_DOT * s + s;
+    if let Some(selected) = marks.selected {
+        let segments = marks
+            .neighbours
+            .iter()
+            .map(|&n| shorten(at(selected), at(n), SELECTED_DOT * s + s, rim))
+            .collect();
+        shapes.push(Shape::Segments { segments, stroke: ACCENT.alpha(0.55), width: LINE * s });
+    }
+    for &[from, to] in marks.arrows {
+        let (start, tip) = shorten(at(from), at(to), rim, rim);
+        // The shaft stops inside the head, so its round cap does not blunt the tip.
+        let (_, shaft_end) = shorten(start, tip, 0.0, ARROW_HEAD * 0.5 * s);
+        let colour = ARROW_COLOUR.alpha(0.85);
+        shapes.push(Shape::Segments { segments: vec![(start, shaft_end)], stroke: colour, width: ARROW * s });
+        let corners = arrow_head(start, tip, ARROW_HEAD * s, ARROW_HEAD * 0.7 * s).to_vec();
+        shapes.push(Shape::Polygon { corners, fill: colour });
+    }
+
+    let disc = |centre: Px, radius: f64, fill: Paint| Shape::Disc {
+        centre,
+        radius,
+        fill,
+        outline: BACKGROUND,
+        width: s,
+    };
+    for (i, e) in marks.emphasis.iter().enumerate() {
+        match e {
+            Emphasis::Marked => shapes.push(disc(at(i), EMPHASISED_DOT * s, ACCENT.alpha(0.85))),
+            Emphasis::Arrow => shapes.push(disc(at(i), EMPHASISED_DOT * s, ARROW_COLOUR)),
+            _ => {}
+        }
+    }
+    if let Some(selected) = marks.selected {
+        shapes.push(disc(at(selected), SELECTED_DOT * s, ACCENT));
+    }
+    if let Some(hovered) = marks.hovered {
+        if Some(hovered) != marks.selected {
+            shapes.push(disc(at(hovered), EMPHASISED_DOT * s, ACCENT));
+        }
+        let ring = HOVER_RING * s;
+        shapes.push(Shape::Ring {
+            centre: at(hovered),
+            radius: ring,
+            stroke: ACCENT.alpha(0.9),
+            width: 1.5 * s,
+        });
+    }
+    shapes.push(Shape::Unclip);
+
+    for &(point, rect) in marks.labels.iter().rev() {
+        let e = marks.emphasis[point];
+        let fill = match e {
+            Emphasis::Strong | Emphasis::Marked => ACCENT,
+            Emphasis::Arrow => ARROW_COLOUR,
+            Emphasis::Plain | Emphasis::Labelled => TEXT,
+        };
+        shapes.push(Shape::Label {
+            at: (rect.left, (rect.top + rect.bottom) / 2.0),
+            text: marks.texts[point].clone(),
+            weight: e.font_weight(),
+            size: LABEL_FONT * s,
+            fill,
+            halo: BACKGROUND.alpha(0.85),
+            halo_width: LABEL_HALO * s,
+        });
+    }
+    shapes
+}
+
+/// Appends `shapes` as SVG elements to `svg`. Text is escaped, so a label such as
+/// `<script>` is shown as written and never becomes markup.
+pub fn write_svg(svg: &mut String, shapes: &[Shape]) {
+    let mut clip_id = 0;
+    for shape in shapes {
+        // Writing to a String cannot fail.
+        let _ = match shape {
+            Shape::Clip(r) => {
+                clip_id += 1;
+                write!(
+                    svg,
+                    r#"<clipPath id="scatter-clip-{clip_id}"><rect x="{}" y="{}" width="{}" height="{}"/></clipPath><g clip-path="url(#scatter-clip-{clip_id})">"#,
+                    r.left,
+                    r.top,
+                    r.right - r.left,
+                    r.bottom - r.top
+                )
+            }
+            Shape::Unclip => write!(svg, "</g>"),
+            Shape::Dots { centres, radius, fill } => {
+                let _ = write!(svg, r#"<g fill="{}">"#, fill.css());
+                for (x, y) in centres {
+                    let _ = write!(svg, r#"<circle cx="{x:.2}" cy="{y:.2}" r="{radius}"/>"#);
+                }
+                write!(svg, "</g>")
+            }
+            Shape::Disc { centre: (x, y), radius, fill, outline, width } => write!(
+                svg,
+                r#"<circle cx="{x:.2}" cy="{y:.2}" r="{radius}" fill="{}" stroke="{}" stroke-width="{width}"/>"#,
+                fill.css(),
+                outline.css()
+            ),
+            Shape::Ring { centre: (x, y), radius, stroke, width } => write!(
+                svg,
+                r#"<circle cx="{x:.2}" cy="{y:.2}" r="{radius}" fill="none" stroke="{}" stroke-width="{width}"/>"#,
+                stroke.css()
+            ),
+            Shape::Segments { segments, stroke, width } => {
+                let mut path = String::new();
+                for ((x0, y0), (x1, y1)) in segments {
+                    let _ = write!(path, "M{x0:.2} {y0:.2}L{x1:.2} {y1:.2}");
+                }
+                write!(
+                    svg,
+                    r#"<path d="{path}" fill="none" stroke="{}" stroke-width="{width}" stroke-linecap="round"/>"#,
+                    stroke.css()
+                )
+            }
+            Shape::Polygon { corners, fill } => {
+                let points: Vec<String> = corners.iter().map(|(x, y)| format!("{x:.2},{y:.2}")).collect();
+                write!(svg, r#"<polygon points="{}" fill="{}"/>"#, points.join(" "), fill.css())
+            }
+            Shape::Label { at: (x, y), text, weight, size, fill, halo, halo_width } => write!(
+                svg,
+                r#"<text x="{x:.2}" y="{y:.2}" dominant-baseline="middle" font-family="{FONT_FAMILY}" font-size="{size}" font-weight="{weight}" fill="{}" stroke="{}" stroke-width="{halo_width}" stroke-linejoin="round" paint-order="stroke" xml:space="preserve">{}</text>"#,
+                fill.css(),
+                halo.css(),
+                escape_xml(text)
+            ),
+        };
+    }
+}
+
+/// `text` safe as XML character data and attribute values. Characters XML 1.0 cannot hold
+/// at all (most C0 controls) become U+FFFD, so a token with a control character still
+/// gives a well-formed file.
+pub fn escape_xml(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const AREA: Rect = Rect { left: 10.0, top: 10.0, right: 200.0, bottom: 100.0 };
+
+    fn shapes(selected: Option<usize>, neighbours: &[usize], arrows: &[[usize; 2]]) -> Vec<Shape> {
+        let positions = [(20.0, 20.0), (50.0, 50.0), (90.0, 30.0), (f64::NAN, f64::NAN)];
+        let emphasis = [Emphasis::Strong, Emphasis::Marked, Emphasis::Labelled, Emphasis::Plain];
+        let labels = [(0, Rect { left: 27.0, top: 14.0, right: 60.0, bottom: 26.0 })];
+        let texts = ["<king>".to_string(), "b".into(), "c".into(), "d".into()];
+        let marks = ScatterMarks {
+            positions: &positions,
+            emphasis: &emphasis,
+            area: AREA,
+            selected,
+            hovered: None,
+            neighbours,
+            arrows,
+            labels: &labels,
+            texts: &texts,
+        };
+        scatter_shapes(&marks, 1.0)
+    }
+
+    #[test]
+    fn dots_outside_the_area_are_left_out_and_marks_come_in_painting_order() {
+        let list = shapes(Some(0), &[1], &[[1, 2]]);
+        let kinds: Vec<&str> = list
+            .iter()
+            .map(|s| match s {
+                Shape::Clip(_) => "clip",
+                Shape::Unclip => "unclip",
+                Shape::Dots { .. } => "dots",
+                Shape::Disc { .. } => "disc",
+                Shape::Ring { .. } => "ring",
+                Shape::Segments { .. } => "segments",
+                Shape::Polygon { .. } => "polygon",
+                Shape::Label { .. } => "label",
+            })
+            .collect();
+        // Labelled dots (point 2); the plain point 3 is outside the area and drawn nowhere.
+        assert_eq!(
+            kinds,
+            ["clip", "dots", "segments", "segments", "polygon", "disc", "disc", "unclip", "label"]
+        );
+        let Shape::Dots { centres, .. } = &list[1] else { unreachable!() };
+        assert_eq!(centres, &[(90.0, 30.0)]);
+    }
+
+    #[test]
+    fn svg_escapes_label_text() {
+        let mut svg = String::new();
+        write_svg(&mut svg, &shapes(None, &[], &[]));
+        assert!(svg.contains(">&lt;king&gt;</text>"), "{svg}");
+        assert!(!svg.contains("<king>"));
+        assert_eq!(svg.matches("<g").count(), svg.matches("</g>").count());
+    }
+
+    #[test]
+    fn escape_xml_handles_markup_quotes_and_controls() {
+        assert_eq!(
+            escape_xml("<img src=x onerror=\"alert(1)\">&'"),
+            "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&amp;&apos;"
+        );
+        assert_eq!(escape_xml("a\u{1}b\u{202e}c\n"), "a\u{fffd}b\u{202e}c\n");
+    }
+}

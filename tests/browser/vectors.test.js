@@ -1,0 +1,208 @@
+// Vectors that were not trained in this page: files in the formats other tools write,
+// opened by file input; a bundle saved here and opened again exactly; benchmarks run on
+// them from files; malformed files named with their line. In Chromium, against Vite.
+//
+// Run with `node --test tests/browser/` after scripts/build-wasm.sh; `npm test` does both.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createServer } from 'vite';
+import { collectProblems, freePort, launchChromium, RESULTS } from './helpers.js';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await createServer({
+    logLevel: 'warn',
+    server: { host: '127.0.0.1', port: await freePort(), strictPort: true },
+  });
+  await server.listen();
+  browser = await launchChromium({ acceptDownloads: true, viewport: { width: 1400, height: 1000 } });
+  await mkdir(RESULTS, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function openExplorer() {
+  const page = await browser.context.newPage();
+  const problems = collectProblems(page);
+  await page.goto(server.resolvedUrls.local[0]);
+  await page.waitForSelector('#worker-status[data-state="ready"]');
+  return { page, problems };
+}
+
+const button = (page, name) => page.getByRole('button', { name, exact: true });
+const combobox = (page, name) => page.getByRole('combobox', { name, exact: true });
+const stat = (page, name) => page.locator(`[data-stat="${name}"]`);
+const openFiles = (page, files) => page.getByLabel('Open a file…').setInputFiles(files);
+const textFile = (name, text) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(text) });
+
+/**
+ * Words on a circle in 2 of `dim` dimensions, so each word's nearest neighbours are the
+ * words next to it: w0's are w1 and w{n-1}. The other components are small and distinct.
+ */
+function circleVectors(n, dim) {
+  return Array.from({ length: n }, (_, i) => {
+    const angle = (2 * Math.PI * i) / n;
+    const rest = Array.from({ length: dim - 2 }, (_, j) => (((i * 31 + j * 17) % 13) - 6) / 1000);
+    return { word: `w${i}`, vector: [Math.cos(angle), Math.sin(angle), ...rest] };
+  });
+}
+
+const word2vecText = (rows) =>
+  `${rows.length} ${rows[0].vector.length}\n${rows.map((r) => `${r.word} ${r.vector.join(' ')}`).join('\n')}\n`;
+
+function word2vecBinary(rows) {
+  const parts = [Buffer.from(`${rows.length} ${rows[0].vector.length}\n`)];
+  for (const { word, vector } of rows) {
+    const floats = Buffer.alloc(4 * vector.length);
+    vector.forEach((v, i) => floats.writeFloatLE(v, 4 * i));
+    parts.push(Buffer.from(`${word} `), floats, Buffer.from('\n'));
+  }
+  return Buffer.concat(parts);
+}
+
+/** Asks for the neighbours of `word` and returns the listed words. */
+async function neighboursOf(page, word) {
+  await combobox(page, 'Word').fill(word);
+  await button(page, 'Find').click();
+  await page.getByText(`Nearest to “${word}”`).waitFor();
+  return page.locator('#neighbours-list li .word').allTextContents();
+}
+
+/** Opens `files`, waits for the vectors' statistics and checks format, size and a query. */
+async function openAndQuery(page, files, format) {
+  await openFiles(page, files);
+  await stat(page, 'Format').filter({ hasText: format }).waitFor();
+  assert.equal(await stat(page, 'Vocabulary').textContent(), '120');
+  assert.equal(await stat(page, 'Dimensions').textContent(), '8');
+  await page.locator('#plot-empty').waitFor({ state: 'hidden' });
+  const neighbours = await neighboursOf(page, 'w10');
+  assert.deepEqual(neighbours.slice(0, 2).sort(), ['w11', 'w9']);
+}
+
+test('vectors from other tools open and answer: word2vec text and binary, GloVe, Projector TSV', { timeout: 90_000 }, async () => {
+  const { page, problems } = await openExplorer();
+  const rows = circleVectors(120, 8);
+  await openAndQuery(page, [textFile('vectors.txt', word2vecText(rows))], 'word2vec text');
+  await openAndQuery(page, [{ name: 'vectors.bin', mimeType: 'application/octet-stream', buffer: word2vecBinary(rows) }], 'word2vec binary');
+  await openAndQuery(page, [textFile('glove.6B.8d.txt', rows.map((r) => `${r.word} ${r.vector.join(' ')}`).join('\n'))], 'GloVe');
+  await openAndQuery(page, [
+    textFile('vectors.tsv', rows.map((r) => r.vector.join('\t')).join('\n')),
+    textFile('metadata.tsv', rows.map((r) => r.word).join('\n')),
+  ], 'Projector');
+  // Opened vectors are analogies' material too, and nothing can be trained on them.
+  assert.equal(await button(page, 'Train').isDisabled(), true);
+  await page.screenshot({ path: join(RESULTS, 'vectors-opened.png'), fullPage: true });
+
+  // A plain text still trains: it is not taken for vectors.
+  await openFiles(page, [textFile('story.txt', 'the cat sat on the mat\nthe dog sat on the log\n'.repeat(50))]);
+  await stat(page, 'Lines').filter({ hasText: '100' }).waitFor();
+  assert.equal(await button(page, 'Train').isDisabled(), false);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a malformed vectors file is refused with its line, and the page goes on', { timeout: 60_000 }, async () => {
+  const { page, problems } = await openExplorer();
+  const rows = circleVectors(20, 4);
+  const lines = word2vecText(rows).split('\n');
+  lines[5] = 'w4 0.5 0.25 oops 0.1';
+  await openFiles(page, [textFile('broken.txt', lines.join('\n'))]);
+  const notice = page.getByRole('alert');
+  await notice.filter({ hasText: 'broken.txt' }).waitFor();
+  assert.match(await notice.textContent(), /line 6: value 3 of 'w4' is 'oops', not a number/);
+
+  const truncated = word2vecBinary(rows).subarray(0, 200);
+  await openFiles(page, [{ name: 'cut.bin', mimeType: 'application/octet-stream', buffer: truncated }]);
+  await notice.filter({ hasText: 'cut.bin' }).waitFor();
+  assert.match(await notice.textContent(), /truncated|ends/);
+
+  // The page still works: the sample trains.
+  await button(page, 'Use the built-in sample').click();
+  await stat(page, 'Vocabulary').waitFor();
+  await button(page, 'Train').click();
+  await page.waitForFunction(() => document.getElementById('progress-text').textContent.startsWith('Done.'), null, { timeout: 60_000 });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a bundle saved here opens again exactly: vectors, parameters, losses, fingerprint', { timeout: 120_000 }, async () => {
+  const { page, problems } = await openExplorer();
+  await button(page, 'Use the built-in sample').click();
+  await stat(page, 'Vocabulary').waitFor();
+  const vocabulary = await stat(page, 'Vocabulary').textContent();
+  await page.getByRole('textbox', { name: 'Epochs', exact: true }).fill('3');
+  await button(page, 'Train').click();
+  await page.waitForFunction(() => document.getElementById('progress-text').textContent.startsWith('Done.'), null, { timeout: 60_000 });
+  const before = await neighbours(page, 'queen');
+  const losses = await page.locator('#loss-chart').getAttribute('data-epoch-losses');
+  await button(page, 'Prepare downloads').click();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'embedscope-bundle.json' }).click(),
+  ]);
+  const bundle = await readFile(await download.path());
+  const json = JSON.parse(bundle.toString('utf8'));
+  assert.equal(json.format, 'embedscope-bundle');
+  assert.equal(json.params.epochs, 3);
+  assert.equal(json.words.length, Number(vocabulary));
+  await page.close();
+
+  // A fresh page: the bundle alone brings everything back.
+  const { page: again, problems: againProblems } = await openExplorer();
+  await openFiles(again, [{ name: 'run.json', mimeType: 'application/json', buffer: bundle }]);
+  await stat(again, 'Format').filter({ hasText: 'embedscope bundle' }).waitFor();
+  assert.equal(await stat(again, 'Vocabulary').textContent(), vocabulary);
+  assert.equal(await stat(again, 'Run').textContent(), json.fingerprint);
+  assert.equal(await again.getByRole('textbox', { name: 'Epochs', exact: true }).inputValue(), '3');
+  assert.equal(await again.locator('#loss-chart').getAttribute('data-epoch-losses'), losses);
+  assert.deepEqual(await neighbours(again, 'queen'), before, 'the same neighbours with the same scores');
+  assert.deepEqual([...problems, ...againProblems], []);
+  await again.close();
+});
+
+/** The neighbours of `word` with their scores as shown. */
+async function neighbours(page, word) {
+  await neighboursOf(page, word);
+  return page.locator('#neighbours-list li').allTextContents();
+}
+
+test('benchmarks from files: similarity scored, analogies per section, a malformed one named', { timeout: 60_000 }, async () => {
+  const { page, problems } = await openExplorer();
+  const rows = circleVectors(120, 8);
+  await openFiles(page, [textFile('vectors.txt', word2vecText(rows))]);
+  await stat(page, 'Format').waitFor();
+
+  // Neighbours on the circle are more similar than words far apart, as these scores say.
+  const pairs = ['word1\tword2\tscore', 'w0\tw1\t9.5', 'w0\tw30\t5', 'w0\tw60\t0.5', 'w5\tw6\t9', 'w5\tunknown\t3'].join('\n');
+  await page.getByLabel('Open a benchmark file…').setInputFiles(textFile('pairs.tsv', pairs));
+  await button(page, 'Evaluate').click();
+  await page.locator('#evaluation-message', { hasText: /^Spearman/ }).waitFor();
+  const message = await page.locator('#evaluation-message').textContent();
+  assert.match(message, /over 4 of 5 pairs \(20\.0 % out of vocabulary\)/);
+  assert.ok(Number(message.match(/Spearman (-?[\d.]+)/)[1]) > 0.7, message);
+
+  // Analogies: on a circle, w0 : w1 :: w10 : w11 (a rotation), per section.
+  const questions = [': rotation', 'w0 w1 w10 w11', 'w20 w21 w40 w41', ': missing', 'w0 w1 nowhere w2'].join('\n');
+  await page.getByLabel('Open a benchmark file…').setInputFiles(textFile('questions-words.txt', questions));
+  await button(page, 'Evaluate').click();
+  await page.locator('#evaluation-table th', { hasText: 'All' }).waitFor();
+  const rowsShown = await page.locator('#evaluation-table tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  assert.deepEqual(rowsShown.slice(1).map((r) => r.slice(0, 3)), [
+    ['rotation', '2', '2 (100.0 %)'], ['missing', '1', '0 (0.0 %)'], ['All', '3', '2 (66.7 %)'],
+  ]);
+  assert.match(await page.locator('#evaluation-message').textContent(), /1 of 3 questions skipped/);
+
+  await page.getByLabel('Open a benchmark file…').setInputFiles(textFile('bad.txt', ': s\nw0 w1 w2 w3\nw0 w1 w2\n'));
+  await button(page, 'Evaluate').click();
+  await page.locator('#evaluation-message', { hasText: 'Cannot evaluate' }).waitFor();
+  assert.match(await page.locator('#evaluation-message').textContent(), /line 3/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
