@@ -1,13 +1,14 @@
 // Runs tests/bench/worker.js in Chromium (through the Vite dev server, so the page is
 // cross-origin isolated like the app) and prints its JSON result on stdout.
-// Usage: node scripts/bench-browser.mjs CORPUS_URL_PATH [EPOCHS]   e.g. /data/kjv.txt 5
+// Usage: node scripts/bench-browser.mjs CORPUS_URL_PATH [EPOCHS [VECTORS_URL_PATH]]
+//   e.g. /data/kjv.txt 5 /data/bench-100k-300.txt
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { createServer } from 'vite';
 
-const [corpus = '/data/kjv.txt', epochs = '5'] = process.argv.slice(2);
+const [corpus = '/data/kjv.txt', epochs = '5', vectors = ''] = process.argv.slice(2);
 const server = await createServer({ logLevel: 'error', server: { port: 0, strictPort: false } });
 await server.listen();
 const { port } = server.httpServer.address();
@@ -20,7 +21,7 @@ const browser = await chromium.launchPersistentContext(profile, {
 });
 try {
   const page = await browser.newPage();
-  const query = new URLSearchParams({ corpus, epochs });
+  const query = new URLSearchParams({ corpus, epochs, vectors });
   await page.goto(`http://localhost:${port}/tests/bench/browser.html?${query}`);
   await page.waitForSelector('body[data-done="true"]', { timeout: 600_000 });
   const result = JSON.parse(await page.textContent('#result'));

@@ -2,8 +2,9 @@
 # `npm run bench`: training speed and quality on the King James Bible: embedscope native,
 # embedscope in a Web Worker in Chromium, and gensim's single worker, same corpus, same
 # parameters (word2vec defaults, whitespace tokenizer, 5 epochs); then neighbour-query and
-# PCA-refresh times in the browser at 10k and 50k words. Prints figures; asserts nothing,
-# since timings depend on the machine.
+# PCA-refresh times in the browser at 10k and 50k words; then loading a 100k x 300 pretrained
+# file natively and in the worker, and peak memory. Prints figures; asserts nothing, since
+# timings depend on the machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -37,13 +38,17 @@ done
 section "gensim $(.tools/venv/bin/python -c 'import gensim; print(gensim.__version__)') (workers=1): $corpus"
 .tools/venv/bin/python scripts/bench_gensim.py "$corpus" "${words[@]}"
 
-section "embedscope (wasm in a Web Worker, Chromium): $corpus"
-node scripts/bench-browser.mjs "/$corpus" 5 > "$out/browser.json"
+vectors=data/bench-100k-300.txt
+section "Pretrained vectors, native: $vectors (written once, about 290 MB)"
+cargo run --release --quiet --example vectors_bench -- "$vectors" 100000 300
+
+section "embedscope (wasm in a Web Worker, Chromium): $corpus, then $vectors"
+node scripts/bench-browser.mjs "/$corpus" 5 "/$vectors" > "$out/browser.json"
 native_seconds=$(grep -o 'trained .* in [0-9.]* s' "$out/native.log" | grep -o '[0-9.]* s$' | cut -d' ' -f1)
 node --input-type=module - "$out/browser.json" "$native_seconds" <<'JS'
 import { readFileSync } from 'node:fs';
 const [file, nativeSeconds] = process.argv.slice(2);
-const { training: t, bpe, queries } = JSON.parse(readFileSync(file, 'utf8'));
+const { training: t, bpe, queries, vectors: v, trainingMemory, peakMemory } = JSON.parse(readFileSync(file, 'utf8'));
 const words = t.stats.tokens * t.epochLosses.length;
 const row = (name, s) => console.log(`${name.padEnd(28)} ${s.toFixed(2).padStart(7)} s ${Math.round(words / s).toLocaleString('en').padStart(10)} corpus words/s`);
 console.log(`epoch losses in the browser: ${t.epochLosses.map((l) => l.toFixed(4)).join(' ')}`);
@@ -58,4 +63,11 @@ for (const q of queries) {
   console.log(`${q.words.toLocaleString('en')} words x 100 dims: neighbours ${q.neighboursMs.toFixed(2)} ms, ` +
     `PCA refresh of 300 words during training ${q.pcaRefresh300Ms.toFixed(1)} ms`);
 }
+const mb = (bytes) => `${Math.round(bytes / 2 ** 20).toLocaleString('en')} MB`;
+console.log(`wasm memory after training and BPE learning: ${mb(trainingMemory)}`);
+if (v) {
+  console.log(`pretrained ${v.words.toLocaleString('en')} x ${v.dim} (${mb(v.bytes)} of ${v.format}) loaded in 4 MB slices ` +
+    `in ${v.seconds.toFixed(2)} s; neighbours ${v.neighboursMs.toFixed(1)} ms; PCA of 300 words ${v.pcaMs.toFixed(1)} ms`);
+}
+console.log(`wasm memory at the end (its peak: wasm memory never shrinks): ${mb(peakMemory)}`);
 JS

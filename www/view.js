@@ -653,17 +653,38 @@ export class View {
     });
   }
 
-  /** `handler(file)` when a benchmark file is opened; the choice then names it. */
+  /**
+   * `handler(file)` when a benchmark file is opened, or dropped on the evaluation card (a
+   * drop anywhere else opens a text or vectors); the choice then names it.
+   */
   bindBenchmarkFile(handler) {
-    $('benchmark-file').addEventListener('change', (event) => {
-      const [file] = event.target.files;
-      event.target.value = '';
-      if (!file) return;
+    const chosen = (file) => {
       const option = $('benchmark').querySelector('option[value="file"]');
       option.disabled = false;
       option.textContent = `Your file: ${file.name}`;
       $('benchmark').value = 'file';
       handler(file);
+    };
+    $('benchmark-file').addEventListener('change', (event) => {
+      const [file] = event.target.files;
+      event.target.value = '';
+      if (file) chosen(file);
+    });
+    const card = $('evaluation-form').closest('section');
+    card.addEventListener('dragover', (event) => {
+      if (!event.dataTransfer?.types.includes('Files')) return;
+      event.preventDefault();
+      event.stopPropagation();
+      card.classList.add('drop-target');
+    });
+    card.addEventListener('dragleave', () => card.classList.remove('drop-target'));
+    card.addEventListener('drop', (event) => {
+      if (!event.dataTransfer?.types.includes('Files')) return;
+      event.preventDefault();
+      event.stopPropagation();
+      card.classList.remove('drop-target');
+      const [file] = event.dataTransfer.files;
+      if (file) chosen(file);
     });
   }
 

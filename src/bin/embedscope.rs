@@ -342,7 +342,18 @@ fn train(mut args: Args) -> Result<(), String> {
         embeddings.len(),
         embeddings.dim()
     );
+    if let Some(mb) = peak_memory_mb() {
+        eprintln!("peak memory {mb:.0} MB");
+    }
     Ok(())
+}
+
+/// The most memory this process has held (its peak resident set), where Linux tells it.
+fn peak_memory_mb() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
 }
 
 /// The tokenizer asked for: ready to use, or BPE merges to learn from the corpus first.

@@ -5,7 +5,11 @@
 //    merges as the app does, and times the learning and the encoding.
 // 3. Times neighbour queries and PCA refreshes on synthetic vocabularies of 10k and 50k
 //    words × 100 dimensions (the timings do not depend on what the vectors hold).
+// 4. Loads a large pretrained file (100k × 300 by default) as the app does, in 4 MB slices,
+//    and times that, a neighbour query and a PCA on it; reports the wasm memory, which
+//    never shrinks, so its size is the peak of the wasm heap.
 import init, { Session } from '../../www/pkg/embedscope.js';
+import { LOAD_SLICE_BYTES, SNIFF_BYTES } from '../../www/protocol.js';
 
 const time = (f) => {
   const start = performance.now();
@@ -65,14 +69,41 @@ function queryTimes(n) {
   return { words: n, neighboursMs: neighbours, pcaRefresh300Ms: refresh };
 }
 
+async function loadVectors(url) {
+  const blob = await (await fetch(url)).blob();
+  const session = new Session();
+  const started = performance.now();
+  const head = new Uint8Array(await blob.slice(0, SNIFF_BYTES).arrayBuffer());
+  const format = session.sniff(head, url);
+  session.load_begin(format, url, undefined);
+  for (let offset = 0; offset < blob.size; offset += LOAD_SLICE_BYTES) {
+    session.load_push(new Uint8Array(await blob.slice(offset, offset + LOAD_SLICE_BYTES).arrayBuffer()));
+  }
+  const info = session.load_finish(blob.size);
+  const seconds = (performance.now() - started) / 1000;
+  const repeat = (count, f) => {
+    const start = performance.now();
+    for (let i = 0; i < count; i++) f(i);
+    return (performance.now() - start) / count;
+  };
+  const neighboursMs = repeat(10, (i) => session.neighbours(`w${(i * 7919) % info.words}`, 10));
+  const pcaMs = repeat(3, () => session.projection(300, 0, 1));
+  session.free();
+  return { ...info, seconds, neighboursMs, pcaMs };
+}
+
 self.onmessage = async ({ data }) => {
   try {
-    await init();
+    const wasm = await init();
     const text = await (await fetch(data.corpus)).text();
     const training = trainCorpus(text, Number(data.epochs ?? 5));
     const bpe = ['cross', 'within'].map((mode) => learnBpe(text, mode));
+    const trainingMemory = wasm.memory.buffer.byteLength;
     const queries = [10_000, 50_000].map(queryTimes);
-    self.postMessage({ training, bpe, queries, userAgent: navigator.userAgent });
+    const vectors = data.vectors ? await loadVectors(data.vectors) : null;
+    self.postMessage({
+      training, bpe, queries, vectors, trainingMemory, peakMemory: wasm.memory.buffer.byteLength, userAgent: navigator.userAgent,
+    });
   } catch (error) {
     self.postMessage({ error: String(error?.message ?? error) });
   }

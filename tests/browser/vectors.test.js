@@ -108,6 +108,30 @@ test('vectors from other tools open and answer: word2vec text and binary, GloVe,
   await page.close();
 });
 
+test('a large vectors file is read in slices with progress, and the page answers meanwhile', { timeout: 90_000 }, async () => {
+  const { page, problems } = await openExplorer();
+  await stat(page, 'Vocabulary').waitFor();
+  await page.evaluate(() => {
+    window.readingTexts = new Set();
+    const text = document.getElementById('progress-text');
+    new MutationObserver(() => {
+      if (text.textContent.startsWith('Reading vectors')) window.readingTexts.add(text.textContent);
+    }).observe(text, { childList: true, characterData: true, subtree: true });
+  });
+  // 20,000 words x 100 values with 6 decimals: about 19 MB, five 4 MB slices.
+  const lines = ['20000 100'];
+  for (let i = 0; i < 20_000; i++) {
+    lines.push(`w${i} ${Array.from({ length: 100 }, (_, j) => (Math.sin(i * 100 + j) / 2).toFixed(6)).join(' ')}`);
+  }
+  await openFiles(page, [textFile('big.txt', lines.join('\n') + '\n')]);
+  await stat(page, 'Vocabulary').filter({ hasText: '20,000' }).waitFor({ timeout: 60_000 });
+  const readings = await page.evaluate(() => [...window.readingTexts]);
+  assert.ok(readings.length >= 3, `progress while reading: ${JSON.stringify(readings)}`);
+  assert.deepEqual((await neighboursOf(page, 'w123')).length, 10);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('a malformed vectors file is refused with its line, and the page goes on', { timeout: 60_000 }, async () => {
   const { page, problems } = await openExplorer();
   const rows = circleVectors(20, 4);

@@ -207,6 +207,26 @@ mod tests {
     }
 
     #[test]
+    fn a_chain_through_every_format_and_the_bundle_keeps_the_vectors() {
+        // text → binary → GloVe → TSV → bundle, each read back before the next is written.
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(23);
+        for start in [tricky_embeddings(), random_embeddings(&mut rng, 40, 5)] {
+            let mut emb = start.clone();
+            for format in VectorFormat::ALL {
+                let (file, metadata) = written(&emb, format);
+                emb = match format {
+                    VectorFormat::ProjectorTsv => read_projector_tsv(&file[..], metadata.as_deref()).unwrap(),
+                    _ => read_vectors(&file[..], format).unwrap(),
+                };
+            }
+            let mut bundle = Vec::new();
+            crate::embed::write_bundle(&crate::embed::Bundle::new(emb), &mut bundle).unwrap();
+            let back = crate::embed::read_bundle(std::str::from_utf8(&bundle).unwrap()).unwrap();
+            assert_same(&back.embeddings, &start, "the chain");
+        }
+    }
+
+    #[test]
     fn written_files_look_as_documented() {
         let emb = tricky_embeddings();
         let (text, _) = written(&emb, VectorFormat::Word2VecText);
