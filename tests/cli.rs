@@ -210,6 +210,7 @@ fn every_format_trains_and_answers_the_same_queries() {
         ("glove.txt", &["--format", "glove"]),
         ("vectors.tsv", &[]),
         ("kjv-vectors.tsv", &[]),
+        ("run.json", &[]),
     ];
     let mut answers = Vec::new();
     for (name, format) in cases {
@@ -226,6 +227,14 @@ fn every_format_trains_and_answers_the_same_queries() {
     for (name, answer) in &answers {
         assert_eq!(answer, &answers[0].1, "{name} answers differently from {}", answers[0].0);
     }
+    // The bundle holds the counts, the parameters under the page's names, and the fingerprint.
+    let bundle = embedscope::embed::read_bundle(&std::fs::read_to_string(path("run.json")).unwrap()).unwrap();
+    let counts = bundle.counts.expect("counts");
+    assert!(counts.windows(2).all(|w| w[0] >= w[1]) && counts.len() == bundle.embeddings.len());
+    let params = bundle.params.expect("params");
+    assert_eq!(params.get("dim").and_then(|v| v.as_number()).map(|n| n.to_f64()), Some(16.0));
+    assert_eq!(params.get("tokenizer").and_then(|v| v.as_str()), Some("word"));
+    assert_eq!(bundle.fingerprint.map(|f| f.len()), Some(16));
     let glove = std::fs::read_to_string(path("glove.txt")).unwrap();
     assert!(!glove.starts_with("13 16\n") && glove.lines().count() == 13, "{}", &glove[..40]);
     let metadata = std::fs::read_to_string(path("metadata.tsv")).unwrap();

@@ -9,7 +9,7 @@
 //! ```
 //!
 //! VECTORS may be in any format the core reads (word2vec text or binary, GloVe, Projector
-//! `vectors.tsv`); [`load_vectors`] tells which from the file's first bytes.
+//! `vectors.tsv`, an embedscope bundle); [`load_vectors`] tells which from the file's first bytes.
 //!
 //! Every error is one line on stderr and a non-zero exit status.
 
@@ -35,7 +35,7 @@ use embedscope::{Embeddings, fingerprint};
 
 const USAGE: &str = "\
 usage:
-  embedscope train CORPUS --out VECTORS [--format text|binary|glove|tsv]
+  embedscope train CORPUS --out VECTORS [--format text|binary|glove|tsv|bundle]
                    [--tokenizer word|whitespace|bpe] [--lowercase] [--keep-punctuation]
                    [--vocab-size 8000] [--bpe-mode cross|within]
                    [--dim 100] [--window 5] [--negative 5] [--sample 1e-3]
@@ -46,13 +46,16 @@ usage:
   embedscope eval VECTORS [--analogies FILE] [--similarity FILE]
                   [--restrict N] [--ignore-case] [-k/--worst N] [--json] [--metadata FILE]
 
-VECTORS files may be word2vec text or binary, GloVe, or a Projector vectors.tsv; the
+VECTORS files may be word2vec text or binary, GloVe, a Projector vectors.tsv, or an
+embedscope bundle (.json, saved by the explorer); the
 format is told from the file's first bytes, else from its name (.bin binary, .tsv
 vectors.tsv) or its first line. A vectors.tsv takes its words from
 --metadata FILE, by default from the metadata.tsv next to it (x-vectors.tsv: x-metadata.tsv);
 without one its words are the row numbers 1, 2, ...
 train writes word2vec text, or with --format (by default from the name: .bin binary,
-.tsv a vectors.tsv plus its metadata.tsv) binary, GloVe or Projector TSV.
+.tsv a vectors.tsv plus its metadata.tsv, .json a bundle) binary, GloVe, Projector TSV or an
+embedscope bundle, which also holds the counts, parameters, losses and fingerprint and opens
+in the explorer as it was.
 Tokens holding whitespace are stored escaped (\\s for a space, \\n for a newline);
 give WORD escaped the same way, e.g. 'Jesus\\s' or 'from\\sthe\\sdead'.
 
@@ -214,21 +217,31 @@ fn now() -> f64 {
 fn train(mut args: Args) -> Result<(), String> {
     let corpus_path = args.positional("CORPUS")?;
     let out = args.take("--out").flatten().ok_or("train needs --out VECTORS")?;
+    // None: an embedscope bundle, which holds the counts and parameters too.
     let format = match args.take("--format").flatten() {
-        None => VectorFormat::from_file_name(&out).unwrap_or(VectorFormat::Word2VecText),
+        None if out.to_ascii_lowercase().ends_with(".json") => None,
+        None => Some(VectorFormat::from_file_name(&out).unwrap_or(VectorFormat::Word2VecText)),
         Some(name) => match name.as_str() {
-            "text" => VectorFormat::Word2VecText,
-            "binary" => VectorFormat::Word2VecBinary,
-            "glove" => VectorFormat::Glove,
-            "tsv" => VectorFormat::ProjectorTsv,
-            _ => return Err(format!("--format '{name}' is not text, binary, glove or tsv")),
+            "text" => Some(VectorFormat::Word2VecText),
+            "binary" => Some(VectorFormat::Word2VecBinary),
+            "glove" => Some(VectorFormat::Glove),
+            "tsv" => Some(VectorFormat::ProjectorTsv),
+            "bundle" => None,
+            _ => return Err(format!("--format '{name}' is not text, binary, glove, tsv or bundle")),
         },
     };
-    let choice = match args.text("--tokenizer", "word").as_str() {
-        "word" => TokenizerChoice::Ready(Box::new(WordTokenizer {
-            lowercase: args.switch("--lowercase"),
-            keep_punctuation: args.switch("--keep-punctuation"),
-        })),
+    let tokenizer_name = args.text("--tokenizer", "word");
+    let mut params: Vec<(String, Value)> = vec![("tokenizer".into(), tokenizer_name.as_str().into())];
+    let choice = match tokenizer_name.as_str() {
+        "word" => {
+            let tokenizer = WordTokenizer {
+                lowercase: args.switch("--lowercase"),
+                keep_punctuation: args.switch("--keep-punctuation"),
+            };
+            params.push(("lowercase".into(), tokenizer.lowercase.into()));
+            params.push(("keepPunctuation".into(), tokenizer.keep_punctuation.into()));
+            TokenizerChoice::Ready(Box::new(tokenizer))
+        }
         "whitespace" => TokenizerChoice::Ready(Box::new(WhitespaceTokenizer)),
         "bpe" => {
             let d = BpeConfig::default();
@@ -238,6 +251,8 @@ fn train(mut args: Args) -> Result<(), String> {
             };
             let config = BpeConfig { vocab_size: args.value("--vocab-size", d.vocab_size)?, mode };
             config.validate().map_err(|e| e.to_string())?;
+            params.push(("bpeVocabSize".into(), config.vocab_size.into()));
+            params.push(("bpeMode".into(), config.mode.name().into()));
             TokenizerChoice::Bpe(config)
         }
         other => return Err(format!("--tokenizer '{other}' is not word, whitespace or bpe")),
@@ -266,6 +281,20 @@ fn train(mut args: Args) -> Result<(), String> {
     };
     let quiet = args.switch("--quiet");
     args.finish()?;
+    // The page's names for the parameters, so the explorer fills its form from a bundle.
+    params.extend([
+        ("dim".to_string(), config.dim.into()),
+        ("window".into(), config.window.into()),
+        ("negative".into(), config.negative.into()),
+        ("sample".into(), config.sample.into()),
+        ("minCount".into(), vocab_config.min_count.into()),
+        ("maxVocab".into(), vocab_config.max_vocab.map_or(Value::Null, Value::from)),
+        ("epochs".into(), config.epochs.into()),
+        ("alpha".into(), config.alpha.into()),
+        ("minAlpha".into(), config.min_alpha.into()),
+        ("nsExponent".into(), config.ns_exponent.into()),
+        ("seed".into(), config.seed.into()),
+    ]);
     // Check parameters before reading a large file.
     config.validate().map_err(|e| e.to_string())?;
     vocab_config.validate().map_err(|e| e.to_string())?;
@@ -321,10 +350,28 @@ fn train(mut args: Args) -> Result<(), String> {
     );
 
     let embeddings = trainer.to_embeddings().map_err(|e| e.to_string())?;
+    if let Some(mb) = peak_memory_mb() {
+        eprintln!("peak memory {mb:.0} MB");
+    }
     let create =
         |path: &str| File::create(path).map(BufWriter::new).map_err(|e| format!("cannot create {path}: {e}"));
     let writer = create(&out)?;
     let mut also = String::new();
+    let Some(format) = format else {
+        let mut bundle = embed::Bundle::new(embeddings);
+        bundle.counts = Some(trainer.corpus().vocab().counts().to_vec());
+        bundle.params = Some(Value::Object(params));
+        bundle.fingerprint = Some(run_id);
+        bundle.epoch_losses = trainer.epoch_losses().to_vec();
+        bundle.source = Path::new(&corpus_path).file_name().map(|name| name.to_string_lossy().into_owned());
+        embed::write_bundle(&bundle, writer).map_err(|e| format!("cannot write {out}: {e}"))?;
+        eprintln!(
+            "wrote {} vectors of dimension {} with their counts, parameters and losses to {out} (bundle)",
+            bundle.embeddings.len(),
+            bundle.embeddings.dim()
+        );
+        return Ok(());
+    };
     let written = match format {
         VectorFormat::Word2VecText => embed::write_word2vec_text(&embeddings, writer),
         VectorFormat::Word2VecBinary => embed::write_word2vec_binary(&embeddings, writer),
@@ -342,9 +389,6 @@ fn train(mut args: Args) -> Result<(), String> {
         embeddings.len(),
         embeddings.dim()
     );
-    if let Some(mb) = peak_memory_mb() {
-        eprintln!("peak memory {mb:.0} MB");
-    }
     Ok(())
 }
 
@@ -482,6 +526,11 @@ fn load_vectors(path: &str, metadata: Option<&str>) -> Result<Embeddings, String
         .take(VectorFormat::SNIFF_LEN as u64)
         .read_to_end(&mut head)
         .map_err(|e| format!("cannot read {path}: {e}"))?;
+    if embed::Bundle::sniff(&head) {
+        let mut text = String::from_utf8(head).map_err(|_| format!("{path}: a bundle must be UTF-8"))?;
+        file.read_to_string(&mut text).map_err(|e| format!("cannot read {path}: {e}"))?;
+        return embed::read_bundle(&text).map(|bundle| bundle.embeddings).map_err(|e| format!("{path}: {e}"));
+    }
     let format = VectorFormat::guess(&head, path);
     let (parser, note) = match (format, metadata) {
         (VectorFormat::ProjectorTsv, _) => projector_parser(path, metadata)?,
