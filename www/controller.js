@@ -112,10 +112,8 @@ export class Controller {
    */
   async openFiles(files) {
     this.view.showNotice(null);
-    if (this.state === 'training' || this.state === 'paused' || this.state === 'learning' || this.state === 'loading') {
-      await this.control('stop');
-    }
     const names = files.map((f) => f.name).join(' + ');
+    if (!(await this.mayReplace(names))) return;
     /** Counts what was opened, so a slower earlier `prepare` does not overwrite this one. */
     this.opened = (this.opened ?? 0) + 1;
     const previous = this.state;
@@ -147,9 +145,26 @@ export class Controller {
   }
 
   /**
-   * Opens a text and prepares it with the form's parameters, after filling in `preset`.
-   * @param {Source} source @param {string} name @param {Partial<Params>|null} preset
+   * Before something replaces the text or the vectors: while training (or learning BPE
+   * merges) asks whether to stop, so nothing is cancelled by accident; false when the
+   * person keeps training. A vectors file being read is simply stopped.
    */
+  async mayReplace(what) {
+    if (this.state === 'loading') {
+      await this.control('stop');
+      return true;
+    }
+    if (this.state !== 'training' && this.state !== 'paused' && this.state !== 'learning') return true;
+    const going = { training: 'Training is running', paused: 'Training is paused', learning: 'BPE merges are being learned' }[this.state];
+    const stop = await this.view.confirm(
+      `${going}. Stop it and open ${what}? What was learned so far gives way to it.`,
+      `Stop and open ${what}`,
+      'Keep training',
+    );
+    if (stop && (this.state === 'training' || this.state === 'paused' || this.state === 'learning')) await this.control('stop');
+    return stop;
+  }
+
   /** Opens the built-in sample: the page starts on it, so training is one click away. */
   openSample() {
     return this.open({ kind: 'sample' }, 'Built-in sample: planted royal/common people and countries', SAMPLE_PRESET);
@@ -157,6 +172,7 @@ export class Controller {
 
   async open(source, name, preset) {
     this.view.showNotice(null);
+    if (!(await this.mayReplace(name))) return;
     if (preset) this.view.setParams(presetKeepingBpe(preset, this.view.readParams().tokenizer));
     this.reset();
     this.source = source;
@@ -212,6 +228,8 @@ export class Controller {
   paramsChanged() {
     const valid = this.checkedParams() != null;
     this.setState(this.state);
+    // Training goes on with the parameters it started with.
+    this.view.showParamsPending(this.state === 'training' || this.state === 'paused' || this.state === 'learning');
     if (!valid) return;
     // Before training, the statistics follow the parameters (min count, tokenizer).
     clearTimeout(this.prepareTimer);
@@ -224,15 +242,23 @@ export class Controller {
 
   // ---- training
 
+  /** Starts training; a second press while it starts (a double click) does nothing. */
   async train() {
-    clearTimeout(this.prepareTimer);
-    const params = this.checkedParams();
-    if (!params || !this.source) return;
-    if (params.tokenizer === 'bpe' && this.learnedBpe !== bpeKey(params) && !(await this.learnBpe(params))) return;
-    if (!(await this.prepare())) return;
-    this.settings.extraWords = [];
-    this.paintAll();
-    await this.control('train');
+    if (this.starting) return;
+    this.starting = true;
+    try {
+      clearTimeout(this.prepareTimer);
+      const params = this.checkedParams();
+      if (!params || !this.source) return;
+      if (params.tokenizer === 'bpe' && this.learnedBpe !== bpeKey(params) && !(await this.learnBpe(params))) return;
+      if (!(await this.prepare())) return;
+      this.settings.extraWords = [];
+      this.view.showParamsPending(false);
+      this.paintAll();
+      await this.control('train');
+    } finally {
+      this.starting = false;
+    }
   }
 
   /**
@@ -292,7 +318,7 @@ export class Controller {
       paused: state === 'paused',
       canStop: busy || learning,
       canExport: hasVectors,
-      canEvaluate: hasVectors,
+      canEvaluate: hasVectors && !this.evaluating,
     });
     if (state !== 'loaded' && state !== 'loading' && (this.progress || this.learning)) this.paintProgress();
     if (state === 'done' && this.isSample && !this.sanityShown) {
@@ -406,6 +432,11 @@ export class Controller {
    */
   async search(token) {
     if (await this.select(token, { quiet: true })) return;
+    // Only whitespace (which the box shows as ·) that is no token: nothing was typed, really.
+    if (!token.trim()) {
+      this.view.showNeighboursMessage('Type a word to see its nearest neighbours.');
+      return;
+    }
     const reply = await this.worker.request('complete', { prefix: token, limit: COMPLETIONS }).catch(() => null);
     const padded = reply?.words.find((word) => word !== token && word.trimEnd() === token.trimEnd());
     await this.select(padded ?? token);
@@ -449,18 +480,24 @@ export class Controller {
    * @param {{benchmark: string, restrict: number, ignoreCase: boolean}} settings
    */
   async evaluate({ benchmark, restrict, ignoreCase }) {
+    if (this.evaluating) return;
     if (benchmark === 'file' && !this.benchmarkFile) {
       this.view.showEvaluationMessage('Open a benchmark file first.');
       return;
     }
     const source = benchmark === 'file' ? { kind: 'file', file: this.benchmarkFile } : { kind: 'builtin', name: benchmark };
     this.view.showEvaluationMessage('Evaluating…');
+    this.evaluating = true;
+    this.setState(this.state);
     try {
       const { report } = await this.worker.request('evaluate', { benchmark: source, restrict, ignoreCase });
       this.view.showEvaluationMessage(evaluationSummary(report));
       this.view.showEvaluationReport(report);
     } catch (error) {
       this.view.showEvaluationMessage(`Cannot evaluate: ${error.message}`);
+    } finally {
+      this.evaluating = false;
+      this.setState(this.state);
     }
   }
 

@@ -32,6 +32,8 @@ async function main() {
   const view = new View(wasm.Chart);
   view.setModuleStatus('ready', `embedscope ${wasm.version()} — WebAssembly module loaded`);
   const controller = new Controller(view, new WorkerClient(createWorker));
+  // A handle for the console and the browser tests (which use it to make the worker panic).
+  window.explorer = controller;
   const opened = controller.openSample();
   if (await servesText(KJV_URL)) controller.offerKjv(KJV_URL);
   await opened;

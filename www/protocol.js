@@ -182,9 +182,11 @@
  *   runs in chunks, with `evalProgress` between them
  * @typedef {{type: 'export', id: number, format: 'bundle'|'word2vec'|'word2vecBinary'|'projector', params?: Params|null}} ExportRequest
  *   `params`: the form's parameters, stored in a bundle of trained vectors
+ * @typedef {{type: 'testPanic', id: number}} TestPanicRequest
+ *   panics inside wasm on purpose; only the browser tests send it, to test recovery
  * @typedef {PrepareRequest|LearnBpeRequest|TrainRequest|PauseRequest|StopRequest|ProjectRequest
  *   |NeighboursRequest|AnalogyRequest|CompleteRequest|TokenInfoRequest|OpenFilesRequest
- *   |EvaluateRequest|ExportRequest} Request
+ *   |EvaluateRequest|ExportRequest|TestPanicRequest} Request
  */
 
 /**

@@ -16,13 +16,27 @@ const toSign = new Map(WHITESPACE_SIGNS);
 const fromSign = new Map(WHITESPACE_SIGNS.map(([character, sign]) => [sign, character]));
 
 /**
- * The token as the page shows it: a space as ·, a newline as ⏎, a tab as →, \r as ␍.
- * "from the dead" → "from·the·dead", "Jesus.\n" → "Jesus.⏎". A word without whitespace is
- * shown unchanged.
+ * Characters that change how the text around them is drawn (bidirectional overrides,
+ * embeddings, isolates and marks, the zero-width joiners) or draw nothing at all. A token
+ * holding one could reverse or hide the text next to it ("\u202Eexe.txt" shows as "txt.exe"),
+ * so they are shown as a visible code, ⟨U+202E⟩, never applied.
+ */
+const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+const INVISIBLE_CODE = /⟨U\+([0-9A-F]{4})⟩/g;
+
+/**
+ * The token as the page shows it: a space as ·, a newline as ⏎, a tab as →, \r as ␍, and a
+ * character that would reorder or hide text as its code (⟨U+202E⟩). "from the dead" →
+ * "from·the·dead", "Jesus.\n" → "Jesus.⏎". A word without these is shown unchanged.
  * @param {string} token
  */
 export function displayToken(token) {
-  return token.replace(/[ \n\t\r]/g, (character) => toSign.get(character));
+  return revealInvisible(token.replace(/[ \n\t\r]/g, (character) => toSign.get(character)));
+}
+
+/** `text` with each character that would reorder or hide text shown as its code, ⟨U+202E⟩. */
+export function revealInvisible(text) {
+  return text.replace(INVISIBLE, (character) => `⟨U+${character.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
 }
 
 /**
@@ -34,7 +48,13 @@ export function displayToken(token) {
  * @param {string} text
  */
 export function parseTypedToken(text) {
-  return text.trim().replace(/[·⏎→␍]/g, (sign) => fromSign.get(sign));
+  return text
+    .trim()
+    .replace(/[·⏎→␍]/g, (sign) => fromSign.get(sign))
+    .replace(INVISIBLE_CODE, (code, hex) => {
+      const character = String.fromCodePoint(parseInt(hex, 16));
+      return character.match(INVISIBLE) ? character : code;
+    });
 }
 
 /** A concordance line longer than this is cut to a window around the token's first occurrence. */

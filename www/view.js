@@ -5,7 +5,7 @@
 // and read from inputs through `parseTypedToken`: the view hands the controller tokens as
 // they are, whitespace and all.
 import { NUMBER_FIELDS } from './params.js';
-import { displayToken, markToken, parseTypedToken } from './tokens.js';
+import { displayToken, markToken, parseTypedToken, revealInvisible } from './tokens.js';
 
 /** @typedef {import('./protocol.js').CorpusStats} CorpusStats */
 /** @typedef {import('./protocol.js').Progress} Progress */
@@ -114,7 +114,38 @@ export class View {
   /** A message that needs attention (an error, a restarted worker); null hides it. */
   showNotice(text) {
     $('notice').hidden = text == null;
-    $('notice').textContent = text ?? '';
+    // Messages quote file names and tokens: reordering characters in them are shown, not applied.
+    $('notice').textContent = revealInvisible(text ?? '');
+  }
+
+  /**
+   * Asks before something that would cancel work in progress; resolves true when the
+   * person chooses `yes`. A newer question answers the older one with false.
+   */
+  confirm(text, yes, no) {
+    this.pendingConfirm?.(false);
+    $('confirm-text').textContent = revealInvisible(text);
+    $('confirm-yes').textContent = yes;
+    $('confirm-no').textContent = no;
+    $('confirm').hidden = false;
+    $('confirm-yes').focus();
+    return new Promise((resolve) => {
+      const answer = (value) => {
+        this.pendingConfirm = null;
+        $('confirm').hidden = true;
+        $('confirm-yes').onclick = null;
+        $('confirm-no').onclick = null;
+        resolve(value);
+      };
+      this.pendingConfirm = answer;
+      $('confirm-yes').onclick = () => answer(true);
+      $('confirm-no').onclick = () => answer(false);
+    });
+  }
+
+  /** Says that changed parameters wait for the next training. */
+  showParamsPending(pending) {
+    $('params-pending').hidden = !pending;
   }
 
   // ---- opening a text
@@ -162,7 +193,7 @@ export class View {
    */
   showStats(name, stats, note = 'Reading…') {
     $('stats').hidden = false;
-    $('source-name').textContent = name;
+    $('source-name').textContent = revealInvisible(name);
     const list = $('stats-list');
     list.replaceChildren();
     if (!stats) {
@@ -200,7 +231,7 @@ export class View {
    */
   showVectorsStats(name, info) {
     $('stats').hidden = false;
-    $('source-name').textContent = name;
+    $('source-name').textContent = revealInvisible(name);
     const rows = [
       ['Format', info.format],
       ['Size', formatBytes(info.bytes)],
@@ -504,12 +535,11 @@ export class View {
     }));
   }
 
-  /** `handler(word, k)` when the neighbours form is submitted. */
+  /** `handler(word, k)` when the neighbours form is submitted (`word` may be empty). */
   bindSearch(handler) {
     $('neighbours-form').addEventListener('submit', (event) => {
       event.preventDefault();
-      const word = parseTypedToken($('search').value);
-      if (word) handler(word, this.readK());
+      handler(parseTypedToken($('search').value), this.readK());
     });
   }
 
@@ -529,7 +559,7 @@ export class View {
   }
 
   showNeighboursMessage(text) {
-    $('neighbours-message').textContent = text;
+    $('neighbours-message').textContent = revealInvisible(text);
     $('neighbours-list').replaceChildren();
   }
 
@@ -581,7 +611,7 @@ export class View {
   }
 
   showAnalogyMessage(text) {
-    $('analogy-message').textContent = text;
+    $('analogy-message').textContent = revealInvisible(text);
     $('analogy-results').hidden = true;
     $('analogy-cosadd').replaceChildren();
     $('analogy-cosmul').replaceChildren();
@@ -627,9 +657,9 @@ export class View {
     $('token-info-lines').replaceChildren(...info.concordance.map((line) => {
       const item = document.createElement('li');
       item.append(...markToken(line, info.token).map(({ text, marked }) => {
-        if (!marked) return document.createTextNode(text);
+        if (!marked) return document.createTextNode(revealInvisible(text));
         const mark = document.createElement('mark');
-        mark.textContent = text;
+        mark.textContent = revealInvisible(text);
         return mark;
       }));
       return item;
@@ -661,7 +691,7 @@ export class View {
     const chosen = (file) => {
       const option = $('benchmark').querySelector('option[value="file"]');
       option.disabled = false;
-      option.textContent = `Your file: ${file.name}`;
+      option.textContent = `Your file: ${revealInvisible(file.name)}`;
       $('benchmark').value = 'file';
       handler(file);
     };
@@ -695,7 +725,7 @@ export class View {
   }
 
   showEvaluationMessage(text) {
-    $('evaluation-message').textContent = text ?? '';
+    $('evaluation-message').textContent = revealInvisible(text ?? '');
   }
 
   /**

@@ -1,7 +1,7 @@
 // The training worker: loads the wasm module once, holds the one Session, answers the
 // requests of www/protocol.js from a handler table, and learns BPE merges and trains in
 // chunks so that queries, pause and stop are read between two chunks.
-import init, { Session, benchmark_text, sample_text, version } from './pkg/embedscope.js';
+import init, { Session, benchmark_text, panic_for_test, sample_text, version } from './pkg/embedscope.js';
 import { CHUNK_MS, FIRST_CHUNK_MERGES, FIRST_CHUNK_TOKENS, LOAD_SLICE_BYTES, PROJECTION_INTERVAL_MS, SNIFF_BYTES } from './protocol.js';
 
 /** @typedef {import('./protocol.js').Request} Request */
@@ -21,6 +21,8 @@ let isSample = false;
 /** @type {ViewSettings} */
 let view = { nWords: 300, xComponent: 0, yComponent: 1, extraWords: [] };
 let chunkTokens = FIRST_CHUNK_TOKENS;
+/** Counts evaluations, so a running one sees that a newer one replaced it. */
+let evaluations = 0;
 let lastProjectionAt = 0;
 
 /** Lets queued messages run before the next chunk (a MessageChannel is not clamped like setTimeout). */
@@ -225,19 +227,28 @@ const handlers = {
   tokenInfo({ token, maxLines }) {
     return { info: session.token_info(token, maxLines) };
   },
-  /** Scores the vectors on a benchmark, in chunks, posting `evalProgress` between them. */
+  /**
+   * Scores the vectors on a benchmark, in chunks, posting `evalProgress` between them. A
+   * newer evaluation replaces one still running, which then fails saying so.
+   */
   async evaluate({ benchmark, restrict, ignoreCase }) {
+    const mine = ++evaluations;
     const text = await benchmarkSource(benchmark);
     let progress = session.eval_begin(text, restrict ?? undefined, ignoreCase);
     let chunk = 16;
     while (progress.done < progress.total) {
       self.postMessage({ type: 'evalProgress', done: progress.done, total: progress.total });
       await yieldToMessages();
+      if (mine !== evaluations) throw new Error('a newer evaluation replaced this one');
       const started = performance.now();
       progress = session.eval_step(chunk);
       chunk = resized(chunk, performance.now() - started, 1, 1_000_000);
     }
     return { report: session.eval_report() };
+  },
+  /** Panics inside wasm on purpose, for the test that the page recovers (see `panic_for_test`). */
+  testPanic() {
+    panic_for_test();
   },
   export({ format, params }) {
     if (format === 'bundle') {

@@ -54,5 +54,13 @@ pub fn benchmark_text(name: &str) -> Result<String, JsError> {
     }
 }
 
+/// Panics on purpose. Nothing in the app calls it: the browser tests do, through the
+/// worker's `testPanic` request, to check that the page notices a dead worker, says so and
+/// starts a fresh one (a real panic is a bug, but must never leave the page frozen).
+#[wasm_bindgen]
+pub fn panic_for_test() {
+    panic!("a deliberate panic, to test that the page recovers");
+}
+
 const SAMPLE_SENTENCES: usize = 2_000;
 const SAMPLE_SEED: u64 = 2013;
