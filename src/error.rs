@@ -11,10 +11,33 @@ use std::fmt;
 pub enum Error {
     /// Occurs when a parameter lies outside its valid range; `expected` names the range.
     InvalidParameter { name: &'static str, value: String, expected: String },
+    /// Occurs when a file's bytes are not text (an image, an archive, a program, binary
+    /// data); `kind` says what it looks like, e.g. "a PNG image".
+    NotText { kind: String },
     /// Occurs when the text holds no token at all (empty, or only whitespace).
     EmptyCorpus,
-    /// Occurs when every token type was cut by `min_count` / `max_vocab`.
-    EmptyVocabulary { types_cut: usize, tokens_cut: u64, min_count: u64, max_count: u64 },
+    /// Occurs when the text is not blank but the tokenizer made no token of it: the word
+    /// tokenizer drops punctuation and symbols, and the text holds nothing else. `sample`
+    /// holds its first few non-space characters.
+    NoWords { sample: String },
+    /// Occurs when every token type was cut by `min_count`; `max_count` and `second_count`
+    /// are the counts of the two most frequent types (`second_count` is 0 when there is one).
+    EmptyVocabulary { types_cut: usize, tokens_cut: u64, min_count: u64, max_count: u64, second_count: u64 },
+    /// Occurs when a single distinct word is left, in the text or after `min_count`; an
+    /// embedding needs at least two. `types_cut` words were cut; `second_count` is the
+    /// count of the most frequent of them (0 when none was cut).
+    SingleWord { word: String, types_cut: usize, min_count: u64, second_count: u64 },
+    /// Occurs when the vectors of `vocab_size` words at `dim` would take more memory than
+    /// `limit_bytes` (see `train::MAX_MODEL_BYTES`); checked before anything is allocated.
+    /// `max_words` words fit at this `dim`, and `max_dim` (0 if none) fits this vocabulary.
+    TooLarge {
+        vocab_size: usize,
+        dim: usize,
+        estimate_bytes: u64,
+        limit_bytes: u64,
+        max_words: usize,
+        max_dim: usize,
+    },
     /// Occurs when training produces NaN or infinity, usually because `alpha` is too large.
     Diverged { epoch: u32, tokens_done: u64 },
     /// Occurs when a query names words that are not in the vocabulary; lists each of them.
@@ -34,13 +57,72 @@ impl fmt::Display for Error {
             Error::InvalidParameter { name, value, expected } => {
                 write!(f, "invalid {name} = {value}: expected {expected}")
             }
-            Error::EmptyCorpus => write!(f, "the text holds no tokens: it is empty or only whitespace"),
-            Error::EmptyVocabulary { types_cut, tokens_cut, min_count, max_count } => write!(
+            Error::NotText { kind } => write!(
                 f,
-                "no word is left in the vocabulary: all {types_cut} distinct words ({tokens_cut} tokens) \
-                 were cut by min_count = {min_count}; the most frequent word occurs {max_count} times, \
-                 so try min_count <= {max_count}"
+                "this file is not text: it looks like {kind}. Open a plain-text file (UTF-8, UTF-16 or Latin-1)"
             ),
+            Error::EmptyCorpus => write!(
+                f,
+                "the text holds no tokens: it is empty or only whitespace; choose a file with some text in it"
+            ),
+            Error::NoWords { sample } => write!(
+                f,
+                "the text holds no words, only punctuation and symbols (such as '{}'), which the word \
+                 tokenizer drops: turn on keep punctuation, or use the whitespace tokenizer",
+                shorten(sample)
+            ),
+            Error::EmptyVocabulary { types_cut, tokens_cut, min_count, max_count, second_count } => {
+                write!(
+                    f,
+                    "no word is left in the vocabulary: all {} distinct words ({} tokens) were cut by \
+                     min_count = {min_count}; the most frequent word occurs {}",
+                    thousands(*types_cut as u64),
+                    thousands(*tokens_cut),
+                    times(*max_count)
+                )?;
+                if *second_count > 0 && second_count < max_count {
+                    write!(f, " and the next {}", times(*second_count))?;
+                }
+                write!(
+                    f,
+                    ", so try min_count <= {}",
+                    if *second_count > 0 { second_count } else { max_count }
+                )
+            }
+            Error::SingleWord { word, types_cut: 0, .. } => write!(
+                f,
+                "the text holds only one distinct word, '{}': embeddings need at least two distinct words",
+                shorten(word)
+            ),
+            Error::SingleWord { word, types_cut, min_count, second_count } => write!(
+                f,
+                "only one word, '{}', occurs at least min_count = {min_count} times (the other {} distinct \
+                 words were cut): embeddings need at least two distinct words, so try min_count <= {second_count}",
+                shorten(word),
+                thousands(*types_cut as u64)
+            ),
+            Error::TooLarge { vocab_size, dim, estimate_bytes, limit_bytes, max_words, max_dim } => {
+                write!(
+                    f,
+                    "the model is too large: {} words at dim {dim} need about {} (the vectors, their copies \
+                     for queries and the text's tokens), over the limit of {}; ",
+                    thousands(*vocab_size as u64),
+                    bytes(*estimate_bytes),
+                    bytes(*limit_bytes)
+                )?;
+                if *max_words < 2 {
+                    return write!(f, "the text is too long: use a shorter text");
+                }
+                write!(
+                    f,
+                    "raise min_count or set max_vocab to keep at most {} words at dim {dim}",
+                    thousands(*max_words as u64)
+                )?;
+                if *max_dim > 0 {
+                    write!(f, ", or lower dim to {max_dim}")?;
+                }
+                Ok(())
+            }
             Error::Diverged { epoch, tokens_done } => write!(
                 f,
                 "training diverged (NaN or infinity) in epoch {epoch} after {tokens_done} tokens; \
@@ -70,5 +152,68 @@ impl From<std::io::Error> for Error {
     }
 }
 
+/// `1234567` as `"1,234,567"`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
+/// "1 time", "2 times".
+fn times(n: u64) -> String {
+    if n == 1 { "1 time".to_string() } else { format!("{} times", thousands(n)) }
+}
+
+/// A size in bytes in binary units: "512 bytes", "3.4 MiB", "1.5 GiB".
+fn bytes(n: u64) -> String {
+    const KIB: f64 = 1024.0;
+    let x = n as f64;
+    if x >= KIB * KIB * KIB {
+        format!("{:.1} GiB", x / (KIB * KIB * KIB))
+    } else if x >= KIB * KIB {
+        format!("{:.1} MiB", x / (KIB * KIB))
+    } else if x >= KIB {
+        format!("{:.1} KiB", x / KIB)
+    } else {
+        format!("{n} bytes")
+    }
+}
+
+/// A word as shown in a one-line message: whitespace escaped as in vector files (a BPE
+/// token may end in a line break), at most 40 characters, with "…" when cut.
+fn shorten(word: &str) -> String {
+    let escaped = crate::embed::escape_token(word);
+    match escaped.char_indices().nth(40) {
+        Some((at, _)) => format!("{}…", &escaped[..at]),
+        None => escaped.into_owned(),
+    }
+}
+
 /// The core's result type.
 pub type Result<T> = std::result::Result<T, Error>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_in_messages_are_readable() {
+        let cases = [(0, "0"), (999, "999"), (1_000, "1,000"), (1_234_567, "1,234,567")];
+        for (n, expected) in cases {
+            assert_eq!(thousands(n), expected);
+        }
+        let cases = [(512, "512 bytes"), (1536, "1.5 KiB"), (3 << 29, "1.5 GiB"), (5 << 20, "5.0 MiB")];
+        for (n, expected) in cases {
+            assert_eq!(bytes(n), expected);
+        }
+        assert_eq!(shorten("short"), "short");
+        assert_eq!(shorten("Jesus\n"), "Jesus\\n");
+        assert_eq!(shorten(&"é".repeat(50)), format!("{}…", "é".repeat(40)));
+    }
+}

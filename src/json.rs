@@ -1157,4 +1157,48 @@ mod tests {
         assert_eq!(Reader::new("tru").peek_kind(), None);
         assert_eq!(Reader::new(" false").peek_kind(), Some(Kind::Bool));
     }
+
+    #[test]
+    fn random_and_mutated_json_never_panics() {
+        let document = concat!(
+            r#"{"tokenizer":"bpe","dim":100,"alpha":0.025,"sample":1e-3,"lower":true,"max":null,"#,
+            r#""w":["a\nb","\u0000","\ud83e\udd80",[],{}],"nested":{"x":[-0,1.5E+10,[[{"y":"z"}]]]}}"#
+        );
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(31);
+        let mut parsed = 0;
+        for _ in 0..3_000 {
+            let text = crate::fuzz::random_or_mutated(&mut rng, document, crate::fuzz::JSON_PIECES);
+            match parse(&text) {
+                Ok(value) => {
+                    parsed += 1;
+                    assert_eq!(parse(&value.to_json()), Ok(value), "{text:?}");
+                }
+                Err(err) => assert!(!err.to_string().is_empty()),
+            }
+            // A random walk over the pull reader's calls, right or wrong for the text.
+            let mut reader = Reader::new(&text);
+            for _ in 0..30 {
+                let _ = match rng.random_range(0..10) {
+                    0 => reader.value().map(drop),
+                    1 => reader.string().map(drop),
+                    2 => reader.number().map(drop),
+                    3 => reader.begin_object(),
+                    4 => reader.begin_array(),
+                    5 => reader.next_key().map(drop),
+                    6 => reader.next_element().map(drop),
+                    7 => reader.finish(),
+                    8 => {
+                        reader.peek_kind();
+                        Ok(())
+                    }
+                    _ => {
+                        let at = reader.offset();
+                        let _ = reader.line_column(at + rng.random_range(0..4));
+                        Ok(())
+                    }
+                };
+            }
+        }
+        assert!(parsed > 100, "{parsed}");
+    }
 }

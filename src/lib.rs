@@ -4,8 +4,9 @@
 //!
 //! Data flows one way through three concepts:
 //!
-//! 1. **Text to tokens** (`text`): a tokenizer splits a text into sentences of tokens;
-//!    a vocabulary counts them, cuts the rare ones and reports what it cut.
+//! 1. **Text to tokens** (`text`): a file's bytes are decoded (or refused as not text); a
+//!    tokenizer splits the text into sentences of tokens; a vocabulary counts them, cuts the
+//!    rare ones and reports what it cut.
 //! 2. **Training** (`train`): a chunked SGNS trainer (Mikolov et al. 2013) that advances
 //!    by at most N tokens per call, so a Web Worker or a CLI can report, pause and cancel.
 //! 3. **Using the vectors** (`embed`): neighbours, analogies, analogy and similarity
@@ -15,11 +16,17 @@
 //!
 //! `json` is the core's own strict JSON reader and writer, so the core needs no serde.
 //!
+//! No input makes the core panic: bad files and values come back as an [`Error`] whose
+//! message says what to do, and seeded fuzz tests (random and mutated inputs, next to each
+//! reader) hold it to that.
+//!
 //! The core is plain Rust and never touches the web: only the `wasm` module (compiled for
 //! `wasm32` alone) imports `wasm_bindgen` and friends.
 
 mod error;
 mod fingerprint;
+#[cfg(test)]
+mod fuzz;
 mod linalg;
 
 pub mod sample;

@@ -82,6 +82,27 @@ fn the_same_seed_writes_the_same_file() {
 }
 
 #[test]
+fn a_latin_1_corpus_trains_with_a_warning() {
+    let dir = scratch_dir("latin1");
+    // Latin-1 stores each of these characters in one byte, its code point.
+    let text = "le café naïve et l'été du café\n".repeat(20);
+    let bytes: Vec<u8> = text.chars().map(|c| c as u32 as u8).collect();
+    let corpus = dir.join("latin1.txt");
+    std::fs::write(&corpus, bytes).unwrap();
+    let out = dir.join("v.txt");
+    let trained =
+        embedscope(&[&["train", corpus.to_str().unwrap(), "--out", out.to_str().unwrap()], SMALL].concat());
+    assert!(trained.status.success(), "{}", stderr(&trained));
+    assert!(
+        stderr(&trained).contains("latin1.txt: not UTF-8: read as Windows-1252 (Latin-1)"),
+        "{}",
+        stderr(&trained)
+    );
+    let near = embedscope(&["neighbours", out.to_str().unwrap(), "café", "-k", "2"]);
+    assert!(near.status.success(), "{}", stderr(&near));
+}
+
+#[test]
 fn errors_are_one_line_and_exit_non_zero() {
     let dir = scratch_dir("errors");
     let corpus = write_corpus(&dir);
@@ -93,8 +114,19 @@ fn errors_are_one_line_and_exit_non_zero() {
     let empty = empty.to_str().unwrap();
     let missing = dir.join("missing.txt");
     let missing = missing.to_str().unwrap();
+    let image = dir.join("picture.txt");
+    std::fs::write(&image, b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").unwrap();
+    let image = image.to_str().unwrap();
+    let one_word = dir.join("one-word.txt");
+    std::fs::write(&one_word, "amen amen\namen\n").unwrap();
+    let one_word = one_word.to_str().unwrap();
 
     let cases: &[(&[&str], &str)] = &[
+        (
+            &["train", image, "--out", vectors],
+            "picture.txt: this file is not text: it looks like a PNG image.",
+        ),
+        (&["train", one_word, "--out", vectors, "--min-count", "1"], "only one distinct word, 'amen'"),
         (&[], "no command given"),
         (&["fly"], "unknown command 'fly'"),
         (&["train", missing, "--out", vectors], "cannot read"),
@@ -335,7 +367,7 @@ fn a_malformed_vectors_file_is_one_line_naming_file_and_line() {
         ),
         (
             &["train", &text_file, "--out", &tsv, "--format", "csv"],
-            "--format 'csv' is not text, binary, glove or tsv".to_string(),
+            "--format 'csv' is not text, binary, glove, tsv or bundle".to_string(),
         ),
     ];
     for (args, expected) in cases {

@@ -35,7 +35,13 @@ fn sample_params(overrides: &[(&str, JsValue)]) -> JsValue {
     params.into()
 }
 
-fn error_message(result: Result<JsValue, wasm_bindgen::JsError>) -> String {
+/// Gives the session `text` as a file's bytes, then prepares it with `params`.
+fn prepare(session: &mut Session, text: &str, params: JsValue) -> Result<JsValue, wasm_bindgen::JsError> {
+    session.set_text(text.as_bytes().to_vec())?;
+    session.prepare(params)
+}
+
+fn error_message<T: std::fmt::Debug>(result: Result<T, wasm_bindgen::JsError>) -> String {
     let err: JsValue = result.err().expect("an error").into();
     err.dyn_into::<js_sys::Error>().expect("an Error").message().into()
 }
@@ -43,7 +49,7 @@ fn error_message(result: Result<JsValue, wasm_bindgen::JsError>) -> String {
 #[wasm_bindgen_test]
 fn trains_the_sample_in_chunks_and_answers_queries() {
     let mut session = Session::new();
-    let stats = session.prepare(&planted_corpus(2_000, 2013), sample_params(&[])).unwrap();
+    let stats = prepare(&mut session, &planted_corpus(2_000, 2013), sample_params(&[])).unwrap();
     assert_eq!(number(&stats, "lines"), 2000.0);
     assert!(number(&stats, "vocabSize") > 50.0);
 
@@ -82,7 +88,7 @@ fn trains_the_sample_in_chunks_and_answers_queries() {
 #[wasm_bindgen_test]
 fn projections_are_aligned_frames_and_extra_words_can_be_placed() {
     let mut session = Session::new();
-    session.prepare(&planted_corpus(500, 1), sample_params(&[("epochs", 2.into())])).unwrap();
+    prepare(&mut session, &planted_corpus(500, 1), sample_params(&[("epochs", 2.into())])).unwrap();
     session.step(3_000.0).unwrap();
     let first = session.projection(40, 0, 1).unwrap();
     let words = Array::from(&field(&first, "words"));
@@ -106,19 +112,21 @@ fn projections_are_aligned_frames_and_extra_words_can_be_placed() {
 fn bad_input_gets_a_message_naming_the_problem() {
     let mut session = Session::new();
     assert!(error_message(session.neighbours("king", 3)).contains("no text loaded"));
-    assert!(error_message(session.prepare(" \n ", sample_params(&[]))).contains("holds no tokens"));
+    assert!(error_message(prepare(&mut session, " \n ", sample_params(&[]))).contains("holds no tokens"));
     assert!(
-        error_message(session.prepare("a b", sample_params(&[("dim", 0.into())])))
+        error_message(prepare(&mut session, "a b", sample_params(&[("dim", 0.into())])))
             .contains("invalid dim = 0")
     );
     assert!(
-        error_message(session.prepare("a b", sample_params(&[("minCount", 9.into())]))).contains("min_count")
+        error_message(prepare(&mut session, "a b", sample_params(&[("minCount", 9.into())])))
+            .contains("min_count")
     );
     assert!(
-        error_message(session.prepare("a b", sample_params(&[("tokenizer", "pieces".into())])))
+        error_message(prepare(&mut session, "a b", sample_params(&[("tokenizer", "pieces".into())])))
             .contains("tokenizer")
     );
-    session.prepare(&planted_corpus(200, 3), sample_params(&[])).unwrap();
+    assert!(error_message(session.check_text_size(300e6)).contains("up to 250 MB"));
+    prepare(&mut session, &planted_corpus(200, 3), sample_params(&[])).unwrap();
     assert!(error_message(session.neighbours("unicorn", 3)).contains("'unicorn' is not in the vocabulary"));
     let message = error_message(session.analogy("king", "pony", "unicorn", 3));
     assert!(message.contains("'pony' and 'unicorn'"), "{message}");
@@ -130,7 +138,8 @@ fn bpe_merges_stream_then_train_and_tokens_know_their_origin() {
     let text = planted_corpus(600, 5);
     let params =
         || sample_params(&[("tokenizer", "bpe".into()), ("bpeVocabSize", 400.into()), ("epochs", 1.into())]);
-    let mut progress = session.bpe_begin(&text, params()).unwrap();
+    session.set_text(text.as_bytes().to_vec()).unwrap();
+    let mut progress = session.bpe_begin(params()).unwrap();
     let mut steps = 0;
     while !field(&progress, "done").is_truthy() {
         progress = session.bpe_step(25).unwrap();
@@ -139,7 +148,7 @@ fn bpe_merges_stream_then_train_and_tokens_know_their_origin() {
     assert!(steps > 3, "learned in {steps} steps");
     assert_eq!(number(&progress, "fraction"), 1.0);
 
-    let stats = session.prepare(&text, params()).unwrap();
+    let stats = session.prepare(params()).unwrap();
     assert!(number(&stats, "vocabSize") > 50.0);
     while !field(&session.step(10_000.0).unwrap(), "done").is_truthy() {}
 
@@ -157,7 +166,81 @@ fn bpe_merges_stream_then_train_and_tokens_know_their_origin() {
     assert!(lines.iter().all(|l| l.as_string().unwrap().contains(phrase.trim_end())));
     assert!(session.neighbours(phrase, 3).is_ok());
     assert!(
-        error_message(session.bpe_begin(&text, sample_params(&[("bpeMode", "sideways".into())])))
+        error_message(session.bpe_begin(sample_params(&[("bpeMode", "sideways".into())])))
             .contains("bpe_mode")
     );
+}
+
+#[wasm_bindgen_test]
+fn a_diverging_run_stops_and_keeps_the_last_good_vectors() {
+    let mut session = Session::new();
+    prepare(
+        &mut session,
+        &planted_corpus(300, 4),
+        sample_params(&[("alpha", 10.into()), ("dim", 300.into())]),
+    )
+    .unwrap();
+    // Diverging before any snapshot: nothing good to keep, and the message says so.
+    let mut first = None;
+    for _ in 0..1000 {
+        match session.step(50.0) {
+            Ok(_) => {}
+            Err(err) => {
+                first = Some(error_message::<JsValue>(Err(err)));
+                break;
+            }
+        }
+    }
+    let message = first.expect("alpha 10 diverges");
+    assert!(message.contains("diverged") && message.contains("lower the learning rate"), "{message}");
+    assert!(error_message(session.neighbours("king", 3)).contains("before any vectors were kept"));
+
+    // With a snapshot taken before it diverges, queries answer from that snapshot.
+    prepare(
+        &mut session,
+        &planted_corpus(300, 4),
+        sample_params(&[("alpha", 10.into()), ("dim", 300.into())]),
+    )
+    .unwrap();
+    session.step(1.0).unwrap();
+    let before = session.neighbours("king", 3).unwrap();
+    let mut diverged = false;
+    for _ in 0..1000 {
+        if let Err(err) = session.step(50.0) {
+            let message = error_message::<JsValue>(Err(err));
+            assert!(message.contains("are kept for queries"), "{message}");
+            diverged = true;
+            break;
+        }
+    }
+    assert!(diverged);
+    let after = session.neighbours("king", 3).unwrap();
+    assert_eq!(js_sys::JSON::stringify(&after).unwrap(), js_sys::JSON::stringify(&before).unwrap());
+}
+
+#[wasm_bindgen_test]
+fn vectors_stream_in_and_benchmarks_run_in_chunks() {
+    let mut session = Session::new();
+    let file = "4 2\nking 1 0\nqueen 0.9 0.2\nman 0.2 0.9\nwoman 0 1\n";
+    let format = session.sniff(file.as_bytes(), "v.txt").expect("vectors");
+    session.load_begin(&format, "v.txt", None).unwrap();
+    for piece in file.as_bytes().chunks(5) {
+        session.load_push(piece).unwrap();
+    }
+    let info = session.load_finish(file.len() as f64).unwrap();
+    assert_eq!(number(&info, "words"), 4.0);
+    let neighbours = Array::from(&session.neighbours("king", 1).unwrap());
+    assert_eq!(field(&neighbours.get(0), "word").as_string().unwrap(), "queen");
+
+    let progress = session.eval_begin(": g\nking queen man woman\n", None, false).unwrap();
+    assert_eq!(number(&progress, "total"), 1.0);
+    let progress = session.eval_step(1).unwrap();
+    assert_eq!(number(&progress, "done"), 1.0);
+    let report = session.eval_report().unwrap();
+    assert_eq!(number(&field(&report, "total"), "covered"), 1.0);
+    assert!(error_message(session.eval_begin(": g\nking queen\n", None, false)).contains("line 2"));
+
+    session.load_begin(&format, "bad.txt", None).unwrap();
+    assert!(error_message(session.load_push(b"2 2\nking 1 x\n")).contains("bad.txt"));
+    assert!(session.sniff(b"In the beginning God created the heaven and the earth.\n", "kjv.txt").is_none());
 }

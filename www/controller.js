@@ -2,6 +2,7 @@
 // stands (BPE merges first, when that tokenizer is chosen), what the plot shows (the
 // frame, the selection, its neighbours, the analogy).
 import { checkParams, DEFAULTS, KJV_PRESET, presetKeepingBpe, SAMPLE_PRESET } from './params.js';
+import { SUPERSEDED } from './protocol.js';
 
 /** @typedef {import('./protocol.js').Projection} Projection */
 /** @typedef {import('./protocol.js').Progress} Progress */
@@ -51,6 +52,8 @@ export class Controller {
     worker.on('progress', ({ progress }) => this.showProgress(progress));
     worker.on('bpeProgress', ({ progress }) => this.showBpeProgress(progress));
     worker.on('loadProgress', ({ bytesDone, bytesTotal, words }) => view.showLoadProgress(bytesDone, bytesTotal, words));
+    worker.on('readProgress', ({ bytesDone, bytesTotal }) => view.showLoadProgress(bytesDone, bytesTotal));
+    worker.on('tokenizeProgress', ({ fraction }) => view.showTokenizeProgress(fraction));
     worker.on('evalProgress', ({ done, total }) => view.showEvaluationProgress(done, total));
     worker.on('projection', (frame) => this.showFrame(frame));
     worker.on('error', ({ message }) => view.showNotice(`Training failed: ${message}`));
@@ -195,15 +198,16 @@ export class Controller {
     }
     const source = this.source;
     const opened = this.opened;
+    const mine = (this.preparations = (this.preparations ?? 0) + 1);
     try {
       const reply = await this.worker.request('prepare', { source, params });
       // A file opened meanwhile (dropped while the sample loads) has the last word.
-      if (this.source !== source || this.opened !== opened) return false;
+      if (this.source !== source || this.opened !== opened || this.preparations !== mine) return false;
       this.isSample = reply.isSample;
       this.tokenizer = params.tokenizer;
       // Another tokenizer replaces the worker's BPE model.
       if (params.tokenizer !== 'bpe') this.learnedBpe = null;
-      this.view.showStats(this.sourceName, reply.stats);
+      this.view.showStats(this.sourceName, reply.stats, undefined, reply.text);
       this.progress = null;
       this.learning = null;
       this.withinEpoch = [];
@@ -211,10 +215,11 @@ export class Controller {
       this.view.showNotice(null);
       return true;
     } catch (error) {
-      if (this.source !== source || this.opened !== opened) return false;
+      // A newer text or newer parameters have the last word.
+      if (this.source !== source || this.opened !== opened || this.preparations !== mine) return false;
       this.setState('idle');
-      this.view.showStats(this.sourceName, null, 'Not prepared: the parameters were rejected (see the message above).');
-      this.view.showNotice(`Cannot use these parameters: ${error.message}`);
+      this.view.showStats(this.sourceName, null, 'Not prepared: see the message above.');
+      this.view.showNotice(`Cannot prepare ${this.sourceName}: ${error.message}`);
       return false;
     }
   }
@@ -494,6 +499,7 @@ export class Controller {
       this.view.showEvaluationMessage(evaluationSummary(report));
       this.view.showEvaluationReport(report);
     } catch (error) {
+      if (error.message === SUPERSEDED) return;
       this.view.showEvaluationMessage(`Cannot evaluate: ${error.message}`);
     } finally {
       this.evaluating = false;

@@ -60,7 +60,7 @@ export function checkParams(raw) {
   const errors = {};
   const params = { ...FIXED, tokenizer: raw.tokenizer, lowercase: Boolean(raw.lowercase) };
   if (raw.tokenizer === 'bpe') params.bpeMode = raw.bpeMode;
-  const number = (n) => n.toLocaleString('en');
+  const number = (n) => n.toLocaleString('en', { maximumFractionDigits: 6 });
   for (const { name, min, max, integer, tokenizer } of NUMBER_FIELDS) {
     if (tokenizer != null && tokenizer !== raw.tokenizer) continue;
     const text = String(raw[name]).trim();

@@ -27,10 +27,16 @@
 
 /**
  * Where the text comes from: the built-in sample (the worker generates it), a file (the
- * worker reads it once), a text given as is, or a text the server holds (the King James
- * Bible), which the worker fetches itself.
- * @typedef {{kind: 'sample'} | {kind: 'file', name: string, file: File} | {kind: 'text', name: string, text: string}
+ * worker reads it once, in slices), or a text the server holds (the King James Bible),
+ * which the worker fetches itself.
+ * @typedef {{kind: 'sample'} | {kind: 'file', name: string, file: File}
  *   | {kind: 'url', name: string, url: string}} Source
+ */
+
+/**
+ * How a text file was read (`TextInfo` in dto.rs): `note` says so when it was not plain
+ * UTF-8 (UTF-16, Latin-1, characters replaced).
+ * @typedef {{bytes: number, encoding: string, replaced: number, note: string|null}} TextInfo
  */
 
 /**
@@ -195,7 +201,11 @@
  *   'learning': BPE merges are being learned; `stop` returns to the state before it.
  *   'loading': a vectors file is being read (`stop` cancels); 'loaded': vectors from a file, nothing to train.
  * @typedef {{type: 'ready', version: string}} ReadyMessage  sent once, when the wasm module is loaded
- * @typedef {{type: 'prepare', id: number, stats: CorpusStats, params: Params, isSample: boolean}} PreparedReply
+ * @typedef {{type: 'prepare', id: number, stats: CorpusStats, text: TextInfo, params: Params, isSample: boolean}} PreparedReply
+ * @typedef {{type: 'readProgress', bytesDone: number, bytesTotal: number}} ReadProgressMessage
+ *   while a text file is read, after each slice
+ * @typedef {{type: 'tokenizeProgress', fraction: number}} TokenizeProgressMessage
+ *   while a text is tokenized, after each slice
  * @typedef {{type: 'learnBpe', id: number, progress: BpeProgress, done: boolean}} LearnBpeReply
  *   `done` false: `stop` cancelled learning at `progress`
  * @typedef {{type: 'bpeProgress', progress: BpeProgress}} BpeProgressMessage
@@ -221,10 +231,12 @@
  *   the wasm instance trapped (a Rust panic); the page must start a new worker
  * @typedef {ReadyMessage|PreparedReply|LearnBpeReply|BpeProgressMessage|StateMessage
  *   |ProgressMessage|ProjectionMessage|NeighboursReply|AnalogyReply|CompleteReply
- *   |TokenInfoReply|OpenFilesReply|LoadProgressMessage|EvalProgressMessage|EvaluateReply|ExportReply
+ *   |TokenInfoReply|OpenFilesReply|ReadProgressMessage|TokenizeProgressMessage|LoadProgressMessage|EvalProgressMessage|EvaluateReply|ExportReply
  *   |ErrorMessage|FatalMessage} WorkerMessage
  */
 
+/** The error message of a request that a newer one of its kind replaced (a `prepare` or an `evaluate`); the page ignores it. */
+export const SUPERSEDED = 'replaced by a newer request';
 /** Bytes of a file read to tell vectors from a text. */
 export const SNIFF_BYTES = 65_536;
 /** Bytes of a vectors file pushed into the session at a time, with progress between. */

@@ -191,7 +191,11 @@ export class View {
    * @param {CorpusStats|null} stats  null while reading, or when the text was rejected
    * @param {string} [note]  what to say instead of the statistics
    */
-  showStats(name, stats, note = 'Reading…') {
+  /**
+   * A text's statistics before training, or `note` while there are none. `text` says how
+   * the file was read; a note about its encoding is shown above the cut.
+   */
+  showStats(name, stats, note = 'Reading…', text = null) {
     $('stats').hidden = false;
     $('source-name').textContent = revealInvisible(name);
     const list = $('stats-list');
@@ -222,7 +226,8 @@ export class View {
     if (stats.typesOverMaxVocab) {
       cut += ` The vocabulary limit dropped ${integer.format(stats.typesOverMaxVocab)} more.`;
     }
-    $('cut-note').textContent = cut;
+    $('cut-note').textContent = text?.note ? `${text.note[0].toUpperCase()}${text.note.slice(1)}. ${cut}` : cut;
+    $('stats').dataset.encoding = text?.encoding ?? '';
   }
 
   /**
@@ -252,15 +257,16 @@ export class View {
       : 'Vectors only, most frequent word first as the file lists them: explore, evaluate or export them.';
   }
 
-  /** Reading a vectors file: `done` of `total` bytes, `words` parsed so far. */
-  showLoadProgress(done, total, words) {
+  /** Reading a file: `done` of `total` bytes; for vectors, `words` parsed so far. */
+  showLoadProgress(done, total, words = null) {
     const fraction = total ? done / total : 0;
     const bar = $('progress');
     bar.setAttribute('aria-valuenow', String(Math.round(100 * fraction)));
     bar.querySelector('.bar').style.width = `${100 * fraction}%`;
     bar.dataset.state = 'learning';
-    $('progress-text').textContent =
-      `Reading vectors: ${percent(fraction, 0)} of ${formatBytes(total)}, ${integer.format(words)} words`;
+    $('progress-text').textContent = words == null
+      ? `Reading the text: ${percent(fraction, 0)} of ${formatBytes(total)}`
+      : `Reading vectors: ${percent(fraction, 0)} of ${formatBytes(total)}, ${integer.format(words)} words`;
   }
 
   // ---- parameters
@@ -357,6 +363,15 @@ export class View {
     if (state === 'training') parts.push(`${formatSeconds(left)} left`);
     const label = { training: '', paused: 'Paused. ', stopped: 'Stopped. ', done: 'Done. ' }[state] ?? '';
     $('progress-text').textContent = `${label}${parts.join(' · ')}`;
+  }
+
+  /** Tokenizing a text: `fraction` of it done. */
+  showTokenizeProgress(fraction) {
+    const bar = $('progress');
+    bar.setAttribute('aria-valuenow', String(Math.round(100 * fraction)));
+    bar.querySelector('.bar').style.width = `${100 * fraction}%`;
+    bar.dataset.state = 'learning';
+    $('progress-text').textContent = `Tokenizing the text: ${percent(fraction, 0)}`;
   }
 
   /** A line in place of training progress (vectors opened, not trained here). */

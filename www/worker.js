@@ -1,8 +1,8 @@
 // The training worker: loads the wasm module once, holds the one Session, answers the
 // requests of www/protocol.js from a handler table, and learns BPE merges and trains in
 // chunks so that queries, pause and stop are read between two chunks.
-import init, { Session, benchmark_text, panic_for_test, sample_text, version } from './pkg/embedscope.js';
-import { CHUNK_MS, FIRST_CHUNK_MERGES, FIRST_CHUNK_TOKENS, LOAD_SLICE_BYTES, PROJECTION_INTERVAL_MS, SNIFF_BYTES } from './protocol.js';
+import init, { Session, benchmark_text, panic_for_test, version } from './pkg/embedscope.js';
+import { CHUNK_MS, FIRST_CHUNK_MERGES, FIRST_CHUNK_TOKENS, LOAD_SLICE_BYTES, PROJECTION_INTERVAL_MS, SNIFF_BYTES, SUPERSEDED } from './protocol.js';
 
 /** @typedef {import('./protocol.js').Request} Request */
 /** @typedef {import('./protocol.js').Source} Source */
@@ -15,14 +15,19 @@ let session;
 let state = 'idle';
 /** @type {TrainingState} what `stop` returns to while BPE merges are learned: the vectors from before stay */
 let stateBeforeLearning = 'idle';
-/** The last text fetched for a `url` source or read from a file, so preparing again does not read it again. */
-let fetched = { from: null, text: '' };
+/** What the session's text came from ('sample', a File or a URL), so preparing again does not read it again. */
+let textFrom = null;
+/** @type {import('./protocol.js').TextInfo|null} how that text was read */
+let textInfo = null;
 let isSample = false;
 /** @type {ViewSettings} */
 let view = { nWords: 300, xComponent: 0, yComponent: 1, extraWords: [] };
 let chunkTokens = FIRST_CHUNK_TOKENS;
 /** Counts evaluations, so a running one sees that a newer one replaced it. */
 let evaluations = 0;
+/** Counts preparations likewise. */
+let preparations = 0;
+
 let lastProjectionAt = 0;
 
 /** Lets queued messages run before the next chunk (a MessageChannel is not clamped like setTimeout). */
@@ -56,20 +61,40 @@ function resized(size, elapsed, min, max) {
   return elapsed > 0 ? Math.max(min, Math.min(max, Math.round(size * CHUNK_MS / elapsed))) : size;
 }
 
-/** @param {Source} source */
-async function sourceText(source) {
-  if (source.kind === 'sample') return sample_text();
-  if (source.kind === 'text') return source.text;
-  if (source.kind === 'file') {
-    if (fetched.from !== source.file) fetched = { from: source.file, text: await source.file.text() };
-    return fetched.text;
+/**
+ * Gives the session the text of `source`, unless it holds it already; returns how it was
+ * read. A file is refused before reading when it is too large, and read in slices with
+ * `readProgress` between them.
+ * @param {Source} source
+ */
+async function useSource(source) {
+  const from = { sample: 'sample', file: source.file, url: source.url }[source.kind];
+  if (from !== textFrom) {
+    textFrom = null;
+    if (source.kind === 'sample') {
+      textInfo = session.set_sample_text();
+    } else if (source.kind === 'file') {
+      session.check_text_size(source.file.size);
+      textInfo = session.set_text(await readFile(source.file));
+    } else {
+      const response = await fetch(source.url);
+      if (!response.ok) throw new Error(`cannot load ${source.name}: the server answered ${response.status}`);
+      textInfo = session.set_text(new Uint8Array(await response.arrayBuffer()));
+    }
+    textFrom = from;
   }
-  if (fetched.from !== source.url) {
-    const response = await fetch(source.url);
-    if (!response.ok) throw new Error(`cannot load ${source.name}: the server answered ${response.status}`);
-    fetched = { from: source.url, text: await response.text() };
+  return textInfo;
+}
+
+/** The bytes of `file`, read a slice at a time with `readProgress` between slices. */
+async function readFile(file) {
+  const bytes = new Uint8Array(file.size);
+  for (let offset = 0; offset < file.size; offset += LOAD_SLICE_BYTES) {
+    const slice = new Uint8Array(await file.slice(offset, offset + LOAD_SLICE_BYTES).arrayBuffer());
+    bytes.set(slice, offset);
+    self.postMessage({ type: 'readProgress', bytesDone: offset + slice.length, bytesTotal: file.size });
   }
-  return fetched.text;
+  return bytes;
 }
 
 /** The chunked loop: runs while `state` is 'training'; pause and stop just change `state`. */
@@ -135,6 +160,7 @@ const handlers = {
     const before = state;
     setState('loading');
     try {
+      textFrom = null;
       if (format === 'bundle') {
         const opened = session.open_bundle(await file.text(), file.name, file.size);
         setState('loaded');
@@ -153,21 +179,33 @@ const handlers = {
       throw error;
     }
   },
+  /**
+   * Tokenizes the text in slices, posting `tokenizeProgress` between them; a newer
+   * `prepare` (the parameters changed again) replaces one still running.
+   */
   async prepare({ source, params }) {
-    const text = await sourceText(source);
-    const stats = session.prepare(text, params);
+    const mine = ++preparations;
+    const text = await useSource(source);
+    if (mine !== preparations) throw new Error(SUPERSEDED);
+    session.prepare_begin(params);
+    for (let fraction = session.prepare_step(LOAD_SLICE_BYTES); fraction < 1; fraction = session.prepare_step(LOAD_SLICE_BYTES)) {
+      self.postMessage({ type: 'tokenizeProgress', fraction });
+      await yieldToMessages();
+      if (mine !== preparations) throw new Error(SUPERSEDED);
+    }
+    const stats = session.prepare_finish();
     isSample = source.kind === 'sample';
     chunkTokens = FIRST_CHUNK_TOKENS;
     state = 'prepared';
-    return { stats, params, isSample };
+    return { stats, text, params, isSample };
   },
   /** Learns merges chunk by chunk, like `trainLoop`; `stop` ends it by changing `state`. */
   async learnBpe({ source, params }) {
     if (state === 'training' || state === 'paused' || state === 'learning') {
       throw new Error(`cannot learn BPE merges now: training is ${state}`);
     }
-    const text = await sourceText(source);
-    let progress = session.bpe_begin(text, params);
+    await useSource(source);
+    let progress = session.bpe_begin(params);
     stateBeforeLearning = state;
     setState('learning');
     self.postMessage({ type: 'bpeProgress', progress });
@@ -239,7 +277,7 @@ const handlers = {
     while (progress.done < progress.total) {
       self.postMessage({ type: 'evalProgress', done: progress.done, total: progress.total });
       await yieldToMessages();
-      if (mine !== evaluations) throw new Error('a newer evaluation replaced this one');
+      if (mine !== evaluations) throw new Error(SUPERSEDED);
       const started = performance.now();
       progress = session.eval_step(chunk);
       chunk = resized(chunk, performance.now() - started, 1, 1_000_000);

@@ -28,7 +28,7 @@ use embedscope::embed::{
 use embedscope::json::Value;
 use embedscope::text::{
     BpeConfig, BpeLearner, BpeMode, BpeTokenizer, Corpus, Tokenizer, VocabConfig, WhitespaceTokenizer,
-    WordTokenizer,
+    WordTokenizer, decode_text,
 };
 use embedscope::train::{Progress, TrainConfig, Trainer};
 use embedscope::{Embeddings, fingerprint};
@@ -300,12 +300,12 @@ fn train(mut args: Args) -> Result<(), String> {
     vocab_config.validate().map_err(|e| e.to_string())?;
 
     let bytes = std::fs::read(&corpus_path).map_err(|e| format!("cannot read {corpus_path}: {e}"))?;
-    let text = String::from_utf8_lossy(&bytes);
-    if matches!(text, std::borrow::Cow::Owned(_)) {
-        eprintln!(
-            "warning: {corpus_path} is not valid UTF-8; invalid byte sequences were replaced by U+FFFD"
-        );
+    let n_bytes = bytes.len();
+    let decoded = decode_text(bytes).map_err(|e| format!("{corpus_path}: {e}"))?;
+    if let Some(note) = decoded.note() {
+        eprintln!("warning: {corpus_path}: {note}");
     }
+    let text = decoded.text;
     let tokenizer = match choice {
         TokenizerChoice::Ready(tokenizer) => tokenizer,
         TokenizerChoice::Bpe(config) => Box::new(learn_bpe(&text, &config, quiet)?),
@@ -316,7 +316,7 @@ fn train(mut args: Args) -> Result<(), String> {
     eprintln!(
         "{corpus_path}: {} bytes, {} sentences, {} tokens; vocabulary {} words \
          (cut {} of {} types and {} tokens: {} below min_count {}, {} over max_vocab) in {:.2} s",
-        bytes.len(),
+        n_bytes,
         corpus.n_sentences(),
         cut.tokens_seen,
         corpus.vocab().len(),
@@ -329,7 +329,7 @@ fn train(mut args: Args) -> Result<(), String> {
         now() - started
     );
     let run_id = fingerprint(&text, &tokenizer.describe(), &vocab_config, &config);
-    drop(bytes);
+    drop(text);
 
     let mut trainer = Trainer::new(corpus, config, now).map_err(|e| e.to_string())?;
     let mut bar = ProgressBar::new(quiet);

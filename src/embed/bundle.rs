@@ -978,4 +978,26 @@ mod tests {
         // That last one is still a JSON text read_bundle reads as far as its keys go.
         check(&far, 0, "lacks the key \"version\"");
     }
+
+    #[test]
+    fn random_and_mutated_bundles_never_panic() {
+        let keys = ["\"words\"", "\"vectors\"", "\"counts\"", "\"dim\"", "\"version\"", "-1"];
+        let interesting = [crate::fuzz::JSON_PIECES, &keys].concat();
+        let document = written(&documented_bundle());
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(41);
+        let mut read = 0;
+        for _ in 0..2_000 {
+            let text = crate::fuzz::random_or_mutated(&mut rng, &document, &interesting);
+            let _ = Bundle::sniff(text.as_bytes());
+            match read_bundle(&text) {
+                // What was read writes out and reads back the same.
+                Ok(bundle) => {
+                    read += 1;
+                    assert_reads_as(&written(&bundle), &bundle);
+                }
+                Err(err) => assert!(matches!(err, Error::Format { .. }), "{err:?}"),
+            }
+        }
+        assert!(read > 100, "{read}");
+    }
 }

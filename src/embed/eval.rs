@@ -1302,4 +1302,42 @@ a b c unicorn
             check(SimilaritySet::parse(input), *expected);
         }
     }
+
+    #[test]
+    fn random_and_mutated_benchmark_files_never_panic() {
+        #[rustfmt::skip]
+        const INTERESTING: &[&str] = &[
+            "\n", "\t", " ", ":", ": ", "\r\n", "\u{feff}", "NaN", "inf", "-1e400", "1e308", "A", "É", "ß", "İ",
+            "score", "SimLex999", "x", "y", "unicorn",
+        ];
+        let similarity = "word1\tword2\tPOS\tSimLex999\na\tb\tN\t1.5\nb\tc\tN\t2\nx\ty\tA\t3\nA\tY\tN\t1\n";
+        let emb = disagreeing();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(43);
+        let (mut analogy_sets, mut similarity_sets) = (0, 0);
+        for case in 0..3_000 {
+            let document = if case % 2 == 0 { DISAGREEING } else { similarity };
+            let text = crate::fuzz::random_or_mutated(&mut rng, document, INTERESTING);
+            let restrict = [None, Some(1), Some(3), Some(100)][case % 4];
+            let ignore_case = case % 5 < 2;
+            match AnalogySet::parse(&text) {
+                Ok(set) => {
+                    analogy_sets += 1;
+                    let options = AnalogyOptions { restrict, ignore_case, ..AnalogyOptions::default() };
+                    let report = evaluate_analogies(&emb, &set, options).unwrap();
+                    assert_eq!(report.sections.iter().map(|s| s.questions).sum::<usize>(), set.n_questions());
+                }
+                Err(err) => assert!(matches!(err, Error::BenchmarkFormat { .. }), "{err:?}"),
+            }
+            match SimilaritySet::parse(&text) {
+                Ok(set) => {
+                    similarity_sets += 1;
+                    let options = SimilarityOptions { restrict, ignore_case, ..SimilarityOptions::default() };
+                    let report = evaluate_similarity(&emb, &set, options).unwrap();
+                    assert!((0.0..=1.0).contains(&report.oov_ratio()));
+                }
+                Err(err) => assert!(matches!(err, Error::BenchmarkFormat { .. }), "{err:?}"),
+            }
+        }
+        assert!(analogy_sets > 300 && similarity_sets > 150, "{analogy_sets} and {similarity_sets} parsed");
+    }
 }

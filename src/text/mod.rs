@@ -1,7 +1,9 @@
-//! Text to tokens: tokenizers and the vocabulary.
+//! Text to tokens: decoding a file, tokenizers and the vocabulary.
 //!
-//! A [`Tokenizer`] turns text into sentences of tokens and hands them, one at a time, to a
-//! [`TokenSink`]; the sink (usually [`Corpus::build`]) interns them. Tokens are plain
+//! [`decode_text`] turns a file's bytes into text (UTF-8, UTF-16 or Windows-1252, told from
+//! the bytes) or refuses a file that is not text. A [`Tokenizer`] turns text into sentences
+//! of tokens and hands them, one at a time, to a [`TokenSink`]; the sink (usually a
+//! [`CorpusBuilder`], behind [`Corpus::build`]) interns them. Tokens are plain
 //! `&str` and may contain any character, spaces and newlines included, so a byte-pair
 //! tokenizer whose merges cross word boundaries fits the same interface.
 //!
@@ -9,6 +11,7 @@
 //! tokenizer decides where sentences end (the word-level ones: at each line end).
 
 mod bpe;
+mod decode;
 mod vocab;
 mod word;
 
@@ -16,7 +19,8 @@ pub use bpe::{
     BpeConfig, BpeLearner, BpeMode, BpeModel, BpeProgress, BpeTokenizer, MAX_VOCAB_SIZE, Merge, Provenance,
     spans_words,
 };
-pub use vocab::{Corpus, CutReport, Vocab, VocabConfig};
+pub use decode::{Decoded, Encoding, decode_text};
+pub use vocab::{Corpus, CorpusBuilder, CutReport, Vocab, VocabConfig};
 pub use word::{WhitespaceTokenizer, WordTokenizer};
 
 /// Receives the tokens of a text in order.
@@ -28,12 +32,48 @@ pub trait TokenSink {
 }
 
 /// Splits text into sentences of tokens.
+///
+/// **Precondition for implementors:** a text cut right after a `\n` that is followed by a
+/// character other than `\n` or `\r` must give, tokenized in its two parts, the same
+/// tokens and sentence ends as tokenized whole. [`CorpusBuilder`] relies on it to tokenize
+/// a large text in pieces; the word tokenizers work line by line and BPE never merges across
+/// such a boundary.
 pub trait Tokenizer {
     /// Feeds every token of `text` to `sink`, ending each sentence with `sink.end_sentence()`.
     fn tokenize(&self, text: &str, sink: &mut dyn TokenSink);
 
     /// A short, stable description of the tokenizer and its options (part of the run fingerprint).
     fn describe(&self) -> String;
+}
+
+impl<T: Tokenizer + ?Sized> Tokenizer for &T {
+    fn tokenize(&self, text: &str, sink: &mut dyn TokenSink) {
+        (**self).tokenize(text, sink)
+    }
+
+    fn describe(&self) -> String {
+        (**self).describe()
+    }
+}
+
+impl<T: Tokenizer + ?Sized> Tokenizer for Box<T> {
+    fn tokenize(&self, text: &str, sink: &mut dyn TokenSink) {
+        (**self).tokenize(text, sink)
+    }
+
+    fn describe(&self) -> String {
+        (**self).describe()
+    }
+}
+
+impl<T: Tokenizer + ?Sized> Tokenizer for std::rc::Rc<T> {
+    fn tokenize(&self, text: &str, sink: &mut dyn TokenSink) {
+        (**self).tokenize(text, sink)
+    }
+
+    fn describe(&self) -> String {
+        (**self).describe()
+    }
 }
 
 /// Collects tokens as owned sentences; handy for tests and small texts.

@@ -20,7 +20,8 @@ use crate::error::{Error, Result};
 pub struct VocabConfig {
     /// Drop token types that occur fewer than this many times (at least 1; default 5).
     pub min_count: u64,
-    /// Keep at most this many types, the most frequent (after `min_count`); `None` keeps all.
+    /// Keep at most this many types, the most frequent (after `min_count`); at least 2;
+    /// `None` keeps all.
     pub max_vocab: Option<usize>,
 }
 
@@ -40,11 +41,12 @@ impl VocabConfig {
                 expected: "an integer of at least 1".into(),
             });
         }
-        if self.max_vocab == Some(0) {
+        if let Some(max_vocab @ 0..2) = self.max_vocab {
+            // Embeddings of a single word mean nothing.
             return Err(Error::InvalidParameter {
                 name: "max_vocab",
-                value: "0".into(),
-                expected: "an integer of at least 1, or no limit".into(),
+                value: max_vocab.to_string(),
+                expected: "an integer of at least 2, or no limit".into(),
             });
         }
         Ok(())
@@ -142,68 +144,15 @@ pub struct Corpus {
 }
 
 impl Corpus {
-    /// Tokenizes `text`, builds the vocabulary and the id stream.
+    /// Tokenizes `text`, builds the vocabulary and the id stream: a [`CorpusBuilder`] fed
+    /// the whole text at once.
     ///
-    /// Fails with [`Error::EmptyCorpus`] when the text has no token, and with
-    /// [`Error::EmptyVocabulary`] when `min_count` cuts every type.
+    /// Fails like [`CorpusBuilder::finish`], and checks `config` before tokenizing.
     pub fn build(text: &str, tokenizer: &dyn Tokenizer, config: &VocabConfig) -> Result<Corpus> {
         config.validate()?;
-        let mut interner = Interner::default();
-        tokenizer.tokenize(text, &mut interner);
-        interner.end_sentence();
-        let Interner { types, counts, stream, sentence_ends, .. } = interner;
-        if stream.is_empty() {
-            return Err(Error::EmptyCorpus);
-        }
-
-        // Order by descending count; the stable sort keeps first-occurrence order on ties.
-        let mut order: Vec<u32> = (0..types.len() as u32).collect();
-        order.sort_by(|&a, &b| counts[b as usize].cmp(&counts[a as usize]));
-
-        let mut cut =
-            CutReport { types_seen: types.len(), tokens_seen: stream.len() as u64, ..CutReport::default() };
-        let above_min = order.iter().take_while(|&&t| counts[t as usize] >= config.min_count).count();
-        let kept = config.max_vocab.map_or(above_min, |max| above_min.min(max));
-        for &t in &order[kept..above_min] {
-            cut.types_over_max_vocab += 1;
-            cut.tokens_over_max_vocab += counts[t as usize];
-        }
-        for &t in &order[above_min..] {
-            cut.types_below_min_count += 1;
-            cut.tokens_below_min_count += counts[t as usize];
-        }
-        if kept == 0 {
-            return Err(Error::EmptyVocabulary {
-                types_cut: cut.types_cut(),
-                tokens_cut: cut.tokens_cut(),
-                min_count: config.min_count,
-                max_count: counts[order[0] as usize],
-            });
-        }
-
-        let mut new_id = vec![u32::MAX; types.len()];
-        for (id, &t) in order[..kept].iter().enumerate() {
-            new_id[t as usize] = id as u32;
-        }
-        let mut ids = Vec::with_capacity(stream.len() - cut.tokens_cut() as usize);
-        let mut ends = Vec::new();
-        let mut start = 0;
-        for end in sentence_ends {
-            ids.extend(stream[start..end].iter().map(|&t| new_id[t as usize]).filter(|&id| id != u32::MAX));
-            if ends.last() != Some(&ids.len()) && !ids.is_empty() {
-                ends.push(ids.len());
-            }
-            start = end;
-        }
-
-        let mut words_by_raw: Vec<Option<String>> = types.into_iter().map(Some).collect();
-        let words: Vec<String> = order[..kept]
-            .iter()
-            .map(|&t| words_by_raw[t as usize].take().expect("each type is kept once"))
-            .collect();
-        let counts = order[..kept].iter().map(|&t| counts[t as usize]).collect();
-        let index = words.iter().enumerate().map(|(i, w)| (w.clone(), i as u32)).collect();
-        Ok(Corpus { vocab: Vocab { words, counts, index }, ids, sentence_ends: ends, cut })
+        let mut builder = CorpusBuilder::new(tokenizer);
+        builder.push(text, true);
+        builder.finish(config)
     }
 
     /// The vocabulary.
@@ -234,6 +183,180 @@ impl Corpus {
     /// The exclusive end of each sentence in [`Corpus::ids`]; the last equals `n_tokens()`.
     pub fn sentence_ends(&self) -> &[usize] {
         &self.sentence_ends
+    }
+}
+
+/// Non-space characters kept from the start of the text for [`Error::NoWords`].
+const SAMPLE_CHARS: usize = 12;
+
+/// Builds a [`Corpus`] from a text fed a piece at a time, so a caller can tokenize a large
+/// text in pieces and report progress in between. The `Corpus` is the same however the
+/// text is cut into pieces, and the same as [`Corpus::build`] gives.
+///
+/// Pieces may be cut anywhere between characters. The builder tokenizes the text up to the
+/// last line boundary it has seen, a `\n` followed by a character other than `\n` or
+/// `\r`, and holds back the rest until the next piece: every tokenizer splits a text at
+/// such a boundary as it splits the two halves (see [`Tokenizer`]). So pieces that end at
+/// line boundaries are tokenized at once, and a text of one long line is held back whole
+/// until [`CorpusBuilder::finish`].
+///
+/// The tokenizer is owned (`T` may be a reference, a `Box` or an `Rc`), so a builder can be
+/// kept between calls while a worker feeds it.
+pub struct CorpusBuilder<T> {
+    tokenizer: T,
+    interner: Interner,
+    /// The text after the last line boundary, not tokenized yet.
+    pending: String,
+    /// Up to [`SAMPLE_CHARS`] non-space characters from the start of the text.
+    sample: String,
+    bytes_fed: u64,
+}
+
+impl<T: Tokenizer> CorpusBuilder<T> {
+    /// A builder that tokenizes with `tokenizer`.
+    pub fn new(tokenizer: T) -> CorpusBuilder<T> {
+        CorpusBuilder {
+            tokenizer,
+            interner: Interner::default(),
+            pending: String::new(),
+            sample: String::new(),
+            bytes_fed: 0,
+        }
+    }
+
+    /// Tokenizes the next piece of the text, up to its last line boundary.
+    pub fn feed(&mut self, piece: &str) {
+        self.push(piece, false);
+    }
+
+    /// Bytes of text fed so far.
+    pub fn bytes_fed(&self) -> u64 {
+        self.bytes_fed
+    }
+
+    /// Tokens made so far (the text held back is not tokenized yet).
+    pub fn tokens_seen(&self) -> u64 {
+        self.interner.stream.len() as u64
+    }
+
+    /// Tokenizes what was held back, counts every token type, cuts the rare ones (by
+    /// `min_count`, then `max_vocab`) and gives the corpus.
+    ///
+    /// Fails with [`Error::EmptyCorpus`] when the text has no token (empty or only
+    /// whitespace), [`Error::NoWords`] when it is not blank but the tokenizer made no token
+    /// of it (only punctuation, with the word tokenizer), [`Error::EmptyVocabulary`] when
+    /// `min_count` cuts every type, and [`Error::SingleWord`] when one type is left.
+    pub fn finish(mut self, config: &VocabConfig) -> Result<Corpus> {
+        config.validate()?;
+        let pending = std::mem::take(&mut self.pending);
+        self.tokenizer.tokenize(&pending, &mut self.interner);
+        self.interner.end_sentence();
+        let Interner { types, counts, stream, sentence_ends, .. } = self.interner;
+        if stream.is_empty() {
+            return Err(if self.sample.is_empty() {
+                Error::EmptyCorpus
+            } else {
+                Error::NoWords { sample: self.sample }
+            });
+        }
+
+        // Order by descending count; the stable sort keeps first-occurrence order on ties.
+        let mut order: Vec<u32> = (0..types.len() as u32).collect();
+        order.sort_by(|&a, &b| counts[b as usize].cmp(&counts[a as usize]));
+        let count_at = |rank: usize| order.get(rank).map_or(0, |&t| counts[t as usize]);
+
+        let mut cut =
+            CutReport { types_seen: types.len(), tokens_seen: stream.len() as u64, ..CutReport::default() };
+        let above_min = order.iter().take_while(|&&t| counts[t as usize] >= config.min_count).count();
+        let kept = config.max_vocab.map_or(above_min, |max| above_min.min(max));
+        for &t in &order[kept..above_min] {
+            cut.types_over_max_vocab += 1;
+            cut.tokens_over_max_vocab += counts[t as usize];
+        }
+        for &t in &order[above_min..] {
+            cut.types_below_min_count += 1;
+            cut.tokens_below_min_count += counts[t as usize];
+        }
+        if types.len() == 1 || kept == 1 {
+            // `max_vocab` is at least 2, so only `min_count` can leave a single type.
+            return Err(Error::SingleWord {
+                word: types[order[0] as usize].clone(),
+                types_cut: types.len() - 1,
+                min_count: config.min_count,
+                second_count: count_at(1),
+            });
+        }
+        if kept == 0 {
+            return Err(Error::EmptyVocabulary {
+                types_cut: cut.types_cut(),
+                tokens_cut: cut.tokens_cut(),
+                min_count: config.min_count,
+                max_count: count_at(0),
+                second_count: count_at(1),
+            });
+        }
+
+        let mut new_id = vec![u32::MAX; types.len()];
+        for (id, &t) in order[..kept].iter().enumerate() {
+            new_id[t as usize] = id as u32;
+        }
+        let mut ids = Vec::with_capacity(stream.len() - cut.tokens_cut() as usize);
+        let mut ends = Vec::new();
+        let mut start = 0;
+        for end in sentence_ends {
+            ids.extend(stream[start..end].iter().map(|&t| new_id[t as usize]).filter(|&id| id != u32::MAX));
+            if ends.last() != Some(&ids.len()) && !ids.is_empty() {
+                ends.push(ids.len());
+            }
+            start = end;
+        }
+
+        let mut words_by_raw: Vec<Option<String>> = types.into_iter().map(Some).collect();
+        let words: Vec<String> = order[..kept]
+            .iter()
+            .map(|&t| words_by_raw[t as usize].take().expect("each type is kept once"))
+            .collect();
+        let counts = order[..kept].iter().map(|&t| counts[t as usize]).collect();
+        let index = words.iter().enumerate().map(|(i, w)| (w.clone(), i as u32)).collect();
+        Ok(Corpus { vocab: Vocab { words, counts, index }, ids, sentence_ends: ends, cut })
+    }
+
+    /// Tokenizes `piece` up to its last line boundary, or whole when it is the `last` piece.
+    fn push(&mut self, piece: &str, last: bool) {
+        self.bytes_fed += piece.len() as u64;
+        let missing = SAMPLE_CHARS - self.sample.chars().count();
+        if missing > 0 {
+            // Only the text's first few non-space characters are kept.
+            self.sample.extend(piece.chars().filter(|c| !c.is_whitespace()).take(missing));
+        }
+        let bytes = piece.as_bytes();
+        let after_break = self.pending.ends_with('\n');
+        let is_boundary = |at: usize| {
+            let before_is_break = if at == 0 { after_break } else { bytes[at - 1] == b'\n' };
+            before_is_break && !matches!(bytes[at], b'\n' | b'\r')
+        };
+        let (first, last_boundary) = if last {
+            (piece.len(), piece.len())
+        } else {
+            match (0..bytes.len()).find(|&at| is_boundary(at)) {
+                None => {
+                    self.pending.push_str(piece);
+                    return;
+                }
+                Some(first) => {
+                    (first, (first..bytes.len()).rev().find(|&at| is_boundary(at)).unwrap_or(first))
+                }
+            }
+        };
+        if !self.pending.is_empty() {
+            self.pending.push_str(&piece[..first]);
+            self.tokenizer.tokenize(&self.pending, &mut self.interner);
+            self.pending.clear();
+            self.tokenizer.tokenize(&piece[first..last_boundary], &mut self.interner);
+        } else {
+            self.tokenizer.tokenize(&piece[..last_boundary], &mut self.interner);
+        }
+        self.pending.push_str(&piece[last_boundary..]);
     }
 }
 
@@ -273,7 +396,10 @@ impl TokenSink for Interner {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::WhitespaceTokenizer;
+    use crate::fuzz::from_pieces;
+    use crate::text::{BpeConfig, BpeLearner, BpeMode, BpeTokenizer, WhitespaceTokenizer, WordTokenizer};
+    use rand::rngs::Xoshiro256PlusPlus;
+    use rand::{RngExt, SeedableRng};
 
     fn build(text: &str, min_count: u64, max_vocab: Option<usize>) -> Result<Corpus> {
         Corpus::build(text, &WhitespaceTokenizer, &VocabConfig { min_count, max_vocab })
@@ -311,19 +437,173 @@ mod tests {
 
     #[test]
     fn a_sentence_of_only_cut_words_disappears() {
-        let corpus = build("a a\nrare\na", 2, None).unwrap();
-        assert_eq!(corpus.sentence_ends(), &[2, 3]);
+        let corpus = build("a b\nrare\nb a", 2, None).unwrap();
+        assert_eq!(corpus.sentence_ends(), &[2, 4]);
         assert_eq!(corpus.n_sentences(), 2);
     }
 
     #[test]
-    fn empty_inputs_are_errors_that_say_what_to_do() {
-        assert_eq!(build(" \n\t\n", 1, None), Err(Error::EmptyCorpus));
-        let err = build("a b c a", 5, None).unwrap_err();
-        assert_eq!(err, Error::EmptyVocabulary { types_cut: 3, tokens_cut: 4, min_count: 5, max_count: 2 });
-        assert!(err.to_string().contains("min_count <= 2"), "{err}");
+    fn degenerate_texts_are_errors_that_say_what_to_do() {
+        let words = WordTokenizer::default();
+        let punctuation = WordTokenizer { lowercase: false, keep_punctuation: true };
+        let config = |min_count| VocabConfig { min_count, max_vocab: None };
+        // (text, tokenizer, min_count, the error, a fragment of its message)
+        let cases: Vec<(&str, &dyn Tokenizer, u64, Error, &str)> = vec![
+            ("", &WhitespaceTokenizer, 1, Error::EmptyCorpus, "empty or only whitespace; choose a file"),
+            (" \n\t\r\n\u{a0}", &words, 1, Error::EmptyCorpus, "holds no tokens"),
+            (
+                "!!! ... \n ,;— ?",
+                &words,
+                1,
+                Error::NoWords { sample: "!!!...,;—?".into() },
+                "only punctuation and symbols (such as '!!!...,;—?'), which the word tokenizer drops: \
+                 turn on keep punctuation, or use the whitespace tokenizer",
+            ),
+            (
+                "word word\nword",
+                &WhitespaceTokenizer,
+                1,
+                Error::SingleWord { word: "word".into(), types_cut: 0, min_count: 1, second_count: 0 },
+                "the text holds only one distinct word, 'word': embeddings need at least two distinct words",
+            ),
+            (
+                "Yes! yes.",
+                &WordTokenizer { lowercase: true, keep_punctuation: false },
+                3,
+                Error::SingleWord { word: "yes".into(), types_cut: 0, min_count: 3, second_count: 0 },
+                "only one distinct word, 'yes'",
+            ),
+            (
+                "a a a b c b",
+                &WhitespaceTokenizer,
+                3,
+                Error::SingleWord { word: "a".into(), types_cut: 2, min_count: 3, second_count: 2 },
+                "only one word, 'a', occurs at least min_count = 3 times (the other 2 distinct words were \
+                 cut): embeddings need at least two distinct words, so try min_count <= 2",
+            ),
+            (
+                "a b c a",
+                &WhitespaceTokenizer,
+                5,
+                Error::EmptyVocabulary {
+                    types_cut: 3,
+                    tokens_cut: 4,
+                    min_count: 5,
+                    max_count: 2,
+                    second_count: 1,
+                },
+                "all 3 distinct words (4 tokens) were cut by min_count = 5; the most frequent word occurs \
+                 2 times and the next 1 time, so try min_count <= 1",
+            ),
+            (
+                "a b a b",
+                &WhitespaceTokenizer,
+                3,
+                Error::EmptyVocabulary {
+                    types_cut: 2,
+                    tokens_cut: 4,
+                    min_count: 3,
+                    max_count: 2,
+                    second_count: 2,
+                },
+                "the most frequent word occurs 2 times, so try min_count <= 2",
+            ),
+        ];
+        for (text, tokenizer, min_count, expected, message) in cases {
+            let err = Corpus::build(text, tokenizer, &config(min_count)).unwrap_err();
+            assert_eq!(err, expected, "{text:?}");
+            assert!(err.to_string().contains(message), "{text:?}: {err}");
+        }
+        // Keeping punctuation makes tokens of it.
+        let corpus = Corpus::build("!!! ... ,", &punctuation, &config(1)).unwrap();
+        assert_eq!(corpus.vocab().words(), &["!", ".", ","]);
         assert!(build("a", 0, None).is_err());
-        assert!(build("a", 1, Some(0)).is_err());
+        let err = build("a b", 1, Some(1)).unwrap_err();
+        assert_eq!(err.to_string(), "invalid max_vocab = 1: expected an integer of at least 2, or no limit");
+    }
+
+    /// Texts made of pieces that stress line handling: every kind of line end, blank lines,
+    /// stray carriage returns, words the tokenizers split differently.
+    fn random_text(rng: &mut Xoshiro256PlusPlus, len: usize) -> String {
+        const PIECES: &[&str] = &[
+            "a", "b", "the", "don't", "café", "e\u{301}", "東京", "🦀", ",", ".", "!", " ", " ", "  ", "\t",
+            "\u{a0}", "\n", "\n", "\r\n", "\r", "\n\n", "\n\r", "\r\n\r\n", "-",
+        ];
+        from_pieces(rng, PIECES, len)
+    }
+
+    /// Cuts `text` at random character boundaries (any, or only right after a `\n`).
+    fn random_pieces<'t>(
+        rng: &mut Xoshiro256PlusPlus,
+        text: &'t str,
+        only_after_newline: bool,
+    ) -> Vec<&'t str> {
+        let mut pieces = Vec::new();
+        let mut start = 0;
+        for (at, _) in text.char_indices().skip(1) {
+            let allowed = !only_after_newline || text[..at].ends_with('\n');
+            if allowed && rng.random_range(0..4) == 0 {
+                pieces.push(&text[start..at]);
+                start = at;
+            }
+        }
+        pieces.push(&text[start..]);
+        pieces
+    }
+
+    #[test]
+    fn feeding_pieces_gives_the_same_corpus_as_the_whole_text() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+        let training = random_text(&mut rng, 3_000);
+        let mut bpe = Vec::new();
+        for mode in [BpeMode::Cross, BpeMode::Within] {
+            let mut learner = BpeLearner::new(&training, &BpeConfig { vocab_size: 80, mode }).unwrap();
+            learner.step(usize::MAX);
+            bpe.push(BpeTokenizer::new(learner.into_model()));
+        }
+        let tokenizers: Vec<&dyn Tokenizer> = vec![
+            &WhitespaceTokenizer,
+            &WordTokenizer { lowercase: false, keep_punctuation: false },
+            &WordTokenizer { lowercase: true, keep_punctuation: true },
+            &bpe[0],
+            &bpe[1],
+        ];
+        for case in 0..150 {
+            let len = rng.random_range(0..80);
+            let text = random_text(&mut rng, len);
+            for tokenizer in &tokenizers {
+                let config = VocabConfig { min_count: 1 + case % 2, max_vocab: None };
+                let whole = Corpus::build(&text, *tokenizer, &config);
+                for only_after_newline in [false, true] {
+                    let mut builder = CorpusBuilder::new(*tokenizer);
+                    let mut tokens_seen = 0;
+                    for piece in random_pieces(&mut rng, &text, only_after_newline) {
+                        builder.feed(piece);
+                        assert!(builder.tokens_seen() >= tokens_seen);
+                        tokens_seen = builder.tokens_seen();
+                    }
+                    assert_eq!(builder.bytes_fed(), text.len() as u64);
+                    let pieces = builder.finish(&config);
+                    assert_eq!(pieces, whole, "{} on {text:?}", tokenizer.describe());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn line_aligned_pieces_are_tokenized_as_they_come() {
+        let mut builder = CorpusBuilder::new(WhitespaceTokenizer);
+        builder.feed("a b\nc");
+        // "c" may go on in the next piece; "a b" is done.
+        assert_eq!(builder.tokens_seen(), 2);
+        builder.feed("d\n\n");
+        // A run of line ends may go on too.
+        assert_eq!(builder.tokens_seen(), 2);
+        builder.feed("e\n");
+        assert_eq!(builder.tokens_seen(), 3);
+        let corpus = builder.finish(&VocabConfig { min_count: 1, max_vocab: None }).unwrap();
+        assert_eq!(corpus.vocab().words(), &["a", "b", "cd", "e"]);
+        assert_eq!(corpus.sentence_ends(), &[2, 3, 4]);
     }
 
     #[test]

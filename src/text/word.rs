@@ -107,7 +107,10 @@ fn is_combining_mark(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fuzz::random_unicode;
     use crate::text::Sentences;
+    use rand::rngs::Xoshiro256PlusPlus;
+    use rand::{RngExt, SeedableRng};
 
     fn check(tokenizer: &dyn Tokenizer, input: &str, expected: &[&[&str]]) {
         let got = Sentences::of(input, tokenizer);
@@ -143,6 +146,43 @@ mod tests {
         let punct = WordTokenizer { lowercase: false, keep_punctuation: true };
         check(&punct, "Yes, (no).", &[&["Yes", ",", "(", "no", ")", "."]]);
         assert_ne!(lower.describe(), punct.describe());
+    }
+
+    /// Checks every token as it arrives.
+    struct CheckTokens {
+        tokens: usize,
+    }
+
+    impl TokenSink for CheckTokens {
+        fn token(&mut self, token: &str) {
+            assert!(!token.is_empty());
+            assert!(!token.contains(char::is_whitespace), "{token:?}");
+            self.tokens += 1;
+        }
+
+        fn end_sentence(&mut self) {}
+    }
+
+    #[test]
+    fn random_text_never_makes_an_empty_token_or_a_panic() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
+        let mut tokenizers: Vec<Box<dyn Tokenizer>> = vec![Box::new(WhitespaceTokenizer)];
+        for lowercase in [false, true] {
+            for keep_punctuation in [false, true] {
+                tokenizers.push(Box::new(WordTokenizer { lowercase, keep_punctuation }));
+            }
+        }
+        let mut tokens = 0;
+        for _ in 0..2_000 {
+            let len = rng.random_range(0..120);
+            let text = random_unicode(&mut rng, len);
+            for tokenizer in &tokenizers {
+                let mut sink = CheckTokens { tokens: 0 };
+                tokenizer.tokenize(&text, &mut sink);
+                tokens += sink.tokens;
+            }
+        }
+        assert!(tokens > 100_000, "{tokens}");
     }
 
     #[test]

@@ -1,6 +1,29 @@
-//! Training parameters, with word2vec.c / gensim defaults, validated once.
+//! Training parameters, with word2vec.c / gensim defaults, validated once, and the
+//! memory a model will take, checked before anything is allocated.
 
 use crate::error::{Error, Result};
+
+/// The most memory a model may take by [`TrainConfig::model_bytes`]'s estimate: 1.5 GiB.
+/// A wasm32 instance has 4 GiB of memory in all, which must also hold the text, the
+/// tokenizer's tables, and room for growing vectors (a `Vec` that grows copies itself).
+/// [`Trainer::new`] refuses a larger model; [`Trainer::with_memory_limit`] takes another
+/// limit (the native command line has more room).
+///
+/// [`Trainer::new`]: super::Trainer::new
+/// [`Trainer::with_memory_limit`]: super::Trainer::with_memory_limit
+pub const MAX_MODEL_BYTES: u64 = 3 << 29;
+
+/// Bytes per vocabulary word besides its vectors, roughly: its string in the vocabulary,
+/// its lookup entry and the copy in the query vectors, its count, keep probability and
+/// noise-table entry.
+const BYTES_PER_WORD: u64 = 128;
+
+/// Bytes of each word's vectors per dimension: four `f32` copies (the trainer's input and
+/// output matrices, and the query snapshot's raw and unit-normalised vectors).
+const BYTES_PER_WORD_DIM: u64 = 4 * 4;
+
+/// Bytes per token of the corpus: its `u32` id.
+const BYTES_PER_TOKEN: u64 = 4;
 
 /// Parameters of Skip-Gram with Negative Sampling. Defaults follow word2vec.c and gensim.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -45,7 +68,7 @@ impl Default for TrainConfig {
 impl TrainConfig {
     /// Checks every field, naming the first bad one and its valid range.
     pub fn validate(&self) -> Result<()> {
-        check_int("dim", self.dim as u64, 1, 4096)?;
+        check_int("dim", self.dim as u64, 1, MAX_DIM)?;
         check_int("window", self.window as u64, 1, 100)?;
         check_int("negative", self.negative as u64, 1, 100)?;
         check_int("epochs", self.epochs as u64, 1, 1000)?;
@@ -72,7 +95,45 @@ impl TrainConfig {
         )?;
         Ok(())
     }
+
+    /// Estimated memory of a model of `vocab_size` words over a corpus of `n_tokens` tokens
+    /// at this `dim`: four `f32` copies of every vector (the trainer's input and output
+    /// matrices, and the raw and unit-normalised vectors the app copies out for queries),
+    /// about 128 bytes per word for its string and tables, and 4 bytes per token. The text
+    /// itself is not counted.
+    pub fn model_bytes(&self, vocab_size: usize, n_tokens: usize) -> u64 {
+        let per_word = BYTES_PER_WORD_DIM * self.dim as u64 + BYTES_PER_WORD;
+        let tokens = (n_tokens as u64).saturating_mul(BYTES_PER_TOKEN);
+        (vocab_size as u64).saturating_mul(per_word).saturating_add(tokens)
+    }
+
+    /// Checks that [`TrainConfig::model_bytes`] stays within `limit_bytes`; the arithmetic
+    /// only, so it can run before anything is allocated.
+    ///
+    /// Fails with [`Error::TooLarge`], which says how many words fit at this `dim` and
+    /// which `dim` fits this vocabulary.
+    pub fn check_model_size(&self, vocab_size: usize, n_tokens: usize, limit_bytes: u64) -> Result<()> {
+        let estimate_bytes = self.model_bytes(vocab_size, n_tokens);
+        if estimate_bytes <= limit_bytes {
+            return Ok(());
+        }
+        let room = limit_bytes.saturating_sub((n_tokens as u64).saturating_mul(BYTES_PER_TOKEN));
+        let max_words = room / (BYTES_PER_WORD_DIM * self.dim as u64 + BYTES_PER_WORD);
+        let per_word = room / vocab_size.max(1) as u64;
+        let max_dim = (per_word.saturating_sub(BYTES_PER_WORD) / BYTES_PER_WORD_DIM).min(MAX_DIM);
+        Err(Error::TooLarge {
+            vocab_size,
+            dim: self.dim,
+            estimate_bytes,
+            limit_bytes,
+            max_words: usize::try_from(max_words).unwrap_or(usize::MAX),
+            max_dim: max_dim as usize,
+        })
+    }
 }
+
+/// The largest `dim` accepted.
+const MAX_DIM: u64 = 4096;
 
 fn check_int(name: &'static str, value: u64, min: u64, max: u64) -> Result<()> {
     if (min..=max).contains(&value) {
@@ -124,5 +185,48 @@ mod tests {
         }
         let message = TrainConfig { window: 0, ..d }.validate().unwrap_err().to_string();
         assert_eq!(message, "invalid window = 0: expected an integer from 1 to 100");
+    }
+
+    #[test]
+    fn model_size_is_estimated_and_checked_without_allocating() {
+        let config = TrainConfig { dim: 300, ..TrainConfig::default() };
+        // 1,000 words × (16 × 300 + 128) bytes + 10,000 tokens × 4 bytes.
+        assert_eq!(config.model_bytes(1_000, 10_000), 4_968_000);
+        assert_eq!(config.check_model_size(1_000, 10_000, 4_968_000), Ok(()));
+
+        // Ten million words at dim 300 (a 49 GB model) are refused by arithmetic alone.
+        let (vocab_size, n_tokens) = (10_000_000, 100_000_000);
+        let err = config.check_model_size(vocab_size, n_tokens, MAX_MODEL_BYTES).unwrap_err();
+        // Room for words: 1.5 GiB less 400 MB of tokens = 1,210,612,736 bytes; 4,928 bytes
+        // per word at dim 300 and 121 bytes per word at dim 0.
+        let expected = Error::TooLarge {
+            vocab_size,
+            dim: 300,
+            estimate_bytes: 49_680_000_000,
+            limit_bytes: MAX_MODEL_BYTES,
+            max_words: 245_660,
+            max_dim: 0,
+        };
+        assert_eq!(err, expected);
+        assert_eq!(
+            err.to_string(),
+            "the model is too large: 10,000,000 words at dim 300 need about 46.3 GiB (the vectors, their \
+             copies for queries and the text's tokens), over the limit of 1.5 GiB; raise min_count or set \
+             max_vocab to keep at most 245,660 words at dim 300"
+        );
+        let err = config.check_model_size(400_000, 0, MAX_MODEL_BYTES).unwrap_err();
+        let Error::TooLarge { max_words, max_dim, .. } = err else { panic!("{err:?}") };
+        assert_eq!((max_words, max_dim), (326_828, 243));
+        assert!(err.to_string().ends_with("at most 326,828 words at dim 300, or lower dim to 243"), "{err}");
+        // The numbers given are the largest that fit.
+        let at_dim = |dim| TrainConfig { dim, ..config };
+        assert_eq!(config.check_model_size(max_words, 0, MAX_MODEL_BYTES), Ok(()));
+        assert!(config.check_model_size(max_words + 1, 0, MAX_MODEL_BYTES).is_err());
+        assert_eq!(at_dim(max_dim).check_model_size(400_000, 0, MAX_MODEL_BYTES), Ok(()));
+        assert!(at_dim(max_dim + 1).check_model_size(400_000, 0, MAX_MODEL_BYTES).is_err());
+        // A text whose tokens alone exceed the limit.
+        let err = config.check_model_size(5, 500_000_000, MAX_MODEL_BYTES).unwrap_err();
+        assert!(err.to_string().ends_with("the text is too long: use a shorter text"), "{err}");
+        assert!(config.model_bytes(usize::MAX, usize::MAX) == u64::MAX);
     }
 }

@@ -8,7 +8,7 @@ mod sampler;
 mod sgns;
 mod trainer;
 
-pub use config::TrainConfig;
+pub use config::{MAX_MODEL_BYTES, TrainConfig};
 pub use sampler::AliasTable;
 pub use sgns::{Logistic, sgns_update};
 pub use trainer::{Clock, MAX_SEGMENT, Progress, Trainer};

@@ -16,7 +16,7 @@ use rand::Rng;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 
-use super::config::TrainConfig;
+use super::config::{MAX_MODEL_BYTES, TrainConfig};
 use super::sampler::AliasTable;
 use super::sgns::{Logistic, sgns_update};
 use crate::embed::Embeddings;
@@ -98,10 +98,27 @@ struct Segment {
 }
 
 impl Trainer {
-    /// Prepares training: validates the configuration and initialises the vectors
-    /// (inputs uniform in ±0.5/dim, outputs zero, as word2vec.c).
+    /// Prepares training: validates the configuration, checks that the model fits in
+    /// [`MAX_MODEL_BYTES`] and initialises the vectors (inputs uniform in ±0.5/dim, outputs
+    /// zero, as word2vec.c).
+    ///
+    /// Fails with [`Error::InvalidParameter`] naming a bad parameter, and with
+    /// [`Error::TooLarge`], before allocating the vectors, when the vocabulary is too large
+    /// for the dimension.
     pub fn new(corpus: Corpus, config: TrainConfig, clock: Clock) -> Result<Trainer> {
+        Trainer::with_memory_limit(corpus, config, clock, MAX_MODEL_BYTES)
+    }
+
+    /// Like [`Trainer::new`] with another limit than [`MAX_MODEL_BYTES`] on the estimated
+    /// memory of the model ([`TrainConfig::model_bytes`]).
+    pub fn with_memory_limit(
+        corpus: Corpus,
+        config: TrainConfig,
+        clock: Clock,
+        limit_bytes: u64,
+    ) -> Result<Trainer> {
         config.validate()?;
+        config.check_model_size(corpus.vocab().len(), corpus.n_tokens(), limit_bytes)?;
         Ok(Trainer::new_unchecked(corpus, config, clock))
     }
 
@@ -458,6 +475,23 @@ mod tests {
     }
 
     #[test]
+    fn a_model_too_large_is_refused_before_its_vectors_exist() {
+        // 30,000 distinct words at dim 4096 would take 1.8 GiB; the check comes first, so
+        // the test allocates none of it.
+        let text: String = (0..30_000).map(|i| format!("w{i} ")).collect();
+        let config = TrainConfig { dim: 4096, ..small_config() };
+        let err = Trainer::new(corpus(&text), config, no_clock).err().unwrap();
+        assert!(matches!(err, Error::TooLarge { vocab_size: 30_000, dim: 4096, .. }), "{err:?}");
+        assert!(err.to_string().contains("at most 24,526 words at dim 4096, or lower dim to 3347"), "{err}");
+        // The limit can be lowered and raised.
+        let small = corpus(&self::text());
+        let needed = small_config().model_bytes(small.vocab().len(), small.n_tokens());
+        let refused = Trainer::with_memory_limit(small.clone(), small_config(), no_clock, needed - 1);
+        assert!(matches!(refused, Err(Error::TooLarge { .. })));
+        assert!(Trainer::with_memory_limit(small, small_config(), no_clock, needed).is_ok());
+    }
+
+    #[test]
     fn tokens_per_second_uses_time_inside_step() {
         use std::sync::atomic::{AtomicU64, Ordering};
         static TICKS: AtomicU64 = AtomicU64::new(0);
@@ -469,5 +503,71 @@ mod tests {
         trainer.step(800).unwrap();
         let p = trainer.step(800).unwrap();
         assert_eq!(p.tokens_per_sec, 1600.0);
+    }
+
+    #[test]
+    fn random_texts_and_parameters_train_or_fail_with_an_error() {
+        use crate::embed::{AnalogyMethod, Pca};
+        use crate::text::{Tokenizer, WordTokenizer};
+        use rand::RngExt;
+
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(47);
+        let mut trained = 0;
+        for case in 0..300 {
+            let len = rng.random_range(0..400);
+            let text = crate::fuzz::random_unicode(&mut rng, len);
+            let word = WordTokenizer { lowercase: case % 2 == 0, keep_punctuation: case % 3 == 0 };
+            let tokenizer: &dyn Tokenizer = if case % 4 == 0 { &WhitespaceTokenizer } else { &word };
+            let vocab = VocabConfig { min_count: rng.random_range(1..3), max_vocab: None };
+            let corpus = match Corpus::build(&text, tokenizer, &vocab) {
+                Ok(corpus) => corpus,
+                Err(err) => {
+                    let expected = matches!(
+                        err,
+                        Error::EmptyCorpus
+                            | Error::NoWords { .. }
+                            | Error::SingleWord { .. }
+                            | Error::EmptyVocabulary { .. }
+                    );
+                    assert!(expected, "{err:?}");
+                    continue;
+                }
+            };
+            let config = TrainConfig {
+                dim: rng.random_range(1..20),
+                window: rng.random_range(1..10),
+                negative: rng.random_range(1..10),
+                sample: [0.0, 1e-300, 1e-3, 1.0][rng.random_range(0..4)],
+                alpha: [1e-6, 0.025, 1.0, 10.0][rng.random_range(0..4)],
+                min_alpha: 0.0,
+                epochs: rng.random_range(1..3),
+                ns_exponent: [-10.0, 0.0, 0.75, 10.0][rng.random_range(0..4)],
+                seed: rng.next_u64(),
+            };
+            let mut trainer = Trainer::new(corpus, config, no_clock).unwrap();
+            let finished = loop {
+                match trainer.step(rng.random_range(1..50)) {
+                    Ok(progress) if progress.done => break true,
+                    Ok(_) => {}
+                    Err(err) => {
+                        assert!(matches!(err, Error::Diverged { .. }), "{err:?}");
+                        break false;
+                    }
+                }
+            };
+            if !finished {
+                continue;
+            }
+            trained += 1;
+            let emb = trainer.to_embeddings().unwrap();
+            let words = emb.words().to_vec();
+            let _ = emb.neighbours(&words[0], 3, None).unwrap();
+            let _ =
+                emb.analogy(&words[0], &words[1], &words[words.len() - 1], 2, AnalogyMethod::CosMul, Some(2));
+            if let Ok(pca) = Pca::fit(&emb, None, config.dim.min(2)) {
+                assert!(pca.project_words(&emb, emb.len()).iter().all(|x| x.is_finite()));
+            }
+        }
+        assert!(trained > 50, "{trained}");
     }
 }

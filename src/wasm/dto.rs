@@ -7,8 +7,8 @@ use crate::Embeddings;
 use crate::embed::{AnalogyReport, EvalProgress, Neighbour, SectionScore, SimilarityReport};
 use crate::error::{Error, Result};
 use crate::text::{
-    BpeConfig, BpeMode, BpeProgress, Corpus, Provenance, Tokenizer, VocabConfig, WhitespaceTokenizer,
-    WordTokenizer,
+    BpeConfig, BpeMode, BpeProgress, Corpus, Decoded, Provenance, Tokenizer, VocabConfig,
+    WhitespaceTokenizer, WordTokenizer,
 };
 use crate::train::{Progress, TrainConfig};
 
@@ -140,6 +140,33 @@ impl CorpusStats {
             min_count,
             fingerprint,
         }
+    }
+}
+
+/// How a text file was read: its size and encoding, and a note for the page when it was
+/// not plain UTF-8 (UTF-16, Latin-1, characters replaced).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TextInfo {
+    pub bytes: usize,
+    pub encoding: &'static str,
+    pub replaced: usize,
+    pub note: Option<String>,
+}
+
+impl TextInfo {
+    pub fn new(decoded: &Decoded) -> TextInfo {
+        TextInfo {
+            bytes: decoded.text.len(),
+            encoding: decoded.encoding.name(),
+            replaced: decoded.replaced,
+            note: decoded.note(),
+        }
+    }
+
+    /// A text the app wrote itself, in UTF-8.
+    pub fn plain(bytes: usize) -> TextInfo {
+        TextInfo { bytes, encoding: "UTF-8", replaced: 0, note: None }
     }
 }
 

@@ -35,7 +35,8 @@ pub fn version() -> String {
 }
 
 /// The built-in sample: a text with planted structure that the project writes itself
-/// (see `crate::sample`), so the page works with no network and no file.
+/// (see `crate::sample`), so the page works with no network and no file. The worker gives
+/// it to its session with `Session::set_sample_text`; the browser tests read it here.
 #[wasm_bindgen]
 pub fn sample_text() -> String {
     crate::sample::planted_corpus(SAMPLE_SENTENCES, SAMPLE_SEED)

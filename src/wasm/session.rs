@@ -9,15 +9,14 @@ use wasm_bindgen::prelude::*;
 
 use super::dto::{
     AnalogyDto, BpeProgressDto, CorpusStats, EvalProgressDto, MergeDto, NeighbourDto, Params, ProgressDto,
-    ProjectionDto, TokenInfoDto, VectorsInfo, analogy_report_dto, similarity_report_dto,
+    ProjectionDto, TextInfo, TokenInfoDto, VectorsInfo, analogy_report_dto, similarity_report_dto,
 };
 use crate::embed::{
     self, AnalogyEvaluator, AnalogyMethod, AnalogyOptions, AnalogySet, Bundle, EvalProgress, Pca,
     SimilarityOptions, SimilarityReport, SimilaritySet, Transform2, VectorFormat, VectorsParser,
 };
 use crate::error::Error;
-use crate::fingerprint::{FNV_OFFSET, fnv1a};
-use crate::text::{BpeConfig, BpeLearner, BpeTokenizer, Corpus, Tokenizer};
+use crate::text::{BpeConfig, BpeLearner, BpeTokenizer, CorpusBuilder, Tokenizer, decode_text};
 use crate::train::Trainer;
 use crate::{Embeddings, fingerprint, json};
 
@@ -52,9 +51,8 @@ struct Frame {
     coords: Vec<f32>,
 }
 
-/// BPE merges being learned, or learned, for one text (by hash) and configuration.
+/// BPE merges being learned, or learned, for the session's text with one configuration.
 struct Bpe<T> {
-    text_hash: u64,
     config: BpeConfig,
     state: T,
 }
@@ -67,6 +65,15 @@ struct Opened {
     params: Option<json::Value>,
     fingerprint: Option<String>,
     epoch_losses: Vec<f64>,
+}
+
+/// The text being tokenized into a corpus, a piece at a time, with the parameters it is for.
+struct Preparing {
+    builder: CorpusBuilder<Box<dyn Tokenizer>>,
+    /// Bytes of the text fed to the builder so far.
+    fed: usize,
+    params: Params,
+    tokenizer: String,
 }
 
 /// A benchmark being run on a snapshot of the vectors.
@@ -84,12 +91,17 @@ pub struct Session {
     /// The text being trained on, for the concordance of a token.
     text: String,
     learner: Option<Bpe<BpeLearner>>,
-    bpe: Option<Bpe<BpeTokenizer>>,
+    bpe: Option<Bpe<Rc<BpeTokenizer>>>,
+    /// A text being tokenized a piece at a time (`prepare_begin`).
+    preparing: Option<Preparing>,
     trainer: Option<Trainer>,
     /// The run fingerprint of the trainer's text and parameters.
     fingerprint: String,
     /// The vectors as of the first number of trained tokens, for queries.
     snapshot: Option<(u64, Rc<Embeddings>)>,
+    /// Training diverged: the trainer's vectors hold NaN or infinity, so queries keep using
+    /// the last snapshot, the last good vectors.
+    diverged: bool,
     /// Vectors opened from a file; there is no trainer then.
     opened: Option<Opened>,
     /// A vectors file being read, slice by slice, and its name for messages.
@@ -105,13 +117,40 @@ impl Session {
         Session::default()
     }
 
-    /// Starts learning BPE merges of `text` with the `bpeVocabSize` and `bpeMode` of
+    /// Takes the bytes of a text file and keeps its text for `prepare`, `bpe_begin` and
+    /// `token_info`, replacing the text, the training and any opened vectors; returns
+    /// `TextInfo`. The bytes are decoded as UTF-8, UTF-16 or Latin-1 (`TextInfo.note` says
+    /// which when it is not plain UTF-8). A binary file or one over `MAX_TEXT_BYTES` is
+    /// refused, and then nothing is replaced.
+    pub fn set_text(&mut self, bytes: Vec<u8>) -> Result<JsValue, JsError> {
+        check_text_size(bytes.len() as f64)?;
+        let decoded = decode_text(bytes).map_err(js_error)?;
+        let info = TextInfo::new(&decoded);
+        self.replace_text(decoded.text);
+        to_js(&info)
+    }
+
+    /// Makes the built-in sample the session's text (see `set_text`).
+    pub fn set_sample_text(&mut self) -> Result<JsValue, JsError> {
+        let text = super::sample_text();
+        let info = TextInfo::plain(text.len());
+        self.replace_text(text);
+        to_js(&info)
+    }
+
+    /// Refuses, before anything is read, a text of `bytes` bytes over `MAX_TEXT_BYTES`.
+    pub fn check_text_size(&self, bytes: f64) -> Result<(), JsError> {
+        check_text_size(bytes)
+    }
+
+    /// Starts learning BPE merges of the text with the `bpeVocabSize` and `bpeMode` of
     /// `params`; `bpe_step` then advances it, so the worker can report and cancel.
-    pub fn bpe_begin(&mut self, text: &str, params: JsValue) -> Result<JsValue, JsError> {
+    pub fn bpe_begin(&mut self, params: JsValue) -> Result<JsValue, JsError> {
         let config = parse_params(params)?.bpe_config().map_err(js_error)?;
-        let learner = BpeLearner::new(text, &config).map_err(js_error)?;
+        check_bpe_size(self.text.len())?;
+        let learner = BpeLearner::new(&self.text, &config).map_err(js_error)?;
         let progress = learner.progress();
-        self.learner = Some(Bpe { text_hash: text_hash(text), config, state: learner });
+        self.learner = Some(Bpe { config, state: learner });
         to_js(&BpeProgressDto::from(progress))
     }
 
@@ -121,36 +160,77 @@ impl Session {
         let learner = self.learner.as_mut().ok_or_else(|| JsError::new("no BPE learning in progress"))?;
         let progress = learner.state.step(max_merges);
         if progress.done {
-            let Bpe { text_hash, config, state } = self.learner.take().expect("checked above");
-            self.bpe = Some(Bpe { text_hash, config, state: BpeTokenizer::new(state.into_model()) });
+            let Bpe { config, state } = self.learner.take().expect("checked above");
+            self.bpe = Some(Bpe { config, state: Rc::new(BpeTokenizer::new(state.into_model())) });
         }
         to_js(&BpeProgressDto::from(progress))
     }
 
-    /// Tokenizes `text`, builds the vocabulary and a fresh trainer, replacing any earlier
-    /// one. Returns the text's statistics (`CorpusStats`). Nothing is trained yet. With the
-    /// BPE tokenizer it uses the merges `bpe_begin`/`bpe_step` learned for this text and
-    /// configuration, learning them here, in one go, when there are none.
-    pub fn prepare(&mut self, text: &str, params: JsValue) -> Result<JsValue, JsError> {
+    /// Tokenizes the text (`set_text`), builds the vocabulary and a fresh trainer, replacing
+    /// any earlier one. Returns the text's statistics (`CorpusStats`). Nothing is trained
+    /// yet. With the BPE tokenizer it uses the merges `bpe_begin`/`bpe_step` learned for this
+    /// configuration, learning them here, in one go, when there are none. `prepare_begin`,
+    /// `prepare_step` and `prepare_finish` do the same a piece at a time.
+    pub fn prepare(&mut self, params: JsValue) -> Result<JsValue, JsError> {
+        self.prepare_begin(params)?;
+        self.prepare_step(usize::MAX)?;
+        self.prepare_finish()
+    }
+
+    /// Starts tokenizing the text for `params` (checked here); `prepare_step` goes on.
+    pub fn prepare_begin(&mut self, params: JsValue) -> Result<(), JsError> {
+        self.preparing = None;
         let params = parse_params(params)?;
-        let (vocab_config, train_config) = (params.vocab_config(), params.train_config());
-        train_config.validate().map_err(js_error)?;
-        let word_tokenizer = params.word_tokenizer().map_err(js_error)?;
-        let tokenizer: &dyn Tokenizer = match &word_tokenizer {
-            Some(tokenizer) => tokenizer.as_ref(),
-            None => self.learned_bpe(text, params.bpe_config().map_err(js_error)?)?,
+        params.train_config().validate().map_err(js_error)?;
+        params.vocab_config().validate().map_err(js_error)?;
+        let tokenizer: Box<dyn Tokenizer> = match params.word_tokenizer().map_err(js_error)? {
+            Some(tokenizer) => tokenizer,
+            None => {
+                check_bpe_size(self.text.len())?;
+                self.learn_bpe(params.bpe_config().map_err(js_error)?)?;
+                Box::new(Rc::clone(&self.bpe.as_ref().expect("learn_bpe leaves a model").state))
+            }
         };
-        let corpus = Corpus::build(text, tokenizer, &vocab_config).map_err(js_error)?;
-        let run_id = fingerprint(text, &tokenizer.describe(), &vocab_config, &train_config);
+        let described = tokenizer.describe();
+        self.preparing =
+            Some(Preparing { builder: CorpusBuilder::new(tokenizer), fed: 0, params, tokenizer: described });
+        Ok(())
+    }
+
+    /// Tokenizes about `max_bytes` more of the text; returns the fraction done.
+    pub fn prepare_step(&mut self, max_bytes: usize) -> Result<f64, JsError> {
+        let preparing = self.preparing.as_mut().ok_or_else(|| JsError::new("no text is being prepared"))?;
+        let text = &self.text;
+        let mut end = preparing.fed.saturating_add(max_bytes.max(1)).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        preparing.builder.feed(&text[preparing.fed..end]);
+        preparing.fed = end;
+        Ok(if text.is_empty() { 1.0 } else { end as f64 / text.len() as f64 })
+    }
+
+    /// Finishes the vocabulary and makes a fresh trainer (see `prepare`); returns `CorpusStats`.
+    pub fn prepare_finish(&mut self) -> Result<JsValue, JsError> {
+        let Preparing { builder, fed, params, tokenizer } =
+            self.preparing.take().ok_or_else(|| JsError::new("no text is being prepared"))?;
+        if fed < self.text.len() {
+            return Err(JsError::new("the text is not tokenized to its end yet"));
+        }
+        let (vocab_config, train_config) = (params.vocab_config(), params.train_config());
+        let corpus = builder.finish(&vocab_config).map_err(js_error)?;
+        let text = &self.text;
+        let run_id = fingerprint(text, &tokenizer, &vocab_config, &train_config);
         let stats = CorpusStats::new(text, &corpus, vocab_config.min_count, run_id.clone());
-        if word_tokenizer.is_some() {
+        let trainer = Trainer::new(corpus, train_config, clock).map_err(js_error)?;
+        if params.tokenizer != "bpe" {
             self.bpe = None;
         }
-        self.trainer = Some(Trainer::new(corpus, train_config, clock).map_err(js_error)?);
+        self.trainer = Some(trainer);
         self.fingerprint = run_id;
-        self.text = text.to_string();
         self.opened = None;
         self.snapshot = None;
+        self.diverged = false;
         self.frame = None;
         to_js(&stats)
     }
@@ -176,7 +256,20 @@ impl Session {
     /// Trains on at most `max_tokens` more tokens and returns the progress (`ProgressDto`).
     pub fn step(&mut self, max_tokens: f64) -> Result<JsValue, JsError> {
         let trainer = self.trainer.as_mut().ok_or_else(no_text)?;
-        let progress = trainer.step(max_tokens.max(0.0) as u64).map_err(js_error)?;
+        let progress = match trainer.step(max_tokens.max(0.0) as u64) {
+            Ok(progress) => progress,
+            Err(err @ Error::Diverged { .. }) => {
+                self.diverged = true;
+                let kept = match &self.snapshot {
+                    Some((tokens, _)) => {
+                        format!("the vectors from before it ({} tokens trained) are kept for queries", tokens)
+                    }
+                    None => "it happened before any vectors were kept".to_string(),
+                };
+                return Err(JsError::new(&format!("{err}; {kept}")));
+            }
+            Err(err) => return Err(js_error(err)),
+        };
         to_js(&ProgressDto::new(progress, trainer.epoch_losses()))
     }
 
@@ -473,20 +566,23 @@ impl Session {
 }
 
 impl Session {
-    /// The BPE tokenizer for `text` and `config`: the one learned already, or the one being
-    /// learned, finished now, or a new one learned in one go.
-    fn learned_bpe(&mut self, text: &str, config: BpeConfig) -> Result<&BpeTokenizer, JsError> {
-        let hash = text_hash(text);
-        let matches = |text_hash: u64, c: BpeConfig| text_hash == hash && c == config;
-        if !self.bpe.as_ref().is_some_and(|b| matches(b.text_hash, b.config)) {
+    /// Makes sure `self.bpe` holds merges for `config`: those learned already, or the ones
+    /// being learned, finished now, or new ones learned in one go.
+    fn learn_bpe(&mut self, config: BpeConfig) -> Result<(), JsError> {
+        if !self.bpe.as_ref().is_some_and(|b| b.config == config) {
             let mut learner = match self.learner.take() {
-                Some(l) if matches(l.text_hash, l.config) => l.state,
-                _ => BpeLearner::new(text, &config).map_err(js_error)?,
+                Some(l) if l.config == config => l.state,
+                _ => BpeLearner::new(&self.text, &config).map_err(js_error)?,
             };
             while !learner.step(usize::MAX).done {}
-            self.bpe = Some(Bpe { text_hash: hash, config, state: BpeTokenizer::new(learner.into_model()) });
+            self.bpe = Some(Bpe { config, state: Rc::new(BpeTokenizer::new(learner.into_model())) });
         }
-        Ok(&self.bpe.as_ref().expect("set above").state)
+        Ok(())
+    }
+
+    /// Replaces the text; whatever was learned from or opened before it is gone.
+    fn replace_text(&mut self, text: String) {
+        *self = Session { text, ..Session::default() };
     }
 
     /// The vectors to query: those opened from a file, or those trained so far, copied out
@@ -496,6 +592,14 @@ impl Session {
             return Ok(Rc::clone(&opened.embeddings));
         }
         let trainer = self.trainer.as_ref().ok_or_else(no_text)?;
+        if self.diverged {
+            return match &self.snapshot {
+                Some((_, last_good)) => Ok(Rc::clone(last_good)),
+                None => Err(JsError::new(
+                    "training diverged before any vectors were kept: lower the learning rate alpha and train again",
+                )),
+            };
+        }
         let tokens_done = trainer.progress().tokens_done;
         if self.snapshot.as_ref().is_none_or(|(tokens, _)| *tokens != tokens_done) {
             self.snapshot = Some((tokens_done, Rc::new(trainer.to_embeddings().map_err(js_error)?)));
@@ -513,8 +617,41 @@ fn parse_params(params: JsValue) -> Result<Params, JsError> {
     serde_wasm_bindgen::from_value(params).map_err(|e| JsError::new(&format!("bad training parameters: {e}")))
 }
 
-fn text_hash(text: &str) -> u64 {
-    fnv1a(FNV_OFFSET, text.as_bytes())
+/// The largest text the explorer takes: its copy in wasm memory, the tokens, the vectors
+/// and the snapshots must fit in the 4 GiB a wasm instance can have, with room to spare.
+/// The command-line tool has no such limit.
+const MAX_TEXT_BYTES: f64 = 250e6;
+
+/// The largest text BPE learns merges from in the explorer: learning keeps several words of
+/// bookkeeping per character (pairs, their counts, the queue).
+const MAX_BPE_TEXT_BYTES: usize = 32_000_000;
+
+fn megabytes(bytes: f64) -> String {
+    format!("{:.0} MB", bytes / 1e6)
+}
+
+fn check_text_size(bytes: f64) -> Result<(), JsError> {
+    if bytes > MAX_TEXT_BYTES {
+        return Err(JsError::new(&format!(
+            "this file is {}, and the explorer takes texts up to {}: open a part of it, or train on it \
+             with the command-line tool (embedscope train), which has no such limit",
+            megabytes(bytes),
+            megabytes(MAX_TEXT_BYTES)
+        )));
+    }
+    Ok(())
+}
+
+fn check_bpe_size(bytes: usize) -> Result<(), JsError> {
+    if bytes > MAX_BPE_TEXT_BYTES {
+        return Err(JsError::new(&format!(
+            "BPE learns its merges from texts up to {} in the explorer, and this one is {}: choose the \
+             word or whitespace tokenizer, or open a part of the text",
+            megabytes(MAX_BPE_TEXT_BYTES as f64),
+            megabytes(bytes as f64)
+        )));
+    }
+    Ok(())
 }
 
 /// Up to `max_lines` lines of `text` that hold `token` as a substring (a token ending in a

@@ -17,9 +17,16 @@ const time = (f) => {
   return [performance.now() - start, result];
 };
 
-function trainCorpus(text, epochs) {
+/** A session holding `text`, given as a file's bytes like the app gives it. */
+function sessionWith(text) {
   const session = new Session();
-  const stats = session.prepare(text, { tokenizer: 'whitespace', epochs });
+  session.set_text(new TextEncoder().encode(text));
+  return session;
+}
+
+function trainCorpus(text, epochs) {
+  const session = sessionWith(text);
+  const stats = session.prepare({ tokenizer: 'whitespace', epochs });
   let progress;
   const [ms] = time(() => {
     do progress = session.step(100_000);
@@ -30,14 +37,14 @@ function trainCorpus(text, epochs) {
 }
 
 function learnBpe(text, mode) {
-  const session = new Session();
+  const session = sessionWith(text);
   const params = { tokenizer: 'bpe', bpeVocabSize: 8000, bpeMode: mode, epochs: 1 };
   const [learnMs] = time(() => {
-    let progress = session.bpe_begin(text, params);
+    let progress = session.bpe_begin(params);
     while (!progress.done) progress = session.bpe_step(500);
   });
   // prepare() reuses the learned merges, so this is encoding plus the vocabulary.
-  const [encodeMs, stats] = time(() => session.prepare(text, params));
+  const [encodeMs, stats] = time(() => session.prepare(params));
   session.free();
   return { mode, learnSeconds: learnMs / 1000, encodeSeconds: encodeMs / 1000, tokens: stats.tokens };
 }
@@ -52,8 +59,8 @@ function syntheticText(n) {
 }
 
 function queryTimes(n) {
-  const session = new Session();
-  session.prepare(syntheticText(n), { tokenizer: 'whitespace', minCount: 1, dim: 100, epochs: 1 });
+  const session = sessionWith(syntheticText(n));
+  session.prepare({ tokenizer: 'whitespace', minCount: 1, dim: 100, epochs: 1 });
   const repeat = (count, f) => {
     let total = 0;
     for (let i = 0; i < count; i++) total += time(() => f(i))[0];

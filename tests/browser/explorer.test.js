@@ -214,7 +214,7 @@ test('the form checks parameters, and the core rejects what the form cannot know
   // No word of the sample occurs a million times: the vocabulary would be empty.
   await field(page, 'Min count').fill('1000000');
   await button(page, 'Train').click();
-  await page.getByRole('alert').filter({ hasText: 'Cannot use these parameters' }).waitFor();
+  await page.getByRole('alert').filter({ hasText: 'Cannot prepare' }).waitFor();
   await page.screenshot({ path: join(RESULTS, 'explorer-invalid.png'), fullPage: true });
   assert.deepEqual(problems, []);
   await page.close();

@@ -175,6 +175,8 @@ mod tests {
             assert!(!escaped.chars().any(char::is_whitespace), "{token:?} -> {escaped:?}");
             assert_eq!(unescape_token(&escaped).as_deref(), Ok(token.as_str()));
             assert_eq!(unescape_leniently(&escaped), token);
+            // Unescaping the raw string, escapes right or wrong, gives a string or an error.
+            let _ = unescape_token(&token);
         }
     }
 }

@@ -102,6 +102,8 @@ mod tests {
     use rand::{Rng, RngExt, SeedableRng};
 
     use super::*;
+    use crate::Error;
+    use crate::fuzz::{mutate_bytes, mutate_text, random_bytes, random_slices};
 
     include!("../tricky_tokens.rs");
 
@@ -346,5 +348,57 @@ mod tests {
         assert_eq!(emb.words(), ["the"]);
         let emb = read_vectors(&b"\xef\xbb\xbfthe 1\n"[..], VectorFormat::Glove).unwrap();
         assert_eq!(emb.words(), ["the"]);
+    }
+
+    #[test]
+    fn random_and_mutated_files_never_panic_and_slicing_changes_nothing() {
+        #[rustfmt::skip]
+        const INTERESTING: &[&[u8]] = &[
+            b"\n", b" ", b"\t", b"\r\n", b"-", b"e", b"NaN", b"inf", b"1e99", b"99999999999999999999", b"0",
+            b"\\", b"\\u{", b"\xff", b"\0", b"\xef\xbb\xbf",
+        ];
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(23);
+        let (mut fine, mut faulty) = (0, 0);
+        for case in 0..2_000 {
+            let format = VectorFormat::ALL[case % VectorFormat::ALL.len()];
+            let (file, metadata) = if rng.random_range(0..3) == 0 {
+                let len = rng.random_range(0..300);
+                let metadata =
+                    String::from_utf8_lossy(&random_bytes(&mut rng, len / 4, b"ab\\\t\n ")).into_owned();
+                (random_bytes(&mut rng, len, b"0123456789 .-e\n\tab"), Some(metadata))
+            } else {
+                let (n, dim) = (rng.random_range(1..6), rng.random_range(1..5));
+                let (file, metadata) = written(&random_embeddings(&mut rng, n, dim), format);
+                let metadata = metadata.map(|m| match rng.random_range(0..2) {
+                    0 => m,
+                    _ => mutate_text(&mut rng, &m, &["\n", "\t", "\\", "\\u{"]),
+                });
+                (mutate_bytes(&mut rng, &file, INTERESTING), metadata)
+            };
+            let _ = (VectorFormat::sniff(&file), VectorFormat::guess(&file, "vectors.bin"));
+            let _ = crate::embed::Bundle::sniff(&file);
+            let parser = || match (format, &metadata) {
+                (VectorFormat::ProjectorTsv, Some(text)) => {
+                    VectorsParser::with_metadata(text).unwrap_or_else(|_| VectorsParser::new(format))
+                }
+                _ => VectorsParser::new(format),
+            };
+            let mut sliced = parser();
+            for slice in random_slices(&mut rng, &file) {
+                // After a failure every push gives the same error, and so does `finish`.
+                let _ = sliced.push(slice);
+            }
+            let mut one_go = parser();
+            let _ = one_go.push(&file);
+            let whole = one_go.finish();
+            assert_eq!(sliced.finish(), whole, "{format}, case {case}: {file:?}");
+            match whole {
+                Ok(_) => fine += 1,
+                Err(Error::Format { .. }) => faulty += 1,
+                Err(err) => panic!("{format}, case {case}: {err:?}"),
+            }
+        }
+        // Both outcomes are exercised.
+        assert!(fine > 100 && faulty > 500, "{fine} read, {faulty} rejected");
     }
 }

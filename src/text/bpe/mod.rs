@@ -255,9 +255,10 @@ type PairMap<V> = std::collections::HashMap<u64, V, BuildHasherDefault<PairHashe
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fuzz::{from_pieces, random_unicode};
     use crate::text::{Corpus, Sentences, VocabConfig};
     use rand::rngs::Xoshiro256PlusPlus;
-    use rand::{Rng, SeedableRng};
+    use rand::{RngExt, SeedableRng};
 
     fn learn(text: &str, vocab_size: usize, mode: BpeMode) -> BpeModel {
         let mut learner = BpeLearner::new(text, &BpeConfig { vocab_size, mode }).unwrap();
@@ -433,14 +434,10 @@ mod tests {
     const ENCODE_CHARS: &[&str] =
         &["a", "the", " ", "\n", "x", "ß", "\u{0}", "\u{a0}", "🦀", "\u{302}", "\r", "Ω", "\u{2028}", "b c"];
 
-    fn generate(rng: &mut Xoshiro256PlusPlus, pieces: &[&str], len: u32) -> String {
-        (0..len).map(|_| pieces[rng.next_u32() as usize % pieces.len()]).collect()
-    }
-
     #[test]
     fn decoding_gives_back_any_text_exactly() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
-        let training = generate(&mut rng, TRAIN_CHARS, 3_000) + "the end";
+        let training = from_pieces(&mut rng, TRAIN_CHARS, 3_000) + "the end";
         let mut all_pieces = TRAIN_CHARS.to_vec();
         all_pieces.extend_from_slice(ENCODE_CHARS);
         for mode in [BpeMode::Cross, BpeMode::Within] {
@@ -448,8 +445,8 @@ mod tests {
             assert!(model.n_merges() > 50, "{mode:?}: {}", model.n_merges());
             let tokenizer = BpeTokenizer::new(model.clone());
             for case in 0..300 {
-                let len = rng.next_u32() % 60;
-                let text = generate(&mut rng, &all_pieces, len);
+                let len = rng.random_range(0..60);
+                let text = from_pieces(&mut rng, &all_pieces, len);
                 let tokens = model.encode(&text);
                 assert_eq!(model.decode(&tokens), text, "{mode:?} case {case}");
                 for token in &tokens {
@@ -468,12 +465,41 @@ mod tests {
                 }
             }
         }
+
+        // Models learned from short random texts of any characters (controls, lone
+        // combining marks, every kind of space), any vocabulary size: learning fails with
+        // an error or succeeds, and encoding gives back any text exactly.
+        let mut learned = 0;
+        for case in 0..400 {
+            let len = rng.random_range(0..50);
+            let training = random_unicode(&mut rng, len);
+            let mode = [BpeMode::Cross, BpeMode::Within][case % 2];
+            let config = BpeConfig { vocab_size: rng.random_range(0..80), mode };
+            let mut learner = match BpeLearner::new(&training, &config) {
+                Ok(learner) => learner,
+                Err(err) => {
+                    assert!(matches!(err, Error::EmptyCorpus | Error::InvalidParameter { .. }), "{err:?}");
+                    continue;
+                }
+            };
+            while !learner.step(rng.random_range(1..5)).done {}
+            let model = learner.into_model();
+            learned += 1;
+            let len = rng.random_range(0..50);
+            for text in [training.clone(), random_unicode(&mut rng, len)] {
+                let tokens = model.encode(&text);
+                assert!(tokens.iter().all(|t| !t.is_empty()), "{tokens:?}");
+                assert_eq!(model.decode(&tokens), text, "{mode:?} case {case}");
+            }
+            let _ = Corpus::build(&training, &BpeTokenizer::new(model), &VocabConfig::default());
+        }
+        assert!(learned > 100, "{learned}");
     }
 
     #[test]
     fn learning_is_deterministic_and_chunking_changes_nothing() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
-        let text = generate(&mut rng, TRAIN_CHARS, 2_000) + &phrase_corpus();
+        let text = from_pieces(&mut rng, TRAIN_CHARS, 2_000) + &phrase_corpus();
         for mode in [BpeMode::Cross, BpeMode::Within] {
             let config = BpeConfig { vocab_size: 120, mode };
             let one_shot = learn(&text, 120, mode);
@@ -537,7 +563,7 @@ mod tests {
     #[test]
     fn sgns_corpus_builds_over_bpe_tokens_counted_as_learning_counted_them() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
-        let text = generate(&mut rng, TRAIN_CHARS, 2_000) + &phrase_corpus() + &toy_corpus();
+        let text = from_pieces(&mut rng, TRAIN_CHARS, 2_000) + &phrase_corpus() + &toy_corpus();
         for mode in [BpeMode::Cross, BpeMode::Within] {
             let tokenizer = BpeTokenizer::new(learn(&text, 150, mode));
             let corpus =

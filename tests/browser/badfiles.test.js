@@ -1,0 +1,206 @@
+// Bad files and values, one row each, as a person would meet them: each gets a message that
+// says what is wrong and what to do, and the page still trains afterwards. In Chromium,
+// against Vite.
+//
+// Run with `node --test tests/browser/` after scripts/build-wasm.sh; `npm test` does both.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, open, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createServer } from 'vite';
+import { collectProblems, freePort, launchChromium, RESULTS } from './helpers.js';
+
+let server;
+let browser;
+let page;
+let problems;
+
+before(async () => {
+  server = await createServer({
+    logLevel: 'warn',
+    server: { host: '127.0.0.1', port: await freePort(), strictPort: true },
+  });
+  await server.listen();
+  browser = await launchChromium({ viewport: { width: 1400, height: 1000 } });
+  await mkdir(RESULTS, { recursive: true });
+  // One page for every row: each must leave it usable for the next.
+  page = await browser.context.newPage();
+  problems = collectProblems(page);
+  await page.goto(server.resolvedUrls.local[0]);
+  await page.waitForSelector('#worker-status[data-state="ready"]');
+  await stat('Vocabulary').waitFor();
+});
+
+after(async () => {
+  assert.deepEqual(problems, [], 'no console error, uncaught exception or failed request in all the rows');
+  await browser?.close();
+  await server?.close();
+});
+
+const button = (name) => page.getByRole('button', { name, exact: true });
+const field = (name) => page.getByRole('textbox', { name, exact: true });
+const stat = (name) => page.locator(`[data-stat="${name}"]`);
+const notice = () => page.getByRole('alert');
+const file = (name, content, mimeType = 'text/plain') => ({ name, mimeType, buffer: Buffer.from(content) });
+
+/** Opens `files` as a person would, with the word2vec defaults in the form. */
+async function openFile(files) {
+  await page.getByLabel('Open a file…').setInputFiles(files);
+}
+
+/** The page still works: the sample trains for an epoch and answers a query. */
+async function stillWorks() {
+  await button('Use the built-in sample').click();
+  await stat('Vocabulary').waitFor();
+  await field('Epochs').fill('1');
+  await button('Train').click();
+  await page.waitForFunction(() => document.getElementById('progress-text').textContent.startsWith('Done.'), null, { timeout: 60_000 });
+  await page.getByRole('combobox', { name: 'Word', exact: true }).fill('queen');
+  await button('Find').click();
+  await page.getByText('Nearest to “queen”').waitFor();
+}
+
+/** Opens a text that cannot be trained on and checks the message names the problem. */
+async function refused(files, expected) {
+  await openFile(files);
+  const alert = notice().filter({ hasText: expected });
+  await alert.waitFor();
+  await stillWorks();
+}
+
+const rows = [
+  ['an empty file', [file('empty.txt', '')], /empty\.txt: the text holds no tokens: it is empty or only whitespace/],
+  ['only whitespace', [file('blank.txt', ' \n\t\n   \n')], /holds no tokens/],
+  ['only punctuation', [file('dots.txt', '... !!! ??? --- ;;; ,,,\n'.repeat(20))], /punctuation/i],
+  ['a single distinct word', [file('one.txt', 'hello '.repeat(50))], /hello/],
+  ['every word below the minimum count', [file('rare.txt', 'alpha beta gamma delta epsilon\n')], /min_count <= 1/],
+  ['a PNG image', [file('photo.png', Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex'), 'image/png')], /not text: it looks like a PNG image/],
+  ['a ZIP archive', [file('archive.zip', Buffer.concat([Buffer.from('504b0304', 'hex'), Buffer.alloc(200, 7)]), 'application/zip')], /not text: it looks like a ZIP archive/],
+  ['a compiled program', [file('program', Buffer.concat([Buffer.from('7f454c46020101', 'hex'), Buffer.alloc(500)]), 'application/octet-stream')], /not text: it looks like .*program/],
+];
+
+for (const [name, files, expected] of rows) {
+  test(`${name} is refused with a message that says why, and the page goes on`, { timeout: 120_000 }, async () => {
+    await refused(files, expected);
+  });
+}
+
+/** UTF-16 text: a byte-order mark and little-endian code units, or big-endian without a mark. */
+function utf16(text, { bom, bigEndian }) {
+  const units = Buffer.from(text, 'utf16le');
+  if (bigEndian) units.swap16();
+  return bom ? Buffer.concat([Buffer.from(bigEndian ? 'feff' : 'fffe', 'hex'), units]) : units;
+}
+
+const decoded = [
+  ['UTF-16 with a byte-order mark', utf16('le café sur la table\n'.repeat(30), { bom: true, bigEndian: false }), /UTF-16/],
+  ['UTF-16 without a byte-order mark', utf16('le café sur la table\n'.repeat(30), { bom: false, bigEndian: true }), /UTF-16/],
+  ['Latin-1', Buffer.from('le café sur la table\n'.repeat(30), 'latin1'), /Windows-1252|Latin-1/],
+];
+
+for (const [name, bytes, note] of decoded) {
+  test(`${name} is decoded, says how, and trains`, { timeout: 120_000 }, async () => {
+    await openFile([file(`${name}.txt`, bytes)]);
+    await page.locator('#source-name', { hasText: name }).waitFor();
+    await stat('Vocabulary').waitFor();
+    assert.match(await page.locator('#cut-note').textContent(), note);
+    await field('Min count').fill('1');
+    await field('Epochs').fill('1');
+    await button('Train').click();
+    await page.waitForFunction(() => document.getElementById('progress-text').textContent.startsWith('Done.'), null, { timeout: 60_000 });
+    await page.getByRole('combobox', { name: 'Word', exact: true }).fill('café');
+    await button('Find').click();
+    await page.getByText('Nearest to “café”').waitFor();
+  });
+}
+
+test('a file over the size limit is refused before it is read, naming the limit', { timeout: 120_000 }, async () => {
+  const path = join(RESULTS, 'huge.txt');
+  // 300 MB, sparse: its size alone must be enough to refuse it.
+  const handle = await open(path, 'w');
+  await handle.truncate(300e6);
+  await handle.close();
+  await page.getByLabel('Open a file…').setInputFiles(path);
+  await notice().filter({ hasText: 'up to 250 MB' }).waitFor();
+  assert.match(await notice().textContent(), /huge\.txt: this file is 300 MB.*command-line tool/);
+  await stillWorks();
+});
+
+test('a 50 MB text with no line break is read with progress and trains', { timeout: 180_000 }, async () => {
+  const path = join(RESULTS, 'one-line.txt');
+  const words = ['stone', 'river', 'bread', 'light', 'shadow', 'field', 'water', 'bird'];
+  const chunk = Array.from({ length: 100_000 }, (_, i) => words[(i * 7 + (i >> 3)) % words.length]).join(' ') + ' ';
+  await writeFile(path, chunk.repeat(Math.ceil(50e6 / chunk.length)));
+  await page.evaluate(() => {
+    window.readTexts = new Set();
+    const text = document.getElementById('progress-text');
+    new MutationObserver(() => {
+      if (text.textContent.startsWith('Reading the text')) window.readTexts.add(text.textContent);
+    }).observe(text, { childList: true, characterData: true, subtree: true });
+  });
+  await page.getByLabel('Open a file…').setInputFiles(path);
+  await stat('Lines').filter({ hasText: /^1$/ }).waitFor({ timeout: 120_000 });
+  assert.ok((await page.evaluate(() => window.readTexts.size)) >= 3, 'reading showed progress');
+  await button('Train').click();
+  await page.locator('#progress-text', { hasText: /^Epoch 1 of/ }).waitFor();
+  await button('Stop').click();
+  await page.locator('#progress-text', { hasText: /^Stopped\./ }).waitFor();
+  await page.getByRole('combobox', { name: 'Word', exact: true }).fill('river');
+  await button('Find').click();
+  await page.getByText('Nearest to “river”').waitFor();
+  await stillWorks();
+});
+
+test('a vocabulary too large for the dimension is refused before anything is allocated', { timeout: 120_000 }, async () => {
+  const distinct = Array.from({ length: 200_000 }, (_, i) => `w${i.toString(36)}`);
+  await openFile([file('many.txt', `${distinct.join(' ')}\n`)]);
+  await stat('Vocabulary').waitFor().catch(() => {});
+  await field('Min count').fill('1');
+  await field('Dimensions').fill('4096');
+  await button('Train').click();
+  await notice().filter({ hasText: /too large/ }).waitFor();
+  assert.match(await notice().textContent(), /200,000 words at dim 4096 need about [\d.]+ GiB.*keep at most [\d,]+ words at dim 4096, or lower dim to \d+/);
+  await stillWorks();
+});
+
+test('a learning rate that makes training diverge stops it with a message, and a sane one trains', { timeout: 120_000 }, async () => {
+  await button('Use the built-in sample').click();
+  await stat('Vocabulary').waitFor();
+  await field('Learning rate').fill('10');
+  await field('Dimensions').fill('300');
+  await button('Train').click();
+  await notice().filter({ hasText: 'diverged' }).waitFor();
+  assert.match(await notice().textContent(), /lower the learning rate/);
+  await page.waitForFunction(() => !document.getElementById('train').disabled);
+  await field('Learning rate').fill('0.05');
+  await field('Dimensions').fill('50');
+  await stillWorks();
+  await page.screenshot({ path: join(RESULTS, 'badfiles-last.png'), fullPage: true });
+});
+
+test('nonsense parameters are refused in the form, naming the range, and the core refuses the rest', { timeout: 120_000 }, async () => {
+  await button('Use the built-in sample').click();
+  await stat('Vocabulary').waitFor();
+  const cases = [
+    ['Dimensions', '0', /1 to 4,?096/], ['Dimensions', '100000', /1 to 4,?096/], ['Window', '0', /1 to 100/],
+    ['Negative samples', '0', /1 to 100/], ['Epochs', '0', /1 to 1,?000/], ['Learning rate', '-0.5', /0\.0001 to 10/],
+    ['Learning rate', 'NaN', /number/], ['Dimensions', '2.5', /whole number|integer/],
+  ];
+  for (const [name, value, help] of cases) {
+    const input = field(name);
+    const before = await input.inputValue();
+    await input.fill(value);
+    assert.equal(await input.getAttribute('aria-invalid'), 'true', `${name} = ${value}`);
+    const helpText = await page.locator(`#${await input.getAttribute('aria-describedby')}`).textContent();
+    assert.match(helpText, help, `${name} = ${value}: ${helpText}`);
+    assert.equal(await button('Train').isDisabled(), true, `${name} = ${value}`);
+    await input.fill(before);
+    assert.equal(await input.getAttribute('aria-invalid'), 'false');
+  }
+  // A minimum count above every count passes the form; the core names the largest count.
+  await field('Min count').fill('100000');
+  await button('Train').click();
+  await notice().filter({ hasText: /min_count <= \d+/ }).waitFor();
+  await field('Min count').fill('5');
+  await stillWorks();
+});
