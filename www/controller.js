@@ -46,6 +46,8 @@ export class Controller {
     view.bindEvaluate((settings) => this.evaluate(settings));
     view.bindBenchmarkFile((file) => { this.benchmarkFile = file; });
     view.bindExport(() => this.export());
+    // Closing the tab would lose vectors trained here and not exported: the browser asks first.
+    view.bindLeave(() => this.unsaved);
 
     worker.on('ready', ({ version }) => view.setWorkerStatus('ready', `Worker ready: embedscope ${version}`));
     worker.on('state', ({ state }) => this.setState(state));
@@ -261,6 +263,7 @@ export class Controller {
       this.view.showParamsPending(false);
       this.paintAll();
       await this.control('train');
+      this.unsaved = true;
     } finally {
       this.starting = false;
     }
@@ -528,6 +531,7 @@ export class Controller {
       this.view.plotPng(),
     ]);
     if (!bundle || !word2vec || !binary || !projector) return;
+    this.unsaved = false;
     const blob = (file, type = 'text/plain') => new Blob([file.text ?? file.bytes], { type });
     const svg = this.view.plotSvg();
     this.view.showDownloads([

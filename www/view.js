@@ -797,6 +797,13 @@ export class View {
 
   // ---- export
 
+  /** Asks before the page is closed or reloaded while `hasUnsavedWork()` is true. */
+  bindLeave(hasUnsavedWork) {
+    window.addEventListener('beforeunload', (event) => {
+      if (hasUnsavedWork()) event.preventDefault();
+    });
+  }
+
   bindExport(handler) {
     $('export').addEventListener('click', () => handler());
   }
