@@ -5,41 +5,28 @@
 // Run with `node --test tests/browser/` after scripts/build-wasm.sh; `npm test` does both.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, open, writeFile } from 'node:fs/promises';
+import { open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createServer } from 'vite';
-import { collectProblems, freePort, launchChromium, RESULTS } from './helpers.js';
+import { button as buttonIn, explorerSuite, field as fieldIn, RESULTS, stat as statIn } from './helpers.js';
 
-let server;
-let browser;
+const suite = explorerSuite({ before, after });
 let page;
 let problems;
 
+// One page for every row: each must leave it usable for the next.
 before(async () => {
-  server = await createServer({
-    logLevel: 'warn',
-    server: { host: '127.0.0.1', port: await freePort(), strictPort: true },
-  });
-  await server.listen();
-  browser = await launchChromium({ viewport: { width: 1400, height: 1000 } });
-  await mkdir(RESULTS, { recursive: true });
-  // One page for every row: each must leave it usable for the next.
-  page = await browser.context.newPage();
-  problems = collectProblems(page);
-  await page.goto(server.resolvedUrls.local[0]);
-  await page.waitForSelector('#worker-status[data-state="ready"]');
+  await suite.ready;
+  ({ page, problems } = await suite.openExplorer());
   await stat('Vocabulary').waitFor();
 });
 
-after(async () => {
+after(() => {
   assert.deepEqual(problems, [], 'no console error, uncaught exception or failed request in all the rows');
-  await browser?.close();
-  await server?.close();
 });
 
-const button = (name) => page.getByRole('button', { name, exact: true });
-const field = (name) => page.getByRole('textbox', { name, exact: true });
-const stat = (name) => page.locator(`[data-stat="${name}"]`);
+const button = (name) => buttonIn(page, name);
+const field = (name) => fieldIn(page, name);
+const stat = (name) => statIn(page, name);
 const notice = () => page.getByRole('alert');
 const file = (name, content, mimeType = 'text/plain') => ({ name, mimeType, buffer: Buffer.from(content) });
 

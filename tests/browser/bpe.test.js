@@ -6,52 +6,17 @@
 // Run with `node --test tests/browser/` after scripts/build-wasm.sh; `npm test` does both.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { access, mkdir, readFile } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createServer } from 'vite';
-import { collectProblems, freePort, launchChromium, RESULTS } from './helpers.js';
+import { button, combobox, explorerSuite, field, RESULTS, stat, waitUntilDone } from './helpers.js';
 
-let server;
-let browser;
+const suite = explorerSuite({ before, after });
 
-before(async () => {
-  server = await createServer({
-    logLevel: 'warn',
-    server: { host: '127.0.0.1', port: await freePort(), strictPort: true },
-  });
-  await server.listen();
-  browser = await launchChromium({ acceptDownloads: true, viewport: { width: 1400, height: 1000 } });
-  await mkdir(RESULTS, { recursive: true });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-/** A fresh tab with the explorer loaded and its worker ready; `prepare(page)` runs before it loads. */
-async function openExplorer(prepare = async () => {}) {
-  const page = await browser.context.newPage();
-  const problems = collectProblems(page);
-  await prepare(page);
-  await page.goto(server.resolvedUrls.local[0]);
-  await page.waitForSelector('#worker-status[data-state="ready"]');
-  return { page, problems };
-}
-
-const button = (page, name) => page.getByRole('button', { name, exact: true });
-const field = (page, name) => page.getByRole('textbox', { name, exact: true });
-const combobox = (page, name) => page.getByRole('combobox', { name, exact: true });
-const stat = (page, name) => page.locator(`[data-stat="${name}"]`);
 const fact = (page, name) => page.locator(`#token-info [data-fact="${name}"]`);
 const progressText = (page) => page.locator('#progress-text');
 
 /** Any whitespace a token may hold; none of it may reach the page unshown. */
 const RAW_WHITESPACE = /[ \n\t\r]{2}|[\n\t\r]/;
-
-async function waitUntilDone(page, timeout = 60_000) {
-  await page.waitForFunction(() => document.getElementById('progress-text').textContent.startsWith('Done.'), null, { timeout });
-}
 
 /** Records every text the progress line shows, from now on. */
 async function recordProgressText(page) {
@@ -92,7 +57,7 @@ function escapeToken(token) {
 }
 
 test('BPE on the built-in sample: merge progress, readable tokens, search, provenance, exports', { timeout: 180_000 }, async () => {
-  const { page, problems } = await openExplorer();
+  const { page, problems } = await suite.openExplorer();
   await button(page, 'Use the built-in sample').click();
   await stat(page, 'Vocabulary').waitFor();
 
@@ -205,7 +170,7 @@ async function slowText() {
 }
 
 test('Stop while BPE merges are learned cancels them, and the page goes on', { timeout: 180_000 }, async () => {
-  const { page, problems } = await openExplorer();
+  const { page, problems } = await suite.openExplorer();
   await page.getByLabel('Open a file…').setInputFiles({
     name: 'sample-lines.txt', mimeType: 'text/plain', buffer: Buffer.from(await slowText()),
   });
@@ -255,7 +220,7 @@ test('Stop while BPE merges are learned cancels them, and the page goes on', { t
 const kjvPresent = await access('data/kjv.txt').then(() => true, () => false);
 
 test(`the King James Bible is offered ${kjvPresent ? 'and loads (data/kjv.txt is here)' : 'not at all (data/kjv.txt is missing)'}`, { timeout: 120_000 }, async () => {
-  const { page, problems } = await openExplorer();
+  const { page, problems } = await suite.openExplorer();
   const kjv = button(page, 'King James Bible (4 MB)');
   if (!kjvPresent) {
     await page.waitForTimeout(1_000);
@@ -291,7 +256,7 @@ test(`the King James Bible is offered ${kjvPresent ? 'and loads (data/kjv.txt is
 
 test('without data/kjv.txt on the server, the King James Bible is not offered', { timeout: 60_000 }, async () => {
   // What the dev server answers for a file it lacks: its index.html, status 200.
-  const { page, problems } = await openExplorer((tab) => tab.route('**/data/kjv.txt', (route) =>
+  const { page, problems } = await suite.openExplorer((tab) => tab.route('**/data/kjv.txt', (route) =>
     route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>index</title>' })));
   await page.waitForTimeout(1_000);
   assert.equal(await button(page, 'King James Bible (4 MB)').isVisible(), false);

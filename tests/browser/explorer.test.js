@@ -5,48 +5,13 @@
 // Run with `node --test tests/browser/` after scripts/build-wasm.sh; `npm test` does both.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createServer } from 'vite';
-import { collectProblems, freePort, launchChromium, RESULTS } from './helpers.js';
+import { button, combobox, explorerSuite, field, RESULTS, stat, waitUntilDone } from './helpers.js';
 
-let server;
-let browser;
+const suite = explorerSuite({ before, after });
 
-before(async () => {
-  server = await createServer({
-    logLevel: 'warn',
-    server: { host: '127.0.0.1', port: await freePort(), strictPort: true },
-  });
-  await server.listen();
-  browser = await launchChromium({ acceptDownloads: true, viewport: { width: 1400, height: 1000 } });
-  await mkdir(RESULTS, { recursive: true });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-/** A fresh tab with the explorer loaded and its worker ready; `problems` collects errors. */
-async function openExplorer() {
-  const page = await browser.context.newPage();
-  const problems = collectProblems(page);
-  await page.goto(server.resolvedUrls.local[0]);
-  await page.waitForSelector('#worker-status[data-state="ready"]');
-  return { page, problems };
-}
-
-const button = (page, name) => page.getByRole('button', { name, exact: true });
-const field = (page, name) => page.getByRole('textbox', { name, exact: true });
-const combobox = (page, name) => page.getByRole('combobox', { name, exact: true });
 const progressbar = (page) => page.getByRole('progressbar', { name: 'Training progress' });
-const stat = (page, name) => page.locator(`[data-stat="${name}"]`);
-
-/** Waits until training has finished (the progress text starts with "Done."). */
-async function waitUntilDone(page, timeout = 60_000) {
-  await page.waitForFunction(() => document.getElementById('progress-text').textContent.startsWith('Done.'), null, { timeout });
-}
 
 /** Clicks the built-in sample and waits for its statistics. */
 async function openSample(page) {
@@ -109,7 +74,7 @@ function plotColours(page) {
 }
 
 test('the built-in sample trains, and the plot, neighbours and analogies answer', { timeout: 180_000 }, async () => {
-  const { page, problems } = await openExplorer();
+  const { page, problems } = await suite.openExplorer();
   await openSample(page);
   assert.equal(await stat(page, 'Lines').textContent(), '2,000');
   assert.match(await stat(page, 'Tokens').textContent(), /^\d{2},\d{3}$/);
@@ -187,7 +152,7 @@ test('the built-in sample trains, and the plot, neighbours and analogies answer'
 });
 
 test('an unknown word in an analogy is named', { timeout: 60_000 }, async () => {
-  const { page, problems } = await openExplorer();
+  const { page, problems } = await suite.openExplorer();
   await openSample(page);
   await button(page, 'Train').click();
   await waitUntilDone(page);
@@ -201,7 +166,7 @@ test('an unknown word in an analogy is named', { timeout: 60_000 }, async () => 
 });
 
 test('the form checks parameters, and the core rejects what the form cannot know', { timeout: 60_000 }, async () => {
-  const { page, problems } = await openExplorer();
+  const { page, problems } = await suite.openExplorer();
   await openSample(page);
   await field(page, 'Dimensions').fill('abc');
   assert.equal(await field(page, 'Dimensions').getAttribute('aria-invalid'), 'true');
@@ -230,7 +195,7 @@ function smallText(lines) {
 }
 
 test('a file from the file input or dropped on the page trains', { timeout: 120_000 }, async () => {
-  const { page, problems } = await openExplorer();
+  const { page, problems } = await suite.openExplorer();
   await page.getByLabel('Open a file…').setInputFiles({
     name: 'pets.txt', mimeType: 'text/plain', buffer: Buffer.from(smallText(400)),
   });
@@ -263,7 +228,7 @@ test('a file from the file input or dropped on the page trains', { timeout: 120_
 });
 
 test('exports parse: word2vec text and binary, Projector TSV, projection CSV, PNG and SVG', { timeout: 60_000 }, async () => {
-  const { page, problems } = await openExplorer();
+  const { page, problems } = await suite.openExplorer();
   await openSample(page);
   await button(page, 'Train').click();
   await waitUntilDone(page);
@@ -313,7 +278,7 @@ test('exports parse: word2vec text and binary, Projector TSV, projection CSV, PN
   assert.ok(svg.trimEnd().endsWith('</svg>'));
   assert.ok((svg.match(/<circle /g) ?? []).length >= csv.length - 1, 'a dot per plotted word');
   assert.match(svg, new RegExp(`>${csv[1].split(',')[0]}</text>`), 'the most frequent word is labelled');
-  const svgPage = await browser.context.newPage();
+  const svgPage = await suite.browser.context.newPage();
   await svgPage.setContent(svg);
   assert.equal(await svgPage.locator('svg text').count() > 10, true, 'the SVG parses as a document with labels');
   await svgPage.close();
@@ -322,7 +287,7 @@ test('exports parse: word2vec text and binary, Projector TSV, projection CSV, PN
 });
 
 test('pause, resume and stop; queries answer during training and after stopping', { timeout: 120_000 }, async () => {
-  const { page, problems } = await openExplorer();
+  const { page, problems } = await suite.openExplorer();
   await openSample(page);
   await field(page, 'Epochs').fill('1000');
   await button(page, 'Train').click();
@@ -365,7 +330,7 @@ test('pause, resume and stop; queries answer during training and after stopping'
 });
 
 test('the page stays responsive while training: progress 4+ times a second, no main-thread task over 50 ms', { timeout: 120_000 }, async () => {
-  const { page, problems } = await openExplorer();
+  const { page, problems } = await suite.openExplorer();
   await openSample(page);
   await field(page, 'Epochs').fill('60');
   await page.evaluate(() => {
@@ -393,7 +358,7 @@ test('the page stays responsive while training: progress 4+ times a second, no m
 });
 
 test('the page opens on the built-in sample, so training is one click away', { timeout: 60_000 }, async () => {
-  const { page, problems } = await openExplorer();
+  const { page, problems } = await suite.openExplorer();
   await stat(page, 'Vocabulary').waitFor();
   assert.equal(await stat(page, 'Lines').textContent(), '2,000');
   assert.equal(await field(page, 'Dimensions').inputValue(), '50', 'the sample preset is filled in');

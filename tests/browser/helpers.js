@@ -1,6 +1,6 @@
 // Shared by the browser tests: a free port, Chromium in a throwaway profile, the Vite dev
 // server, and a page that collects everything that went wrong.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -94,4 +94,60 @@ export function collectProblems(page) {
 export async function openPage(context) {
   const page = context.pages()[0] ?? (await context.newPage());
   return { page, problems: collectProblems(page) };
+}
+
+/**
+ * The explorer's test files share this: in node:test's `before` it starts the Vite dev
+ * server on a free port and Chromium (downloads allowed, a 1400 × 1000 viewport), and stops
+ * both in `after`. `openExplorer(prepare)` opens a fresh tab on the explorer, runs
+ * `prepare(page)` before it loads, and waits for its worker; `problems` collects what went
+ * wrong in that tab (see `collectProblems`). A file's own `before` hook that opens a tab
+ * awaits `suite.ready` first: node:test does not order `before` hooks for us.
+ * @param {{before: Function, after: Function}} hooks  node:test's `before` and `after`
+ */
+export function explorerSuite({ before, after }) {
+  let started;
+  const suite = {
+    server: null,
+    browser: null,
+    /** Resolves once the server and Chromium run (for a file's own `before` hooks). */
+    ready: new Promise((resolve) => { started = resolve; }),
+    /** The explorer's address on the dev server. */
+    url: () => suite.server.resolvedUrls.local[0],
+    async openExplorer(prepare = async () => {}) {
+      const page = await suite.browser.context.newPage();
+      const problems = collectProblems(page);
+      await prepare(page);
+      await page.goto(suite.url());
+      await page.waitForSelector('#worker-status[data-state="ready"]');
+      return { page, problems };
+    },
+  };
+  before(async () => {
+    suite.server = await createServer({
+      logLevel: 'warn',
+      server: { host: '127.0.0.1', port: await freePort(), strictPort: true },
+    });
+    await suite.server.listen();
+    suite.browser = await launchChromium({ acceptDownloads: true, viewport: { width: 1400, height: 1000 } });
+    await mkdir(RESULTS, { recursive: true });
+    started();
+  });
+  after(async () => {
+    await suite.browser?.close();
+    await suite.server?.close();
+  });
+  return suite;
+}
+
+// The controls of the explorer by role and accessible name, as a person finds them.
+export const button = (page, name) => page.getByRole('button', { name, exact: true });
+export const field = (page, name) => page.getByRole('textbox', { name, exact: true });
+export const combobox = (page, name) => page.getByRole('combobox', { name, exact: true });
+/** A statistic of the opened text or vectors, by its term ("Vocabulary", "Lines", …). */
+export const stat = (page, name) => page.locator(`[data-stat="${name}"]`);
+
+/** Waits until training has finished (the progress line starts with "Done."). */
+export async function waitUntilDone(page, timeout = 60_000) {
+  await page.waitForFunction(() => document.getElementById('progress-text').textContent.startsWith('Done.'), null, { timeout });
 }

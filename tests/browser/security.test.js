@@ -6,50 +6,26 @@
 // Run with `node --test tests/browser/` after scripts/build-wasm.sh; `npm test` does both.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createServer } from 'vite';
-import { collectProblems, freePort, launchChromium, RESULTS } from './helpers.js';
+import { button, collectProblems, combobox, explorerSuite, field, RESULTS, stat, waitUntilDone } from './helpers.js';
 
-let server;
-let browser;
+const suite = explorerSuite({ before, after });
 
-before(async () => {
-  server = await createServer({
-    logLevel: 'warn',
-    server: { host: '127.0.0.1', port: await freePort(), strictPort: true },
-  });
-  await server.listen();
-  browser = await launchChromium({ acceptDownloads: true, viewport: { width: 1400, height: 1000 } });
-  await mkdir(RESULTS, { recursive: true });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
+/** The explorer on the sample, recording the dialogs the page opens (there must be none). */
 async function openExplorer() {
-  const page = await browser.context.newPage();
-  const problems = collectProblems(page);
   const dialogs = [];
-  page.on('dialog', (dialog) => {
-    dialogs.push(dialog.message());
-    dialog.dismiss();
+  const { page, problems } = await suite.openExplorer((page) => {
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      dialog.dismiss();
+    });
   });
-  await page.goto(server.resolvedUrls.local[0]);
-  await page.waitForSelector('#worker-status[data-state="ready"]');
   await stat(page, 'Vocabulary').waitFor();
   return { page, problems, dialogs };
 }
 
-const button = (page, name) => page.getByRole('button', { name, exact: true });
-const field = (page, name) => page.getByRole('textbox', { name, exact: true });
-const combobox = (page, name) => page.getByRole('combobox', { name, exact: true });
-const stat = (page, name) => page.locator(`[data-stat="${name}"]`);
 const progressText = (page) => page.locator('#progress-text');
-const waitUntilDone = (page) =>
-  page.waitForFunction(() => document.getElementById('progress-text').textContent.startsWith('Done.'), null, { timeout: 60_000 });
 
 const HOSTILE = ['<img/src=x/onerror=pwned=1>', '<script>pwned=2</script>', 'javascript:pwned=3', '\u202Eexe.txt'];
 
@@ -114,7 +90,7 @@ test('tokens that look like markup or reorder text are shown as written, everywh
 
 test('the Content-Security-Policy blocks inline scripts, eval and third-party loads, and the app runs under it', { timeout: 90_000 }, async () => {
   const { page, problems } = await openExplorer();
-  const header = (await page.request.get(server.resolvedUrls.local[0])).headers()['content-security-policy'];
+  const header = (await page.request.get(suite.url())).headers()['content-security-policy'];
   const meta = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
   assert.equal(header, meta, 'the header and the <meta> state one policy');
   assert.match(meta, /script-src 'self' 'wasm-unsafe-eval'/);
@@ -154,12 +130,12 @@ test('the Content-Security-Policy blocks inline scripts, eval and third-party lo
 });
 
 test('nothing leaves the page: no request but its own files, during load, training and export', { timeout: 90_000 }, async () => {
-  const page = await browser.context.newPage();
+  const page = await suite.browser.context.newPage();
   const problems = collectProblems(page);
-  const origin = new URL(server.resolvedUrls.local[0]).origin;
+  const origin = new URL(suite.url()).origin;
   const requests = [];
   page.on('request', (request) => requests.push(request.url()));
-  await page.goto(server.resolvedUrls.local[0]);
+  await page.goto(suite.url());
   await page.waitForSelector('#worker-status[data-state="ready"]');
   await stat(page, 'Vocabulary').waitFor();
   const foreign = requests.filter((url) => !url.startsWith(`${origin}/`) && !/^(blob|data):/.test(url));

@@ -5,40 +5,12 @@
 // Run with `node --test tests/browser/` after scripts/build-wasm.sh; `npm test` does both.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createServer } from 'vite';
-import { collectProblems, freePort, launchChromium, RESULTS } from './helpers.js';
+import { button, combobox, explorerSuite, RESULTS, stat } from './helpers.js';
 
-let server;
-let browser;
+const suite = explorerSuite({ before, after });
 
-before(async () => {
-  server = await createServer({
-    logLevel: 'warn',
-    server: { host: '127.0.0.1', port: await freePort(), strictPort: true },
-  });
-  await server.listen();
-  browser = await launchChromium({ acceptDownloads: true, viewport: { width: 1400, height: 1000 } });
-  await mkdir(RESULTS, { recursive: true });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function openExplorer() {
-  const page = await browser.context.newPage();
-  const problems = collectProblems(page);
-  await page.goto(server.resolvedUrls.local[0]);
-  await page.waitForSelector('#worker-status[data-state="ready"]');
-  return { page, problems };
-}
-
-const button = (page, name) => page.getByRole('button', { name, exact: true });
-const combobox = (page, name) => page.getByRole('combobox', { name, exact: true });
-const stat = (page, name) => page.locator(`[data-stat="${name}"]`);
 const openFiles = (page, files) => page.getByLabel('Open a file…').setInputFiles(files);
 const textFile = (name, text) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(text) });
 
@@ -87,7 +59,7 @@ async function openAndQuery(page, files, format) {
 }
 
 test('vectors from other tools open and answer: word2vec text and binary, GloVe, Projector TSV', { timeout: 90_000 }, async () => {
-  const { page, problems } = await openExplorer();
+  const { page, problems } = await suite.openExplorer();
   const rows = circleVectors(120, 8);
   await openAndQuery(page, [textFile('vectors.txt', word2vecText(rows))], 'word2vec text');
   await openAndQuery(page, [{ name: 'vectors.bin', mimeType: 'application/octet-stream', buffer: word2vecBinary(rows) }], 'word2vec binary');
@@ -109,7 +81,7 @@ test('vectors from other tools open and answer: word2vec text and binary, GloVe,
 });
 
 test('a large vectors file is read in slices with progress, and the page answers meanwhile', { timeout: 90_000 }, async () => {
-  const { page, problems } = await openExplorer();
+  const { page, problems } = await suite.openExplorer();
   await stat(page, 'Vocabulary').waitFor();
   await page.evaluate(() => {
     window.readingTexts = new Set();
@@ -133,7 +105,7 @@ test('a large vectors file is read in slices with progress, and the page answers
 });
 
 test('a malformed vectors file is refused with its line, and the page goes on', { timeout: 60_000 }, async () => {
-  const { page, problems } = await openExplorer();
+  const { page, problems } = await suite.openExplorer();
   const rows = circleVectors(20, 4);
   const lines = word2vecText(rows).split('\n');
   lines[5] = 'w4 0.5 0.25 oops 0.1';
@@ -157,7 +129,7 @@ test('a malformed vectors file is refused with its line, and the page goes on', 
 });
 
 test('a bundle saved here opens again exactly: vectors, parameters, losses, fingerprint', { timeout: 120_000 }, async () => {
-  const { page, problems } = await openExplorer();
+  const { page, problems } = await suite.openExplorer();
   await button(page, 'Use the built-in sample').click();
   await stat(page, 'Vocabulary').waitFor();
   const vocabulary = await stat(page, 'Vocabulary').textContent();
@@ -179,7 +151,7 @@ test('a bundle saved here opens again exactly: vectors, parameters, losses, fing
   await page.close();
 
   // A fresh page: the bundle alone brings everything back.
-  const { page: again, problems: againProblems } = await openExplorer();
+  const { page: again, problems: againProblems } = await suite.openExplorer();
   await openFiles(again, [{ name: 'run.json', mimeType: 'application/json', buffer: bundle }]);
   await stat(again, 'Format').filter({ hasText: 'embedscope bundle' }).waitFor();
   assert.equal(await stat(again, 'Vocabulary').textContent(), vocabulary);
@@ -198,7 +170,7 @@ async function neighbours(page, word) {
 }
 
 test('benchmarks from files: similarity scored, analogies per section, a malformed one named', { timeout: 60_000 }, async () => {
-  const { page, problems } = await openExplorer();
+  const { page, problems } = await suite.openExplorer();
   const rows = circleVectors(120, 8);
   await openFiles(page, [textFile('vectors.txt', word2vecText(rows))]);
   await stat(page, 'Format').waitFor();
