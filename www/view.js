@@ -19,6 +19,22 @@ const integer = new Intl.NumberFormat('en');
 const HIT_RADIUS = 8;
 
 /** "1.2 MB" */
+/**
+ * `<dt>`/`<dd>` pairs for a description list, each value marked `data-{key}="{term}"` so
+ * tests find it by its term. Text only: values may come from files.
+ * @param {[string, string][]} rows @param {string} key
+ */
+function termsAndValues(rows, key) {
+  return rows.flatMap(([term, value]) => {
+    const dt = document.createElement('dt');
+    dt.textContent = term;
+    const dd = document.createElement('dd');
+    dd.textContent = value;
+    dd.dataset[key] = term;
+    return [dt, dd];
+  });
+}
+
 function formatBytes(bytes) {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KB`;
@@ -187,13 +203,12 @@ export class View {
   }
 
   /**
+   * A text's statistics before training, or `note` while there are none. `text` says how
+   * the file was read; a note about its encoding is shown above the cut.
    * @param {string} name
    * @param {CorpusStats|null} stats  null while reading, or when the text was rejected
    * @param {string} [note]  what to say instead of the statistics
-   */
-  /**
-   * A text's statistics before training, or `note` while there are none. `text` says how
-   * the file was read; a note about its encoding is shown above the cut.
+   * @param {import('./protocol.js').TextInfo|null} [text]
    */
   showStats(name, stats, note = 'Reading…', text = null) {
     $('stats').hidden = false;
@@ -212,14 +227,7 @@ export class View {
       ['Vocabulary', integer.format(stats.vocabSize)],
       ['Tokens per epoch', integer.format(stats.trainingTokens)],
     ];
-    for (const [term, value] of rows) {
-      const dt = document.createElement('dt');
-      dt.textContent = term;
-      const dd = document.createElement('dd');
-      dd.textContent = value;
-      dd.dataset.stat = term;
-      list.append(dt, dd);
-    }
+    list.replaceChildren(...termsAndValues(rows, 'stat'));
     const dropped = stats.tokens ? stats.tokensBelowMinCount / stats.tokens : 0;
     let cut = `Min count ${integer.format(stats.minCount)} dropped ${integer.format(stats.typesBelowMinCount)} ` +
       `rare words (${integer.format(stats.tokensBelowMinCount)} tokens, ${percent(dropped)}).`;
@@ -244,14 +252,7 @@ export class View {
       ['Dimensions', integer.format(info.dim)],
     ];
     if (info.fingerprint) rows.push(['Run', info.fingerprint]);
-    $('stats-list').replaceChildren(...rows.flatMap(([term, value]) => {
-      const dt = document.createElement('dt');
-      dt.textContent = term;
-      const dd = document.createElement('dd');
-      dd.textContent = value;
-      dd.dataset.stat = term;
-      return [dt, dd];
-    }));
+    $('stats-list').replaceChildren(...termsAndValues(rows, 'stat'));
     $('cut-note').textContent = info.counts
       ? 'Vectors with their word counts: explore, evaluate or export them.'
       : 'Vectors only, most frequent word first as the file lists them: explore, evaluate or export them.';
@@ -658,14 +659,7 @@ export class View {
       }
       rows.push(['Spans words', info.spansWords ? 'yes: it joins words' : 'no']);
     }
-    $('token-info-facts').replaceChildren(...rows.flatMap(([term, value]) => {
-      const dt = document.createElement('dt');
-      dt.textContent = term;
-      const dd = document.createElement('dd');
-      dd.textContent = value;
-      dd.dataset.fact = term;
-      return [dt, dd];
-    }));
+    $('token-info-facts').replaceChildren(...termsAndValues(rows, 'fact'));
     $('token-info-lines-title').textContent = info.concordance.length
       ? `In the text (${info.concordance.length === 1 ? 'the first line' : `the first ${info.concordance.length} lines`}):`
       : 'Not found in the text as written (lowercased or split differently).';
