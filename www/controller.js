@@ -213,6 +213,7 @@ export class Controller {
       this.progress = null;
       this.learning = null;
       this.withinEpoch = [];
+      this.preparedParams = JSON.stringify(params);
       this.setState('prepared');
       this.view.showNotice(null);
       return true;
@@ -258,7 +259,10 @@ export class Controller {
       const params = this.checkedParams();
       if (!params || !this.source) return;
       if (params.tokenizer === 'bpe' && this.learnedBpe !== bpeKey(params) && !(await this.learnBpe(params))) return;
-      if (!(await this.prepare())) return;
+      // Prepared already with these parameters (the statistics follow the form): a large
+      // text is not tokenized twice.
+      const ready = this.state === 'prepared' && this.preparedParams === JSON.stringify(params);
+      if (!ready && !(await this.prepare())) return;
       this.settings.extraWords = [];
       this.view.showParamsPending(false);
       this.paintAll();

@@ -5,7 +5,7 @@
 // Run with `node --test tests/browser/` after scripts/build-wasm.sh; `npm test` does both.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { open, writeFile } from 'node:fs/promises';
+import { open, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { button as buttonIn, explorerSuite, field as fieldIn, RESULTS, stat as statIn } from './helpers.js';
 
@@ -110,6 +110,7 @@ test('a file over the size limit is refused before it is read, naming the limit'
   await page.getByLabel('Open a file…').setInputFiles(path);
   await notice().filter({ hasText: 'up to 250 MB' }).waitFor();
   assert.match(await notice().textContent(), /huge\.txt: this file is 300 MB.*command-line tool/);
+  await rm(path);
   await stillWorks();
 });
 
@@ -128,8 +129,9 @@ test('a 200 MB text is read and tokenized with progress, and trains', { timeout:
   await stat('Lines').filter({ hasText: /^\d{1,3}(,\d{3}){2}$/ }).waitFor({ timeout: 200_000 });
   const seen = await phases();
   assert.ok(seen.reading >= 10 && seen.tokenizing >= 10, `progress while reading and tokenizing: ${JSON.stringify(seen)}`);
+  await rm(path);
   await button('Train').click();
-  await page.locator('#progress-text', { hasText: /^Epoch 1 of/ }).waitFor({ timeout: 60_000 });
+  await page.locator('#progress-text', { hasText: /^Epoch 1 of/ }).waitFor({ timeout: 120_000 });
   await button('Stop').click();
   await page.locator('#progress-text', { hasText: /^Stopped\./ }).waitFor();
   await stillWorks();
@@ -159,8 +161,9 @@ test('a 50 MB text with no line break is read with progress and trains', { timeo
   await stat('Lines').filter({ hasText: /^1$/ }).waitFor({ timeout: 120_000 });
   // One line is tokenized at its end, so only reading shows progress.
   assert.ok((await phases()).reading >= 3, 'reading showed progress');
+  await rm(path);
   await button('Train').click();
-  await page.locator('#progress-text', { hasText: /^Epoch 1 of/ }).waitFor();
+  await page.locator('#progress-text', { hasText: /^Epoch 1 of/ }).waitFor({ timeout: 120_000 });
   await button('Stop').click();
   await page.locator('#progress-text', { hasText: /^Stopped\./ }).waitFor();
   await page.getByRole('combobox', { name: 'Word', exact: true }).fill('river');
