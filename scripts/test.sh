@@ -27,7 +27,10 @@ run_script build-wasm.sh
 
 section "Test: the worker's Session in a dedicated Web Worker (wasm-bindgen-test, Chromium)"
 # webdriver.json (project root) gives Chromium the flags it needs here: headless, no sandbox as root.
+# The runner gives chromedriver 5 s to bind its port by default; its first start on a fresh,
+# busy machine can take longer (a fresh-clone run failed so), hence 60 s.
 CHROMEDRIVER=/usr/bin/chromedriver \
+WASM_BINDGEN_TEST_DRIVER_TIMEOUT=60 \
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$PWD/.tools/bin/wasm-bindgen-test-runner" \
     cargo test --release --target wasm32-unknown-unknown --test wasm_session
 
