@@ -527,6 +527,19 @@ export class Controller {
   }
 
   async export() {
+    if (this.exporting) return;
+    this.exporting = true;
+    this.view.showExporting(true);
+    try {
+      await this.prepareDownloads();
+    } finally {
+      this.exporting = false;
+      this.view.showExporting(false);
+    }
+  }
+
+  /** Every export of the current vectors and plot, offered as download links. */
+  async prepareDownloads() {
     const [bundle, word2vec, binary, projector, png] = await Promise.all([
       this.request('export', { format: 'bundle', params: this.vectors ? null : checkParams(this.view.readParams()).params }),
       this.request('export', { format: 'word2vec' }),

@@ -802,6 +802,14 @@ export class View {
     $('export').addEventListener('click', () => handler());
   }
 
+  /** While the downloads are prepared (seconds for large vectors) the button says so. */
+  showExporting(busy) {
+    const button = $('export');
+    button.disabled = busy;
+    button.textContent = busy ? 'Preparing downloads…' : 'Prepare downloads';
+    button.setAttribute('aria-busy', String(busy));
+  }
+
   /** Offers each file as a download link; the previous links' object URLs are released. */
   showDownloads(files) {
     for (const url of this.downloadUrls) URL.revokeObjectURL(url);
