@@ -30,9 +30,10 @@
 //!
 //! # Limits
 //!
-//! - UTF-16 without a byte-order mark in a script outside Latin-1 (Chinese, Russian, …)
-//!   has too few zero bytes to be recognised; it is refused as binary data, and saving it
-//!   with a byte-order mark (or as UTF-8) fixes that.
+//! - UTF-16 without a byte-order mark is recognised only when at least a fifth of its
+//!   characters are ASCII or Latin-1 (spaces and line breaks count, so Russian or Greek
+//!   prose usually is); Chinese or Japanese without a mark has too few zero bytes and is
+//!   refused as binary data. Saving it with a byte-order mark (or as UTF-8) fixes that.
 //! - Other 8-bit encodings (Latin-2, KOI8-R, Shift JIS, …) are read as Windows-1252, so
 //!   their letters come out wrong but nothing is lost to U+FFFD beyond the five bytes above.
 //! - A file that mixes UTF-8 and Windows-1252 is read as the one with more non-ASCII
