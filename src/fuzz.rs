@@ -15,6 +15,17 @@ pub(crate) const JSON_PIECES: &[&str] = &[
     "18446744073709551616", "tru", "null", "\u{0}", "\u{feff}", "é", " ", "\n",
 ];
 
+/// A random finite `f32` bit pattern: subnormals, huge values and negative zero included,
+/// for round trips that must keep every bit.
+pub(crate) fn random_finite_f32(rng: &mut Xoshiro256PlusPlus) -> f32 {
+    loop {
+        let v = f32::from_bits(rng.next_u32());
+        if v.is_finite() {
+            return v;
+        }
+    }
+}
+
 /// `len` pieces drawn from `pieces`: texts built from parts chosen to stress a reader.
 pub(crate) fn from_pieces(rng: &mut Xoshiro256PlusPlus, pieces: &[&str], len: usize) -> String {
     (0..len).map(|_| pieces[rng.random_range(0..pieces.len())]).collect()

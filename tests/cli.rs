@@ -170,14 +170,27 @@ fn errors_are_one_line_and_exit_non_zero() {
         (&["neighbours", vectors, "red", "-k"], "-k needs a value"),
     ];
     for (args, expected) in cases {
-        let out = embedscope(args);
-        let err = stderr(&out);
-        assert!(!out.status.success(), "{args:?} should fail");
-        assert!(err.contains(expected), "{args:?}: expected '{expected}' in {err:?}");
+        let err = fails_with(args, expected);
+        // With no command at all the usage follows the one-line message.
         if !args.is_empty() {
             assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err:?}");
         }
     }
+}
+
+/// Runs the CLI with `args`, checks it fails with `expected` on stderr, and returns stderr.
+fn fails_with(args: &[&str], expected: &str) -> String {
+    let out = embedscope(args);
+    let err = stderr(&out);
+    assert!(!out.status.success(), "{args:?} should fail");
+    assert!(err.contains(expected), "{args:?}: expected '{expected}' in {err:?}");
+    err
+}
+
+/// Like [`fails_with`], and the message is one line.
+fn fails_with_one_line(args: &[&str], expected: &str) {
+    let err = fails_with(args, expected);
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err:?}");
 }
 
 /// The vectors file's words, still escaped.
@@ -371,11 +384,7 @@ fn a_malformed_vectors_file_is_one_line_naming_file_and_line() {
         ),
     ];
     for (args, expected) in cases {
-        let out = embedscope(args);
-        let err = stderr(&out);
-        assert!(!out.status.success(), "{args:?} should fail");
-        assert!(err.contains(expected.as_str()), "{args:?}: expected '{expected}' in {err:?}");
-        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err:?}");
+        fails_with_one_line(args, expected);
     }
 }
 
@@ -504,10 +513,6 @@ fn eval_errors_are_one_line_and_exit_non_zero() {
         (&["eval", "--analogies", &analogies], "missing VECTORS".into()),
     ];
     for (args, expected) in cases {
-        let out = embedscope(args);
-        let err = stderr(&out);
-        assert!(!out.status.success(), "{args:?} should fail");
-        assert!(err.contains(expected.as_str()), "{args:?}: expected '{expected}' in {err:?}");
-        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err:?}");
+        fails_with_one_line(args, expected);
     }
 }

@@ -149,6 +149,11 @@ export class Controller {
     await this.project({});
   }
 
+  /** Whether training or BPE learning is under way (running or paused): work a new text would cancel. */
+  get working() {
+    return this.state === 'training' || this.state === 'paused' || this.state === 'learning';
+  }
+
   /**
    * Before something replaces the text or the vectors: while training (or learning BPE
    * merges) asks whether to stop, so nothing is cancelled by accident; false when the
@@ -159,14 +164,14 @@ export class Controller {
       await this.control('stop');
       return true;
     }
-    if (this.state !== 'training' && this.state !== 'paused' && this.state !== 'learning') return true;
+    if (!this.working) return true;
     const going = { training: 'Training is running', paused: 'Training is paused', learning: 'BPE merges are being learned' }[this.state];
     const stop = await this.view.confirm(
       `${going}. Stop it and open ${what}? What was learned so far gives way to it.`,
       `Stop and open ${what}`,
       'Keep training',
     );
-    if (stop && (this.state === 'training' || this.state === 'paused' || this.state === 'learning')) await this.control('stop');
+    if (stop && this.working) await this.control('stop');
     return stop;
   }
 
@@ -237,7 +242,7 @@ export class Controller {
     const valid = this.checkedParams() != null;
     this.setState(this.state);
     // Training goes on with the parameters it started with.
-    this.view.showParamsPending(this.state === 'training' || this.state === 'paused' || this.state === 'learning');
+    this.view.showParamsPending(this.working);
     if (!valid) return;
     // Before training, the statistics follow the parameters (min count, tokenizer).
     clearTimeout(this.prepareTimer);

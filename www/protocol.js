@@ -237,7 +237,7 @@
 
 /** The error message of a request that a newer one of its kind replaced (a `prepare` or an `evaluate`); the page ignores it. */
 export const SUPERSEDED = 'replaced by a newer request';
-/** Bytes of a file read to tell vectors from a text. */
+/** Bytes of a file read to tell vectors from a text: all that `VectorFormat::SNIFF_LEN` looks at. */
 export const SNIFF_BYTES = 65_536;
 /** Bytes of a vectors file pushed into the session at a time, with progress between. */
 export const LOAD_SLICE_BYTES = 4 << 20;

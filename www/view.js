@@ -20,6 +20,17 @@ const HIT_RADIUS = 8;
 
 /** "1.2 MB" */
 /**
+ * The one progress bar (training, BPE merges, reading, tokenizing): `fraction` done, and a
+ * `state` the stylesheet colours by.
+ */
+function setProgressBar(fraction, state) {
+  const bar = $('progress');
+  bar.setAttribute('aria-valuenow', String(Math.round(100 * fraction)));
+  bar.querySelector('.bar').style.width = `${100 * fraction}%`;
+  bar.dataset.state = state;
+}
+
+/**
  * `<dt>`/`<dd>` pairs for a description list, each value marked `data-{key}="{term}"` so
  * tests find it by its term. Text only: values may come from files.
  * @param {[string, string][]} rows @param {string} key
@@ -261,10 +272,7 @@ export class View {
   /** Reading a file: `done` of `total` bytes; for vectors, `words` parsed so far. */
   showLoadProgress(done, total, words = null) {
     const fraction = total ? done / total : 0;
-    const bar = $('progress');
-    bar.setAttribute('aria-valuenow', String(Math.round(100 * fraction)));
-    bar.querySelector('.bar').style.width = `${100 * fraction}%`;
-    bar.dataset.state = 'learning';
+    setProgressBar(fraction, 'learning');
     $('progress-text').textContent = words == null
       ? `Reading the text: ${percent(fraction, 0)} of ${formatBytes(total)}`
       : `Reading vectors: ${percent(fraction, 0)} of ${formatBytes(total)}, ${integer.format(words)} words`;
@@ -345,11 +353,8 @@ export class View {
 
   /** @param {Progress|null} progress @param {string} state */
   showProgress(progress, state) {
-    const bar = $('progress');
     const fraction = progress && progress.tokensTotal ? progress.tokensDone / progress.tokensTotal : 0;
-    bar.setAttribute('aria-valuenow', String(Math.round(100 * fraction)));
-    bar.querySelector('.bar').style.width = `${100 * fraction}%`;
-    bar.dataset.state = state;
+    setProgressBar(fraction, state);
     if (!progress) {
       $('progress-text').textContent = 'Not started.';
       return;
@@ -368,20 +373,13 @@ export class View {
 
   /** Tokenizing a text: `fraction` of it done. */
   showTokenizeProgress(fraction) {
-    const bar = $('progress');
-    bar.setAttribute('aria-valuenow', String(Math.round(100 * fraction)));
-    bar.querySelector('.bar').style.width = `${100 * fraction}%`;
-    bar.dataset.state = 'learning';
+    setProgressBar(fraction, 'learning');
     $('progress-text').textContent = `Tokenizing the text: ${percent(fraction, 0)}`;
   }
 
   /** A line in place of training progress (vectors opened, not trained here). */
   showProgressText(text, progress) {
-    const bar = $('progress');
-    const value = progress?.done ? 100 : 0;
-    bar.setAttribute('aria-valuenow', String(value));
-    bar.querySelector('.bar').style.width = `${value}%`;
-    bar.dataset.state = 'done';
+    setProgressBar(progress?.done ? 1 : 0, 'done');
     $('progress-text').textContent = text;
   }
 
@@ -390,11 +388,7 @@ export class View {
    * @param {BpeProgress} progress @param {boolean} stopped  learning was cancelled
    */
   showBpeProgress(progress, stopped) {
-    const bar = $('progress');
-    const percentDone = Math.round(100 * progress.fraction);
-    bar.setAttribute('aria-valuenow', String(percentDone));
-    bar.querySelector('.bar').style.width = `${percentDone}%`;
-    bar.dataset.state = stopped ? 'stopped' : 'learning';
+    setProgressBar(progress.fraction, stopped ? 'stopped' : 'learning');
     const merges = integer.format(progress.mergesDone);
     const target = integer.format(Math.max(0, progress.targetVocabSize - progress.alphabetSize));
     $('progress-text').textContent = stopped

@@ -86,15 +86,25 @@ async function useSource(source) {
   return textInfo;
 }
 
+/**
+ * `file` in slices of LOAD_SLICE_BYTES, each with its offset, read one at a time, so a
+ * large file never sits in memory twice and progress can be posted in between.
+ * @param {Blob} file
+ */
+async function* slices(file) {
+  for (let offset = 0; offset < file.size; offset += LOAD_SLICE_BYTES) {
+    yield { offset, bytes: new Uint8Array(await file.slice(offset, offset + LOAD_SLICE_BYTES).arrayBuffer()) };
+  }
+}
+
 /** The bytes of `file`, read a slice at a time with `readProgress` between slices. */
 async function readFile(file) {
-  const bytes = new Uint8Array(file.size);
-  for (let offset = 0; offset < file.size; offset += LOAD_SLICE_BYTES) {
-    const slice = new Uint8Array(await file.slice(offset, offset + LOAD_SLICE_BYTES).arrayBuffer());
-    bytes.set(slice, offset);
-    self.postMessage({ type: 'readProgress', bytesDone: offset + slice.length, bytesTotal: file.size });
+  const whole = new Uint8Array(file.size);
+  for await (const { offset, bytes } of slices(file)) {
+    whole.set(bytes, offset);
+    self.postMessage({ type: 'readProgress', bytesDone: offset + bytes.length, bytesTotal: file.size });
   }
-  return bytes;
+  return whole;
 }
 
 /** The chunked loop: runs while `state` is 'training'; pause and stop just change `state`. */
@@ -123,10 +133,9 @@ async function trainLoop() {
  */
 async function loadVectors(file, format, metadata) {
   session.load_begin(format, file.name, metadata ? await metadata.text() : undefined);
-  for (let offset = 0; offset < file.size; offset += LOAD_SLICE_BYTES) {
-    const bytes = new Uint8Array(await file.slice(offset, offset + LOAD_SLICE_BYTES).arrayBuffer());
+  for await (const { offset, bytes } of slices(file)) {
     const words = session.load_push(bytes);
-    self.postMessage({ type: 'loadProgress', bytesDone: Math.min(file.size, offset + LOAD_SLICE_BYTES), bytesTotal: file.size, words });
+    self.postMessage({ type: 'loadProgress', bytesDone: offset + bytes.length, bytesTotal: file.size, words });
     await yieldToMessages();
     if (state !== 'loading') return false;
   }
@@ -160,9 +169,10 @@ const handlers = {
     const before = state;
     setState('loading');
     try {
-      textFrom = null;
       if (format === 'bundle') {
         const opened = session.open_bundle(await file.text(), file.name, file.size);
+        // The session's text gave way to the vectors (a failed open leaves it as it was).
+        textFrom = null;
         setState('loaded');
         return { kind: 'vectors', ...opened };
       }
@@ -172,6 +182,7 @@ const handlers = {
         throw new Error(`stopped reading ${file.name}`);
       }
       const info = session.load_finish(file.size);
+      textFrom = null;
       setState('loaded');
       return { kind: 'vectors', info };
     } catch (error) {

@@ -630,21 +630,12 @@ mod tests {
     use rand::{Rng, RngExt, SeedableRng};
 
     use super::*;
+    use crate::fuzz::random_finite_f32;
 
     include!("tricky_tokens.rs");
 
     fn words(ws: &[&str]) -> Vec<String> {
         ws.iter().map(|w| w.to_string()).collect()
-    }
-
-    /// A random finite bit pattern: subnormals, huge values and negative zero included.
-    fn random_finite(rng: &mut Xoshiro256PlusPlus) -> f32 {
-        loop {
-            let v = f32::from_bits(rng.next_u32());
-            if v.is_finite() {
-                return v;
-            }
-        }
     }
 
     fn bits(emb: &Embeddings) -> Vec<u32> {
@@ -747,7 +738,7 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(2026);
         let specials = [0.1f32, -0.0, 0.0, 1e-45, -1e-45, f32::MAX, f32::MIN, f32::MIN_POSITIVE, 1.0 / 3.0];
         let mut vectors: Vec<f32> = specials.to_vec();
-        vectors.extend((specials.len()..list.len() * dim).map(|_| random_finite(&mut rng)));
+        vectors.extend((specials.len()..list.len() * dim).map(|_| random_finite_f32(&mut rng)));
         let n = list.len();
         let tricky_params: Vec<(String, Value)> =
             TRICKY.iter().map(|t| (t.to_string(), Value::from(*t))).collect();
@@ -786,7 +777,7 @@ mod tests {
                     list.push(word);
                 }
             }
-            let vectors: Vec<f32> = (0..n * dim).map(|_| random_finite(&mut rng)).collect();
+            let vectors: Vec<f32> = (0..n * dim).map(|_| random_finite_f32(&mut rng)).collect();
             let bundle = Bundle {
                 counts: rng.random_bool(0.5).then(|| (0..n).map(|_| rng.next_u64()).collect()),
                 epoch_losses: (0..rng.random_range(0..4)).map(|_| rng.random::<f64>() * 10.0).collect(),

@@ -445,7 +445,7 @@ impl Scatter {
             if points[point].0.is_nan() {
                 continue;
             }
-            measure.set_font(&font(emphasis[point], s));
+            measure.set_font(&font(emphasis[point].font_weight(), scene::LABEL_FONT * s));
             let width =
                 measure.measure_text(&texts[point]).map_err(|e| drawing_error(format!("{e:?}")))?.width();
             requests.push(LabelRequest { point, width, must });
@@ -481,9 +481,10 @@ impl Scatter {
     }
 }
 
-/// The canvas font of a label with the given emphasis, at `s` pixels per CSS pixel.
-fn font(emphasis: Emphasis, s: f64) -> String {
-    format!("{} {}px {}", emphasis.font_weight(), scene::LABEL_FONT * s, scene::FONT_FAMILY)
+/// The canvas font of a label: a CSS weight and a size in drawing pixels. Measuring and
+/// painting use this one string, so the measured width is the painted one.
+fn font(weight: u16, size: f64) -> String {
+    format!("{weight} {size}px {}", scene::FONT_FAMILY)
 }
 
 impl Chart {
@@ -560,7 +561,7 @@ impl Chart {
                     ctx.fill();
                 }
                 Shape::Label { at, text, weight, size, fill, halo, halo_width } => {
-                    ctx.set_font(&format!("{weight} {size}px {}", scene::FONT_FAMILY));
+                    ctx.set_font(&font(*weight, *size));
                     ctx.set_line_width(*halo_width);
                     ctx.set_stroke_style_str(&halo.css());
                     ctx.stroke_text(text, at.0, at.1).map_err(js_error)?;

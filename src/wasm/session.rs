@@ -609,7 +609,7 @@ impl Session {
 
     /// Replaces the text, the trainer and the plot with vectors opened from a file.
     fn open(&mut self, opened: Opened) {
-        *self = Session { learner: None, opened: Some(opened), ..Session::default() };
+        *self = Session { opened: Some(opened), ..Session::default() };
     }
 }
 

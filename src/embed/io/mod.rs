@@ -103,7 +103,7 @@ mod tests {
 
     use super::*;
     use crate::Error;
-    use crate::fuzz::{mutate_bytes, mutate_text, random_bytes, random_slices};
+    use crate::fuzz::{mutate_bytes, mutate_text, random_bytes, random_finite_f32, random_slices};
 
     include!("../tricky_tokens.rs");
 
@@ -129,16 +129,7 @@ mod tests {
                 words.push(word);
             }
         }
-        let vectors: Vec<f32> = (0..n * dim)
-            .map(|_| {
-                loop {
-                    let v = f32::from_bits(rng.next_u32());
-                    if v.is_finite() {
-                        break v;
-                    }
-                }
-            })
-            .collect();
+        let vectors: Vec<f32> = (0..n * dim).map(|_| random_finite_f32(rng)).collect();
         Embeddings::new(words, dim, vectors).unwrap()
     }
 
