@@ -6,14 +6,16 @@
 /** @typedef {import('./protocol.js').Params} Params */
 
 /**
- * The numeric fields, in the form's order: name, label, range, whether integer, help, and
- * the one tokenizer a field belongs to, if it belongs to one (the form hides it otherwise).
+ * The numeric fields, in the form's order: name, label, range, whether integer, help, the
+ * one tokenizer a field belongs to, if it belongs to one (the form hides it otherwise), and
+ * why the range is narrower than the core's, where it is.
  */
 export const NUMBER_FIELDS = [
   // BpeConfig::validate takes 1 to 1,000,000; below 100 a vocabulary holds little beyond
   // the characters of a text.
   { name: 'bpeVocabSize', label: 'BPE vocabulary', min: 100, max: 1_000_000, integer: true, help: 'tokens to learn; 1,000–32,000 is typical', tokenizer: 'bpe' },
-  { name: 'dim', label: 'Dimensions', min: 1, max: 4096, integer: true, help: 'length of each word vector' },
+  // The core trains vectors of 1 dimension, but the map plots two principal components.
+  { name: 'dim', label: 'Dimensions', min: 2, max: 4096, integer: true, help: 'length of each word vector', why: 'the map plots two' },
   { name: 'window', label: 'Window', min: 1, max: 100, integer: true, help: 'context words on each side' },
   { name: 'negative', label: 'Negative samples', min: 1, max: 100, integer: true, help: 'noise words per pair' },
   { name: 'sample', label: 'Subsampling', min: 0, max: 1, integer: false, help: '0 keeps every token' },
@@ -61,7 +63,7 @@ export function checkParams(raw) {
   const params = { ...FIXED, tokenizer: raw.tokenizer, lowercase: Boolean(raw.lowercase) };
   if (raw.tokenizer === 'bpe') params.bpeMode = raw.bpeMode;
   const number = (n) => n.toLocaleString('en', { maximumFractionDigits: 6 });
-  for (const { name, min, max, integer, tokenizer } of NUMBER_FIELDS) {
+  for (const { name, min, max, integer, tokenizer, why } of NUMBER_FIELDS) {
     if (tokenizer != null && tokenizer !== raw.tokenizer) continue;
     const text = String(raw[name]).trim();
     const value = Number(text);
@@ -70,7 +72,8 @@ export function checkParams(raw) {
     } else if (integer && !Number.isInteger(value)) {
       errors[name] = 'enter a whole number';
     } else if (value < min || value > max) {
-      errors[name] = max >= 1e9 ? `at least ${min}` : `from ${number(min)} to ${number(max)}`;
+      const range = max >= 1e9 ? `at least ${min}` : `from ${number(min)} to ${number(max)}`;
+      errors[name] = why ? `${range}: ${why}` : range;
     } else {
       params[name] = value;
     }
