@@ -174,7 +174,8 @@
  * @typedef {{type: 'train', id: number}} TrainRequest
  *   Start (or resume) the chunked training loop; replies `state`.
  * @typedef {{type: 'pause', id: number}} PauseRequest      replies `state`
- * @typedef {{type: 'stop', id: number}} StopRequest        replies `state`; the vectors stay for queries
+ * @typedef {{type: 'stop', id: number}} StopRequest        replies `state`; the vectors stay for queries.
+ *   While a vectors file is read, it cancels the read and replies with the state from before it.
  * @typedef {{type: 'project', id: number, view: ViewSettings}} ProjectRequest
  *   Remember the view for the frames sent while training and reply `projection` now.
  * @typedef {{type: 'neighbours', id: number, word: string, k: number}} NeighboursRequest
@@ -184,8 +185,10 @@
  * @typedef {{type: 'openFiles', id: number, files: File[]}} OpenFilesRequest
  *   Vectors (or a bundle) are read, with `loadProgress`, and replace the session's text and
  *   vectors; anything else is a text: the reply says so and the page prepares it.
- * @typedef {{type: 'evaluate', id: number, benchmark: Benchmark, restrict: number|null, ignoreCase: boolean}} EvaluateRequest
- *   runs in chunks, with `evalProgress` between them
+ * @typedef {{type: 'evaluate', id: number, benchmark: Benchmark, restrict: number|null, ignoreCase: boolean,
+ *   purpose: 'benchmark'|'sanity'}} EvaluateRequest
+ *   runs in chunks, with `evalProgress` (carrying `purpose`) between them; `purpose` says whose
+ *   it is: the person's evaluation card, or the sanity check after training on the sample
  * @typedef {{type: 'export', id: number, format: 'bundle'|'word2vec'|'word2vecBinary'|'projector', params?: Params|null}} ExportRequest
  *   `params`: the form's parameters, stored in a bundle of trained vectors
  * @typedef {{type: 'testPanic', id: number}} TestPanicRequest
@@ -201,7 +204,9 @@
  *   'learning': BPE merges are being learned; `stop` returns to the state before it.
  *   'loading': a vectors file is being read (`stop` cancels); 'loaded': vectors from a file, nothing to train.
  * @typedef {{type: 'ready', version: string}} ReadyMessage  sent once, when the wasm module is loaded
- * @typedef {{type: 'prepare', id: number, stats: CorpusStats, text: TextInfo, params: Params, isSample: boolean}} PreparedReply
+ * @typedef {{type: 'prepare', id: number, stats: CorpusStats, text: TextInfo, params: Params, isSample: boolean,
+ *   model: number}} PreparedReply
+ *   `model` names the fresh trainer's vectors: the frames of this model carry it
  * @typedef {{type: 'readProgress', bytesDone: number, bytesTotal: number}} ReadProgressMessage
  *   while a text file is read, after each slice
  * @typedef {{type: 'tokenizeProgress', fraction: number}} TokenizeProgressMessage
@@ -212,17 +217,18 @@
  *   while BPE merges are learned: at the start and after every chunk
  * @typedef {{type: 'state', id: number|null, state: TrainingState}} StateMessage
  * @typedef {{type: 'progress', progress: Progress}} ProgressMessage  at least 4 per second while training
- * @typedef {{type: 'projection', id: number|null} & Projection} ProjectionMessage
- *   at each epoch end, every PROJECTION_INTERVAL_MS within an epoch, and on request
+ * @typedef {{type: 'projection', id: number|null, model: number} & Projection} ProjectionMessage
+ *   at each epoch end, every PROJECTION_INTERVAL_MS within an epoch, and on request; `model`
+ *   names the model it shows (see PreparedReply), so the page drops a frame of one it replaced
  * @typedef {{type: 'neighbours', id: number, word: string, neighbours: Neighbour[]}} NeighboursReply
  * @typedef {{type: 'analogy', id: number, cosAdd: Neighbour[], cosMul: Neighbour[]}} AnalogyReply
  * @typedef {{type: 'complete', id: number, prefix: string, words: string[]}} CompleteReply
  * @typedef {{type: 'tokenInfo', id: number, info: TokenInfo}} TokenInfoReply
  * @typedef {{type: 'openFiles', id: number, kind: 'text'} | {type: 'openFiles', id: number, kind: 'vectors',
- *   info: VectorsInfo, params?: Params|null, epochLosses?: number[]}} OpenFilesReply
- *   `params` and `epochLosses` come from a bundle
+ *   model: number, info: VectorsInfo, params?: Params|null, epochLosses?: number[]}} OpenFilesReply
+ *   `params` and `epochLosses` come from a bundle; `model` as in PreparedReply
  * @typedef {{type: 'loadProgress', bytesDone: number, bytesTotal: number, words: number}} LoadProgressMessage
- * @typedef {{type: 'evalProgress', done: number, total: number}} EvalProgressMessage
+ * @typedef {{type: 'evalProgress', purpose: 'benchmark'|'sanity', done: number, total: number}} EvalProgressMessage
  * @typedef {{type: 'evaluate', id: number, report: EvaluationReport}} EvaluateReply
  * @typedef {{type: 'export', id: number, files: ExportFile[]}} ExportReply
  * @typedef {{type: 'error', id: number|null, message: string}} ErrorMessage

@@ -25,8 +25,19 @@ let view = { nWords: 300, xComponent: 0, yComponent: 1, extraWords: [] };
 let chunkTokens = FIRST_CHUNK_TOKENS;
 /** Counts evaluations, so a running one sees that a newer one replaced it. */
 let evaluations = 0;
-/** Counts preparations likewise. */
-let preparations = 0;
+/** Counts the requests for a text (`prepare`, `learnBpe`) likewise. */
+let textRequests = 0;
+/** The text being read: where from, and the promise of its bytes (null for the sample). */
+let reading = null;
+/** Counts vectors files opened; `stop` moves it on, which cancels the one being read. */
+let loads = 0;
+/** @type {TrainingState} what `stop` returns to while a vectors file is read: what was there before */
+let stateBeforeLoading = 'idle';
+/**
+ * Names the model the session holds (a prepared text or opened vectors). Frames and the
+ * replies that install a model carry it, so the page drops a frame of a model it replaced.
+ */
+let model = 0;
 
 let lastProjectionAt = 0;
 
@@ -51,7 +62,7 @@ function postProjection(id = null) {
   const extraCoords = view.extraWords.length ? session.place_words(view.extraWords) : new Float32Array(0);
   lastProjectionAt = performance.now();
   self.postMessage(
-    { type: 'projection', id, ...frame, extraWords: view.extraWords, extraCoords },
+    { type: 'projection', id, model, ...frame, extraWords: view.extraWords, extraCoords },
     [frame.coords.buffer, extraCoords.buffer],
   );
 }
@@ -64,26 +75,49 @@ function resized(size, elapsed, min, max) {
 /**
  * Gives the session the text of `source`, unless it holds it already; returns how it was
  * read. A file is refused before reading when it is too large, and read in slices with
- * `readProgress` between them.
- * @param {Source} source
+ * `readProgress` between them. A request for the text being read waits for that read
+ * rather than starting another. `isCurrent()` says whether the request still stands: a
+ * read that a newer text replaced stops, and never becomes the session's text, so it
+ * cannot wipe the newer text's trainer.
+ * @param {Source} source @param {() => boolean} isCurrent
  */
-async function useSource(source) {
+async function useSource(source, isCurrent) {
   const from = { sample: 'sample', file: source.file, url: source.url }[source.kind];
-  if (from !== textFrom) {
-    textFrom = null;
-    if (source.kind === 'sample') {
-      textInfo = session.set_sample_text();
-    } else if (source.kind === 'file') {
-      session.check_text_size(source.file.size);
-      textInfo = session.set_text(await readFile(source.file));
-    } else {
-      const response = await fetch(source.url);
-      if (!response.ok) throw new Error(`cannot load ${source.name}: the server answered ${response.status}`);
-      textInfo = session.set_text(new Uint8Array(await response.arrayBuffer()));
-    }
-    textFrom = from;
+  if (from === textFrom) return textInfo;
+  if (reading?.from !== from) {
+    const read = { from, bytes: null };
+    read.bytes = readSource(source, () => reading === read);
+    reading = read;
   }
-  return textInfo;
+  const mine = reading;
+  try {
+    const bytes = await mine.bytes;
+    if (!isCurrent()) throw new Error(SUPERSEDED);
+    // Another request for the same text may have installed it meanwhile.
+    if (textFrom !== from) {
+      textInfo = bytes == null ? session.set_sample_text() : session.set_text(bytes);
+      textFrom = from;
+    }
+    return textInfo;
+  } finally {
+    if (reading === mine) reading = null;
+  }
+}
+
+/**
+ * The bytes of `source` (null for the built-in sample, which the session writes itself);
+ * stops with SUPERSEDED between slices once `wanted()` is false.
+ * @param {Source} source @param {() => boolean} wanted
+ */
+async function readSource(source, wanted) {
+  if (source.kind === 'sample') return null;
+  if (source.kind === 'file') {
+    session.check_text_size(source.file.size);
+    return readFile(source.file, wanted);
+  }
+  const response = await fetch(source.url);
+  if (!response.ok) throw new Error(`cannot load ${source.name}: the server answered ${response.status}`);
+  return new Uint8Array(await response.arrayBuffer());
 }
 
 /**
@@ -97,10 +131,11 @@ async function* slices(file) {
   }
 }
 
-/** The bytes of `file`, read a slice at a time with `readProgress` between slices. */
-async function readFile(file) {
+/** The bytes of `file`, read a slice at a time with `readProgress` between slices, while `wanted()`. */
+async function readFile(file, wanted) {
   const whole = new Uint8Array(file.size);
   for await (const { offset, bytes } of slices(file)) {
+    if (!wanted()) throw new Error(SUPERSEDED);
     whole.set(bytes, offset);
     self.postMessage({ type: 'readProgress', bytesDone: offset + bytes.length, bytesTotal: file.size });
   }
@@ -128,16 +163,20 @@ async function trainLoop() {
 
 /**
  * Reads vectors from `file` slice by slice into the session, posting progress between
- * slices; `stop` cancels by changing `state`. Returns false when cancelled.
- * @param {File} file @param {string} format @param {File|undefined} metadata
+ * slices, while `isCurrent()`: `stop` cancels the read by moving `loads` on. Returns false
+ * when cancelled.
+ * @param {File} file @param {string} format @param {File|undefined} metadata @param {() => boolean} isCurrent
  */
-async function loadVectors(file, format, metadata) {
-  session.load_begin(format, file.name, metadata ? await metadata.text() : undefined);
+async function loadVectors(file, format, metadata, isCurrent) {
+  const metadataText = metadata ? await metadata.text() : undefined;
+  if (!isCurrent()) return false;
+  session.load_begin(format, file.name, metadataText);
   for await (const { offset, bytes } of slices(file)) {
+    if (!isCurrent()) return false;
     const words = session.load_push(bytes);
     self.postMessage({ type: 'loadProgress', bytesDone: offset + bytes.length, bytesTotal: file.size, words });
     await yieldToMessages();
-    if (state !== 'loading') return false;
+    if (!isCurrent()) return false;
   }
   return true;
 }
@@ -166,27 +205,34 @@ const handlers = {
       if (files.length > 1) throw new Error('open one text at a time (or a vectors.tsv with its metadata.tsv)');
       return { kind: 'text' };
     }
-    const before = state;
+    const mine = ++loads;
+    const isCurrent = () => mine === loads;
+    const stopped = () => new Error(`stopped reading ${file.name}`);
+    stateBeforeLoading = state;
     setState('loading');
     try {
       if (format === 'bundle') {
-        const opened = session.open_bundle(await file.text(), file.name, file.size);
+        const text = await file.text();
+        if (!isCurrent()) throw stopped();
+        const opened = session.open_bundle(text, file.name, file.size);
         // The session's text gave way to the vectors (a failed open leaves it as it was).
         textFrom = null;
+        model += 1;
         setState('loaded');
-        return { kind: 'vectors', ...opened };
+        return { kind: 'vectors', model, ...opened };
       }
-      if (!(await loadVectors(file, format, metadata))) {
-        session.load_cancel();
-        setState(before);
-        throw new Error(`stopped reading ${file.name}`);
-      }
+      // `stop` has cancelled the parser and answered with the state from before.
+      if (!(await loadVectors(file, format, metadata, isCurrent))) throw stopped();
       const info = session.load_finish(file.size);
       textFrom = null;
+      model += 1;
       setState('loaded');
-      return { kind: 'vectors', info };
+      return { kind: 'vectors', model, info };
     } catch (error) {
-      if (state === 'loading') setState(before);
+      if (isCurrent() && state === 'loading') {
+        session.load_cancel();
+        setState(stateBeforeLoading);
+      }
       throw error;
     }
   },
@@ -195,27 +241,29 @@ const handlers = {
    * `prepare` (the parameters changed again) replaces one still running.
    */
   async prepare({ source, params }) {
-    const mine = ++preparations;
-    const text = await useSource(source);
-    if (mine !== preparations) throw new Error(SUPERSEDED);
+    const mine = ++textRequests;
+    const isCurrent = () => mine === textRequests;
+    const text = await useSource(source, isCurrent);
     session.prepare_begin(params);
     for (let fraction = session.prepare_step(LOAD_SLICE_BYTES); fraction < 1; fraction = session.prepare_step(LOAD_SLICE_BYTES)) {
       self.postMessage({ type: 'tokenizeProgress', fraction });
       await yieldToMessages();
-      if (mine !== preparations) throw new Error(SUPERSEDED);
+      if (!isCurrent()) throw new Error(SUPERSEDED);
     }
     const stats = session.prepare_finish();
     isSample = source.kind === 'sample';
     chunkTokens = FIRST_CHUNK_TOKENS;
+    model += 1;
     state = 'prepared';
-    return { stats, text, params, isSample };
+    return { stats, text, params, isSample, model };
   },
   /** Learns merges chunk by chunk, like `trainLoop`; `stop` ends it by changing `state`. */
   async learnBpe({ source, params }) {
     if (state === 'training' || state === 'paused' || state === 'learning') {
       throw new Error(`cannot learn BPE merges now: training is ${state}`);
     }
-    await useSource(source);
+    const mine = ++textRequests;
+    await useSource(source, () => mine === textRequests);
     let progress = session.bpe_begin(params);
     stateBeforeLearning = state;
     setState('learning');
@@ -249,7 +297,11 @@ const handlers = {
   },
   stop({ id }) {
     if (state === 'loading') {
-      state = 'idle';
+      // The read sees `loads` moved on at its next slice and ends; the parser goes now, and
+      // the vectors or text from before stay.
+      loads += 1;
+      session.load_cancel();
+      setState(stateBeforeLoading, id);
     } else if (state === 'learning') {
       setState(stateBeforeLearning, id);
     } else if (state === 'training' || state === 'paused') {
@@ -280,13 +332,13 @@ const handlers = {
    * Scores the vectors on a benchmark, in chunks, posting `evalProgress` between them. A
    * newer evaluation replaces one still running, which then fails saying so.
    */
-  async evaluate({ benchmark, restrict, ignoreCase }) {
+  async evaluate({ benchmark, restrict, ignoreCase, purpose }) {
     const mine = ++evaluations;
     const text = await benchmarkSource(benchmark);
     let progress = session.eval_begin(text, restrict ?? undefined, ignoreCase);
     let chunk = 16;
     while (progress.done < progress.total) {
-      self.postMessage({ type: 'evalProgress', done: progress.done, total: progress.total });
+      self.postMessage({ type: 'evalProgress', purpose, done: progress.done, total: progress.total });
       await yieldToMessages();
       if (mine !== evaluations) throw new Error(SUPERSEDED);
       const started = performance.now();
