@@ -466,6 +466,97 @@ fn eval_json_holds_the_same_figures_and_parses() {
     assert!((number(similarity.get("oovRatio")).unwrap() - 0.2).abs() < 1e-12);
 }
 
+/// `PAIRS` as gensim ships WordSim-353 (gensim/test/test_data/wordsim353.tsv): two comment
+/// lines, the second looking like a header, then tab-separated pairs.
+fn wordsim_layout(pairs: &str) -> String {
+    let mut text = String::from(
+        "# The WordSimilarity-353 Test Collection (http://www.cs.technion.ac.il/~gabr/resources/data/wordsim353/)\n\
+         # Word 1\tWord 2\tHuman (mean)\n",
+    );
+    for line in pairs.lines() {
+        text.push_str(&line.split(' ').collect::<Vec<_>>().join("\t"));
+        text.push('\n');
+    }
+    text
+}
+
+#[test]
+fn eval_reads_benchmarks_with_comment_lines_as_gensim_ships_them() {
+    let dir = scratch_dir("eval-comments");
+    let vectors = write(&dir, "v.txt", DISAGREEING_VECTORS);
+    let pairs = write(&dir, "wordsim353.tsv", &wordsim_layout(PAIRS));
+    let analogies = write(&dir, "questions.txt", &format!("# made by hand\n{}# the end\n", ANALOGIES));
+    let out = embedscope(&["eval", &vectors, "--analogies", &analogies, "--similarity", &pairs]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // The same figures as the file without comments.
+    let text = stdout(&out);
+    assert_eq!(row(&text, "overall"), "overall 3 2 1 50.0 % (1/2) 50.0 % (1/2)");
+    assert!(text.contains("5 pairs (score in column 3); found 4 of 5 pairs, OOV ratio 20.0 %"), "{text}");
+    assert!(text.contains("Spearman 0.9487   Pearson 0.9864"), "{text}");
+    // Lines keep their numbers in the file: the questions moved down by one line.
+    assert!(text.contains("a : b :: c : y   answered x   (mul-wins, line 6)"), "{text}");
+}
+
+/// `n` words w0, w1, … (most frequent first) with vectors in the plane; the last two are also
+/// upper-case words that benchmarks can name in lower case.
+fn many_words(n: usize) -> String {
+    let mut text = format!("{n} 2\n");
+    for i in 0..n {
+        let word = if i + 2 >= n { format!("W{i}") } else { format!("w{i}") };
+        let angle = i as f64 * 0.001;
+        text.push_str(&format!("{word} {:.6} {:.6}\n", angle.cos(), angle.sin()));
+    }
+    text
+}
+
+#[test]
+fn eval_gensim_takes_gensims_defaults() {
+    use embedscope::json;
+    let dir = scratch_dir("eval-gensim");
+    // More words than our analogy default (30,000) and fewer than gensim's (300,000).
+    let n = 30_005;
+    let vectors = write(&dir, "v.txt", &many_words(n));
+    let (last, before) = (format!("w{}", n - 1), format!("w{}", n - 2));
+    // One question and one pair within the first 30,000 words, one each naming the last two
+    // words in lower case.
+    let analogies = write(&dir, "questions.txt", &format!(": s\nw0 w1 w2 w3\nw0 w1 {before} {last}\n"));
+    let pairs =
+        write(&dir, "pairs.tsv", &wordsim_layout(&format!("w0 w1 1\nw1 w9 2\nw2 w3 3\nw0 {last} 4\n")));
+    let eval = |flags: &[&str]| {
+        let out = embedscope(
+            &[&["eval", &vectors, "--analogies", &analogies, "--similarity", &pairs, "--json"], flags]
+                .concat(),
+        );
+        assert!(out.status.success(), "{flags:?}: {}", stderr(&out));
+        let doc = json::parse(&stdout(&out)).unwrap();
+        let at = |path: &[&str]| path.iter().try_fold(&doc, |value, key| value.get(key)).unwrap();
+        let count = |path: &[&str]| at(path).as_number().unwrap().to_f64() as usize;
+        let ignore_case = |benchmark| at(&[benchmark, "ignoreCase"]).as_bool().unwrap();
+        (
+            count(&["analogies", "candidates"]),
+            count(&["analogies", "overall", "covered"]),
+            count(&["similarity", "found"]),
+            [ignore_case("analogies"), ignore_case("similarity")],
+        )
+    };
+    // Table: (flags, analogy candidates, questions covered, pairs found, ignoring case).
+    type Case = (&'static [&'static str], usize, usize, usize, [bool; 2]);
+    let cases: &[Case] = &[
+        // Ours: 30,000 candidates, case-sensitive, so neither W word is found.
+        (&[], 30_000, 1, 3, [false, false]),
+        // gensim's: 300,000 (here all) and ignoring case, so w30003 and w30004 are found.
+        (&["--gensim"], n, 2, 4, [true, true]),
+        // An explicit --restrict still applies.
+        (&["--gensim", "--restrict", "10"], 10, 1, 3, [true, true]),
+        (&["--ignore-case"], 30_000, 1, 4, [true, true]),
+    ];
+    for &(flags, candidates, covered, found, ignore_case) in cases {
+        assert_eq!(eval(flags), (candidates, covered, found, ignore_case), "{flags:?}");
+    }
+    let help = stdout(&embedscope(&["help"]));
+    assert!(help.contains("[--gensim]") && help.contains("--gensim takes the"), "{help}");
+}
+
 /// The line of `text` that starts with the word `name`, its fields joined by single spaces.
 fn row(text: &str, name: &str) -> String {
     let line = text.lines().find(|l| l.split_whitespace().next() == Some(name));

@@ -5,7 +5,7 @@
 //! embedscope neighbours VECTORS WORD [-k 10] [--restrict N] [--metadata FILE]
 //! embedscope analogy VECTORS A B C [-k 10] [--cosmul] [--restrict N] [--metadata FILE]
 //! embedscope eval VECTORS [--analogies FILE] [--similarity FILE] [--restrict N] [--ignore-case]
-//!                 [-k N] [--json] [--metadata FILE]
+//!                 [--gensim] [-k N] [--json] [--metadata FILE]
 //! ```
 //!
 //! VECTORS may be in any format the core reads (word2vec text or binary, GloVe, Projector
@@ -43,8 +43,8 @@ usage:
                    [--min-alpha 0.0001] [--ns-exponent 0.75] [--seed 1] [--quiet]
   embedscope neighbours VECTORS WORD [-k 10] [--restrict N] [--metadata FILE]
   embedscope analogy VECTORS A B C [-k 10] [--cosmul] [--restrict N] [--metadata FILE]
-  embedscope eval VECTORS [--analogies FILE] [--similarity FILE]
-                  [--restrict N] [--ignore-case] [-k/--worst N] [--json] [--metadata FILE]
+  embedscope eval VECTORS [--analogies FILE] [--similarity FILE] [--restrict N]
+                  [--ignore-case] [--gensim] [-k/--worst N] [--json] [--metadata FILE]
 
 VECTORS files may be word2vec text or binary, GloVe, a Projector vectors.tsv, or an
 embedscope bundle (.json, saved by the explorer); the
@@ -66,11 +66,15 @@ inside a word and the whitespace after it.
 eval scores VECTORS on benchmarks (give one or both): --analogies FILE in the
 questions-words.txt format (': section' lines, then 'a b c d' per line), answered by 3CosAdd
 and 3CosMul; --similarity FILE of 'word1 word2 score' lines (WordSim-353, SimLex-999; a
-header line names the score column), scored by Spearman's and Pearson's correlation.
-Only the --restrict N most frequent words count (default: 30000 for analogies, as gensim,
-and the whole vocabulary for similarity; 0 means the whole vocabulary); --ignore-case
-matches words case-insensitively; -k/--worst N lists the N worst-answered questions
-(default 20) and pairs (default 10).";
+header line names the score column), scored by Spearman's and Pearson's correlation. In
+both, lines starting with '#' are comments, as in gensim's copies of these benchmarks.
+Only the --restrict N most frequent words count (default: 30000 for analogies, as word2vec's
+compute-accuracy, and the whole vocabulary for similarity; 0 means the whole vocabulary);
+--ignore-case matches words case-insensitively. Questions and pairs with a word outside
+them are left out, and counted in the coverage and the OOV ratio. --gensim takes the
+defaults of gensim's evaluate_word_analogies and evaluate_word_pairs instead: ignoring case,
+the 300000 most frequent words for both (an explicit --restrict still applies).
+-k/--worst N lists the N worst-answered questions (default 20) and pairs (default 10).";
 
 fn main() -> ExitCode {
     let args: VecDeque<String> = std::env::args().skip(1).collect();
@@ -107,7 +111,7 @@ struct Args {
 
 /// Options that take no value.
 const SWITCHES: &[&str] =
-    &["--lowercase", "--keep-punctuation", "--quiet", "--cosmul", "--ignore-case", "--json"];
+    &["--lowercase", "--keep-punctuation", "--quiet", "--cosmul", "--ignore-case", "--gensim", "--json"];
 /// Options that take a value; each command reads the ones it knows.
 const VALUED: &[&str] = &[
     "--out",
@@ -650,7 +654,9 @@ fn eval(mut args: Args) -> Result<(), String> {
     let similarity_path = args.take("--similarity").flatten();
     // 0 means the whole vocabulary, as for the other commands; absent means each benchmark's default.
     let restrict: Option<usize> = args.optional("--restrict")?;
-    let ignore_case = args.switch("--ignore-case");
+    // --gensim swaps our defaults for gensim's; what is given explicitly still applies.
+    let gensim = args.switch("--gensim");
+    let ignore_case = args.switch("--ignore-case") || gensim;
     let k: Option<usize> = args.optional("-k")?;
     let worst = args.optional("--worst")?.or(k);
     let json = args.switch("--json");
@@ -674,7 +680,7 @@ fn eval(mut args: Args) -> Result<(), String> {
 
     let both = analogies.is_some() && similarity.is_some();
     if let Some((file, set)) = analogies {
-        let d = AnalogyOptions::default();
+        let d = if gensim { AnalogyOptions::gensim() } else { AnalogyOptions::default() };
         let options = AnalogyOptions {
             restrict: restrict_or(d.restrict),
             ignore_case,
@@ -716,7 +722,7 @@ fn eval(mut args: Args) -> Result<(), String> {
         }
     }
     if let Some((file, set)) = similarity {
-        let d = SimilarityOptions::default();
+        let d = if gensim { SimilarityOptions::gensim() } else { SimilarityOptions::default() };
         let options = SimilarityOptions {
             restrict: restrict_or(d.restrict),
             ignore_case,
@@ -724,7 +730,7 @@ fn eval(mut args: Args) -> Result<(), String> {
         };
         let report = embed::evaluate_similarity(&embeddings, &set, options).map_err(|e| e.to_string())?;
         if json {
-            json_out.push(("similarity".into(), similarity_json(&file, &set, &report)));
+            json_out.push(("similarity".into(), similarity_json(&file, &set, &report, ignore_case)));
         } else {
             if both {
                 println!();
@@ -734,10 +740,11 @@ fn eval(mut args: Args) -> Result<(), String> {
                 None => format!("column {}", set.score_column()),
             };
             println!(
-                "similarity: {file}, {} pairs (score in {column}); found {} of {} pairs, OOV ratio {:.1} %",
+                "similarity: {file}, {} pairs (score in {column}); found {} of {} pairs{}, OOV ratio {:.1} %",
                 report.pairs,
                 report.found,
                 report.pairs,
+                if ignore_case { " ignoring case" } else { "" },
                 report.oov_ratio() * 100.0
             );
             print_similarity_report(&report);
@@ -787,7 +794,7 @@ fn analogy_json(file: &str, report: &AnalogyReport, ignore_case: bool) -> Value 
 }
 
 /// The similarity report as JSON; correlations are null where they are not defined.
-fn similarity_json(file: &str, set: &SimilaritySet, report: &SimilarityReport) -> Value {
+fn similarity_json(file: &str, set: &SimilaritySet, report: &SimilarityReport, ignore_case: bool) -> Value {
     let figure = |r: Option<f64>| r.map_or(Value::Null, Value::from);
     let worst = report.worst.iter().map(|p| {
         Value::Object(vec![
@@ -802,6 +809,7 @@ fn similarity_json(file: &str, set: &SimilaritySet, report: &SimilarityReport) -
     Value::Object(vec![
         ("file".into(), file.into()),
         ("scoreColumn".into(), set.score_column().into()),
+        ("ignoreCase".into(), ignore_case.into()),
         ("pairs".into(), report.pairs.into()),
         ("found".into(), report.found.into()),
         ("oovRatio".into(), report.oov_ratio().into()),

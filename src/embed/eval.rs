@@ -8,9 +8,10 @@
 //! to d". Each question is answered by 3CosAdd and by 3CosMul (Levy & Goldberg 2014,
 //! "Linguistic Regularities in Sparse and Explicit Word Representations") exactly as
 //! [`Embeddings::analogy`] answers it, the three query words excluded, and is correct when the
-//! top answer is `d`. As in gensim's `evaluate_word_analogies(restrict_vocab=30000)`, only the
-//! N most frequent words are candidates, a question with a word outside them is skipped (not
-//! *covered*) rather than counted wrong, and accuracy is correct / covered.
+//! top answer is `d`. As in word2vec's `compute-accuracy` and gensim's
+//! `evaluate_word_analogies`, only the N most frequent words are candidates, a question with a
+//! word outside them is skipped (not *covered*) rather than counted wrong, and accuracy is
+//! correct / covered.
 //!
 //! # Word-pair similarity
 //!
@@ -18,6 +19,27 @@
 //! a human score. The model's score of a pair is the cosine of its two words; agreement is
 //! Spearman's rank correlation (tied values get the average of their ranks) and Pearson's
 //! correlation, both over the pairs whose two words are known.
+//!
+//! # Against gensim
+//!
+//! Both readers skip lines starting with `#`, as gensim does, so the copies of WordSim-353 and
+//! SimLex-999 in gensim's test data read as they are. With [`AnalogyOptions::gensim`] and
+//! [`SimilarityOptions::gensim`] the figures are those of gensim 4's
+//! `KeyedVectors.evaluate_word_analogies` and `evaluate_word_pairs` with their defaults
+//! (`tests/gensim_eval.py` checks them to 0.001 on the same vectors). Our own defaults are
+//! case-sensitive, and restrict analogies to 30,000 words (`compute-accuracy`'s threshold)
+//! and pairs to none; gensim's are `case_insensitive=True` and `restrict_vocab=300000` for
+//! both. Words out of vocabulary are left out and counted (coverage, OOV ratio), as with
+//! gensim's `dummy4unknown=False`; its `dummy4unknown=True`, which counts such a question
+//! wrong and scores such a pair 0, is not offered.
+//!
+//! Where a file is not what it should be, gensim skips the line (one that is not four words,
+//! or not three tab-separated fields ending in a number) and these readers refuse it, naming
+//! the line; gensim reads only tabs in a pair file and refuses questions before the first
+//! section. gensim raises an error when no pair is found, where the report has no
+//! correlation. Ignoring case, gensim compares upper-case forms rather than lower-case ones,
+//! and skips other forms of the query words among its top five answers only, where the
+//! evaluator here skips them all.
 //!
 //! # How the analogy benchmark runs
 //!
@@ -68,8 +90,9 @@ pub struct AnalogySet {
 
 impl AnalogySet {
     /// Reads the `questions-words.txt` format: `: name` opens a section, every other
-    /// non-blank line is four whitespace-separated words `a b c d`. Questions before the
-    /// first section go to a section named [`NO_SECTION`].
+    /// non-blank line is four whitespace-separated words `a b c d`, except comments, lines
+    /// starting with `#`. Questions before the first section go to a section named
+    /// [`NO_SECTION`].
     ///
     /// Fails with [`Error::BenchmarkFormat`] naming the line of a question that does not
     /// hold four words or a section line without a name, and with line 0 when the text
@@ -77,12 +100,7 @@ impl AnalogySet {
     pub fn parse(text: &str) -> Result<AnalogySet> {
         let mut sections: Vec<String> = Vec::new();
         let mut questions = Vec::new();
-        for (line_idx, line) in without_bom(text).lines().enumerate() {
-            let line_no = line_idx + 1;
-            let line = line.trim();
-            if line.is_empty() {
-                continue;
-            }
+        for (line_no, line) in content_lines(text) {
             if let Some(name) = line.strip_prefix(':') {
                 let name = name.trim();
                 if name.is_empty() {
@@ -134,7 +152,8 @@ impl AnalogySet {
 pub struct AnalogyOptions {
     /// Only the `n` most frequent words (indices `0..n`) are candidates, and a question is
     /// covered only when its four words are among them (gensim's `restrict_vocab`). `None`
-    /// means the whole vocabulary. Default `Some(30_000)`, gensim's default.
+    /// means the whole vocabulary. Default `Some(30_000)`, the threshold of word2vec's
+    /// `compute-accuracy` (gensim's default is 300,000, see [`AnalogyOptions::gensim`]).
     pub restrict: Option<usize>,
     /// Matches words ignoring case: a question word stands for the most frequent candidate
     /// with the same lowercase form, the other forms of a query word are not answers either,
@@ -147,6 +166,17 @@ pub struct AnalogyOptions {
 impl Default for AnalogyOptions {
     fn default() -> Self {
         AnalogyOptions { restrict: Some(30_000), ignore_case: false, worst: 20 }
+    }
+}
+
+/// gensim's `restrict_vocab` default in `evaluate_word_analogies` and `evaluate_word_pairs`.
+pub const GENSIM_RESTRICT: usize = 300_000;
+
+impl AnalogyOptions {
+    /// The defaults of gensim 4's `evaluate_word_analogies`: `restrict_vocab=300000`,
+    /// `case_insensitive=True`.
+    pub fn gensim() -> AnalogyOptions {
+        AnalogyOptions { restrict: Some(GENSIM_RESTRICT), ignore_case: true, ..AnalogyOptions::default() }
     }
 }
 
@@ -520,8 +550,10 @@ const SCORE_COLUMN_NAMES: [&str; 6] = ["simlex", "score", "mean", "similarity", 
 
 impl SimilaritySet {
     /// Reads one pair a line: two words and a score, fields separated by tabs when the line
-    /// holds a tab and by whitespace otherwise. The score is the third field, unless the first
-    /// non-blank line is a header (its third field is not a number): then the first column
+    /// holds a tab and by whitespace otherwise; blank lines and comments (lines starting with
+    /// `#`, as in gensim's copies of both benchmarks) are skipped. The score is the third
+    /// field, unless the first other line is a header (its third field is not a number): then
+    /// the first column
     /// from the third on whose name contains, case-insensitively, `simlex`, `score`, `mean`,
     /// `similarity`, `relatedness` or `sim` (tried in that order) holds it. SimLex-999's file
     /// (`word1 word2 POS SimLex999 …`) therefore reads as it is.
@@ -533,12 +565,7 @@ impl SimilaritySet {
         let mut score_column = 2;
         let mut score_name = None;
         let mut first = true;
-        for (line_idx, line) in without_bom(text).lines().enumerate() {
-            let line_no = line_idx + 1;
-            let line = line.trim();
-            if line.is_empty() {
-                continue;
-            }
+        for (line_no, line) in content_lines(text) {
             let fields: Vec<&str> = if line.contains('\t') {
                 line.split('\t').map(str::trim).collect()
             } else {
@@ -616,6 +643,18 @@ pub struct SimilarityOptions {
 impl Default for SimilarityOptions {
     fn default() -> Self {
         SimilarityOptions { restrict: None, ignore_case: false, worst: 10 }
+    }
+}
+
+impl SimilarityOptions {
+    /// The defaults of gensim 4's `evaluate_word_pairs`: `restrict_vocab=300000`,
+    /// `case_insensitive=True`.
+    pub fn gensim() -> SimilarityOptions {
+        SimilarityOptions {
+            restrict: Some(GENSIM_RESTRICT),
+            ignore_case: true,
+            ..SimilarityOptions::default()
+        }
     }
 }
 
@@ -824,9 +863,19 @@ fn malformed(line: usize, message: String) -> Error {
     Error::BenchmarkFormat { line, message }
 }
 
-/// `text` without a leading byte-order mark, which some editors write.
-fn without_bom(text: &str) -> &str {
-    text.strip_prefix('\u{feff}').unwrap_or(text)
+/// The lines of a benchmark file that hold something, trimmed, with their 1-based numbers:
+/// without a leading byte-order mark (some editors write one), blank lines and comments.
+///
+/// A comment is a line whose first non-blank character is `#`. gensim's `evaluate_word_pairs`
+/// skips such lines, and the copies of WordSim-353 and SimLex-999 in its test data open with
+/// them (`# Word 1<TAB>Word 2<TAB>Human (mean)`); its `evaluate_word_analogies` skips every
+/// line that is not four words, comments among them.
+fn content_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    text.lines()
+        .enumerate()
+        .map(|(line_idx, line)| (line_idx + 1, line.trim()))
+        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
 }
 
 #[cfg(test)]
@@ -1131,6 +1180,12 @@ a b c unicorn
             set.questions().iter().map(|q| (q.line, q.section, q.words[3].as_str())).collect();
         assert_eq!(summary, [(1, 0, "d"), (4, 1, "Iraq"), (7, 3, "h")]);
         assert_eq!(set.n_questions(), 3);
+        // `#` lines are comments anywhere, as gensim skips them; they keep the line numbers.
+        let set = AnalogySet::parse("# questions\n: s\n# a b c\n  # a b c d\nk q m w\n#\n").unwrap();
+        assert_eq!(set.sections(), ["s"]);
+        let summary: Vec<(usize, [&str; 4])> =
+            set.questions().iter().map(|q| (q.line, q.words.each_ref().map(String::as_str))).collect();
+        assert_eq!(summary, [(5, ["k", "q", "m", "w"])]);
         // A section with no question is reported with zero counts.
         let report = analogies(&disagreeing(), ": empty\n: full\na b c x", all_words());
         assert_eq!(report.sections, [score("empty", [0, 0, 0, 0]), score("full", [1, 1, 1, 0])]);
@@ -1149,7 +1204,8 @@ a b c unicorn
         let cases: &[(&str, (usize, String))] = &[
             ("a b c\n", (1, format!("{four} 3"))),
             (": s\na b c d\n\na b c d e\n", (4, format!("{four} 5"))),
-            ("# a comment\n", (1, format!("{four} 3"))),
+            ("# a comment\n", (0, "it holds no question (a line of four words 'a b c d')".into())),
+            ("# a comment\n: s\n# more\na b c\n", (4, format!("{four} 3"))),
             (":\na b c d\n", (1, "a section line ': name' needs a name".into())),
             ("", (0, "it holds no question (a line of four words 'a b c d')".into())),
             ("\n \n", (0, "it holds no question (a line of four words 'a b c d')".into())),
@@ -1266,6 +1322,17 @@ a b c unicorn
             ("w1 w2 pos freq score\na b N 100 2.5\n", 5, Some("score"), 2.5),
             ("first second third\na b 4\n", 3, Some("third"), 4.0),
             ("\u{feff}a b -1e-1 extra\n", 3, None, -0.1),
+            // gensim's wordsim353.tsv and simlex999.txt: `#` lines are comments, even one
+            // that looks like a header, so the score stays in column 3.
+            (
+                "# The WordSimilarity-353 Test Collection (http://www.cs.technion.ac.il/~gabr/resources/data/wordsim353/)\n\
+                 # Word 1\tWord 2\tHuman (mean)\nlove\tsex\t6.77\n",
+                3,
+                None,
+                6.77,
+            ),
+            // A header after the comments is still a header.
+            ("# pairs\n\n  # scored by hand\nw1 w2 pos score\na b N 2.5\n", 4, Some("score"), 2.5),
         ];
         for &(text, column, name, first) in cases {
             let set = SimilaritySet::parse(text).unwrap();
@@ -1275,11 +1342,11 @@ a b c unicorn
                 "{text:?}"
             );
         }
-        let set = SimilaritySet::parse("a\tb\t1\n\nc d 2\n").unwrap();
+        let set = SimilaritySet::parse("a\tb\t1\n\n# c d 9\nc d 2\n#e\tf\t3\n").unwrap();
         let lines: Vec<(usize, &[String; 2])> = set.pairs().iter().map(|p| (p.line, &p.words)).collect();
         assert_eq!(
             lines,
-            [(1, &["a".to_string(), "b".to_string()]), (3, &["c".to_string(), "d".to_string()])]
+            [(1, &["a".to_string(), "b".to_string()]), (4, &["c".to_string(), "d".to_string()])]
         );
     }
 
@@ -1297,6 +1364,7 @@ a b c unicorn
             ),
             ("a b x\n", (0, "it holds no word pair (a line 'word1 word2 score')")),
             ("", (0, "it holds no word pair (a line 'word1 word2 score')")),
+            ("# a\tb\t1\n", (0, "it holds no word pair (a line 'word1 word2 score')")),
         ];
         for (input, expected) in cases {
             check(SimilaritySet::parse(input), *expected);
@@ -1307,7 +1375,7 @@ a b c unicorn
     fn random_and_mutated_benchmark_files_never_panic() {
         #[rustfmt::skip]
         const INTERESTING: &[&str] = &[
-            "\n", "\t", " ", ":", ": ", "\r\n", "\u{feff}", "NaN", "inf", "-1e400", "1e308", "A", "É", "ß", "İ",
+            "\n", "\t", " ", ":", ": ", "#", "\n#", "\r\n", "\u{feff}", "NaN", "inf", "-1e400", "1e308", "A", "É", "ß", "İ",
             "score", "SimLex999", "x", "y", "unicorn",
         ];
         let similarity = "word1\tword2\tPOS\tSimLex999\na\tb\tN\t1.5\nb\tc\tN\t2\nx\ty\tA\t3\nA\tY\tN\t1\n";
