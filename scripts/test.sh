@@ -22,6 +22,14 @@ cargo run --release --quiet --example write_formats -- "$formats_dir"
     "$formats_dir/vectors.txt" "$formats_dir/vectors.bin" "$formats_dir/expected.tsv"
 rm -rf "$formats_dir"
 
+section "Test: embedscope eval gives gensim's evaluate_word_pairs and evaluate_word_analogies figures"
+# Vectors trained on the King James Bible, scored on the benchmark files shipped inside gensim
+# (WordSim-353 and SimLex-999 with their '#' comment lines, questions-words.txt).
+eval_dir=$(mktemp -d)
+./target/release/embedscope train data/kjv.txt --out "$eval_dir/kjv.txt" --dim 50 --epochs 3 --quiet
+.tools/venv/bin/python tests/gensim_eval.py ./target/release/embedscope "$eval_dir/kjv.txt"
+rm -rf "$eval_dir"
+
 # The core must never stop compiling for the browser, so every test run builds it.
 run_script build-wasm.sh
 
