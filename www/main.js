@@ -3,6 +3,7 @@
 // the server has it.
 import init, * as wasm from './pkg/embedscope.js';
 import { Controller } from './controller.js';
+import { explainLoadFailure } from './load-failure.js';
 import { View } from './view.js';
 import { WorkerClient } from './worker-client.js';
 
@@ -31,7 +32,12 @@ async function main() {
   await init();
   const view = new View(wasm.Chart);
   view.setModuleStatus('ready', `embedscope ${wasm.version()} — WebAssembly module loaded`);
-  const controller = new Controller(view, new WorkerClient(createWorker));
+  const worker = new WorkerClient(createWorker);
+  worker.on('unavailable', ({ message }) => {
+    view.setWorkerStatus('error', message);
+    view.showNotice(message);
+  });
+  const controller = new Controller(view, worker);
   // A handle for the console and the browser tests (which use it to make the worker panic).
   window.explorer = controller;
   const opened = controller.openSample();
@@ -43,5 +49,11 @@ main().catch((error) => {
   console.error(error);
   const status = document.getElementById('status');
   status.dataset.state = 'error';
-  status.textContent = `Could not load the WebAssembly module: ${error.message}`;
+  status.textContent = explainLoadFailure('Could not load the WebAssembly module', error.message);
+  // The worker is started only once the page has the module; say so rather than "Starting…".
+  const workerStatus = document.getElementById('worker-status');
+  if (workerStatus.dataset.state === 'loading') {
+    workerStatus.dataset.state = 'error';
+    workerStatus.textContent = 'The training worker was not started, since the page could not load the module.';
+  }
 });

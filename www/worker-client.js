@@ -1,8 +1,16 @@
 // The page's end of www/protocol.js: starts the worker, numbers requests and matches
 // replies to them, hands the worker's own messages to listeners, and starts a fresh worker
-// when the old one dies.
+// when the old one dies. A worker that dies before it is ready is tried again a few times,
+// then the client gives up and says why: restarting a worker that cannot load its wasm
+// module would go on for ever.
+import { explainLoadFailure } from './load-failure.js';
 
 /** @typedef {import('./protocol.js').WorkerMessage} WorkerMessage */
+
+/** How many workers in a row may die before saying 'ready' until the client gives up. */
+const START_ATTEMPTS = 3;
+/** The wait before the next try grows by this much each time, so a server that was briefly away has a moment to come back. */
+const RETRY_DELAY_MS = 300;
 
 export class WorkerClient {
   /** @param {() => Worker} createWorker */
@@ -13,10 +21,18 @@ export class WorkerClient {
     this.pending = new Map();
     /** @type {Map<string, Function[]>} */
     this.listeners = new Map();
+    /** Workers in a row that died before they were ready. */
+    this.failedStarts = 0;
+    /** @type {Error|null} why no worker runs, once the client gave up */
+    this.unavailable = null;
     this.start();
   }
 
-  /** Calls `handler(message)` for every message of `type` the worker sends ('ready', 'progress', …), and 'died'. */
+  /**
+   * Calls `handler(message)` for every message of `type` the worker sends ('ready',
+   * 'progress', …), 'died' (a worker that was ready died and a fresh one starts) and
+   * 'unavailable' (no worker could start; `message` says why and what to do).
+   */
   on(type, handler) {
     this.listeners.set(type, [...(this.listeners.get(type) ?? []), handler]);
   }
@@ -26,6 +42,7 @@ export class WorkerClient {
    * Requests wait for the worker to be ready.
    */
   request(type, fields = {}) {
+    if (this.unavailable) return Promise.reject(this.unavailable);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
@@ -34,20 +51,29 @@ export class WorkerClient {
   }
 
   start() {
+    // Requests made while a worker starts wait on this promise; one that failed to start
+    // leaves it for the next, so they go to the first worker that is ready.
+    if (!this.ready || this.isReady) this.ready = new Promise((resolve) => { this.markReady = resolve; });
     this.worker = this.createWorker();
-    this.ready = new Promise((resolve) => { this.markReady = resolve; });
+    /** Whether this worker said 'ready'. */
+    this.isReady = false;
     this.worker.addEventListener('message', ({ data }) => this.receive(data));
     this.worker.addEventListener('error', (event) => {
       event.preventDefault();
-      this.restart(event.message || 'the worker could not start');
+      // Chromium gives no message when the worker's script itself did not load.
+      this.lost(event.message || 'its script did not load');
     });
   }
 
   /** @param {WorkerMessage} message */
   receive(message) {
-    if (message.type === 'ready') this.markReady();
+    if (message.type === 'ready') {
+      this.isReady = true;
+      this.failedStarts = 0;
+      this.markReady();
+    }
     if (message.type === 'fatal') {
-      this.restart(message.message);
+      this.lost(message.message);
       return;
     }
     const waiting = message.id != null && this.pending.get(message.id);
@@ -62,6 +88,33 @@ export class WorkerClient {
 
   emit(type, message) {
     for (const handler of this.listeners.get(type) ?? []) handler(message);
+  }
+
+  /**
+   * The worker died. One that was ready is replaced at once, as often as that happens
+   * (`restart`). One that never was is started again, quietly since nothing was lost, up
+   * to START_ATTEMPTS starts in all; then the client gives up.
+   */
+  lost(reason) {
+    if (this.isReady) {
+      this.restart(reason);
+      return;
+    }
+    this.worker.terminate();
+    this.failedStarts += 1;
+    if (this.failedStarts < START_ATTEMPTS) {
+      setTimeout(() => this.start(), RETRY_DELAY_MS * this.failedStarts);
+      return;
+    }
+    this.giveUp(reason);
+  }
+
+  /** No worker runs from now on: every request, waiting or later, fails with the reason. */
+  giveUp(reason) {
+    this.unavailable = new Error(explainLoadFailure(`The training worker could not start (${START_ATTEMPTS} tries)`, reason));
+    for (const { reject } of this.pending.values()) reject(this.unavailable);
+    this.pending.clear();
+    this.emit('unavailable', { type: 'unavailable', message: this.unavailable.message });
   }
 
   /** Replaces a dead worker: pending requests fail, listeners hear 'died' with the reason. */
