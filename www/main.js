@@ -1,27 +1,28 @@
 // Composition root: load the wasm module (the page uses it to draw), start the training
-// worker, wire the view to it through the controller, open the built-in sample, and offer the King James Bible when
-// the server has it.
+// worker, wire the view to it through the controller, open the built-in sample, and offer the
+// King James Bible when the server has it.
 import init, * as wasm from './pkg/embedscope.js';
 import { Controller } from './controller.js';
 import { explainLoadFailure } from './load-failure.js';
 import { View } from './view.js';
 import { WorkerClient } from './worker-client.js';
 
-/** Where `npm start` puts the King James Bible, beside index.html. */
-const KJV_URL = new URL('data/kjv.txt', document.baseURI).href;
-
 /**
- * Whether the server holds a text at `url`, asking for its first two bytes. The Vite dev
- * server answers a missing file with index.html (status 200), so the type must be plain
- * text too. Not HEAD: Chromium reports a HEAD of a large file as aborted.
+ * The optional texts the server holds, beside index.html: `{"kjv": "data/kjv.txt"}` when it
+ * has the King James Bible, `{}` when not. It always exists (vite.config.js answers it on
+ * the dev server and writes it into dist/), so asking costs no 404 in the console, as
+ * probing for data/kjv.txt itself did on a host without it.
  */
-async function servesText(url) {
+const TEXTS_URL = new URL('texts.json', document.baseURI).href;
+
+/** The KJV's address when texts.json lists it, else null (also when texts.json cannot be read). */
+async function kjvUrl() {
   try {
-    const response = await fetch(url, { headers: { Range: 'bytes=0-1' }, cache: 'no-store' });
-    await response.arrayBuffer();
-    return response.ok && Boolean(response.headers.get('content-type')?.startsWith('text/plain'));
+    const response = await fetch(TEXTS_URL, { cache: 'no-store' });
+    const { kjv } = response.ok ? await response.json() : {};
+    return typeof kjv === 'string' ? new URL(kjv, TEXTS_URL).href : null;
   } catch {
-    return false;
+    return null;
   }
 }
 
@@ -38,10 +39,13 @@ async function main() {
     view.showNotice(message);
   });
   const controller = new Controller(view, worker);
-  // A handle for the console and the browser tests (which use it to make the worker panic).
-  window.explorer = controller;
+  // A handle for the console and the browser tests (which use it to make the worker panic),
+  // on the dev server only: Vite replaces import.meta.env.DEV with false in `npm run build`,
+  // and the bundler drops the branch.
+  if (import.meta.env.DEV) window.explorer = controller;
   const opened = controller.openSample();
-  if (await servesText(KJV_URL)) controller.offerKjv(KJV_URL);
+  const kjv = await kjvUrl();
+  if (kjv) controller.offerKjv(kjv);
   await opened;
 }
 
