@@ -132,28 +132,74 @@ impl Bundle {
     }
 }
 
-/// Writes `bundle` as one JSON file in the bundle layout (the module documentation of
-/// `src/embed/bundle.rs` shows it, with an example).
+/// A bundle that borrows its parts, for writing vectors held elsewhere (shared with
+/// queries, say) without copying them; [`write_bundle`] takes this or a `&Bundle`.
+#[derive(Debug, Clone, Copy)]
+pub struct BundleRef<'a> {
+    /// The words and their vectors, most frequent first.
+    pub embeddings: &'a Embeddings,
+    /// How often each word occurs, one count per word in the same order.
+    pub counts: Option<&'a [u64]>,
+    /// The training parameters, a JSON object (see [`Bundle::params`]).
+    pub params: Option<&'a Value>,
+    /// The run fingerprint.
+    pub fingerprint: Option<&'a str>,
+    /// The mean loss of each finished epoch, the first epoch first.
+    pub epoch_losses: &'a [f64],
+    /// Where the text came from.
+    pub source: Option<&'a str>,
+}
+
+impl<'a> BundleRef<'a> {
+    /// A bundle of `embeddings` alone; set the other fields with struct update syntax.
+    pub fn new(embeddings: &'a Embeddings) -> BundleRef<'a> {
+        BundleRef {
+            embeddings,
+            counts: None,
+            params: None,
+            fingerprint: None,
+            epoch_losses: &[],
+            source: None,
+        }
+    }
+}
+
+impl<'a> From<&'a Bundle> for BundleRef<'a> {
+    fn from(bundle: &'a Bundle) -> BundleRef<'a> {
+        BundleRef {
+            embeddings: &bundle.embeddings,
+            counts: bundle.counts.as_deref(),
+            params: bundle.params.as_ref(),
+            fingerprint: bundle.fingerprint.as_deref(),
+            epoch_losses: &bundle.epoch_losses,
+            source: bundle.source.as_deref(),
+        }
+    }
+}
+
+/// Writes `bundle` (a `&Bundle` or a [`BundleRef`]) as one JSON file in the bundle layout
+/// (the module documentation of `src/embed/bundle.rs` shows it, with an example).
 ///
 /// Fails with [`Error::InvalidParameter`] (before writing anything) when `counts` does not
 /// hold one count per word, when `params` is not an object, or when a loss is NaN or
 /// infinite; and with [`Error::Io`] when writing fails.
-pub fn write_bundle(bundle: &Bundle, writer: impl Write) -> Result<()> {
-    check_writable(bundle)?;
-    let emb = &bundle.embeddings;
+pub fn write_bundle<'a>(bundle: impl Into<BundleRef<'a>>, writer: impl Write) -> Result<()> {
+    let bundle = bundle.into();
+    check_writable(&bundle)?;
+    let emb = bundle.embeddings;
     let mut w = BufWriter::new(writer);
     let mut out = String::with_capacity(WRITE_CHUNK + 4096);
     out.push_str("{\"format\":");
     json::write_string(&mut out, FORMAT);
     let _ = writeln!(out, ",\"version\":{BUNDLE_VERSION},");
-    for (key, text) in [("fingerprint", &bundle.fingerprint), ("source", &bundle.source)] {
+    for (key, text) in [("fingerprint", bundle.fingerprint), ("source", bundle.source)] {
         if let Some(text) = text {
             let _ = write!(out, "\"{key}\":");
             json::write_string(&mut out, text);
             out.push_str(",\n");
         }
     }
-    if let Some(params) = &bundle.params {
+    if let Some(params) = bundle.params {
         out.push_str("\"params\":");
         params.write_json(&mut out);
         out.push_str(",\n");
@@ -170,7 +216,7 @@ pub fn write_bundle(bundle: &Bundle, writer: impl Write) -> Result<()> {
         json::write_string(out, emb.word(word_idx))
     })?;
     out.push_str(",\n");
-    if let Some(counts) = &bundle.counts {
+    if let Some(counts) = bundle.counts {
         write_rows(&mut w, &mut out, "counts", counts.len(), |out, word_idx| {
             let _ = write!(out, "{}", counts[word_idx]);
         })?;
@@ -192,16 +238,16 @@ pub fn write_bundle(bundle: &Bundle, writer: impl Write) -> Result<()> {
     Ok(())
 }
 
-fn check_writable(bundle: &Bundle) -> Result<()> {
+fn check_writable(bundle: &BundleRef<'_>) -> Result<()> {
     let n_words = bundle.embeddings.len();
-    if let Some(counts) = bundle.counts.as_ref().filter(|counts| counts.len() != n_words) {
+    if let Some(counts) = bundle.counts.filter(|counts| counts.len() != n_words) {
         return Err(Error::InvalidParameter {
             name: "counts",
             value: format!("{} counts", counts.len()),
             expected: format!("one count per word ({n_words})"),
         });
     }
-    if let Some(params) = bundle.params.as_ref().filter(|params| params.kind() != Kind::Object) {
+    if let Some(params) = bundle.params.filter(|params| params.kind() != Kind::Object) {
         return Err(Error::InvalidParameter {
             name: "params",
             value: params.to_json(),
@@ -714,6 +760,22 @@ mod tests {
             .map(|line| format!("{}\n", line.strip_prefix("//! ").unwrap_or("")))
             .collect();
         assert_eq!(doc, expected);
+    }
+
+    #[test]
+    fn a_borrowed_bundle_writes_the_same_file() {
+        let bundle = documented_bundle();
+        let borrowed = BundleRef {
+            counts: bundle.counts.as_deref(),
+            params: bundle.params.as_ref(),
+            fingerprint: bundle.fingerprint.as_deref(),
+            epoch_losses: &bundle.epoch_losses,
+            source: bundle.source.as_deref(),
+            ..BundleRef::new(&bundle.embeddings)
+        };
+        let mut file = Vec::new();
+        write_bundle(borrowed, &mut file).unwrap();
+        assert_eq!(String::from_utf8(file).unwrap(), written(&bundle));
     }
 
     #[test]

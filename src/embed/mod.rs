@@ -10,7 +10,7 @@ mod query;
 mod vectors;
 
 pub use align::{IDENTITY, Transform2, apply_2d, procrustes_2d};
-pub use bundle::{BUNDLE_VERSION, Bundle, read_bundle, write_bundle};
+pub use bundle::{BUNDLE_VERSION, Bundle, BundleRef, read_bundle, write_bundle};
 pub use eval::{
     AnalogyEvaluator, AnalogyOptions, AnalogyQuestion, AnalogyReport, AnalogySet, AnsweredQuestion,
     EvalProgress, NO_SECTION, PairDisagreement, SectionScore, SimilarityOptions, SimilarityPair,
@@ -18,8 +18,8 @@ pub use eval::{
 };
 pub use io::{
     VectorFormat, VectorsParser, escape_token, read_projector_tsv, read_vectors, read_word2vec_binary,
-    read_word2vec_text, unescape_token, write_glove, write_projector_tsv, write_word2vec_binary,
-    write_word2vec_text,
+    read_word2vec_text, unescape_token, write_glove, write_projector_metadata, write_projector_tsv,
+    write_projector_vectors, write_word2vec_binary, write_word2vec_text,
 };
 pub use pca::Pca;
 pub use query::{AnalogyMethod, Neighbour};

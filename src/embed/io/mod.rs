@@ -59,7 +59,10 @@ use std::io::Read;
 pub use escape::{escape_token, unescape_token};
 pub use format::VectorFormat;
 pub use parser::VectorsParser;
-pub use write::{write_glove, write_projector_tsv, write_word2vec_binary, write_word2vec_text};
+pub use write::{
+    write_glove, write_projector_metadata, write_projector_tsv, write_projector_vectors,
+    write_word2vec_binary, write_word2vec_text,
+};
 
 use super::Embeddings;
 use crate::error::Result;

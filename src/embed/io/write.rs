@@ -54,20 +54,37 @@ pub fn write_word2vec_binary(emb: &Embeddings, writer: impl Write) -> Result<()>
 /// Writes the TensorFlow Embedding Projector's pair of files: `vectors` gets one line of
 /// tab-separated values per word, `metadata` one escaped word per line (a single column, so
 /// no header line, as the Projector expects). Escaping keeps a token with a tab or a
-/// newline on its own line.
+/// newline on its own line. [`write_projector_vectors`] and [`write_projector_metadata`]
+/// write one file of the pair each.
 ///
 /// Fails like [`write_word2vec_text`].
 pub fn write_projector_tsv(emb: &Embeddings, vectors: impl Write, metadata: impl Write) -> Result<()> {
     check_words_storable(emb)?;
-    let (mut v, mut m) = (BufWriter::new(vectors), BufWriter::new(metadata));
-    for (word_idx, word) in emb.words().iter().enumerate() {
-        writeln!(m, "{}", escape_token(word))?;
+    write_projector_vectors(emb, vectors)?;
+    write_projector_metadata(emb, metadata)
+}
+
+/// The Projector's `vectors.tsv` alone (see [`write_projector_tsv`]).
+pub fn write_projector_vectors(emb: &Embeddings, vectors: impl Write) -> Result<()> {
+    check_words_storable(emb)?;
+    let mut v = BufWriter::new(vectors);
+    for word_idx in 0..emb.len() {
         for (i, x) in emb.vector(word_idx).iter().enumerate() {
             write!(v, "{}{x}", if i == 0 { "" } else { "\t" })?;
         }
         v.write_all(b"\n")?;
     }
     v.flush()?;
+    Ok(())
+}
+
+/// The Projector's `metadata.tsv` alone (see [`write_projector_tsv`]).
+pub fn write_projector_metadata(emb: &Embeddings, metadata: impl Write) -> Result<()> {
+    check_words_storable(emb)?;
+    let mut m = BufWriter::new(metadata);
+    for word in emb.words() {
+        writeln!(m, "{}", escape_token(word))?;
+    }
     m.flush()?;
     Ok(())
 }
@@ -111,6 +128,8 @@ mod tests {
         assert!(rejected(write_glove(&emb, &mut out)));
         let mut metadata = Vec::new();
         assert!(rejected(write_projector_tsv(&emb, &mut out, &mut metadata)));
+        assert!(rejected(write_projector_vectors(&emb, &mut out)));
+        assert!(rejected(write_projector_metadata(&emb, &mut metadata)));
         assert!(out.is_empty() && metadata.is_empty());
     }
 
@@ -133,5 +152,11 @@ mod tests {
         write_projector_tsv(&emb, &mut vectors, &mut metadata).unwrap();
         assert_eq!(String::from_utf8(vectors).unwrap(), "1\t-0.5\n0.25\t2\n");
         assert_eq!(String::from_utf8(metadata).unwrap(), "a\\tb\nx\\sy\n");
+        // Each file of the pair alone is the same file (the explorer builds one per click).
+        let (mut alone_vectors, mut alone_metadata) = (Vec::new(), Vec::new());
+        write_projector_vectors(&emb, &mut alone_vectors).unwrap();
+        write_projector_metadata(&emb, &mut alone_metadata).unwrap();
+        assert_eq!(String::from_utf8(alone_vectors).unwrap(), "1\t-0.5\n0.25\t2\n");
+        assert_eq!(String::from_utf8(alone_metadata).unwrap(), "a\\tb\nx\\sy\n");
     }
 }
