@@ -244,3 +244,44 @@ fn vectors_stream_in_and_benchmarks_run_in_chunks() {
     assert!(error_message(session.load_push(b"2 2\nking 1 x\n")).contains("bad.txt"));
     assert!(session.sniff(b"In the beginning God created the heaven and the earth.\n", "kjv.txt").is_none());
 }
+
+/// The bundle's `params` as a JSON object.
+fn bundle_params(bytes: &[u8]) -> JsValue {
+    let json = js_sys::JSON::parse(std::str::from_utf8(bytes).expect("UTF-8")).expect("JSON");
+    field(&json, "params")
+}
+
+#[wasm_bindgen_test]
+fn a_bundle_records_the_parameters_its_vectors_were_trained_with() {
+    let mut session = Session::new();
+    prepare(&mut session, &planted_corpus(200, 5), sample_params(&[("epochs", 2.into())])).unwrap();
+    while !field(&session.step(50_000.0).unwrap(), "done").is_truthy() {}
+    // Every parameter the trainer got, under the page's names, defaults included.
+    let params = bundle_params(&session.export_bundle().unwrap());
+    let expected = [
+        ("dim", 50.0),
+        ("window", 8.0),
+        ("sample", 0.0),
+        ("alpha", 0.05),
+        ("epochs", 2.0),
+        ("negative", 5.0),
+    ];
+    for (key, value) in expected {
+        assert_eq!(number(&params, key), value, "{key}");
+    }
+    assert_eq!(field(&params, "tokenizer").as_string().unwrap(), "whitespace");
+    assert!(field(&params, "maxVocab").is_null());
+
+    // A new trainer, made with other parameters, is what a bundle then tells of.
+    session.prepare(sample_params(&[("epochs", 3.into()), ("tokenizer", "word".into())])).unwrap();
+    let params = bundle_params(&session.export_bundle().unwrap());
+    assert_eq!(number(&params, "epochs"), 3.0);
+    assert_eq!(field(&params, "lowercase").as_bool(), Some(false));
+
+    // Vectors from a word2vec file come with no parameters.
+    let file = "2 2\nking 1 0\nqueen 0.9 0.2\n";
+    session.load_begin("word2vec-text", "v.txt", None).unwrap();
+    session.load_push(file.as_bytes()).unwrap();
+    session.load_finish(file.len() as f64).unwrap();
+    assert!(bundle_params(&session.export_bundle().unwrap()).is_undefined());
+}

@@ -3,7 +3,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::Embeddings;
 use crate::embed::{AnalogyReport, EvalProgress, Neighbour, SectionScore, SimilarityReport};
 use crate::error::{Error, Result};
 use crate::text::{
@@ -11,6 +10,7 @@ use crate::text::{
     WhitespaceTokenizer, WordTokenizer,
 };
 use crate::train::{Progress, TrainConfig};
+use crate::{Embeddings, json};
 
 /// Training parameters as the page's form sends them; a missing field takes its default.
 #[derive(Debug, Clone, Deserialize)]
@@ -86,6 +86,40 @@ impl Params {
 
     pub fn vocab_config(&self) -> VocabConfig {
         VocabConfig { min_count: self.min_count, max_vocab: self.max_vocab }
+    }
+
+    /// The parameters under the page's names, as the command-line tool writes them into a
+    /// bundle: the tokenizer's own settings, then the vocabulary's and the training's. The
+    /// session keeps this for the trainer it makes, so a bundle tells how its vectors were
+    /// trained, whatever the form says later.
+    pub fn to_json(&self) -> json::Value {
+        let mut members: Vec<(String, json::Value)> =
+            vec![("tokenizer".into(), self.tokenizer.as_str().into())];
+        match self.tokenizer.as_str() {
+            "word" => members.extend([
+                ("lowercase".into(), self.lowercase.into()),
+                ("keepPunctuation".into(), self.keep_punctuation.into()),
+            ]),
+            "bpe" => members.extend([
+                ("bpeVocabSize".into(), self.bpe_vocab_size.into()),
+                ("bpeMode".into(), self.bpe_mode.as_str().into()),
+            ]),
+            _ => {}
+        }
+        members.extend([
+            ("dim".into(), self.dim.into()),
+            ("window".into(), self.window.into()),
+            ("negative".into(), self.negative.into()),
+            ("sample".into(), self.sample.into()),
+            ("minCount".into(), self.min_count.into()),
+            ("maxVocab".into(), self.max_vocab.map_or(json::Value::Null, json::Value::from)),
+            ("epochs".into(), self.epochs.into()),
+            ("alpha".into(), self.alpha.into()),
+            ("minAlpha".into(), self.min_alpha.into()),
+            ("nsExponent".into(), self.ns_exponent.into()),
+            ("seed".into(), self.seed.into()),
+        ]);
+        json::Value::Object(members)
     }
 
     pub fn train_config(&self) -> TrainConfig {

@@ -12,7 +12,7 @@ use super::dto::{
     ProjectionDto, TextInfo, TokenInfoDto, VectorsInfo, analogy_report_dto, similarity_report_dto,
 };
 use crate::embed::{
-    self, AnalogyEvaluator, AnalogyMethod, AnalogyOptions, AnalogySet, Bundle, EvalProgress, Pca,
+    self, AnalogyEvaluator, AnalogyMethod, AnalogyOptions, AnalogySet, Bundle, BundleRef, EvalProgress, Pca,
     SimilarityOptions, SimilarityReport, SimilaritySet, Transform2, VectorFormat, VectorsParser,
 };
 use crate::error::Error;
@@ -97,6 +97,9 @@ pub struct Session {
     trainer: Option<Trainer>,
     /// The run fingerprint of the trainer's text and parameters.
     fingerprint: String,
+    /// The parameters the trainer was made with (`Params::to_json`), for the bundle: the
+    /// page's form may have changed since.
+    trained_params: Option<json::Value>,
     /// The vectors as of the first number of trained tokens, for queries.
     snapshot: Option<(u64, Rc<Embeddings>)>,
     /// Training diverged: the trainer's vectors hold NaN or infinity, so queries keep using
@@ -228,6 +231,7 @@ impl Session {
         }
         self.trainer = Some(trainer);
         self.fingerprint = run_id;
+        self.trained_params = Some(params.to_json());
         self.opened = None;
         self.snapshot = None;
         self.diverged = false;
@@ -462,30 +466,32 @@ impl Session {
     }
 
     /// The vectors with their counts, parameters, fingerprint and losses as an embedscope
-    /// bundle (JSON), which `open_bundle` re-opens exactly. `params_json` is the form's
-    /// parameters as JSON, for trained vectors; opened ones keep what their file held.
-    pub fn export_bundle(&mut self, params_json: Option<String>) -> Result<String, JsError> {
-        let embeddings = (*self.embeddings()?).clone();
-        let mut bundle = Bundle::new(embeddings);
+    /// bundle (JSON bytes), which `open_bundle` re-opens exactly. Trained vectors carry the
+    /// parameters they were trained with; opened ones keep what their file held (none for a
+    /// word2vec or GloVe file). The vectors are written from where they are, not copied.
+    pub fn export_bundle(&mut self) -> Result<Vec<u8>, JsError> {
+        let embeddings = self.embeddings()?;
+        let mut bundle = BundleRef::new(&embeddings);
         if let Some(opened) = &self.opened {
-            bundle.counts = opened.counts.clone();
-            bundle.params = opened.params.clone();
-            bundle.fingerprint = opened.fingerprint.clone();
-            bundle.epoch_losses = opened.epoch_losses.clone();
-        } else if let Some(trainer) = &self.trainer {
-            bundle.counts = Some(trainer.corpus().vocab().counts().to_vec());
-            bundle.params = match params_json {
-                Some(text) => {
-                    Some(json::parse(&text).map_err(|e| JsError::new(&format!("bad parameters: {e}")))?)
-                }
-                None => None,
+            bundle = BundleRef {
+                counts: opened.counts.as_deref(),
+                params: opened.params.as_ref(),
+                fingerprint: opened.fingerprint.as_deref(),
+                epoch_losses: &opened.epoch_losses,
+                ..bundle
             };
-            bundle.fingerprint = Some(self.fingerprint.clone());
-            bundle.epoch_losses = trainer.epoch_losses().to_vec();
+        } else if let Some(trainer) = &self.trainer {
+            bundle = BundleRef {
+                counts: Some(trainer.corpus().vocab().counts()),
+                params: self.trained_params.as_ref(),
+                fingerprint: Some(&self.fingerprint),
+                epoch_losses: trainer.epoch_losses(),
+                ..bundle
+            };
         }
         let mut out = Vec::new();
-        embed::write_bundle(&bundle, &mut out).map_err(js_error)?;
-        String::from_utf8(out).map_err(|e| JsError::new(&e.to_string()))
+        embed::write_bundle(bundle, &mut out).map_err(js_error)?;
+        Ok(out)
     }
 
     /// Starts scoring the vectors on a benchmark `text`: analogies in the questions-words
@@ -540,11 +546,12 @@ impl Session {
         }
     }
 
-    /// The vectors in word2vec text format.
-    pub fn export_word2vec(&mut self) -> Result<String, JsError> {
+    /// The vectors in word2vec text format (UTF-8 bytes: the page makes a file of them, so
+    /// they are never decoded into a JavaScript string).
+    pub fn export_word2vec(&mut self) -> Result<Vec<u8>, JsError> {
         let mut out = Vec::new();
         embed::write_word2vec_text(&*self.embeddings()?, &mut out).map_err(js_error)?;
-        String::from_utf8(out).map_err(|e| JsError::new(&e.to_string()))
+        Ok(out)
     }
 
     /// The vectors in word2vec binary format.
@@ -554,13 +561,17 @@ impl Session {
         Ok(out)
     }
 
-    /// The TensorFlow Embedding Projector's `vectors.tsv` and `metadata.tsv`, as `{ vectors, metadata }`.
-    pub fn export_projector(&mut self) -> Result<JsValue, JsError> {
-        let (mut vectors, mut metadata) = (Vec::new(), Vec::new());
-        embed::write_projector_tsv(&*self.embeddings()?, &mut vectors, &mut metadata).map_err(js_error)?;
-        let out = JsValue::from(Object::new());
-        set(&out, "vectors", &String::from_utf8_lossy(&vectors).into_owned().into())?;
-        set(&out, "metadata", &String::from_utf8_lossy(&metadata).into_owned().into())?;
+    /// The TensorFlow Embedding Projector's `vectors.tsv` (UTF-8 bytes).
+    pub fn export_projector_vectors(&mut self) -> Result<Vec<u8>, JsError> {
+        let mut out = Vec::new();
+        embed::write_projector_vectors(&*self.embeddings()?, &mut out).map_err(js_error)?;
+        Ok(out)
+    }
+
+    /// The TensorFlow Embedding Projector's `metadata.tsv`, the words (UTF-8 bytes).
+    pub fn export_projector_metadata(&mut self) -> Result<Vec<u8>, JsError> {
+        let mut out = Vec::new();
+        embed::write_projector_metadata(&*self.embeddings()?, &mut out).map_err(js_error)?;
         Ok(out)
     }
 }
@@ -677,7 +688,8 @@ fn concordance(text: &str, token: &str, max_lines: usize) -> Vec<String> {
 /// Whether a benchmark file holds analogies (a `: section` line, or a first line of four
 /// words) rather than scored word pairs (whose third field is a number).
 fn looks_like_analogies(text: &str) -> bool {
-    let mut lines = text.lines().map(str::trim).filter(|line| !line.is_empty());
+    // `#` lines are comments in both formats; one of four words would read as a question.
+    let mut lines = text.lines().map(str::trim).filter(|line| !line.is_empty() && !line.starts_with('#'));
     let Some(first) = lines.next() else { return false };
     if first.starts_with(':') || text.lines().any(|line| line.starts_with(": ")) {
         return true;
