@@ -294,15 +294,21 @@ impl Chart {
         let root = self.root()?;
         let s = self.scale;
         let mut chart = cartesian(&root, range, s)?;
-        draw_mesh(&mut chart, s, "epoch", "loss", Some(epochs.max(1)))?;
+        let area = draw_mesh(&mut chart, s, "epoch", "loss", Some(epochs.max(1)))?;
         let thin = ShapeStyle::from(&rgb(LOSS_SAMPLES)).stroke_width(px(scene::LINE * s));
         chart.draw_series(LineSeries::new(samples, thin)).map_err(drawing_error)?;
         let accent = rgb(scene::ACCENT);
         let bold = ShapeStyle::from(&accent).stroke_width(px(scene::ARROW * s));
-        chart.draw_series(LineSeries::new(epoch_points.clone(), bold)).map_err(drawing_error)?;
+        // A dot per epoch while the dots stand apart; with hundreds of epochs they would
+        // overlap into a thick line and cost a circle each on every redraw.
         let dot = px(scene::EMPHASISED_DOT * s);
-        let dots = epoch_points.into_iter().map(|p| Circle::new(p, dot, accent.filled()));
-        chart.draw_series(dots).map_err(drawing_error)?;
+        let spacing = (area.right - area.left) / f64::from(epochs.max(1));
+        let dotted = spacing >= 4.0 * f64::from(dot);
+        chart.draw_series(LineSeries::new(epoch_points.iter().copied(), bold)).map_err(drawing_error)?;
+        if dotted {
+            let dots = epoch_points.into_iter().map(|p| Circle::new(p, dot, accent.filled()));
+            chart.draw_series(dots).map_err(drawing_error)?;
+        }
         root.present().map_err(drawing_error)
     }
 }
