@@ -2,6 +2,7 @@
 // stands (BPE merges first, when that tokenizer is chosen), what the plot shows (the
 // frame, the selection, its neighbours, the analogy).
 import { checkParams, DEFAULTS, KJV_PRESET, presetKeepingBpe, SAMPLE_PRESET } from './params.js';
+import { LossSeries } from './loss-series.js';
 import { SUPERSEDED } from './protocol.js';
 
 /** @typedef {import('./protocol.js').Projection} Projection */
@@ -45,7 +46,7 @@ export class Controller {
     view.bindAnalogy((a, b, c) => this.analogy(a, b, c));
     view.bindEvaluate((settings) => this.evaluate(settings));
     view.bindBenchmarkFile((file) => { this.benchmarkFile = file; });
-    view.bindExport(() => this.export());
+    view.bindExport(EXPORTS, (name) => this.export(name));
     // Closing the tab would lose vectors trained here and not exported: the browser asks first.
     view.bindLeave(() => this.unsaved);
 
@@ -56,7 +57,10 @@ export class Controller {
     worker.on('loadProgress', ({ bytesDone, bytesTotal, words }) => view.showLoadProgress(bytesDone, bytesTotal, words));
     worker.on('readProgress', ({ bytesDone, bytesTotal }) => view.showLoadProgress(bytesDone, bytesTotal));
     worker.on('tokenizeProgress', ({ fraction }) => view.showTokenizeProgress(fraction));
-    worker.on('evalProgress', ({ done, total }) => view.showEvaluationProgress(done, total));
+    // The sanity check's progress is not the evaluation card's: it has its own line.
+    worker.on('evalProgress', ({ done, total, purpose }) => {
+      if (purpose === 'benchmark' && this.evaluating?.model === this.model) view.showEvaluationProgress(done, total);
+    });
     worker.on('projection', (frame) => this.showFrame(frame));
     worker.on('error', ({ message }) => view.showNotice(`Training failed: ${message}`));
     worker.on('died', ({ message }) => {
@@ -88,13 +92,17 @@ export class Controller {
     this.learning = null;
     /** @type {Progress|null} */
     this.progress = null;
-    this.withinEpoch = [];
+    /** The loss within epochs, thinned to a bounded number of points. */
+    this.withinEpoch = new LossSeries();
     /** @type {Projection|null} */
     this.frame = null;
+    /** The worker's name for the model shown (see worker.js `model`); frames of another are dropped. */
+    this.model = null;
     this.settings = { ...this.view.readPlotSettings(), extraWords: [] };
     this.hovered = null;
     this.sanityShown = false;
-    this.view?.showSanity(null);
+    // The answers on screen belong to the model that gives way.
+    this.view.clearAnswers();
     this.selected = null;
     this.neighbours = [];
     this.analogyWords = null;
@@ -120,10 +128,12 @@ export class Controller {
     const names = files.map((f) => f.name).join(' + ');
     if (!(await this.mayReplace(names))) return;
     /** Counts what was opened, so a slower earlier `prepare` does not overwrite this one. */
-    this.opened = (this.opened ?? 0) + 1;
+    const opened = (this.opened = (this.opened ?? 0) + 1);
     const previous = this.state;
     this.setState('loading');
     const reply = await this.request('openFiles', { files });
+    // Something opened meanwhile (after stopping this read) has the last word.
+    if (this.opened !== opened) return;
     if (!reply) {
       this.setState(previous === 'loading' ? 'idle' : previous);
       return;
@@ -136,6 +146,7 @@ export class Controller {
       return;
     }
     this.reset();
+    this.model = reply.model;
     this.vectors = reply.info;
     if (reply.params) this.view.setParams(reply.params);
     this.progress = reply.epochLosses?.length
@@ -211,13 +222,14 @@ export class Controller {
       // A file opened meanwhile (dropped while the sample loads) has the last word.
       if (this.source !== source || this.opened !== opened || this.preparations !== mine) return false;
       this.isSample = reply.isSample;
+      this.model = reply.model;
       this.tokenizer = params.tokenizer;
       // Another tokenizer replaces the worker's BPE model.
       if (params.tokenizer !== 'bpe') this.learnedBpe = null;
       this.view.showStats(this.sourceName, reply.stats, undefined, reply.text);
       this.progress = null;
       this.learning = null;
-      this.withinEpoch = [];
+      this.withinEpoch = new LossSeries();
       this.preparedParams = JSON.stringify(params);
       this.setState('prepared');
       this.view.showNotice(null);
@@ -312,11 +324,12 @@ export class Controller {
     if (reply) this.setState(reply.state);
   }
 
+  /** The worker's reply, or null after showing why it failed (a request that a newer one replaced fails silently). */
   async request(type, fields) {
     try {
       return await this.worker.request(type, fields);
     } catch (error) {
-      this.view.showNotice(error.message);
+      if (error.message !== SUPERSEDED) this.view.showNotice(error.message);
       return null;
     }
   }
@@ -358,7 +371,7 @@ export class Controller {
 
   drawLoss() {
     const p = this.progress;
-    this.view.drawLoss(p ? p.epochs : 1, p ? p.epochLosses : [], this.withinEpoch);
+    this.view.drawLoss(p ? p.epochs : 1, p ? p.epochLosses : [], this.withinEpoch.points());
   }
 
   // ---- the plot
@@ -370,8 +383,10 @@ export class Controller {
     if (frame) this.showFrame(frame);
   }
 
-  /** @param {Projection} frame */
+  /** @param {Projection & {model: number}} frame */
   showFrame(frame) {
+    // A frame of a model that gave way (sent before the worker heard of the new text) is not drawn.
+    if (frame.model !== this.model) return;
     this.frame = frame;
     this.view.setAxes(frame.explained, frame.xComponent, frame.yComponent);
     this.redraw();
@@ -438,8 +453,9 @@ export class Controller {
 
   async complete(prefix) {
     if (!prefix || this.state === 'idle') return;
+    const model = this.model;
     const reply = await this.worker.request('complete', { prefix, limit: COMPLETIONS }).catch(() => null);
-    if (reply) this.view.setCompletions(reply.words);
+    if (reply && this.model === model) this.view.setCompletions(reply.words);
   }
 
   /**
@@ -466,26 +482,31 @@ export class Controller {
   async select(word, { quiet = false } = {}) {
     this.view.setSearch(word);
     const k = this.view.readK();
+    const model = this.model;
     const reply = quiet
       ? await this.worker.request('neighbours', { word, k }).catch(() => null)
       : await this.request('neighbours', { word, k });
-    if (!reply) return false;
+    // An answer of vectors that gave way meanwhile is not shown.
+    if (!reply || this.model !== model) return false;
     this.selected = word;
     this.neighbours = reply.neighbours;
     this.view.showNeighbours(word, reply.neighbours);
     this.placeExtraWords();
     if (!this.source) return true;
     const info = await this.request('tokenInfo', { token: word, maxLines: CONCORDANCE_LINES });
-    if (info && this.selected === word) this.view.showTokenInfo(info.info, this.tokenizer === 'bpe');
+    if (info && this.selected === word && this.model === model) this.view.showTokenInfo(info.info, this.tokenizer === 'bpe');
     return true;
   }
 
   async analogy(a, b, c) {
+    const model = this.model;
     try {
       const reply = await this.worker.request('analogy', { a, b, c, k: 5 });
+      if (this.model !== model) return;
       this.view.showAnalogy(a, b, c, reply.cosAdd, reply.cosMul);
       this.analogyWords = reply.cosAdd.length ? [a, b, c, reply.cosAdd[0].word] : null;
     } catch (error) {
+      if (this.model !== model) return;
       this.view.showAnalogyMessage(`${error.message[0].toUpperCase()}${error.message.slice(1)}.`);
       this.analogyWords = null;
     }
@@ -503,71 +524,103 @@ export class Controller {
       return;
     }
     const source = benchmark === 'file' ? { kind: 'file', file: this.benchmarkFile } : { kind: 'builtin', name: benchmark };
+    const model = this.model;
     this.view.showEvaluationMessage('Evaluating…');
-    this.evaluating = true;
+    /** An evaluation the person asked for, of `model`; null when none runs. */
+    this.evaluating = { model };
     this.setState(this.state);
     try {
-      const { report } = await this.worker.request('evaluate', { benchmark: source, restrict, ignoreCase });
+      const report = await this.evaluation({ benchmark: source, restrict, ignoreCase, purpose: 'benchmark' });
+      // Vectors that gave way meanwhile took their answers with them (see `reset`).
+      if (this.model !== model) return;
       this.view.showEvaluationMessage(evaluationSummary(report));
       this.view.showEvaluationReport(report);
     } catch (error) {
-      if (error.message === SUPERSEDED) return;
-      this.view.showEvaluationMessage(`Cannot evaluate: ${error.message}`);
+      if (this.model === model) this.view.showEvaluationMessage(`Cannot evaluate: ${error.message}`);
     } finally {
-      this.evaluating = false;
+      this.evaluating = null;
       this.setState(this.state);
     }
   }
 
   /** After training on the built-in sample: how many of its planted analogies come out. */
   async sanityCheck() {
+    const model = this.model;
     try {
-      const { report } = await this.worker.request('evaluate', {
-        benchmark: { kind: 'builtin', name: 'planted-analogies' }, restrict: null, ignoreCase: false,
+      const report = await this.evaluation({
+        benchmark: { kind: 'builtin', name: 'planted-analogies' }, restrict: null, ignoreCase: false, purpose: 'sanity',
       });
-      this.view.showSanity(`Sanity check on the planted analogies: ${evaluationSummary(report)}`);
+      if (this.model === model) this.view.showSanity(`Sanity check on the planted analogies: ${evaluationSummary(report)}`);
     } catch (error) {
-      this.view.showSanity(`The sanity check failed: ${error.message}`);
+      if (this.model === model) this.view.showSanity(`The sanity check failed: ${error.message}`);
     }
   }
 
-  async export() {
-    if (this.exporting) return;
-    this.exporting = true;
-    this.view.showExporting(true);
+  /**
+   * Runs an `evaluate` request once the evaluations asked for before it have ended: the
+   * worker lets a newer evaluation replace a running one, and the sanity check must not
+   * replace one the person started (nor the other way round).
+   */
+  evaluation(fields) {
+    const run = (this.evaluations ?? Promise.resolve()).then(() => this.worker.request('evaluate', fields));
+    this.evaluations = run.catch(() => {});
+    return run.then(({ report }) => report);
+  }
+
+/**
+   * Builds the one file `name` of the Export card when its button is pressed and hands it to
+   * the browser; nothing is kept afterwards. A second press while it builds does nothing.
+   * Exporting the vectors in any format saves them, as far as closing the tab goes.
+   */
+  async export(name) {
+    this.exporting ??= new Set();
+    if (this.exporting.has(name)) return;
+    const file = EXPORTS.find((f) => f.name === name);
+    this.exporting.add(name);
+    this.view.showExporting(name, true);
     try {
-      await this.prepareDownloads();
+      const blob = await this.exportBlob(file);
+      if (!blob) return;
+      if (file.savesVectors) this.unsaved = false;
+      this.view.saveFile(name, blob);
     } finally {
-      this.exporting = false;
-      this.view.showExporting(false);
+      this.exporting.delete(name);
+      this.view.showExporting(name, false);
     }
   }
 
-  /** Every export of the current vectors and plot, offered as download links. */
-  async prepareDownloads() {
-    const [bundle, word2vec, binary, projector, png] = await Promise.all([
-      this.request('export', { format: 'bundle', params: this.vectors ? null : checkParams(this.view.readParams()).params }),
-      this.request('export', { format: 'word2vec' }),
-      this.request('export', { format: 'word2vecBinary' }),
-      this.request('export', { format: 'projector' }),
-      this.view.plotPng(),
-    ]);
-    if (!bundle || !word2vec || !binary || !projector) return;
-    this.unsaved = false;
-    const blob = (file, type = 'text/plain') => new Blob([file.text ?? file.bytes], { type });
-    const svg = this.view.plotSvg();
-    this.view.showDownloads([
-      { name: 'embedscope-bundle.json', blob: blob(bundle.files[0], 'application/json'), description: 'vectors, counts, parameters and fingerprint; open it here again' },
-      { name: 'vectors.txt', blob: blob(word2vec.files[0]), description: 'word2vec text format' },
-      { name: 'vectors.bin', blob: blob(binary.files[0], 'application/octet-stream'), description: 'word2vec binary format' },
-      { name: 'vectors.tsv', blob: blob(projector.files[0]), description: 'Embedding Projector vectors' },
-      { name: 'metadata.tsv', blob: blob(projector.files[1]), description: 'Embedding Projector words' },
-      ...(this.scene ? [{ name: 'projection.csv', blob: new Blob([projectionCsv(this.scene)], { type: 'text/csv' }), description: 'the plotted words and their 2-D coordinates' }] : []),
-      ...(png ? [{ name: 'plot.png', blob: png, description: 'the plot as drawn' }] : []),
-      ...(svg ? [{ name: 'plot.svg', blob: svg, description: 'the plot as drawn, as vector graphics' }] : []),
-    ]);
+  /** The file's contents: vectors from the worker, the plot from the page; null when there are none. */
+  async exportBlob(file) {
+    if (file.format) {
+      const reply = await this.request('export', { format: file.format });
+      // The blob takes the bytes; the transferred buffer is let go with the reply.
+      return reply && new Blob([reply.bytes], { type: file.type });
+    }
+    if (!this.scene) {
+      this.view.showNotice('There is no plot yet to export: train or open vectors first.');
+      return null;
+    }
+    if (file.name === 'projection.csv') return new Blob([projectionCsv(this.scene)], { type: file.type });
+    if (file.name === 'plot.png') return this.view.plotPng();
+    return this.view.plotSvg();
   }
 }
+
+/**
+ * The Export card's files, each built when asked for: the vectors by the worker in its
+ * `format` (`savesVectors`: the trained vectors are then kept outside the tab), the plot and
+ * its coordinates by the page.
+ */
+const EXPORTS = [
+  { name: 'embedscope-bundle.json', format: 'bundle', type: 'application/json', savesVectors: true, description: 'vectors, counts, parameters and fingerprint; open it here again' },
+  { name: 'vectors.txt', format: 'word2vec', type: 'text/plain', savesVectors: true, description: 'word2vec text format' },
+  { name: 'vectors.bin', format: 'word2vecBinary', type: 'application/octet-stream', savesVectors: true, description: 'word2vec binary format' },
+  { name: 'vectors.tsv', format: 'projectorVectors', type: 'text/plain', savesVectors: true, description: 'Embedding Projector vectors' },
+  { name: 'metadata.tsv', format: 'projectorMetadata', type: 'text/plain', description: 'Embedding Projector words' },
+  { name: 'projection.csv', type: 'text/csv', description: 'the plotted words and their 2-D coordinates' },
+  { name: 'plot.png', description: 'the plot as drawn' },
+  { name: 'plot.svg', description: 'the plot as drawn, as vector graphics' },
+];
 
 /** A finished run's progress, for vectors re-opened from a bundle with their losses. */
 const EMPTY_PROGRESS = { epoch: 0, epochs: 0, epochTokensDone: 0, epochTokens: 0, tokensDone: 0, tokensTotal: 0, alpha: 0, loss: 0, tokensPerSec: 0, done: true, epochLosses: [] };

@@ -158,11 +158,6 @@
  */
 
 /**
- * A file to download.
- * @typedef {{name: string, text?: string, bytes?: Uint8Array}} ExportFile
- */
-
-/**
  * Page → worker.
  * @typedef {{type: 'prepare', id: number, source: Source, params: Params}} PrepareRequest
  *   Tokenize, build the vocabulary and a fresh trainer; replies `prepare`.
@@ -189,8 +184,9 @@
  *   purpose: 'benchmark'|'sanity'}} EvaluateRequest
  *   runs in chunks, with `evalProgress` (carrying `purpose`) between them; `purpose` says whose
  *   it is: the person's evaluation card, or the sanity check after training on the sample
- * @typedef {{type: 'export', id: number, format: 'bundle'|'word2vec'|'word2vecBinary'|'projector', params?: Params|null}} ExportRequest
- *   `params`: the form's parameters, stored in a bundle of trained vectors
+ * @typedef {{type: 'export', id: number, format: 'bundle'|'word2vec'|'word2vecBinary'|'projectorVectors'|'projectorMetadata'}} ExportRequest
+ *   Builds one file of the vectors when asked for. A bundle of vectors trained here holds the
+ *   parameters they were trained with (the session keeps them; the form may have changed since).
  * @typedef {{type: 'testPanic', id: number}} TestPanicRequest
  *   panics inside wasm on purpose; only the browser tests send it, to test recovery
  * @typedef {PrepareRequest|LearnBpeRequest|TrainRequest|PauseRequest|StopRequest|ProjectRequest
@@ -230,7 +226,8 @@
  * @typedef {{type: 'loadProgress', bytesDone: number, bytesTotal: number, words: number}} LoadProgressMessage
  * @typedef {{type: 'evalProgress', purpose: 'benchmark'|'sanity', done: number, total: number}} EvalProgressMessage
  * @typedef {{type: 'evaluate', id: number, report: EvaluationReport}} EvaluateReply
- * @typedef {{type: 'export', id: number, files: ExportFile[]}} ExportReply
+ * @typedef {{type: 'export', id: number, bytes: Uint8Array}} ExportReply
+ *   the file's bytes, their buffer transferred, not copied
  * @typedef {{type: 'error', id: number|null, message: string}} ErrorMessage
  *   a request failed (or training did, with `id` null); the worker goes on
  * @typedef {{type: 'fatal', message: string}} FatalMessage

@@ -52,6 +52,14 @@ function formatBytes(bytes) {
   return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
 }
 
+/** How long a download's object URL lives: the browser has begun the download by then. */
+const REVOKE_AFTER_MS = 1000;
+
+/** The Export card's line of the file `name`. */
+function downloadItem(name) {
+  return [...$('downloads').children].find((item) => item.dataset.file === name);
+}
+
 /** "1 min 05 s" */
 function formatSeconds(seconds) {
   if (!Number.isFinite(seconds)) return '—';
@@ -78,7 +86,6 @@ export class View {
     this.lossCanvas = $('loss-chart');
     this.plotChart = new Chart(this.plotCanvas);
     this.lossChart = new Chart(this.lossCanvas);
-    this.downloadUrls = [];
     this.onResize = () => {};
     // The charts size their backing store from the CSS size, so a resize needs a redraw.
     new ResizeObserver(() => {
@@ -196,18 +203,22 @@ export class View {
     });
     const overlay = $('drop-overlay');
     const hasFiles = (event) => event.dataTransfer?.types.includes('Files');
+    // A drop target inside the page (the evaluation card) takes its drags itself and says so
+    // with preventDefault, letting them reach the document: over it the overlay hides (it
+    // would promise to open the file as a text), and its drop still ends the overlay.
     document.addEventListener('dragover', (event) => {
       if (!hasFiles(event)) return;
+      overlay.hidden = event.defaultPrevented;
       event.preventDefault();
-      overlay.hidden = false;
     });
     document.addEventListener('dragleave', (event) => {
       if (event.relatedTarget == null) overlay.hidden = true;
     });
     document.addEventListener('drop', (event) => {
       if (!hasFiles(event)) return;
-      event.preventDefault();
       overlay.hidden = true;
+      if (event.defaultPrevented) return;
+      event.preventDefault();
       const files = [...event.dataTransfer.files];
       if (files.length) handler(files);
     });
@@ -347,7 +358,7 @@ export class View {
     $('pause').disabled = !controls.canPause;
     $('pause').textContent = controls.paused ? 'Resume' : 'Pause';
     $('stop').disabled = !controls.canStop;
-    $('export').disabled = !controls.canExport;
+    this.enableDownloads(controls.canExport);
     $('evaluate').disabled = !controls.canEvaluate;
   }
 
@@ -399,10 +410,10 @@ export class View {
   /**
    * @param {number} epochs
    * @param {number[]} epochLosses
-   * @param {number[]} withinEpoch  flat [fractional epoch, loss, …]
+   * @param {Float64Array} withinEpoch  flat [fractional epoch, loss, …], bounded (see LossSeries)
    */
   drawLoss(epochs, epochLosses, withinEpoch) {
-    this.lossChart.draw_loss(epochs, new Float64Array(epochLosses), new Float64Array(withinEpoch));
+    this.lossChart.draw_loss(epochs, new Float64Array(epochLosses), withinEpoch);
     this.lossCanvas.setAttribute('aria-label', epochLosses.length
       ? `Loss per epoch: ${epochLosses.map((loss, i) => `${i + 1}: ${loss.toFixed(4)}`).join(', ')}`
       : 'Loss per epoch: none finished yet');
@@ -411,20 +422,27 @@ export class View {
 
   // ---- the plot
 
-  /** Fills the axes selector with every pair of components, with their explained variance. */
+  /**
+   * Fills the axes selector with every pair of components, with their explained variance.
+   * Frames arrive several times a second while training: options that are there already
+   * only have their text updated, and only when it changed, so a list the person has open
+   * stays open under the pointer.
+   */
   setAxes(explained, xComponent, yComponent) {
     const select = $('plot-axes');
     const n = Math.max(explained.length, 2);
     const name = (i) => (explained[i] == null ? `PC${i + 1}` : `PC${i + 1} (${percent(explained[i], 0)})`);
-    const options = [];
+    const pairs = [];
     for (let x = 0; x < n; x += 1) {
-      for (let y = x + 1; y < n; y += 1) {
-        const option = new Option(`${name(x)} / ${name(y)}`, `${x},${y}`);
-        option.selected = x === xComponent && y === yComponent;
-        options.push(option);
-      }
+      for (let y = x + 1; y < n; y += 1) pairs.push({ value: `${x},${y}`, text: `${name(x)} / ${name(y)}` });
     }
-    select.replaceChildren(...options);
+    const same = select.options.length === pairs.length && pairs.every(({ value }, i) => select.options[i].value === value);
+    if (!same) select.replaceChildren(...pairs.map(({ value, text }) => new Option(text, value)));
+    pairs.forEach(({ text }, i) => {
+      if (select.options[i].text !== text) select.options[i].text = text;
+    });
+    const chosen = `${xComponent},${yComponent}`;
+    if (select.value !== chosen) select.value = chosen;
   }
 
   /** `handler({nWords, xComponent, yComponent})` when the words shown or the axes change. */
@@ -568,6 +586,23 @@ export class View {
     $('neighbours-list').replaceChildren(...neighbours.map((n) => this.resultItem(n, true)));
   }
 
+  /**
+   * Clears every answer about the vectors (neighbours, token facts, analogy, evaluation,
+   * sanity check, completions): they belong to a model that gave way to another.
+   */
+  clearAnswers() {
+    this.showNeighboursMessage('');
+    this.showTokenInfo(null, false);
+    this.showAnalogyMessage('');
+    this.showSanity(null);
+    this.showEvaluationMessage(null);
+    $('evaluation-results').hidden = true;
+    $('evaluation-table').replaceChildren();
+    $('evaluation-worst-title').textContent = '';
+    $('evaluation-worst').replaceChildren();
+    $('vocab-completions').replaceChildren();
+  }
+
   showNeighboursMessage(text) {
     $('neighbours-message').textContent = revealInvisible(text);
     $('neighbours-list').replaceChildren();
@@ -704,17 +739,17 @@ export class View {
       if (file) chosen(file);
     });
     const card = $('evaluation-form').closest('section');
+    // preventDefault marks the drag as the card's; it goes on to the document, whose
+    // handler (bindFileChosen) then hides the page's overlay instead of opening the file.
     card.addEventListener('dragover', (event) => {
       if (!event.dataTransfer?.types.includes('Files')) return;
       event.preventDefault();
-      event.stopPropagation();
       card.classList.add('drop-target');
     });
     card.addEventListener('dragleave', () => card.classList.remove('drop-target'));
     card.addEventListener('drop', (event) => {
       if (!event.dataTransfer?.types.includes('Files')) return;
       event.preventDefault();
-      event.stopPropagation();
       card.classList.remove('drop-target');
       const [file] = event.dataTransfer.files;
       if (file) chosen(file);
@@ -792,35 +827,61 @@ export class View {
     });
   }
 
-  bindExport(handler) {
-    $('export').addEventListener('click', () => handler());
-  }
-
-  /** While the downloads are prepared (seconds for large vectors) the button says so. */
-  showExporting(busy) {
-    const button = $('export');
-    button.disabled = busy;
-    button.textContent = busy ? 'Preparing downloads…' : 'Prepare downloads';
-    button.setAttribute('aria-busy', String(busy));
-  }
-
-  /** Offers each file as a download link; the previous links' object URLs are released. */
-  showDownloads(files) {
-    for (const url of this.downloadUrls) URL.revokeObjectURL(url);
-    this.downloadUrls = [];
-    $('downloads').replaceChildren(...files.map(({ name, blob, description }) => {
-      const url = URL.createObjectURL(blob);
-      this.downloadUrls.push(url);
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = name;
-      link.textContent = name;
-      const item = document.createElement('li');
+/**
+   * Offers a button per file, named by the file; `handler(name)` builds that one file when
+   * its button is pressed.
+   * @param {{name: string, description: string}[]} files
+   */
+  bindExport(files, handler) {
+    $('downloads').replaceChildren(...files.map(({ name, description }) => {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.textContent = name;
+      button.disabled = true;
+      button.addEventListener('click', () => handler(name));
       const note = document.createElement('span');
       note.className = 'hint';
-      note.textContent = ` ${description}, ${formatBytes(blob.size)}`;
-      item.append(link, note);
+      note.dataset.description = description;
+      note.textContent = ` ${description}`;
+      const item = document.createElement('li');
+      item.dataset.file = name;
+      item.append(button, note);
       return item;
     }));
+  }
+
+  /** The download buttons work while there are vectors; one whose file is being built waits. */
+  enableDownloads(enabled) {
+    this.downloadsEnabled = enabled;
+    for (const item of $('downloads').children) {
+      item.querySelector('button').disabled = !enabled || item.dataset.busy === 'true';
+    }
+  }
+
+  /** While the file `name` is built (seconds for large vectors) its line says so. */
+  showExporting(name, busy) {
+    const item = downloadItem(name);
+    const button = item.querySelector('button');
+    const note = item.querySelector('.hint');
+    item.dataset.busy = String(busy);
+    button.disabled = busy || !this.downloadsEnabled;
+    button.setAttribute('aria-busy', String(busy));
+    if (busy) note.textContent = ` ${note.dataset.description}: preparing…`;
+    else if (note.textContent.endsWith('preparing…')) note.textContent = ` ${note.dataset.description}`;
+  }
+
+  /**
+   * Hands `blob` to the browser as the download `name` and lets go of it: the object URL is
+   * revoked once the download has begun, and the browser holds the bytes it saves.
+   */
+  saveFile(name, blob) {
+    const url = URL.createObjectURL(blob);
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = name;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(url), REVOKE_AFTER_MS);
+    const note = downloadItem(name).querySelector('.hint');
+    note.textContent = ` ${note.dataset.description}, ${formatBytes(blob.size)}`;
   }
 }

@@ -187,6 +187,15 @@ async function benchmarkSource(benchmark) {
   return benchmark_text(benchmark.name);
 }
 
+/** The session's writer of each export format (www/protocol.js `ExportRequest`). */
+const EXPORTS = {
+  bundle: () => session.export_bundle(),
+  word2vec: () => session.export_word2vec(),
+  word2vecBinary: () => session.export_word2vec_binary(),
+  projectorVectors: () => session.export_projector_vectors(),
+  projectorMetadata: () => session.export_projector_metadata(),
+};
+
 /** @type {Record<string, (request: any) => object|void|Promise<object|void>>} */
 const handlers = {
   /**
@@ -347,20 +356,22 @@ const handlers = {
     }
     return { report: session.eval_report() };
   },
-  /** Panics inside wasm on purpose, for the test that the page recovers (see `panic_for_test`). */
-  testPanic() {
-    panic_for_test();
-  },
-  export({ format, params }) {
-    if (format === 'bundle') {
-      return { files: [{ name: 'embedscope-bundle.json', text: session.export_bundle(params ? JSON.stringify(params) : undefined) }] };
-    }
-    if (format === 'word2vec') return { files: [{ name: 'vectors.txt', text: session.export_word2vec() }] };
-    if (format === 'word2vecBinary') return { files: [{ name: 'vectors.bin', bytes: session.export_word2vec_binary() }] };
-    const { vectors, metadata } = session.export_projector();
-    return { files: [{ name: 'vectors.tsv', text: vectors }, { name: 'metadata.tsv', text: metadata }] };
+  /**
+   * Builds the one file asked for, now (a large one takes seconds), and transfers its bytes
+   * to the page rather than copying them; the worker keeps nothing of it.
+   */
+  export({ id, format }) {
+    const build = EXPORTS[format];
+    if (!build) throw new Error(`unknown export format '${format}'`);
+    const bytes = build();
+    self.postMessage({ type: 'export', id, bytes }, [bytes.buffer]);
   },
 };
+
+// Panics inside wasm on purpose, for the browser tests that the page recovers (see
+// `panic_for_test`). Dev server only: `npm run build` replaces import.meta.env.DEV with false,
+// so the bundler drops the handler and the glue's wrapper, and vite.config.js the export.
+if (import.meta.env.DEV) handlers.testPanic = () => panic_for_test();
 
 /** Turns a failure into an `error` message; a trap of the wasm instance ends the worker. */
 function reportError(id) {

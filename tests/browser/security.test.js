@@ -73,9 +73,8 @@ test('tokens that look like markup or reorder text are shown as written, everywh
   assert.deepEqual(dialogs, []);
 
   // Exports: the SVG escapes them; the CSV quotes nothing it need not, and keeps them exact.
-  await button(page, 'Prepare downloads').click();
   const download = async (name) => {
-    const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name }).click()]);
+    const [file] = await Promise.all([page.waitForEvent('download'), button(page, name).click()]);
     return (await readFile(await file.path())).toString('utf8');
   };
   const svg = await download('plot.svg');
@@ -101,8 +100,10 @@ test('the Content-Security-Policy blocks inline scripts, eval and third-party lo
   // The app's own work raises no violation: training (the worker compiles wasm), the plot, exports.
   await button(page, 'Train').click();
   await waitUntilDone(page);
-  await button(page, 'Prepare downloads').click();
-  await page.getByRole('link', { name: 'plot.svg' }).waitFor();
+  for (const name of ['embedscope-bundle.json', 'plot.svg']) {
+    const [file] = await Promise.all([page.waitForEvent('download'), button(page, name).click()]);
+    await file.path();
+  }
   assert.deepEqual(violations, []);
 
   const probes = await page.evaluate(async () => {
@@ -147,8 +148,7 @@ test('nothing leaves the page: no request but its own files, during load, traini
   await combobox(page, 'Word').fill('queen');
   await button(page, 'Find').click();
   await page.getByText('Nearest to “queen”').waitFor();
-  await button(page, 'Prepare downloads').click();
-  const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'vectors.txt' }).click()]);
+  const [file] = await Promise.all([page.waitForEvent('download'), button(page, 'vectors.txt').click()]);
   await file.path();
   const later = requests.slice(loaded).filter((url) => !/^(blob|data):/.test(url));
   assert.deepEqual(later, [], 'no request at all while training, querying and exporting');

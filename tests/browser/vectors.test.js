@@ -138,10 +138,9 @@ test('a bundle saved here opens again exactly: vectors, parameters, losses, fing
   await page.waitForFunction(() => document.getElementById('progress-text').textContent.startsWith('Done.'), null, { timeout: 60_000 });
   const before = await neighbours(page, 'queen');
   const losses = await page.locator('#loss-chart').getAttribute('data-epoch-losses');
-  await button(page, 'Prepare downloads').click();
   const [download] = await Promise.all([
     page.waitForEvent('download'),
-    page.getByRole('link', { name: 'embedscope-bundle.json' }).click(),
+    button(page, 'embedscope-bundle.json').click(),
   ]);
   const bundle = await readFile(await download.path());
   const json = JSON.parse(bundle.toString('utf8'));
