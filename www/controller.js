@@ -431,7 +431,10 @@ export class Controller {
     const known = (i) => i != null;
     const a = this.analogyWords?.map(at) ?? [];
     const arrows = a.length === 4 ? [[a[0], a[1]], [a[2], a[3]]].filter(([f, t]) => known(f) && known(t)) : [];
-    const name = (i) => `PC${i + 1}` + (frame.explained[i] != null ? ` (${(100 * frame.explained[i]).toFixed(1)} % of variance)` : '');
+    // One-dimensional vectors have PC1 only: the other axis is 0.
+    const name = (i) => (frame.explained[i] == null
+      ? `PC${i + 1}: none (the vectors have ${frame.explained.length} dimension${frame.explained.length === 1 ? '' : 's'})`
+      : `PC${i + 1} (${(100 * frame.explained[i]).toFixed(1)} % of variance)`);
     return {
       labels,
       coords: new Float32Array(coords),

@@ -320,7 +320,10 @@ impl Session {
     pub fn projection(&mut self, n_words: usize, x: usize, y: usize) -> Result<JsValue, JsError> {
         let emb = self.embeddings()?;
         let n_components = MAX_COMPONENTS.min(emb.dim());
-        if x >= n_components || y >= n_components || x == y {
+        // Vectors of one dimension (a file may hold them) have one component: the map
+        // plots it along PC2 = 0 rather than refusing to draw.
+        let y_in_range = y < n_components || (n_components == 1 && y == 1);
+        if x >= n_components || !y_in_range || x == y {
             return Err(js_error(Error::InvalidParameter {
                 name: "axes",
                 value: format!("PC{} and PC{}", x + 1, y + 1),
@@ -330,7 +333,7 @@ impl Session {
         let pca = Pca::fit(&emb, Some(n_words), n_components).map_err(js_error)?;
         let n = n_words.min(emb.len());
         let full = pca.project_words(&emb, n);
-        let mut coords: Vec<f32> = full.chunks_exact(n_components).flat_map(|p| [p[x], p[y]]).collect();
+        let mut coords: Vec<f32> = full.chunks_exact(n_components).flat_map(|p| on_axes(p, (x, y))).collect();
         let words = emb.words()[..n].to_vec();
         let explained = pca.explained_variance_ratio();
 
@@ -359,7 +362,7 @@ impl Session {
             match emb.index_of(word) {
                 Some(i) => {
                     let p = frame.pca.project(emb.vector(i));
-                    coords.extend([p[frame.axes.0], p[frame.axes.1]]);
+                    coords.extend(on_axes(&p, frame.axes));
                 }
                 None => coords.extend([f32::NAN, f32::NAN]),
             }
@@ -711,6 +714,12 @@ fn format_id(format: VectorFormat) -> &'static str {
 /// An error about a file, naming it: "vectors.txt: malformed vectors file, line 7: …".
 fn js_error_in(name: &str, err: Error) -> JsError {
     JsError::new(&format!("{name}: {err}"))
+}
+
+/// A point's two coordinates on `axes`; a component the projection lacks (the second of
+/// one-dimensional vectors) is 0.
+fn on_axes(p: &[f32], axes: (usize, usize)) -> [f32; 2] {
+    [p[axes.0], p.get(axes.1).copied().unwrap_or(0.0)]
 }
 
 fn no_text() -> JsError {

@@ -80,6 +80,20 @@ test('vectors from other tools open and answer: word2vec text and binary, GloVe,
   await page.close();
 });
 
+test('vectors of one dimension open, and the map plots them along one axis', { timeout: 60_000 }, async () => {
+  const { page, problems } = await suite.openExplorer();
+  // Words at 1, 2, …, 40 and their negatives: cosine sorts them into two groups.
+  const rows = Array.from({ length: 80 }, (_, i) => ({ word: `w${i}`, vector: [(i % 2 ? -1 : 1) * (1 + (i >> 1))] }));
+  await openFiles(page, [textFile('line.txt', word2vecText(rows))]);
+  await stat(page, 'Dimensions').filter({ hasText: /^1$/ }).waitFor();
+  await page.locator('#plot-empty').waitFor({ state: 'hidden' });
+  assert.equal(await page.locator('#notice').isVisible(), false, await page.locator('#notice').textContent());
+  const neighbours = await neighboursOf(page, 'w0');
+  assert.ok(neighbours.every((word) => Number(word.slice(1)) % 2 === 0), neighbours.join(' '));
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('a large vectors file is read in slices with progress, and the page answers meanwhile', { timeout: 90_000 }, async () => {
   const { page, problems } = await suite.openExplorer();
   await stat(page, 'Vocabulary').waitFor();
