@@ -552,30 +552,22 @@ impl Session {
     /// The vectors in word2vec text format (UTF-8 bytes: the page makes a file of them, so
     /// they are never decoded into a JavaScript string).
     pub fn export_word2vec(&mut self) -> Result<Vec<u8>, JsError> {
-        let mut out = Vec::new();
-        embed::write_word2vec_text(&*self.embeddings()?, &mut out).map_err(js_error)?;
-        Ok(out)
+        self.export_with(|emb, out| embed::write_word2vec_text(emb, out))
     }
 
     /// The vectors in word2vec binary format.
     pub fn export_word2vec_binary(&mut self) -> Result<Vec<u8>, JsError> {
-        let mut out = Vec::new();
-        embed::write_word2vec_binary(&*self.embeddings()?, &mut out).map_err(js_error)?;
-        Ok(out)
+        self.export_with(|emb, out| embed::write_word2vec_binary(emb, out))
     }
 
     /// The TensorFlow Embedding Projector's `vectors.tsv` (UTF-8 bytes).
     pub fn export_projector_vectors(&mut self) -> Result<Vec<u8>, JsError> {
-        let mut out = Vec::new();
-        embed::write_projector_vectors(&*self.embeddings()?, &mut out).map_err(js_error)?;
-        Ok(out)
+        self.export_with(|emb, out| embed::write_projector_vectors(emb, out))
     }
 
     /// The TensorFlow Embedding Projector's `metadata.tsv`, the words (UTF-8 bytes).
     pub fn export_projector_metadata(&mut self) -> Result<Vec<u8>, JsError> {
-        let mut out = Vec::new();
-        embed::write_projector_metadata(&*self.embeddings()?, &mut out).map_err(js_error)?;
-        Ok(out)
+        self.export_with(|emb, out| embed::write_projector_metadata(emb, out))
     }
 }
 
@@ -595,6 +587,16 @@ impl Session {
     }
 
     /// Replaces the text; whatever was learned from or opened before it is gone.
+    /// The queried vectors written by `write`, one of the core's writers, into bytes.
+    fn export_with(
+        &mut self,
+        write: impl FnOnce(&Embeddings, &mut Vec<u8>) -> Result<(), Error>,
+    ) -> Result<Vec<u8>, JsError> {
+        let mut out = Vec::new();
+        write(&*self.embeddings()?, &mut out).map_err(js_error)?;
+        Ok(out)
+    }
+
     fn replace_text(&mut self, text: String) {
         *self = Session { text, ..Session::default() };
     }

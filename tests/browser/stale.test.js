@@ -24,6 +24,25 @@ async function openOnSample() {
   return { page, problems };
 }
 
+/** Starts a run of 500 epochs of the sample and waits until it is past its first epoch. */
+async function trainLong(page) {
+  await field(page, 'Epochs').fill('500');
+  await button(page, 'Train').click();
+  await progressText(page).filter({ hasText: /^Epoch [2-9]\d* of 500/ }).waitFor();
+}
+
+/** Counts, in `window.framesSeen`, the frames the controller is handed from now on, drawn or not. */
+async function countFrames(page) {
+  await page.evaluate(() => {
+    window.framesSeen = 0;
+    const show = window.explorer.showFrame.bind(window.explorer);
+    window.explorer.showFrame = (frame) => {
+      window.framesSeen += 1;
+      show(frame);
+    };
+  });
+}
+
 /** 20,000 words × 100 values in word2vec text: about 19 MB, five 4 MB slices. */
 function largeVectors() {
   const lines = ['20000 100'];
@@ -120,19 +139,9 @@ test('after training, another text or vectors file clears the answers of the mod
 
 test('a frame of the old model that arrives after "stop and open" is not drawn', { timeout: 120_000 }, async () => {
   const { page, problems } = await openOnSample();
-  await field(page, 'Epochs').fill('500');
-  await button(page, 'Train').click();
-  await progressText(page).filter({ hasText: /^Epoch [2-9]\d* of 500/ }).waitFor();
+  await trainLong(page);
   await page.locator('#plot-empty').waitFor({ state: 'hidden' });
-  // Count the frames the controller is handed from now on, drawn or not.
-  await page.evaluate(() => {
-    window.framesSeen = 0;
-    const show = window.explorer.showFrame.bind(window.explorer);
-    window.explorer.showFrame = (frame) => {
-      window.framesSeen += 1;
-      show(frame);
-    };
-  });
+  await countFrames(page);
   await button(page, 'Use the built-in sample').click();
   await button(page, 'Stop and open Built-in sample: planted royal/common people and countries').click();
   await progressText(page).filter({ hasText: 'Not started.' }).waitFor();
@@ -256,19 +265,12 @@ test('the sanity check keeps to its line and does not replace an evaluation the 
 
 test('the axes list keeps its options while frames arrive, so it stays open under the pointer', { timeout: 120_000 }, async () => {
   const { page, problems } = await openOnSample();
-  await field(page, 'Epochs').fill('500');
-  await button(page, 'Train').click();
-  await progressText(page).filter({ hasText: /^Epoch [2-9]\d* of 500/ }).waitFor();
+  await trainLong(page);
   await combobox(page, 'Axes').selectOption('0,2');
   await page.evaluate(() => {
     for (const option of document.getElementById('plot-axes').options) option.dataset.seen = 'yes';
-    window.framesSeen = 0;
-    const show = window.explorer.showFrame.bind(window.explorer);
-    window.explorer.showFrame = (frame) => {
-      window.framesSeen += 1;
-      show(frame);
-    };
   });
+  await countFrames(page);
   await page.waitForFunction(() => window.framesSeen >= 3, null, { timeout: 30_000 });
   const options = await page.locator('#plot-axes option').evaluateAll((all) => all.map((o) => ({ seen: o.dataset.seen, text: o.textContent })));
   assert.ok(options.length >= 3 && options.every((o) => o.seen === 'yes'), JSON.stringify(options));
