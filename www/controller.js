@@ -232,6 +232,8 @@ export class Controller {
       this.withinEpoch = new LossSeries();
       this.preparedParams = JSON.stringify(params);
       this.setState('prepared');
+      // The progress line said how the text was read and tokenized: now it says where training stands.
+      this.paintProgress();
       this.view.showNotice(null);
       return true;
     } catch (error) {

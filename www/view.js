@@ -469,7 +469,13 @@ export class View {
   drawPlot(scene) {
     $('plot-empty').hidden = scene != null;
     this.plotScene = scene;
-    if (scene) this.plotChart.draw_scatter(scene.coords, scene.labels.map(displayToken), scene.options);
+    if (scene) {
+      this.plotChart.draw_scatter(scene.coords, scene.labels.map(displayToken), scene.options);
+    } else {
+      // No frame (a new text, a restarted worker): the last picture must not show through.
+      const canvas = this.plotCanvas;
+      canvas.getContext('2d').clearRect(0, 0, canvas.width, canvas.height);
+    }
   }
 
   /** `handler()` after the canvases changed size: everything must be drawn again. */

@@ -43,6 +43,15 @@ async function countFrames(page) {
   });
 }
 
+/** Whether the map's canvas holds nothing at all: every pixel transparent. */
+function plotIsBlank(page) {
+  return page.evaluate(() => {
+    const canvas = document.getElementById('plot');
+    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+    return data.every((value) => value === 0);
+  });
+}
+
 /** 20,000 words × 100 values in word2vec text: about 19 MB, five 4 MB slices. */
 function largeVectors() {
   const lines = ['20000 100'];
@@ -122,6 +131,9 @@ test('after training, another text or vectors file clears the answers of the mod
   await openFiles(page, textFile('other.txt', 'the cat sat on the mat\n'.repeat(50)));
   await stat(page, 'Lines').filter({ hasText: '50' }).waitFor();
   assert.deepEqual(await answersShown(), none, 'a new text clears them');
+  assert.equal(await plotIsBlank(page), true, 'the map of the trained model is gone');
+  // Once read and tokenized, the progress line says where training stands, not the read.
+  assert.equal(await progressText(page).textContent(), 'Not started.');
 
   // Vectors from a file likewise replace the answers of the trained model.
   await field(page, 'Min count').fill('1');
@@ -149,6 +161,7 @@ test('a frame of the old model that arrives after "stop and open" is not drawn',
   // Stopping sends the last frame of the stopped run; it arrives after the new text was opened.
   await page.waitForFunction(() => window.framesSeen >= 1);
   assert.equal(await page.locator('#plot-empty').isVisible(), true, 'the map is empty until the new text trains');
+  assert.equal(await plotIsBlank(page), true, 'the last picture of the old model does not show through');
   // Nothing on the empty map answers the pointer.
   const box = await page.locator('#plot').boundingBox();
   for (let i = 1; i < 10; i++) await page.mouse.move(box.x + (box.width * i) / 10, box.y + box.height / 2);
