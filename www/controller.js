@@ -4,6 +4,7 @@
 import { checkParams, DEFAULTS, KJV_PRESET, presetKeepingBpe, SAMPLE_PRESET } from './params.js';
 import { LossSeries } from './loss-series.js';
 import { SUPERSEDED } from './protocol.js';
+import { MapExplorer } from './map/explorer.js';
 
 /** @typedef {import('./protocol.js').Projection} Projection */
 /** @typedef {import('./protocol.js').Progress} Progress */
@@ -12,8 +13,6 @@ import { SUPERSEDED } from './protocol.js';
 /** @typedef {import('./protocol.js').Params} Params */
 /** @typedef {import('./protocol.js').Source} Source */
 
-/** Words labelled on the plot: the most frequent ones (ids are in frequency order). */
-const LABELLED_WORDS = 50;
 const COMPLETIONS = 20;
 /** Lines of the text shown where a selected token occurs. */
 const CONCORDANCE_LINES = 5;
@@ -26,20 +25,24 @@ export class Controller {
   constructor(view, worker) {
     this.view = view;
     this.worker = worker;
+    this.explorer = new MapExplorer(view.map, view.mapPanel, {
+      project: (settings) => this.projectFrame(settings),
+      select: (word) => this.select(word),
+      changed: () => this.linkChanged(),
+    });
     this.reset();
 
     view.setParams(DEFAULTS);
-    view.setAxes([], 0, 1);
+    view.mapPanel.setAxes([], 0, 1);
     view.bindUseSample(() => this.openSample());
     view.bindFileChosen((files) => this.openFiles(files));
     view.bindParamsChange((name) => this.paramsChanged(name));
     view.bindTrain(() => this.train());
     view.bindPauseResume(() => this.control(this.state === 'paused' ? 'train' : 'pause'));
     view.bindStop(() => this.control('stop'));
-    view.bindPlotSettings((settings) => this.project(settings));
-    view.bindPlotHover((index) => { this.hovered = index; this.redraw(); });
-    view.bindPlotClick((index) => this.select(this.scene.labels[index]));
-    view.bindResize(() => { this.redraw(); this.drawLoss(); });
+    view.bindResize(() => { this.explorer.redraw(); this.drawLoss(); });
+    view.bindShowAnalogy(() => this.analogyWords && this.explorer.isolate(this.analogyWords));
+    view.mapPanel.bindCopyLink(() => this.copyLink());
     view.bindWordTyped((prefix) => this.complete(prefix));
     view.bindSearch((word) => this.search(word));
     view.bindResultClick((word) => this.select(word));
@@ -94,26 +97,21 @@ export class Controller {
     this.progress = null;
     /** The loss within epochs, thinned to a bounded number of points. */
     this.withinEpoch = new LossSeries();
-    /** @type {Projection|null} */
-    this.frame = null;
     /** The worker's name for the model shown (see worker.js `model`); frames of another are dropped. */
     this.model = null;
-    this.settings = { ...this.view.readPlotSettings(), extraWords: [] };
-    this.hovered = null;
     this.sanityShown = false;
     // The answers on screen belong to the model that gives way.
     this.view.clearAnswers();
     this.selected = null;
-    this.neighbours = [];
     this.analogyWords = null;
-    this.scene = null;
+    this.explorer.clear();
   }
 
   paintAll() {
     this.setState(this.state);
     this.paintProgress();
     this.drawLoss();
-    this.redraw();
+    this.explorer.redraw();
   }
 
   // ---- text and parameters
@@ -184,6 +182,23 @@ export class Controller {
     );
     if (stop && this.working) await this.control('stop');
     return stop;
+  }
+
+  /**
+   * Opens a link's view: its built-in text (the sample, or the King James Bible when the
+   * server has it at `kjv`), trained with the preset's seed, so the same vectors come back,
+   * with the map's settings applied before training, so every frame shows the view.
+   * @param {URLSearchParams} state @param {string|null} kjv
+   */
+  async restoreLink(state, kjv) {
+    if (state.get('text') === 'kjv' && kjv) {
+      await this.open({ kind: 'url', name: 'King James Bible', url: kjv }, 'King James Bible (data/kjv.txt)', KJV_PRESET);
+    } else {
+      await this.openSample();
+    }
+    if (this.state !== 'prepared') return;
+    await this.train();
+    await this.explorer.restore(state);
   }
 
   /** Opens the built-in sample: the page starts on it, so training is one click away. */
@@ -282,7 +297,6 @@ export class Controller {
       // text is not tokenized twice.
       const ready = this.state === 'prepared' && this.preparedParams === JSON.stringify(params);
       if (!ready && !(await this.prepare())) return;
-      this.settings.extraWords = [];
       this.view.showParamsPending(false);
       this.paintAll();
       await this.control('train');
@@ -376,82 +390,58 @@ export class Controller {
     this.view.drawLoss(p ? p.epochs : 1, p ? p.epochLosses : [], this.withinEpoch.points());
   }
 
-  // ---- the plot
+  // ---- the map (www/map/explorer.js has the rest)
 
-  async project(settings) {
-    this.settings = { ...this.settings, ...settings };
-    if (this.state === 'idle') return;
-    const frame = await this.request('project', { view: this.settings });
-    if (frame) this.showFrame(frame);
+  /**
+   * A frame of the current model with these view settings, or null when there are no
+   * vectors (or they gave way meanwhile). A bad setting (an unknown axis word) throws.
+   */
+  async projectFrame(settings) {
+    if (this.state === 'idle') return null;
+    const model = this.model;
+    const frame = await this.worker.request('project', { view: settings });
+    return frame.model === this.model && model === this.model ? frame : null;
   }
 
   /** @param {Projection & {model: number}} frame */
   showFrame(frame) {
     // A frame of a model that gave way (sent before the worker heard of the new text) is not drawn.
     if (frame.model !== this.model) return;
-    this.frame = frame;
-    this.view.setAxes(frame.explained, frame.xComponent, frame.yComponent);
-    this.redraw();
+    this.explorer.showFrame(frame);
   }
 
-  /** Words the plot needs that are not among the frequent ones it shows. */
-  wantedExtraWords() {
-    const plotted = new Set(this.frame?.words ?? []);
-    const wanted = [this.selected, ...this.neighbours.map((n) => n.word), ...(this.analogyWords ?? [])];
-    return [...new Set(wanted.filter((word) => word != null && !plotted.has(word)))];
+  /** The link's state: the built-in text shown, and the map's view of it. */
+  linkState() {
+    const state = this.explorer.linkState();
+    const text = this.isSample ? 'sample' : this.source?.kind === 'url' ? 'kjv' : null;
+    if (!text) return null;
+    state.set('text', text);
+    return state;
   }
 
-  /** Asks for a new frame when the selection or analogy needs words the frame lacks. */
-  placeExtraWords() {
-    const extra = this.wantedExtraWords();
-    const current = this.settings.extraWords;
-    if (extra.length === current.length && extra.every((w, i) => w === current[i])) {
-      this.redraw();
+  /** Keeps the address's hash on the view (built-in texts only: others cannot be reopened by a link). */
+  linkChanged() {
+    clearTimeout(this.linkTimer);
+    this.linkTimer = setTimeout(() => {
+      const state = this.linkState();
+      const hash = state ? `#${state}` : '';
+      if (location.hash !== hash) history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
+    }, 200);
+  }
+
+  async copyLink() {
+    const state = this.linkState();
+    if (!state) {
+      this.view.mapPanel.showLinkCopied('A link can restore the view of a built-in text only: this text is your own file.');
       return;
     }
-    this.project({ extraWords: extra });
-  }
-
-  redraw() {
-    this.scene = this.frame ? this.buildScene(this.frame) : null;
-    this.view.drawPlot(this.scene);
-  }
-
-  /** The chart's input: frequent words, then the extra words that could be placed. */
-  buildScene(frame) {
-    const labels = [...frame.words];
-    const coords = Array.from(frame.coords);
-    frame.extraWords.forEach((word, i) => {
-      const [x, y] = [frame.extraCoords[2 * i], frame.extraCoords[2 * i + 1]];
-      if (Number.isFinite(x) && Number.isFinite(y)) {
-        labels.push(word);
-        coords.push(x, y);
-      }
-    });
-    const index = new Map(labels.map((word, i) => [word, i]));
-    const at = (word) => index.get(word);
-    const known = (i) => i != null;
-    const a = this.analogyWords?.map(at) ?? [];
-    const arrows = a.length === 4 ? [[a[0], a[1]], [a[2], a[3]]].filter(([f, t]) => known(f) && known(t)) : [];
-    // One-dimensional vectors have PC1 only: the other axis is 0.
-    const name = (i) => (frame.explained[i] == null
-      ? `PC${i + 1}: none (the vectors have ${frame.explained.length} dimension${frame.explained.length === 1 ? '' : 's'})`
-      : `PC${i + 1} (${(100 * frame.explained[i]).toFixed(1)} % of variance)`);
-    return {
-      labels,
-      coords: new Float32Array(coords),
-      options: {
-        xLabel: name(frame.xComponent),
-        yLabel: name(frame.yComponent),
-        labelCount: Math.min(LABELLED_WORDS, frame.words.length),
-        hovered: this.hovered != null && this.hovered < labels.length ? this.hovered : null,
-        selected: at(this.selected) ?? null,
-        neighbours: this.neighbours.map((n) => at(n.word)).filter(known),
-        arrows,
-        highlighted: a.filter(known),
-        fixedRange: null,
-      },
-    };
+    const url = `${location.origin}${location.pathname}${location.search}#${state}`;
+    try {
+      await navigator.clipboard.writeText(url);
+      this.view.mapPanel.showLinkCopied('Link copied: it opens this text, trains it with the same seed and shows this view.');
+    } catch {
+      this.view.mapPanel.showLinkCopied(`Copy this link: ${url}`);
+    }
   }
 
   // ---- queries
@@ -494,9 +484,8 @@ export class Controller {
     // An answer of vectors that gave way meanwhile is not shown.
     if (!reply || this.model !== model) return false;
     this.selected = word;
-    this.neighbours = reply.neighbours;
     this.view.showNeighbours(word, reply.neighbours);
-    this.placeExtraWords();
+    this.explorer.setAnswers({ selected: word, neighbours: reply.neighbours });
     if (!this.source) return true;
     const info = await this.request('tokenInfo', { token: word, maxLines: CONCORDANCE_LINES });
     if (info && this.selected === word && this.model === model) this.view.showTokenInfo(info.info, this.tokenizer === 'bpe');
@@ -515,7 +504,7 @@ export class Controller {
       this.view.showAnalogyMessage(`${error.message[0].toUpperCase()}${error.message.slice(1)}.`);
       this.analogyWords = null;
     }
-    this.placeExtraWords();
+    this.explorer.setAnswers({ analogyWords: this.analogyWords });
   }
 
   /**
@@ -601,13 +590,14 @@ export class Controller {
       // The blob takes the bytes; the transferred buffer is let go with the reply.
       return reply && new Blob([reply.bytes], { type: file.type });
     }
-    if (!this.scene) {
+    const scene = this.explorer.scene;
+    if (!scene) {
       this.view.showNotice('There is no plot yet to export: train or open vectors first.');
       return null;
     }
-    if (file.name === 'projection.csv') return new Blob([projectionCsv(this.scene)], { type: file.type });
-    if (file.name === 'plot.png') return this.view.plotPng();
-    return this.view.plotSvg();
+    if (file.name === 'projection.csv') return new Blob([projectionCsv(scene)], { type: file.type });
+    if (file.name === 'plot.png') return this.view.map.png();
+    return new Blob([this.view.map.svg()], { type: 'image/svg+xml' });
   }
 }
 
@@ -653,7 +643,7 @@ export function projectionCsv(scene) {
   const field = (text) => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
   const { xLabel, yLabel } = scene.options;
   const rows = [['word', xLabel, yLabel].map(field).join(',')];
-  scene.labels.forEach((word, i) => rows.push(`${field(word)},${scene.coords[2 * i]},${scene.coords[2 * i + 1]}`));
+  scene.words.forEach((word, i) => rows.push(`${field(word)},${scene.coords[2 * i]},${scene.coords[2 * i + 1]}`));
   return rows.join('\r\n') + '\r\n';
 }
 

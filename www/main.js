@@ -43,6 +43,14 @@ async function main() {
   // on the dev server only: Vite replaces import.meta.env.DEV with false in `npm run build`,
   // and the bundler drops the branch.
   if (import.meta.env.DEV) window.explorer = controller;
+  // A link to a view ("Copy link") names a built-in text and the map's state in its hash.
+  const link = new URLSearchParams(location.hash.slice(1));
+  if (link.has('text')) {
+    const kjv = await kjvUrl();
+    if (kjv) controller.offerKjv(kjv);
+    await controller.restoreLink(link, kjv);
+    return;
+  }
   const opened = controller.openSample();
   const kjv = await kjvUrl();
   if (kjv) controller.offerKjv(kjv);

@@ -4,6 +4,9 @@
 // file names) is only ever set with textContent. Tokens are shown through `displayToken`
 // and read from inputs through `parseTypedToken`: the view hands the controller tokens as
 // they are, whitespace and all.
+import { MapPanel } from './map/map-panel.js';
+import { MapView } from './map/map-view.js';
+import { readPalette } from './map/palette.js';
 import { NUMBER_FIELDS } from './params.js';
 import { displayToken, markToken, parseTypedToken, revealInvisible } from './tokens.js';
 
@@ -15,8 +18,8 @@ import { displayToken, markToken, parseTypedToken, revealInvisible } from './tok
 
 const $ = (id) => document.getElementById(id);
 const integer = new Intl.NumberFormat('en');
-/** Hover and click reach a point within this many CSS pixels. */
-const HIT_RADIUS = 8;
+/** Where the chosen theme is remembered. */
+const THEME_KEY = 'embedscope-theme';
 
 /** "1.2 MB" */
 /**
@@ -82,17 +85,52 @@ export class View {
   constructor(Chart) {
     this.form = $('params');
     this.buildNumberFields();
-    this.plotCanvas = $('plot');
     this.lossCanvas = $('loss-chart');
-    this.plotChart = new Chart(this.plotCanvas);
     this.lossChart = new Chart(this.lossCanvas);
+    this.map = new MapView(Chart, { canvas: $('plot'), tooltip: $('tooltip'), region: $('map-region-box'), empty: $('plot-empty') });
+    this.mapPanel = new MapPanel();
     this.onResize = () => {};
+    this.setUpTheme();
     // The charts size their backing store from the CSS size, so a resize needs a redraw.
     new ResizeObserver(() => {
-      this.plotChart.resize();
+      this.map.resize();
       this.lossChart.resize();
       this.onResize();
-    }).observe(this.plotCanvas);
+    }).observe($('plot'));
+  }
+
+  /**
+   * The theme: the system's (`prefers-color-scheme`) unless the person chose one, which is
+   * remembered. The stylesheet holds the colours; the charts read them again on a change.
+   */
+  setUpTheme() {
+    const root = document.documentElement;
+    const apply = (theme) => {
+      if (theme === 'auto') delete root.dataset.theme;
+      else root.dataset.theme = theme;
+      this.lossChart.set_palette(readPalette(this.lossCanvas.parentElement));
+      this.map.applyPalette();
+      this.mapPanel.setPalette(this.map.palette);
+      this.onResize();
+    };
+    let stored = 'auto';
+    try {
+      stored = localStorage.getItem(THEME_KEY) ?? 'auto';
+    } catch {
+      // Storage may be refused (a private window's settings): the theme is then not kept.
+    }
+    const theme = ['auto', 'light', 'dark'].includes(stored) ? stored : 'auto';
+    this.mapPanel.setTheme(theme);
+    apply(theme);
+    this.mapPanel.bindTheme((chosen) => {
+      try {
+        localStorage.setItem(THEME_KEY, chosen);
+      } catch {
+        // As above.
+      }
+      apply(chosen);
+    });
+    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => apply(this.mapPanel.readTheme()));
   }
 
   /** Builds the numeric fields; one that belongs to a tokenizer goes into its slot in the form. */
@@ -420,121 +458,9 @@ export class View {
     this.lossCanvas.dataset.epochLosses = JSON.stringify(epochLosses);
   }
 
-  // ---- the plot
-
-  /**
-   * Fills the axes selector with every pair of components, with their explained variance.
-   * Frames arrive several times a second while training: options that are there already
-   * only have their text updated, and only when it changed, so a list the person has open
-   * stays open under the pointer.
-   */
-  setAxes(explained, xComponent, yComponent) {
-    const select = $('plot-axes');
-    const n = Math.max(explained.length, 2);
-    const name = (i) => (explained[i] == null ? `PC${i + 1}` : `PC${i + 1} (${percent(explained[i], 0)})`);
-    const pairs = [];
-    for (let x = 0; x < n; x += 1) {
-      for (let y = x + 1; y < n; y += 1) pairs.push({ value: `${x},${y}`, text: `${name(x)} / ${name(y)}` });
-    }
-    const same = select.options.length === pairs.length && pairs.every(({ value }, i) => select.options[i].value === value);
-    if (!same) select.replaceChildren(...pairs.map(({ value, text }) => new Option(text, value)));
-    pairs.forEach(({ text }, i) => {
-      if (select.options[i].text !== text) select.options[i].text = text;
-    });
-    const chosen = `${xComponent},${yComponent}`;
-    if (select.value !== chosen) select.value = chosen;
-  }
-
-  /** `handler({nWords, xComponent, yComponent})` when the words shown or the axes change. */
-  bindPlotSettings(handler) {
-    const read = () => {
-      const [xComponent, yComponent] = ($('plot-axes').value || '0,1').split(',').map(Number);
-      const nWords = Math.round(Number($('plot-words').value));
-      const valid = Number.isFinite(nWords) && nWords >= 10 && nWords <= 5000;
-      $('plot-words').setAttribute('aria-invalid', String(!valid));
-      if (valid) handler({ nWords, xComponent, yComponent });
-    };
-    $('plot-axes').addEventListener('change', read);
-    $('plot-words').addEventListener('change', read);
-  }
-
-  readPlotSettings() {
-    const [xComponent, yComponent] = ($('plot-axes').value || '0,1').split(',').map(Number);
-    return { nWords: Number($('plot-words').value) || 300, xComponent, yComponent };
-  }
-
-  /**
-   * @param {{coords: Float32Array, labels: string[], options: object} | null} scene
-   */
-  drawPlot(scene) {
-    $('plot-empty').hidden = scene != null;
-    this.plotScene = scene;
-    if (scene) {
-      this.plotChart.draw_scatter(scene.coords, scene.labels.map(displayToken), scene.options);
-    } else {
-      // No frame (a new text, a restarted worker): the last picture must not show through.
-      const canvas = this.plotCanvas;
-      canvas.getContext('2d').clearRect(0, 0, canvas.width, canvas.height);
-    }
-  }
-
-  /** `handler()` after the canvases changed size: everything must be drawn again. */
+  /** `handler()` after the canvases changed size or colours: everything must be drawn again. */
   bindResize(handler) {
     this.onResize = handler;
-  }
-
-  /** `handler(index|null)` as the pointer moves over a point or leaves it. */
-  bindPlotHover(handler) {
-    let last = null;
-    const report = (index) => {
-      if (index === last) return;
-      last = index;
-      handler(index);
-    };
-    this.plotCanvas.addEventListener('mousemove', (event) => {
-      if (!this.plotScene) return;
-      const index = this.plotChart.hit(event.offsetX, event.offsetY, HIT_RADIUS) ?? null;
-      this.showTooltip(index == null ? null : this.plotScene.labels[index], event.offsetX, event.offsetY);
-      report(index);
-    });
-    this.plotCanvas.addEventListener('mouseleave', () => {
-      this.showTooltip(null);
-      report(null);
-    });
-  }
-
-  /** `handler(index)` when a point is clicked. */
-  bindPlotClick(handler) {
-    this.plotCanvas.addEventListener('click', (event) => {
-      if (!this.plotScene) return;
-      const index = this.plotChart.hit(event.offsetX, event.offsetY, HIT_RADIUS);
-      if (index != null) handler(index);
-    });
-  }
-
-  showTooltip(word, x = 0, y = 0) {
-    const tooltip = $('tooltip');
-    tooltip.hidden = word == null;
-    this.plotCanvas.style.cursor = word == null ? '' : 'pointer';
-    if (word == null) return;
-    tooltip.textContent = displayToken(word);
-    tooltip.style.left = `${x + 12}px`;
-    tooltip.style.top = `${y + 12}px`;
-  }
-
-  /** A PNG of the plot as drawn. */
-  plotPng() {
-    return new Promise((resolve) => this.plotCanvas.toBlob(resolve, 'image/png'));
-  }
-
-  /** The plot as drawn, as an SVG document of the canvas's CSS size; null before a plot. */
-  plotSvg() {
-    const scene = this.plotScene;
-    if (!scene) return null;
-    const { width, height } = this.plotCanvas.getBoundingClientRect();
-    const labels = scene.labels.map(displayToken);
-    const svg = this.plotChart.scatter_svg(scene.coords, labels, scene.options, Math.round(width), Math.round(height));
-    return new Blob([svg], { type: 'image/svg+xml' });
   }
 
   // ---- queries
@@ -652,7 +578,13 @@ export class View {
   }
 
   /** @param {Neighbour[]} cosAdd @param {Neighbour[]} cosMul */
+  /** `handler()` for "Show these four words on the map". */
+  bindShowAnalogy(handler) {
+    $('analogy-show').addEventListener('click', handler);
+  }
+
   showAnalogy(a, b, c, cosAdd, cosMul) {
+    $('analogy-show').hidden = cosAdd.length === 0;
     const [shownA, shownB, shownC] = [a, b, c].map(displayToken);
     const answer = cosAdd[0] ? displayToken(cosAdd[0].word) : '?';
     $('analogy-message').textContent = `${shownA} is to ${shownB} as ${shownC} is to ${answer}`;
@@ -664,6 +596,7 @@ export class View {
   showAnalogyMessage(text) {
     $('analogy-message').textContent = revealInvisible(text);
     $('analogy-results').hidden = true;
+    $('analogy-show').hidden = true;
     $('analogy-cosadd').replaceChildren();
     $('analogy-cosmul').replaceChildren();
   }

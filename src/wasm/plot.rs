@@ -23,7 +23,7 @@ use super::layout::{
     DataRange, LabelGeometry, LabelRequest, Px, Rect, Viewport, fit_axis, fit_range, label_order, nearest,
     place_labels, truncate_label,
 };
-use super::scene::{self, Emphasis, Paint, ScatterMarks, Shape};
+use super::scene::{self, Emphasis, Paint, Palette, ScatterMarks, Shape};
 
 /// Labels longer than this many characters end in an ellipsis.
 const MAX_LABEL_CHARS: usize = 24;
@@ -36,8 +36,6 @@ const X_LABEL_AREA: f64 = 42.0;
 const Y_LABEL_AREA: f64 = 58.0;
 const TICK_FONT: f64 = 11.0;
 const TITLE_FONT: f64 = 12.0;
-
-const LOSS_SAMPLES: Paint = scene::POINT;
 
 /// A scene colour as plotters wants it (opaque; plotters draws only the frame and the loss).
 fn rgb(paint: Paint) -> RGBColor {
@@ -62,6 +60,7 @@ struct ScatterOptions {
     neighbours: Vec<u32>,
     arrows: Vec<[u32; 2]>,
     highlighted: Vec<u32>,
+    preferred: Vec<u32>,
     fixed_range: Option<[f64; 4]>,
 }
 
@@ -69,7 +68,7 @@ impl ScatterOptions {
     /// The option names as JS spells them. serde-wasm-bindgen reads only the fields it knows
     /// (so `deny_unknown_fields` has no effect); `from_js` checks the names itself, so that a
     /// misspelt option fails instead of being ignored.
-    const NAMES: [&str; 9] = [
+    const NAMES: [&str; 10] = [
         "xLabel",
         "yLabel",
         "labelCount",
@@ -78,6 +77,7 @@ impl ScatterOptions {
         "neighbours",
         "arrows",
         "highlighted",
+        "preferred",
         "fixedRange",
     ];
 
@@ -104,7 +104,8 @@ impl ScatterOptions {
         let indices = (options.hovered.iter().chain(&options.selected))
             .chain(&options.neighbours)
             .chain(options.arrows.iter().flatten())
-            .chain(&options.highlighted);
+            .chain(&options.highlighted)
+            .chain(&options.preferred);
         if let Some(bad) = indices.copied().find(|&i| i as usize >= n_points) {
             return Err(JsError::new(&format!(
                 "point index {bad} in the scatter options is out of range for {n_points} points"
@@ -120,6 +121,14 @@ impl ScatterOptions {
             }
         }
         Ok(options)
+    }
+
+    /// Indices of the points labelled before the frequent ones, most important first:
+    /// those always labelled, then the `preferred` ones where their labels fit.
+    fn first_labels(&self) -> Vec<usize> {
+        let mut first = self.must_label();
+        first.extend(self.preferred.iter().map(|&i| i as usize));
+        first
     }
 
     /// Indices of the points that are always labelled, most important first.
@@ -141,10 +150,23 @@ pub struct Chart {
     context: CanvasRenderingContext2d,
     /// Backing-store pixels per CSS pixel, from the last `resize`.
     scale: f64,
+    palette: Palette,
+    /// The map's words as labels (shortened), set once per frame by `set_words` rather than
+    /// passed on every redraw: an animated map of 10,000 words redraws 60 times a second.
+    labels: Vec<String>,
+    /// `widths[w][i]`: the measured width of label i in weight w (regular, bold) at
+    /// `widths_scale`; NaN until measured. Measuring is the dearest part of placing labels.
+    widths: [Vec<f64>; 2],
+    widths_scale: f64,
     /// The last scatter's points in backing-store pixels; NaN for points outside the plot.
     points: Vec<Px>,
     /// The `scale` the last scatter was drawn with.
     points_scale: f64,
+    /// The last scatter's plotting area, in backing-store pixels, and its data range.
+    area: Rect,
+    range: DataRange,
+    /// How many labels the last map placed.
+    labels_placed: usize,
 }
 
 #[wasm_bindgen]
@@ -164,7 +186,20 @@ impl Chart {
             .ok_or_else(no_context)?
             .dyn_into::<CanvasRenderingContext2d>()
             .map_err(|_| no_context())?;
-        let mut chart = Chart { canvas, context, scale: 1.0, points: Vec::new(), points_scale: 1.0 };
+        let mut chart = Chart {
+            canvas,
+            context,
+            scale: 1.0,
+            palette: Palette::LIGHT,
+            labels: Vec::new(),
+            widths: [Vec::new(), Vec::new()],
+            widths_scale: 0.0,
+            points: Vec::new(),
+            points_scale: 1.0,
+            area: Rect { left: 0.0, top: 0.0, right: 0.0, bottom: 0.0 },
+            range: DataRange { x: (0.0, 1.0), y: (0.0, 1.0) },
+            labels_placed: 0,
+        };
         chart.resize();
         Ok(chart)
     }
@@ -190,56 +225,88 @@ impl Chart {
         self.scale = ratio;
     }
 
-    /// Draws the PCA scatter. `coords` is flat `[x0, y0, x1, y1, ...]` for n points;
-    /// `labels` has n entries (point i is the i-th most frequent word first; later points
-    /// may be extra words such as neighbours added to the plot). `options` is
-    /// `{ xLabel, yLabel, labelCount, hovered, selected, neighbours, arrows, highlighted,
-    /// fixedRange }`, each optional:
+    /// The colours to draw with, as the page reads them from its stylesheet:
+    /// `{ background, axis, grid, text, point, labelledPoint, accent, arrow, dimmed, classes }`,
+    /// each `[r, g, b, alpha]` with channels 0–255 and alpha 0–1 (`classes` a list of them).
+    /// Fails on a missing or malformed colour; the next draw uses them.
+    pub fn set_palette(&mut self, palette: JsValue) -> Result<(), JsError> {
+        let dto: PaletteDto = serde_wasm_bindgen::from_value(palette)
+            .map_err(|e| JsError::new(&format!("invalid palette: {e}")))?;
+        self.palette = dto.into_palette()?;
+        Ok(())
+    }
+
+    /// The words of the points `draw_map` draws next, point i the i-th. Call it when the
+    /// words change (a new frame of other words), not on every redraw.
+    pub fn set_words(&mut self, words: Vec<String>) {
+        self.labels = words.iter().map(|w| truncate_label(w, MAX_LABEL_CHARS)).collect();
+        self.widths = [vec![f64::NAN; words.len()], vec![f64::NAN; words.len()]];
+    }
+
+    /// Draws the map of the words given to `set_words`. `coords` is flat `[x0, y0, x1, y1,
+    /// ...]` for them (point i is the i-th most frequent word first; later points may be
+    /// extra words such as neighbours added to the plot). `styles` gives each point's colour
+    /// (255 plain, 254 dimmed, else a class of the palette's `classes`), or is empty for all
+    /// plain. `options` is `{ xLabel, yLabel, labelCount, hovered, selected, neighbours,
+    /// arrows, highlighted, preferred, fixedRange }`, each optional:
     ///
     /// - the first `labelCount` points are labelled in frequency order, skipping a label
-    ///   that would overlap one already placed;
+    ///   that would overlap one already placed (a dimmed point gets none);
     /// - `hovered`, `selected` (index or null) are always labelled and drawn emphasised;
     /// - `neighbours` (indices) get a line from `selected` and their labels shown;
     /// - `arrows` (`[from, to]` pairs) are drawn as arrows with both ends labelled;
     /// - `highlighted` (indices) are drawn emphasised and labelled;
-    /// - `fixedRange` (`[xmin, xmax, ymin, ymax]` or null) keeps the axes stable; without
-    ///   it the range is fitted to the points with a small margin.
+    /// - `preferred` (indices) are labelled before the frequent ones, where they fit;
+    /// - `fixedRange` (`[xmin, xmax, ymin, ymax]` or null) is the data range shown (the
+    ///   page's camera); without it the range is fitted to the points with a small margin.
     ///
-    /// Fails on a coordinate count that is not twice the label count, a coordinate that is
-    /// not finite, an index out of range or an unknown option name.
-    pub fn draw_scatter(
-        &mut self,
-        coords: &[f32],
-        labels: Vec<String>,
-        options: JsValue,
-    ) -> Result<(), JsError> {
-        let scene = Scatter::new(coords, labels, options)?;
+    /// Fails on a coordinate count that is not twice the word count, a style count that is
+    /// neither 0 nor the word count, a coordinate that is not finite, an index out of range
+    /// or an unknown option name.
+    pub fn draw_map(&mut self, coords: &[f32], styles: &[u8], options: JsValue) -> Result<(), JsError> {
+        let scene = Scatter::new(coords, &self.labels, styles, options)?;
         let root = self.root()?;
-        let (points, shapes) = scene.draw(&root, self.scale, &self.context)?;
-        self.points = points;
+        if self.widths_scale != self.scale {
+            self.widths = [vec![f64::NAN; self.labels.len()], vec![f64::NAN; self.labels.len()]];
+            self.widths_scale = self.scale;
+        }
+        let mut measure = Measure { context: &self.context, widths: &mut self.widths, labels: &self.labels };
+        let drawn = scene.draw(&root, self.scale, &self.palette, &mut measure)?;
+        self.points = drawn.points;
         self.points_scale = self.scale;
-        self.paint(&shapes)?;
+        self.area = drawn.area;
+        self.range = drawn.range;
+        self.labels_placed = drawn.shapes.iter().filter(|s| matches!(s, Shape::Label { .. })).count();
+        self.paint(&drawn.shapes)?;
         root.present().map_err(drawing_error)
     }
 
-    /// The same scatter as `draw_scatter` draws, as an SVG document of `width` × `height`
-    /// CSS pixels (labels are SVG text, escaped). Does not touch the canvas.
-    pub fn scatter_svg(
+    /// `set_words(labels)` then `draw_map(coords, [], options)`: a scatter drawn once.
+    pub fn draw_scatter(&mut self, coords: &[f32], labels: Vec<String>, options: JsValue) -> Result<(), JsError> {
+        self.set_words(labels);
+        self.draw_map(coords, &[], options)
+    }
+
+    /// The same map as `draw_map` draws, as an SVG document of `width` × `height` CSS
+    /// pixels (labels are SVG text, escaped). Does not touch the canvas.
+    pub fn map_svg(
         &self,
         coords: &[f32],
-        labels: Vec<String>,
+        styles: &[u8],
         options: JsValue,
         width: u32,
         height: u32,
     ) -> Result<String, JsError> {
-        let scene = Scatter::new(coords, labels, options)?;
+        let scene = Scatter::new(coords, &self.labels, styles, options)?;
         let mut svg = String::new();
         let shapes = {
             let root = SVGBackend::with_string(&mut svg, (width.max(1), height.max(1))).into_drawing_area();
-            root.fill(&rgb(scene::BACKGROUND)).map_err(drawing_error)?;
-            let (_, shapes) = scene.draw(&root, 1.0, &self.context)?;
+            root.fill(&rgb(self.palette.background)).map_err(drawing_error)?;
+            let mut widths = [vec![f64::NAN; self.labels.len()], vec![f64::NAN; self.labels.len()]];
+            let mut measure = Measure { context: &self.context, widths: &mut widths, labels: &self.labels };
+            let drawn = scene.draw(&root, 1.0, &self.palette, &mut measure)?;
             root.present().map_err(drawing_error)?;
-            shapes
+            drawn.shapes
         };
         // plotters closes the document; the marks go inside it, after the frame and grid.
         let end = svg.rfind("</svg>").ok_or_else(|| JsError::new("plotters wrote no SVG document"))?;
@@ -247,6 +314,32 @@ impl Chart {
         scene::write_svg(&mut marks, &shapes);
         svg.insert_str(end, &marks);
         Ok(svg)
+    }
+
+    /// How many words the last map labelled (more as the person zooms in).
+    pub fn labels_placed(&self) -> u32 {
+        self.labels_placed as u32
+    }
+
+    /// The last map's plotting area as `[left, top, right, bottom]` in CSS pixels relative
+    /// to the canvas's top-left corner, and its data range as `[xmin, xmax, ymin, ymax]`:
+    /// what the page's camera needs to turn the pointer's position into data coordinates.
+    pub fn plot_frame(&self) -> Vec<f64> {
+        let s = self.points_scale;
+        let (a, r) = (self.area, self.range);
+        vec![a.left / s, a.top / s, a.right / s, a.bottom / s, r.x.0, r.x.1, r.y.0, r.y.1]
+    }
+
+    /// Indices of the last map's points drawn inside the rectangle between the corners
+    /// (x0, y0) and (x1, y1), in CSS pixels relative to the canvas (a selection by region).
+    pub fn points_in_rect(&self, x0: f64, y0: f64, x1: f64, y1: f64) -> Vec<u32> {
+        let s = self.points_scale;
+        let (left, right) = (x0.min(x1) * s, x0.max(x1) * s);
+        let (top, bottom) = (y0.min(y1) * s, y0.max(y1) * s);
+        (self.points.iter().enumerate())
+            .filter(|(_, (x, y))| (left..=right).contains(x) && (top..=bottom).contains(y))
+            .map(|(i, _)| i as u32)
+            .collect()
     }
 
     /// The index of the point nearest to (x, y), in CSS pixels relative to the canvas's
@@ -294,10 +387,10 @@ impl Chart {
         let root = self.root()?;
         let s = self.scale;
         let mut chart = cartesian(&root, range, s)?;
-        let area = draw_mesh(&mut chart, s, "epoch", "loss", Some(epochs.max(1)))?;
-        let thin = ShapeStyle::from(&rgb(LOSS_SAMPLES)).stroke_width(px(scene::LINE * s));
+        let area = draw_mesh(&mut chart, s, &self.palette, "epoch", "loss", Some(epochs.max(1)))?;
+        let thin = ShapeStyle::from(&rgb(self.palette.point)).stroke_width(px(scene::LINE * s));
         chart.draw_series(LineSeries::new(samples, thin)).map_err(drawing_error)?;
-        let accent = rgb(scene::ACCENT);
+        let accent = rgb(self.palette.accent);
         let bold = ShapeStyle::from(&accent).stroke_width(px(scene::ARROW * s));
         // A dot per epoch while the dots stand apart; with hundreds of epochs they would
         // overlap into a thick line and cost a circle each on every redraw.
@@ -354,11 +447,12 @@ fn cartesian<'a, DB: DrawingBackend>(
 fn draw_mesh<DB: DrawingBackend>(
     chart: &mut Cartesian<'_, DB>,
     s: f64,
+    palette: &Palette,
     x_title: &str,
     y_title: &str,
     integer_x: Option<u32>,
 ) -> Result<Rect, JsError> {
-    let text = rgb(scene::TEXT);
+    let text = rgb(palette.text);
     let tick_style = (scene::FONT_FAMILY, TICK_FONT * s).into_font().color(&text);
     let title_style = (scene::FONT_FAMILY, TITLE_FONT * s).into_font().color(&text);
     let integer_ticks = |v: &f64| {
@@ -369,8 +463,8 @@ fn draw_mesh<DB: DrawingBackend>(
         .y_desc(y_title)
         .label_style(tick_style)
         .axis_desc_style(title_style)
-        .axis_style(ShapeStyle::from(&rgb(scene::AXIS)).stroke_width(px(s)))
-        .bold_line_style(ShapeStyle::from(&rgb(scene::GRID)).stroke_width(px(s)))
+        .axis_style(ShapeStyle::from(&rgb(palette.axis)).stroke_width(px(s)))
+        .bold_line_style(ShapeStyle::from(&rgb(palette.grid)).stroke_width(px(s)))
         .light_line_style(TRANSPARENT)
         .set_all_tick_mark_size(px(4.0 * s))
         .x_label_formatter(&|v| tick_label(*v))
@@ -392,19 +486,55 @@ fn draw_mesh<DB: DrawingBackend>(
 }
 
 /// A scatter as the page asked for it, checked: drawn on the canvas or written as SVG.
-struct Scatter {
-    coords: Vec<f32>,
-    labels: Vec<String>,
+struct Scatter<'a> {
+    coords: &'a [f32],
+    labels: &'a [String],
+    /// One per point ([`scene::PLAIN`] when the page gave none).
+    styles: Vec<u8>,
     options: ScatterOptions,
 }
 
-impl Scatter {
-    fn new(coords: &[f32], labels: Vec<String>, options: JsValue) -> Result<Scatter, JsError> {
+/// What drawing a scatter decided: each point's position (NaN outside the plotting area, so
+/// it cannot be hit), the plotting area and range, and the marks to paint.
+struct Drawn {
+    points: Vec<Px>,
+    area: Rect,
+    range: DataRange,
+    shapes: Vec<Shape>,
+}
+
+/// Label widths, measured with the canvas once per label and weight and then remembered.
+struct Measure<'a> {
+    context: &'a CanvasRenderingContext2d,
+    widths: &'a mut [Vec<f64>; 2],
+    labels: &'a [String],
+}
+
+impl Measure<'_> {
+    fn width(&mut self, point: usize, weight: u16, size: f64) -> Result<f64, JsError> {
+        let cached = &mut self.widths[usize::from(weight >= 600)][point];
+        if cached.is_nan() {
+            self.context.set_font(&font(weight, size));
+            let metrics = self.context.measure_text(&self.labels[point]).map_err(js_error)?;
+            *cached = metrics.width();
+        }
+        Ok(*cached)
+    }
+}
+
+impl<'a> Scatter<'a> {
+    fn new(coords: &'a [f32], labels: &'a [String], styles: &[u8], options: JsValue) -> Result<Scatter<'a>, JsError> {
         let n_points = labels.len();
         if coords.len() != 2 * n_points {
             return Err(JsError::new(&format!(
-                "the scatter needs 2 coordinates per label: got {} coordinates for {n_points} labels",
+                "the scatter needs 2 coordinates per word: got {} coordinates for {n_points} words",
                 coords.len()
+            )));
+        }
+        if !styles.is_empty() && styles.len() != n_points {
+            return Err(JsError::new(&format!(
+                "the scatter needs no styles or one per word: got {} styles for {n_points} words",
+                styles.len()
             )));
         }
         if let Some(i) = coords.iter().position(|v| !v.is_finite()) {
@@ -416,25 +546,25 @@ impl Scatter {
             )));
         }
         let options = ScatterOptions::from_js(options, n_points)?;
-        Ok(Scatter { coords: coords.to_vec(), labels, options })
+        let styles = if styles.is_empty() { vec![scene::PLAIN; n_points] } else { styles.to_vec() };
+        Ok(Scatter { coords, labels, styles, options })
     }
 
-    /// Draws the frame on `root` and lays out the marks at `s` drawing pixels per CSS pixel,
-    /// measuring label text with `measure`. Returns each point's position (NaN outside the
-    /// plotting area, so it cannot be hit) and the marks to paint.
+    /// Draws the frame on `root` and lays out the marks at `s` drawing pixels per CSS pixel.
     fn draw<DB: DrawingBackend>(
         &self,
         root: &DrawingArea<DB, Shift>,
         s: f64,
-        measure: &CanvasRenderingContext2d,
-    ) -> Result<(Vec<Px>, Vec<Shape>), JsError> {
+        palette: &Palette,
+        measure: &mut Measure<'_>,
+    ) -> Result<Drawn, JsError> {
         let options = &self.options;
         let range = match options.fixed_range {
             Some([x0, x1, y0, y1]) => DataRange { x: (x0, x1), y: (y0, y1) },
-            None => fit_range(&self.coords, DATA_MARGIN),
+            None => fit_range(self.coords, DATA_MARGIN),
         };
         let mut chart = cartesian(root, range, s)?;
-        let area = draw_mesh(&mut chart, s, &options.x_label, &options.y_label, None)?;
+        let area = draw_mesh(&mut chart, s, palette, &options.x_label, &options.y_label, None)?;
         let viewport = Viewport { data: range, area };
         // Points outside a fixed range are clipped from the drawing and cannot be hit.
         let inside = |p: &Px| p.0 >= area.left && p.0 < area.right && p.1 >= area.top && p.1 < area.bottom;
@@ -444,16 +574,16 @@ impl Scatter {
             .collect();
 
         let mut emphasis = emphasis_of(points.len(), options);
-        let texts: Vec<String> = self.labels.iter().map(|l| truncate_label(l, MAX_LABEL_CHARS)).collect();
-        let order = label_order(texts.len(), options.label_count as usize, &options.must_label());
+        let order = label_order(self.labels.len(), options.label_count as usize, &options.first_labels());
+        let mut must_label = vec![false; points.len()];
+        options.must_label().into_iter().for_each(|i| must_label[i] = true);
         let mut requests = Vec::with_capacity(order.len());
-        for (point, must) in order {
-            if points[point].0.is_nan() {
+        for (point, _) in order {
+            let must = must_label[point];
+            if points[point].0.is_nan() || (!must && self.styles[point] == scene::DIMMED) {
                 continue;
             }
-            measure.set_font(&font(emphasis[point].font_weight(), scene::LABEL_FONT * s));
-            let width =
-                measure.measure_text(&texts[point]).map_err(|e| drawing_error(format!("{e:?}")))?.width();
+            let width = measure.width(point, emphasis[point].font_weight(), scene::LABEL_FONT * s)?;
             requests.push(LabelRequest { point, width, must });
         }
         let geometry = LabelGeometry {
@@ -480,10 +610,55 @@ impl Scatter {
             neighbours: &neighbours,
             arrows: &arrows,
             labels: &placed,
-            texts: &texts,
+            texts: self.labels,
+            styles: &self.styles,
+            palette,
         };
         let shapes = scene::scatter_shapes(&marks, s);
-        Ok((points, shapes))
+        Ok(Drawn { points, area, range, shapes })
+    }
+}
+
+/// The palette as the page sends it (see `Chart::set_palette`).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct PaletteDto {
+    background: [f64; 4],
+    axis: [f64; 4],
+    grid: [f64; 4],
+    text: [f64; 4],
+    point: [f64; 4],
+    labelled_point: [f64; 4],
+    accent: [f64; 4],
+    arrow: [f64; 4],
+    dimmed: [f64; 4],
+    classes: Vec<[f64; 4]>,
+}
+
+impl PaletteDto {
+    fn into_palette(self) -> Result<Palette, JsError> {
+        let paint = |[r, g, b, a]: [f64; 4]| -> Result<Paint, JsError> {
+            let channel = |v: f64| (0.0..=255.0).contains(&v).then(|| v.round() as u8);
+            match (channel(r), channel(g), channel(b)) {
+                (Some(r), Some(g), Some(b)) if (0.0..=1.0).contains(&a) => Ok(Paint::new(r, g, b, a)),
+                _ => Err(JsError::new(&format!(
+                    "a palette colour must be [r, g, b, alpha] with channels 0–255 and alpha 0–1, got {:?}",
+                    [r, g, b, a]
+                ))),
+            }
+        };
+        Ok(Palette {
+            background: paint(self.background)?,
+            axis: paint(self.axis)?,
+            grid: paint(self.grid)?,
+            text: paint(self.text)?,
+            point: paint(self.point)?,
+            labelled_point: paint(self.labelled_point)?,
+            accent: paint(self.accent)?,
+            arrow: paint(self.arrow)?,
+            dimmed: paint(self.dimmed)?,
+            classes: self.classes.into_iter().map(paint).collect::<Result<_, _>>()?,
+        })
     }
 }
 
@@ -499,7 +674,7 @@ impl Chart {
         let backend = CanvasBackend::with_canvas_object(self.canvas.clone())
             .ok_or_else(|| JsError::new("the canvas has no 2D context"))?;
         let root = backend.into_drawing_area();
-        root.fill(&rgb(scene::BACKGROUND)).map_err(drawing_error)?;
+        root.fill(&rgb(self.palette.background)).map_err(drawing_error)?;
         Ok(root)
     }
 

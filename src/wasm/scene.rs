@@ -29,6 +29,11 @@ impl Paint {
         Paint { rgb: self.rgb, alpha }
     }
 
+    /// The same colour with its opacity scaled by `factor`.
+    pub fn alpha_times(self, factor: f64) -> Paint {
+        Paint { rgb: self.rgb, alpha: self.alpha * factor }
+    }
+
     /// `rgba(r,g,b,a)`, which both the canvas and SVG understand.
     pub fn css(self) -> String {
         let (r, g, b) = self.rgb;
@@ -36,16 +41,60 @@ impl Paint {
     }
 }
 
-// A light background, muted points, one accent for the selection, its neighbours, the
-// hovered and highlighted points, and a second one for analogy arrows.
-pub const BACKGROUND: Paint = Paint::new(0xff, 0xff, 0xff, 1.0);
-pub const AXIS: Paint = Paint::new(0x6b, 0x72, 0x80, 1.0);
-pub const GRID: Paint = Paint::new(0xee, 0xef, 0xf1, 1.0);
-pub const TEXT: Paint = Paint::new(0x37, 0x41, 0x51, 1.0);
-pub const POINT: Paint = Paint::new(0x94, 0xa3, 0xb8, 1.0);
-pub const LABELLED_POINT: Paint = Paint::new(0x47, 0x55, 0x69, 1.0);
-pub const ACCENT: Paint = Paint::new(0xd9, 0x48, 0x0f, 1.0);
-pub const ARROW_COLOUR: Paint = Paint::new(0x5f, 0x3d, 0xc4, 1.0);
+/// The colours of the charts. The page reads them from CSS custom properties (so a dark
+/// theme is a stylesheet's business, not Rust's) and hands them over with
+/// `Chart::set_palette`; [`Palette::LIGHT`] is what a chart draws with until then.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Palette {
+    pub background: Paint,
+    pub axis: Paint,
+    pub grid: Paint,
+    pub text: Paint,
+    /// Points without a class colour, and the loss samples.
+    pub point: Paint,
+    pub labelled_point: Paint,
+    /// The selection, its neighbours, the hovered and highlighted points.
+    pub accent: Paint,
+    /// Analogy arrows.
+    pub arrow: Paint,
+    /// Points left out by a search.
+    pub dimmed: Paint,
+    /// Class colours (clusters, frequency bands, search matches), indexed by a point's style.
+    pub classes: Vec<Paint>,
+}
+
+impl Palette {
+    /// A light background, muted points, one accent for the selection and a second one for
+    /// analogy arrows.
+    pub const LIGHT: Palette = Palette {
+        background: Paint::new(0xff, 0xff, 0xff, 1.0),
+        axis: Paint::new(0x6b, 0x72, 0x80, 1.0),
+        grid: Paint::new(0xee, 0xef, 0xf1, 1.0),
+        text: Paint::new(0x37, 0x41, 0x51, 1.0),
+        point: Paint::new(0x94, 0xa3, 0xb8, 1.0),
+        labelled_point: Paint::new(0x47, 0x55, 0x69, 1.0),
+        accent: Paint::new(0xd9, 0x48, 0x0f, 1.0),
+        arrow: Paint::new(0x5f, 0x3d, 0xc4, 1.0),
+        dimmed: Paint::new(0x94, 0xa3, 0xb8, 0.25),
+        classes: Vec::new(),
+    };
+
+    /// The colour of a point's style: a class colour, the plain one or the dimmed one.
+    fn style(&self, style: u8, plain: Paint) -> Paint {
+        match style {
+            PLAIN => plain,
+            DIMMED => self.dimmed,
+            _ if self.classes.is_empty() => plain,
+            class => self.classes[usize::from(class) % self.classes.len()],
+        }
+    }
+}
+
+/// A point's style: drawn in the plain point colour.
+pub const PLAIN: u8 = 255;
+/// A point's style: dimmed (left out by a search), drawn first and never labelled unless it
+/// must be.
+pub const DIMMED: u8 = 254;
 
 pub const FONT_FAMILY: &str = "sans-serif";
 
@@ -142,6 +191,9 @@ pub struct ScatterMarks<'a> {
     /// `(point, box)` of each placed label, most important first.
     pub labels: &'a [(usize, Rect)],
     pub texts: &'a [String],
+    /// Each point's style: [`PLAIN`], [`DIMMED`] or a class of `palette.classes`.
+    pub styles: &'a [u8],
+    pub palette: &'a Palette,
 }
 
 /// The shapes of the scatter in painting order: muted dots, neighbour lines, analogy arrows,
@@ -152,16 +204,27 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
     let at = |i: usize| marks.positions[i];
     let mut shapes = vec![Shape::Clip(marks.area)];
 
-    for (level, colour) in
-        [(Emphasis::Plain, POINT.alpha(0.7)), (Emphasis::Labelled, LABELLED_POINT.alpha(0.9))]
-    {
-        let centres: Vec<Px> = (marks.positions.iter().zip(marks.emphasis))
-            .filter(|(p, e)| **e == level && !p.0.is_nan())
-            .map(|(p, _)| *p)
-            .collect();
-        if !centres.is_empty() {
-            shapes.push(Shape::Dots { centres, radius: DOT * s, fill: colour });
+    let palette = marks.palette;
+    // Dimmed points first, under everything; then plain and labelled dots, one shape per
+    // colour, so painting costs one path per colour however many points there are.
+    let mut groups: Vec<((u8, Emphasis), Vec<Px>)> = Vec::new();
+    for ((p, &e), &style) in marks.positions.iter().zip(marks.emphasis).zip(marks.styles) {
+        if p.0.is_nan() || e > Emphasis::Labelled {
+            continue;
         }
+        match groups.iter_mut().find(|(key, _)| *key == (style, e)) {
+            Some((_, centres)) => centres.push(*p),
+            None => groups.push(((style, e), vec![*p])),
+        }
+    }
+    // A stable sort: dimmed first, then plain before labelled, classes in the order met.
+    groups.sort_by_key(|((style, e), _)| (*style != DIMMED, *e));
+    for ((style, e), centres) in groups {
+        let fill = match e {
+            Emphasis::Plain => palette.style(style, palette.point).alpha_times(0.75),
+            _ => palette.style(style, palette.labelled_point).alpha_times(0.95),
+        };
+        shapes.push(Shape::Dots { centres, radius: DOT * s, fill });
     }
 
     let rim = EMPHASISED_DOT * s + s;
@@ -171,13 +234,13 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
             .iter()
             .map(|&n| shorten(at(selected), at(n), SELECTED_DOT * s + s, rim))
             .collect();
-        shapes.push(Shape::Segments { segments, stroke: ACCENT.alpha(0.55), width: LINE * s });
+        shapes.push(Shape::Segments { segments, stroke: palette.accent.alpha_times(0.55), width: LINE * s });
     }
     for &[from, to] in marks.arrows {
         let (start, tip) = shorten(at(from), at(to), rim, rim);
         // The shaft stops inside the head, so its round cap does not blunt the tip.
         let (_, shaft_end) = shorten(start, tip, 0.0, ARROW_HEAD * 0.5 * s);
-        let colour = ARROW_COLOUR.alpha(0.85);
+        let colour = palette.arrow.alpha_times(0.85);
         shapes.push(Shape::Segments { segments: vec![(start, shaft_end)], stroke: colour, width: ARROW * s });
         let corners = arrow_head(start, tip, ARROW_HEAD * s, ARROW_HEAD * 0.7 * s).to_vec();
         shapes.push(Shape::Polygon { corners, fill: colour });
@@ -187,28 +250,28 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
         centre,
         radius,
         fill,
-        outline: BACKGROUND,
+        outline: palette.background,
         width: s,
     };
     for (i, e) in marks.emphasis.iter().enumerate() {
         match e {
-            Emphasis::Marked => shapes.push(disc(at(i), EMPHASISED_DOT * s, ACCENT.alpha(0.85))),
-            Emphasis::Arrow => shapes.push(disc(at(i), EMPHASISED_DOT * s, ARROW_COLOUR)),
+            Emphasis::Marked => shapes.push(disc(at(i), EMPHASISED_DOT * s, palette.accent.alpha_times(0.85))),
+            Emphasis::Arrow => shapes.push(disc(at(i), EMPHASISED_DOT * s, palette.arrow)),
             _ => {}
         }
     }
     if let Some(selected) = marks.selected {
-        shapes.push(disc(at(selected), SELECTED_DOT * s, ACCENT));
+        shapes.push(disc(at(selected), SELECTED_DOT * s, palette.accent));
     }
     if let Some(hovered) = marks.hovered {
         if Some(hovered) != marks.selected {
-            shapes.push(disc(at(hovered), EMPHASISED_DOT * s, ACCENT));
+            shapes.push(disc(at(hovered), EMPHASISED_DOT * s, palette.accent));
         }
         let ring = HOVER_RING * s;
         shapes.push(Shape::Ring {
             centre: at(hovered),
             radius: ring,
-            stroke: ACCENT.alpha(0.9),
+            stroke: palette.accent.alpha_times(0.9),
             width: 1.5 * s,
         });
     }
@@ -217,9 +280,9 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
     for &(point, rect) in marks.labels.iter().rev() {
         let e = marks.emphasis[point];
         let fill = match e {
-            Emphasis::Strong | Emphasis::Marked => ACCENT,
-            Emphasis::Arrow => ARROW_COLOUR,
-            Emphasis::Plain | Emphasis::Labelled => TEXT,
+            Emphasis::Strong | Emphasis::Marked => palette.accent,
+            Emphasis::Arrow => palette.arrow,
+            Emphasis::Plain | Emphasis::Labelled => palette.text,
         };
         shapes.push(Shape::Label {
             at: (rect.left, (rect.top + rect.bottom) / 2.0),
@@ -227,7 +290,7 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
             weight: e.font_weight(),
             size: LABEL_FONT * s,
             fill,
-            halo: BACKGROUND.alpha(0.85),
+            halo: palette.background.alpha(0.85),
             halo_width: LABEL_HALO * s,
         });
     }
@@ -338,6 +401,8 @@ mod tests {
             arrows,
             labels: &labels,
             texts: &texts,
+            styles: &[PLAIN; 4],
+            palette: &Palette::LIGHT,
         };
         scatter_shapes(&marks, 1.0)
     }

@@ -1,0 +1,372 @@
+// What the map shows and why: the worker's frame, the person's marks on it (hover, the
+// selected word and its neighbours, a selection of several words, a search, an analogy)
+// and how points are coloured, turned into the scene `MapView` draws. It also holds the
+// view's settings that the worker projects with (words shown, axes, isolation, clusters)
+// and reads and writes them as the link's state.
+//
+// The controller owns the queries (neighbours, analogies) and the model; this class owns
+// the map's side of them. It never touches the DOM: `MapView` draws, `MapPanel` shows the
+// controls.
+import { CATEGORIES, DIMMED, FREQUENCY_BASE, FREQUENCY_STEPS, MATCH, PLAIN } from './palette.js';
+
+/** Matches listed by name under the search box. */
+const LISTED_MATCHES = 12;
+/** Words of a selection or search drawn emphasised (with a label always); the rest are coloured. */
+const EMPHASISED = 30;
+/** Search matches labelled before the frequent words, where their labels fit. */
+const PREFERRED = 400;
+/** Most words a selection or search may isolate. */
+export const MAX_ISOLATE = 10_000;
+
+/** The view settings the worker projects with (`ViewSettings` in protocol.js). */
+export const DEFAULT_SETTINGS = Object.freeze({
+  nWords: 300, xComponent: 0, yComponent: 1, extraWords: [], axes: { x: null, y: null }, isolate: null, clusters: 0,
+});
+
+/**
+ * A search's test for a word: a case-insensitive substring, or a regular expression
+ * (JavaScript syntax, case-insensitive). Throws a SyntaxError for a bad expression.
+ */
+export function matcher(query, regex) {
+  if (!query) return null;
+  if (regex) {
+    const pattern = new RegExp(query, 'iu');
+    return (word) => pattern.test(word);
+  }
+  const needle = query.toLocaleLowerCase();
+  return (word) => word.toLocaleLowerCase().includes(needle);
+}
+
+export class MapExplorer {
+  /**
+   * @param {import('./map-view.js').MapView} map
+   * @param {import('./map-panel.js').MapPanel} panel
+   * @param {{project: (settings: object) => Promise<object|null>, select: (word: string) => void,
+   *   changed: () => void}} host  asks the worker for a frame; selects a word (its neighbours);
+   *   hears that the link's state changed
+   */
+  constructor(map, panel, host) {
+    this.map = map;
+    this.panel = panel;
+    this.host = host;
+    this.settings = { ...DEFAULT_SETTINGS, nWords: panel.readWordsShown() ?? DEFAULT_SETTINGS.nWords };
+    this.colour = { kind: 'none', k: 8 };
+    this.search = { query: '', regex: false };
+    this.clear();
+
+    map.bindHover((index) => { this.hovered = index; this.redraw(); });
+    map.bindPick((index, { add }) => this.pick(this.scene.words[index], { add }));
+    map.bindRegion((indices, { add }) => this.selectWords(indices.map((i) => this.scene.words[i]), { add }));
+    map.bindEscape(() => this.selectWords([], { add: false }));
+    map.bindCamera(() => host.changed());
+    panel.bindProjection((settings) => this.project(settings, { refit: true }));
+    panel.bindWordAxes((axes) => this.project({ axes }, { refit: true }));
+    panel.bindColour((colour) => this.setColour(colour));
+    panel.bindFind((query, regex) => this.find(query, regex));
+    panel.bindMatchClick((word) => this.pick(word, { add: false }));
+    panel.bindIsolateMatches(() => this.isolate(this.matchedWords()));
+    panel.bindSelectionClear(() => this.selectWords([], { add: false }));
+    panel.bindIsolateSelection(() => this.isolate(this.selection));
+    panel.bindShowAll(() => this.project({ isolate: null }, { refit: true }));
+    panel.bindZoom((factor) => (factor ? map.zoomBy(factor) : map.resetView()));
+    panel.bindRegionTool((on) => map.setRegionTool(on));
+  }
+
+  /** Forgets the frame and every mark: new vectors are coming. Settings and colouring stay. */
+  clear() {
+    this.frame = null;
+    this.scene = null;
+    this.hovered = null;
+    /** The selected word (its neighbours are listed) and the answers drawn with it. */
+    this.answers = { selected: null, neighbours: [], analogyWords: null };
+    /** Words selected together (shift-click, a region), in the order chosen. */
+    this.selection = [];
+    this.settings = { ...this.settings, extraWords: [], isolate: null };
+    this.map.refit();
+    this.panel.showSelection([]);
+    this.panel.showIsolated(null);
+    this.redraw();
+  }
+
+  /** The answers of the controller's queries, drawn on the map. */
+  setAnswers(answers) {
+    this.answers = { ...this.answers, ...answers };
+    this.placeExtraWords();
+  }
+
+  /**
+   * Asks the worker for a frame with `changes` to the settings; `refit` lets the camera fit
+   * the new frame (another projection, other words). An error (an unknown axis word) is
+   * shown by the panel, and the settings before it stay.
+   */
+  async project(changes, { refit = false } = {}) {
+    const previous = this.settings;
+    this.settings = { ...this.settings, ...changes };
+    try {
+      const frame = await this.host.project(this.settings);
+      if (refit) this.map.refit();
+      if (frame) this.showFrame(frame);
+      this.panel.showAxesMessage('');
+    } catch (error) {
+      this.settings = previous;
+      this.panel.showAxesMessage(`${error.message[0].toUpperCase()}${error.message.slice(1)}.`);
+    }
+    this.panel.showIsolated(this.settings.isolate ? this.settings.isolate.length : null);
+    this.host.changed();
+  }
+
+  /** A frame of the model shown (the controller checked). */
+  showFrame(frame) {
+    this.frame = frame;
+    this.panel.setAxes(frame.explained, frame.xComponent, frame.yComponent);
+    this.redraw();
+  }
+
+  /** Isolates `words`: the projection is fitted on them alone. */
+  isolate(words) {
+    if (words.length < 2) {
+      this.panel.showAxesMessage('Isolating needs at least two words: select or find more.');
+      return;
+    }
+    this.project({ isolate: words.slice(0, MAX_ISOLATE) }, { refit: true });
+  }
+
+  setColour(colour) {
+    const clusters = colour.kind === 'clusters' ? colour.k : 0;
+    this.colour = colour;
+    if (clusters !== this.settings.clusters) this.project({ clusters });
+    else this.redraw();
+    this.host.changed();
+  }
+
+  find(query, regex) {
+    this.search = { query, regex };
+    this.redraw();
+    this.host.changed();
+  }
+
+  /** A click on a word: it becomes the selection (and its neighbours are asked), or with `add` joins it. */
+  pick(word, { add }) {
+    if (add) {
+      const at = this.selection.indexOf(word);
+      this.selection = at < 0 ? [...this.selection, word] : this.selection.filter((w) => w !== word);
+    } else {
+      this.selection = [word];
+      this.host.select(word);
+    }
+    this.panel.showSelection(this.selection);
+    this.redraw();
+    this.host.changed();
+  }
+
+  selectWords(words, { add }) {
+    const chosen = add ? [...new Set([...this.selection, ...words])] : words;
+    this.selection = chosen;
+    this.panel.showSelection(chosen);
+    this.redraw();
+    this.host.changed();
+  }
+
+  /** The plotted words the search matches, or null without a search (a bad expression says so). */
+  matches() {
+    const words = this.frame?.words ?? [];
+    let test;
+    try {
+      test = matcher(this.search.query, this.search.regex);
+    } catch (error) {
+      this.panel.showMatches(null, [], `Not a regular expression: ${error.message}`);
+      return null;
+    }
+    if (!test) {
+      this.panel.showMatches(null, [], '');
+      return null;
+    }
+    const found = new Set();
+    words.forEach((word, i) => { if (test(word)) found.add(i); });
+    const listed = [...found].slice(0, LISTED_MATCHES).map((i) => words[i]);
+    this.panel.showMatches(found.size, listed, '');
+    return found;
+  }
+
+  matchedWords() {
+    const found = this.matches();
+    return found ? [...found].map((i) => this.frame.words[i]) : [];
+  }
+
+  /** Words the map needs that the frame lacks (the selection's neighbours, analogy words). */
+  wantedExtraWords() {
+    const plotted = new Set(this.frame?.words ?? []);
+    const { selected, neighbours, analogyWords } = this.answers;
+    const wanted = [selected, ...neighbours.map((n) => n.word), ...(analogyWords ?? []), ...this.selection];
+    return [...new Set(wanted.filter((word) => word != null && !plotted.has(word)))];
+  }
+
+  placeExtraWords() {
+    const extra = this.wantedExtraWords();
+    const current = this.settings.extraWords;
+    if (extra.length === current.length && extra.every((w, i) => w === current[i])) {
+      this.redraw();
+      return;
+    }
+    this.project({ extraWords: extra });
+  }
+
+  redraw() {
+    this.scene = this.frame ? this.buildScene(this.frame) : null;
+    this.map.show(this.scene);
+  }
+
+  /** The scene of `frame` with the marks on it; see MapScene in map-view.js. */
+  buildScene(frame) {
+    // The frame's words and coordinates are kept while the frame is, so the map can tell a
+    // new frame (glide) from new marks on the same one (redraw).
+    if (this.sceneFrame !== frame) {
+      const words = [...frame.words];
+      const coords = Array.from(frame.coords);
+      frame.extraWords.forEach((word, i) => {
+        const [x, y] = [frame.extraCoords[2 * i], frame.extraCoords[2 * i + 1]];
+        if (Number.isFinite(x) && Number.isFinite(y)) {
+          words.push(word);
+          coords.push(x, y);
+        }
+      });
+      this.sceneFrame = frame;
+      this.sceneWords = words;
+      this.sceneCoords = new Float32Array(coords);
+      this.sceneIndex = new Map(words.map((word, i) => [word, i]));
+    }
+    const words = this.sceneWords;
+    const at = (word) => this.sceneIndex.get(word);
+    const known = (i) => i != null;
+    const { selected, neighbours, analogyWords } = this.answers;
+    const a = analogyWords?.map(at) ?? [];
+    const arrows = a.length === 4 ? [[a[0], a[1]], [a[2], a[3]]].filter(([f, t]) => known(f) && known(t)) : [];
+    const matches = this.matches();
+    const chosen = this.selection.map(at).filter(known);
+    const styles = this.styles(frame, words.length, matches, chosen);
+    this.panel.showLegend(this.legend(frame, styles));
+    const [xLabel, yLabel] = frame.axisLabels ?? this.componentNames(frame);
+    return {
+      frame,
+      words,
+      coords: this.sceneCoords,
+      styles,
+      options: {
+        xLabel,
+        yLabel,
+        labelCount: words.length,
+        hovered: this.hovered != null && this.hovered < words.length ? this.hovered : null,
+        selected: at(selected) ?? null,
+        neighbours: neighbours.map((n) => at(n.word)).filter(known),
+        arrows,
+        highlighted: [...a.filter(known), ...chosen.slice(0, EMPHASISED)],
+        preferred: [...chosen.slice(EMPHASISED), ...(matches ? [...matches].slice(0, PREFERRED) : [])],
+      },
+    };
+  }
+
+  /** The axis titles of a PCA frame (a worker that names its axes sends `axisLabels`). */
+  componentNames(frame) {
+    const name = (i) => (frame.explained[i] == null
+      ? `PC${i + 1}: none (the vectors have ${frame.explained.length} dimension${frame.explained.length === 1 ? '' : 's'})`
+      : `PC${i + 1} (${(100 * frame.explained[i]).toFixed(1)} % of variance)`);
+    return [name(frame.xComponent), name(frame.yComponent)];
+  }
+
+  /** Each point's style: its colour class, dimmed when a search leaves it out. */
+  styles(frame, n, matches, chosen) {
+    const styles = new Uint8Array(n).fill(PLAIN);
+    const nFrame = frame.words.length;
+    const { kind } = this.colour;
+    if (kind === 'frequency') {
+      // Frequency rank is the word's index (ids are in frequency order); a log scale, since
+      // counts fall off as a power law.
+      const top = Math.log(nFrame + 1);
+      for (let i = 0; i < nFrame; i += 1) {
+        styles[i] = FREQUENCY_BASE + Math.min(FREQUENCY_STEPS - 1, Math.floor((FREQUENCY_STEPS * Math.log(i + 1)) / top));
+      }
+    } else if (kind === 'clusters' && frame.clusters) {
+      for (let i = 0; i < nFrame; i += 1) styles[i] = frame.clusters[i] % CATEGORIES;
+    } else if (kind === 'search') {
+      matches?.forEach((i) => { styles[i] = MATCH; });
+      chosen.forEach((i) => { styles[i] = MATCH; });
+    }
+    if (matches) {
+      for (let i = 0; i < n; i += 1) if (!matches.has(i) && !chosen.includes(i)) styles[i] = DIMMED;
+    }
+    return styles;
+  }
+
+  /** What the legend shows for the colouring: `{kind, entries: [{style, text}]}`. */
+  legend(frame, styles) {
+    const { kind } = this.colour;
+    if (kind === 'frequency') return { kind, entries: [{ style: FREQUENCY_BASE, text: 'most frequent' }, { style: FREQUENCY_BASE + FREQUENCY_STEPS - 1, text: `rarest of the ${frame.words.length}` }] };
+    if (kind === 'clusters') {
+      if (!frame.clusters) return { kind, entries: [], note: 'Clusters are computed with the next frame…' };
+      const counts = new Map();
+      for (const c of frame.clusters) counts.set(c, (counts.get(c) ?? 0) + 1);
+      const entries = [...counts.keys()].sort((p, q) => p - q).map((c) => ({ style: c % CATEGORIES, text: `cluster ${c + 1}: ${counts.get(c)} words` }));
+      return { kind, entries };
+    }
+    if (kind === 'search') {
+      let count = 0;
+      for (const s of styles) if (s === MATCH) count += 1;
+      return { kind, entries: [{ style: MATCH, text: `found or selected: ${count}` }, { style: PLAIN, text: 'other words' }] };
+    }
+    return { kind, entries: [] };
+  }
+
+  /** The state a link keeps (with the text, which the controller adds). */
+  linkState() {
+    const s = this.settings;
+    const state = new URLSearchParams();
+    if (s.nWords !== DEFAULT_SETTINGS.nWords) state.set('words', String(s.nWords));
+    if (s.xComponent !== 0 || s.yComponent !== 1) state.set('pcs', `${s.xComponent},${s.yComponent}`);
+    if (s.axes.x) state.set('x', s.axes.x.join('\n'));
+    if (s.axes.y) state.set('y', s.axes.y.join('\n'));
+    if (s.isolate) state.set('isolate', s.isolate.join('\n'));
+    if (this.colour.kind !== 'none') state.set('colour', this.colour.kind === 'clusters' ? `clusters:${this.colour.k}` : this.colour.kind);
+    if (this.search.query) state.set(this.search.regex ? 'regex' : 'find', this.search.query);
+    if (this.selection.length) state.set('select', this.selection.join('\n'));
+    if (this.answers.selected) state.set('word', this.answers.selected);
+    const view = this.map.view();
+    if (view) state.set('view', view.map((v) => v.toPrecision(6)).join(','));
+    return state;
+  }
+
+  /**
+   * Restores a link's state (a URLSearchParams): settings, colouring, search and selection
+   * at once; the camera once the first frame is drawn. Values that make no sense are left out.
+   */
+  async restore(state) {
+    const list = (name) => (state.has(name) ? state.get(name).split('\n').filter(Boolean) : null);
+    const pair = (name) => { const words = list(name); return words?.length === 2 ? words : null; };
+    const words = Number(state.get('words'));
+    const [xc, yc] = (state.get('pcs') ?? '0,1').split(',').map(Number);
+    const colour = state.get('colour') ?? 'none';
+    const [kind, k] = colour.split(':');
+    if (['frequency', 'clusters', 'search'].includes(kind)) {
+      this.colour = { kind, k: Math.min(50, Math.max(2, Number(k) || 8)) };
+    }
+    this.panel.setColour(this.colour);
+    const regex = state.has('regex');
+    this.search = { query: state.get(regex ? 'regex' : 'find') ?? '', regex };
+    this.panel.setFind(this.search.query, regex);
+    this.selection = list('select') ?? [];
+    this.panel.showSelection(this.selection);
+    const changes = {
+      nWords: Number.isInteger(words) && words >= 10 && words <= 10_000 ? words : this.settings.nWords,
+      xComponent: Number.isInteger(xc) && xc >= 0 ? xc : 0,
+      yComponent: Number.isInteger(yc) && yc >= 0 && yc !== xc ? yc : 1,
+      axes: { x: pair('x'), y: pair('y') },
+      isolate: list('isolate'),
+      clusters: this.colour.kind === 'clusters' ? this.colour.k : 0,
+    };
+    this.panel.setProjection(changes);
+    await this.project(changes, { refit: true });
+    const view = (state.get('view') ?? '').split(',').map(Number);
+    if (view.length === 4 && view.every(Number.isFinite) && view[0] < view[1] && view[2] < view[3]) this.map.setView(view);
+    const word = state.get('word');
+    if (word) this.host.select(word);
+  }
+}

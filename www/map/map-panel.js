@@ -1,0 +1,242 @@
+// The map's controls: words shown, principal components, axes defined by words, colour,
+// the search on the map and its matches, the selection, the legend, the view buttons. The
+// only code that queries or changes these elements (view.js keeps the rest of the page);
+// `bindX(handler)` for each action, `showX` / `setX` for each display.
+import { displayToken, parseTypedToken } from '../tokens.js';
+import { css } from './palette.js';
+
+const $ = (id) => document.getElementById(id);
+
+/** A `<button>` showing `word`, which calls `onClick(word)`. */
+function wordChip(word, onClick) {
+  const item = document.createElement('li');
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'chip';
+  button.textContent = displayToken(word);
+  button.addEventListener('click', () => onClick(word));
+  item.append(button);
+  return item;
+}
+
+export class MapPanel {
+  constructor() {
+    this.onMatchClick = () => {};
+    this.onSelectionClick = () => {};
+  }
+
+  /** The Words shown field, or null when it holds no valid count. */
+  readWordsShown() {
+    const n = Math.round(Number($('plot-words').value));
+    return Number.isFinite(n) && n >= 10 && n <= 10_000 ? n : null;
+  }
+
+  /**
+   * Fills the axes selector with every pair of components, with their explained variance.
+   * Frames arrive several times a second while training: options that are there already
+   * only have their text updated, and only when it changed, so a list the person has open
+   * stays open under the pointer.
+   */
+  setAxes(explained, xComponent, yComponent) {
+    const select = $('plot-axes');
+    const n = Math.max(explained.length, 2);
+    const percent = (v) => `${(100 * v).toFixed(0)} %`;
+    const name = (i) => (explained[i] == null ? `PC${i + 1}` : `PC${i + 1} (${percent(explained[i])})`);
+    const pairs = [];
+    for (let x = 0; x < n; x += 1) {
+      for (let y = x + 1; y < n; y += 1) pairs.push({ value: `${x},${y}`, text: `${name(x)} / ${name(y)}` });
+    }
+    const same = select.options.length === pairs.length && pairs.every(({ value }, i) => select.options[i].value === value);
+    if (!same) select.replaceChildren(...pairs.map(({ value, text }) => new Option(text, value)));
+    pairs.forEach(({ text }, i) => {
+      if (select.options[i].text !== text) select.options[i].text = text;
+    });
+    const chosen = `${xComponent},${yComponent}`;
+    if (select.value !== chosen) select.value = chosen;
+  }
+
+  /** `handler({nWords, xComponent, yComponent})` when the words shown or the components change. */
+  bindProjection(handler) {
+    const read = () => {
+      const [xComponent, yComponent] = ($('plot-axes').value || '0,1').split(',').map(Number);
+      const nWords = this.readWordsShown();
+      $('plot-words').setAttribute('aria-invalid', String(nWords == null));
+      if (nWords != null) handler({ nWords, xComponent, yComponent });
+    };
+    $('plot-axes').addEventListener('change', read);
+    $('plot-words').addEventListener('change', read);
+  }
+
+  /** Shows restored settings in the fields. */
+  setProjection({ nWords, axes }) {
+    $('plot-words').value = String(nWords);
+    const show = (id, word) => { $(id).value = word == null ? '' : displayToken(word); };
+    show('axis-x-from', axes.x?.[0]);
+    show('axis-x-to', axes.x?.[1]);
+    show('axis-y-from', axes.y?.[0]);
+    show('axis-y-to', axes.y?.[1]);
+    if (axes.x || axes.y) $('word-axes').open = true;
+  }
+
+  /**
+   * `handler({x: [from, to]|null, y: [from, to]|null})` when word axes are asked for; an
+   * axis with either word empty stays a principal component. "Principal components" clears both.
+   */
+  bindWordAxes(handler) {
+    const word = (id) => parseTypedToken($(id).value).trim();
+    const axis = (from, to) => (word(from) && word(to) ? [word(from), word(to)] : null);
+    $('word-axes-form').addEventListener('submit', (event) => {
+      event.preventDefault();
+      const axes = { x: axis('axis-x-from', 'axis-x-to'), y: axis('axis-y-from', 'axis-y-to') };
+      if (!axes.x && !axes.y) {
+        this.showAxesMessage('Give both words of an axis: from one word to another.');
+        return;
+      }
+      handler(axes);
+    });
+    $('axes-clear').addEventListener('click', () => {
+      for (const id of ['axis-x-from', 'axis-x-to', 'axis-y-from', 'axis-y-to']) $(id).value = '';
+      handler({ x: null, y: null });
+    });
+  }
+
+  showAxesMessage(text) {
+    $('axes-message').textContent = text;
+  }
+
+  /** `handler({kind, k})` when the colouring changes. */
+  bindColour(handler) {
+    const read = () => {
+      const kind = $('map-colour').value;
+      $('map-k-label').hidden = kind !== 'clusters';
+      const k = Math.round(Number($('map-k').value));
+      const valid = Number.isFinite(k) && k >= 2 && k <= 50;
+      $('map-k').setAttribute('aria-invalid', String(!valid));
+      if (valid || kind !== 'clusters') handler({ kind, k: valid ? k : 8 });
+    };
+    $('map-colour').addEventListener('change', read);
+    $('map-k').addEventListener('change', read);
+  }
+
+  setColour({ kind, k }) {
+    $('map-colour').value = kind;
+    $('map-k').value = String(k);
+    $('map-k-label').hidden = kind !== 'clusters';
+  }
+
+  /** The legend: `{entries: [{style, text}], note?}`; the swatches take the palette's colours. */
+  showLegend({ entries, note }, palette = this.palette) {
+    const legend = $('map-legend');
+    const key = JSON.stringify([entries, note]);
+    if (legend.dataset.key === key) return;
+    legend.dataset.key = key;
+    const colourOf = (style) => (style >= 254 ? palette?.point : palette?.classes[style]);
+    legend.replaceChildren(...entries.map(({ style, text }) => {
+      const item = document.createElement('li');
+      const swatch = document.createElement('span');
+      swatch.className = 'swatch';
+      const colour = colourOf(style);
+      if (colour) swatch.style.background = css(colour);
+      item.append(swatch, document.createTextNode(text));
+      return item;
+    }));
+    if (note) {
+      const item = document.createElement('li');
+      item.textContent = note;
+      legend.append(item);
+    }
+  }
+
+  /** The palette the legend's swatches use (the map's). */
+  setPalette(palette) {
+    this.palette = palette;
+    delete $('map-legend').dataset.key;
+  }
+
+  /** `handler(query, regex)` as the search on the map is typed. */
+  bindFind(handler) {
+    const read = () => handler(parseTypedToken($('map-find').value), $('map-regex').checked);
+    $('map-find').addEventListener('input', read);
+    $('map-regex').addEventListener('change', read);
+    $('map-find-form').addEventListener('submit', (event) => {
+      event.preventDefault();
+      read();
+    });
+  }
+
+  setFind(query, regex) {
+    $('map-find').value = displayToken(query);
+    $('map-regex').checked = regex;
+  }
+
+  /** The search's result: `count` matches (null: no search), the first ones, or an error. */
+  showMatches(count, listed, error) {
+    const text = error || (count == null ? '' : `${count} ${count === 1 ? 'match' : 'matches'}`);
+    if ($('map-find-count').textContent !== text) $('map-find-count').textContent = text;
+    $('map-find').setAttribute('aria-invalid', String(Boolean(error)));
+    $('map-isolate-matches').disabled = !(count >= 2);
+    const list = $('map-matches');
+    const key = listed.join('\n');
+    if (list.dataset.key === key) return;
+    list.dataset.key = key;
+    list.replaceChildren(...listed.map((word) => wordChip(word, (w) => this.onMatchClick(w))));
+  }
+
+  bindMatchClick(handler) { this.onMatchClick = handler; }
+  bindIsolateMatches(handler) { $('map-isolate-matches').addEventListener('click', handler); }
+
+  showSelection(words) {
+    $('map-selection').hidden = words.length === 0;
+    $('selection-count').textContent = String(words.length);
+    $('selection-isolate').disabled = words.length < 2;
+    const shown = words.slice(0, 200);
+    $('selection-list').replaceChildren(...shown.map((word) => wordChip(word, (w) => this.onSelectionClick(w))));
+    if (words.length > shown.length) {
+      const more = document.createElement('li');
+      more.textContent = `and ${words.length - shown.length} more`;
+      $('selection-list').append(more);
+    }
+  }
+
+  bindSelectionClick(handler) { this.onSelectionClick = handler; }
+  bindSelectionClear(handler) { $('selection-clear').addEventListener('click', handler); }
+  bindIsolateSelection(handler) { $('selection-isolate').addEventListener('click', handler); }
+
+  /** Says the map shows only `count` isolated words (null: all of them). */
+  showIsolated(count) {
+    $('map-isolated').hidden = count == null;
+    if (count != null) $('map-isolated-text').textContent = `The projection is fitted on ${count} isolated words only.`;
+  }
+
+  bindShowAll(handler) { $('map-show-all').addEventListener('click', handler); }
+
+  /** `handler(factor)` for the zoom buttons, `handler(null)` for Reset view. */
+  bindZoom(handler) {
+    $('map-zoom-in').addEventListener('click', () => handler(1.5));
+    $('map-zoom-out').addEventListener('click', () => handler(1 / 1.5));
+    $('map-reset').addEventListener('click', () => handler(null));
+  }
+
+  /** `handler(on)` when the region tool is switched. */
+  bindRegionTool(handler) {
+    const button = $('map-region');
+    button.addEventListener('click', () => {
+      const on = button.getAttribute('aria-pressed') !== 'true';
+      button.setAttribute('aria-pressed', String(on));
+      handler(on);
+    });
+  }
+
+  /** `handler()` for Copy link. */
+  bindCopyLink(handler) { $('map-copy-link').addEventListener('click', handler); }
+
+  /** Says the link was copied (or how to copy it by hand). */
+  showLinkCopied(text) {
+    $('axes-message').textContent = text;
+  }
+
+  /** `handler(theme)` when the theme is chosen: 'auto', 'light' or 'dark'. */
+  bindTheme(handler) { $('theme').addEventListener('change', () => handler($('theme').value)); }
+  setTheme(theme) { $('theme').value = theme; }
+  readTheme() { return $('theme').value; }
+}

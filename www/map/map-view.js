@@ -1,0 +1,242 @@
+// The map on the page: the canvas, its camera, the glide between frames and the input,
+// drawn through the wasm `Chart` from typed arrays (one call per redraw, never one per
+// word). It owns the canvas and the elements drawn over it (tooltip, selection
+// rectangle); the controller gives it scenes and hears what the person picks.
+//
+// Drawing is driven by requestAnimationFrame: a new scene, a zoom or a pan asks for a
+// redraw, and while points glide or the camera eases, each display frame draws the state
+// of that moment. So a frame from the worker never waits for the picture, and the
+// picture never waits for the worker.
+import { displayToken } from '../tokens.js';
+import { Camera, bounds } from './camera.js';
+import { Glide } from './glide.js';
+import { bindMapInput } from './interaction.js';
+import { readPalette } from './palette.js';
+
+/** How close (CSS px) the pointer must be to a point to hover or pick it. */
+const HIT_RADIUS = 8;
+
+/**
+ * What the map shows: the words of its points (point i is word i), their coordinates (flat
+ * x, y), each point's style (see palette.js; empty for all plain) and the chart's options
+ * without `fixedRange`, which the camera gives. `frame` is the worker's frame the points
+ * come from: a scene of a new frame glides to it, a scene of the same frame (a new
+ * selection, say) only redraws.
+ * @typedef {{frame: object, words: string[], coords: Float32Array, styles: Uint8Array,
+ *   options: object}} MapScene
+ */
+
+export class MapView {
+  /**
+   * @param {typeof import('../pkg/embedscope.js').Chart} Chart
+   * @param {{canvas: HTMLCanvasElement, tooltip: HTMLElement, region: HTMLElement, empty: HTMLElement}} elements
+   */
+  constructor(Chart, elements) {
+    this.elements = elements;
+    this.canvas = elements.canvas;
+    this.chart = new Chart(this.canvas);
+    this.camera = new Camera();
+    this.glide = new Glide();
+    /** @type {MapScene|null} */
+    this.scene = null;
+    this.words = null;
+    this.pending = false;
+    this.regionTool = false;
+    this.handlers = { pick: () => {}, region: () => {}, hover: () => {}, escape: () => {}, camera: () => {} };
+    /** Time of the last redraws in ms, newest last (the benchmark and tests read them). */
+    this.drawTimes = [];
+    this.applyPalette();
+    bindMapInput(this.canvas, this.input());
+  }
+
+  /** The stylesheet's colours changed (a theme): read them again and redraw. */
+  applyPalette() {
+    /** The colours drawn with (the legend shows the same). */
+    this.palette = readPalette(this.canvas.parentElement);
+    this.chart.set_palette(this.palette);
+    this.requestDraw();
+  }
+
+  /** The canvas changed size. */
+  resize() {
+    this.chart.resize();
+    this.requestDraw();
+  }
+
+  /** Shows `scene`, or clears the map when it is null (no frame yet). */
+  show(scene) {
+    const now = performance.now();
+    this.elements.empty.hidden = scene != null;
+    const previous = this.scene;
+    this.scene = scene;
+    if (!scene) {
+      this.camera.clear();
+      this.words = null;
+      this.showTooltip(null);
+      const { canvas } = this;
+      canvas.getContext('2d').clearRect(0, 0, canvas.width, canvas.height);
+      delete canvas.dataset.range;
+      return;
+    }
+    if (scene.words !== this.words) {
+      this.chart.set_words(scene.words.map(displayToken));
+      this.words = scene.words;
+    }
+    if (scene.frame !== previous?.frame || scene.coords !== previous?.coords) {
+      this.glide.set(scene.words, scene.coords, now, { instant: previous == null });
+      if (this.camera.follow(bounds(scene.coords), now)) this.cameraMoved();
+    }
+    this.requestDraw();
+  }
+
+  /** Forget the camera: the next scene is fitted (new vectors, another projection). */
+  refit() {
+    this.camera.clear();
+  }
+
+  /** The camera's range as `[x0, x1, y0, y1]` when the person moved it, else null. */
+  view() {
+    const r = this.camera.target;
+    return this.camera.moved && r ? [r.x0, r.x1, r.y0, r.y1] : null;
+  }
+
+  /** Puts the camera on `[x0, x1, y0, y1]` (from a link). */
+  setView([x0, x1, y0, y1]) {
+    this.camera.place({ x0, x1, y0, y1 });
+    this.cameraMoved();
+  }
+
+  /** `handler(index, {add})` when a point is clicked or tapped (`add` with Shift). */
+  bindPick(handler) { this.handlers.pick = handler; }
+  /** `handler(indices, {add})` when a region is selected. */
+  bindRegion(handler) { this.handlers.region = handler; }
+  /** `handler(index|null)` as the pointer moves over a point or leaves it. */
+  bindHover(handler) { this.handlers.hover = handler; }
+  /** `handler()` on Escape. */
+  bindEscape(handler) { this.handlers.escape = handler; }
+  /** `handler()` after the person moved the camera or it eased to new points. */
+  bindCamera(handler) { this.handlers.camera = handler; }
+
+  zoomBy(factor) {
+    const { width, height } = this.canvas.getBoundingClientRect();
+    this.input().zoomAt(width / 2, height / 2, factor);
+  }
+
+  resetView() {
+    this.input().reset();
+  }
+
+  setRegionTool(on) {
+    this.regionTool = on;
+    this.canvas.style.cursor = on ? 'crosshair' : '';
+  }
+
+  requestDraw() {
+    if (this.pending) return;
+    this.pending = true;
+    requestAnimationFrame(() => this.draw(performance.now()));
+  }
+
+  /** Draws the scene as it stands at `now`; goes on each display frame while it moves. */
+  draw(now) {
+    this.pending = false;
+    const scene = this.scene;
+    if (!scene) return;
+    const range = this.camera.at(now);
+    const started = performance.now();
+    this.chart.draw_map(this.glide.at(now), scene.styles, { ...scene.options, fixedRange: [range.x0, range.x1, range.y0, range.y1] });
+    this.drawTimes.push(performance.now() - started);
+    if (this.drawTimes.length > 120) this.drawTimes.shift();
+    const target = this.camera.target;
+    this.canvas.dataset.range = [target.x0, target.x1, target.y0, target.y1].join(',');
+    this.canvas.dataset.labels = String(this.chart.labels_placed());
+    if (this.glide.moving(now) || this.camera.easing(now)) this.requestDraw();
+  }
+
+  /** The map as drawn, as SVG of the canvas's CSS size; null before a scene. */
+  svg() {
+    const scene = this.scene;
+    if (!scene) return null;
+    const { width, height } = this.canvas.getBoundingClientRect();
+    const range = this.camera.at(performance.now());
+    const options = { ...scene.options, fixedRange: [range.x0, range.x1, range.y0, range.y1] };
+    return this.chart.map_svg(this.glide.at(performance.now()), scene.styles, options, Math.round(width), Math.round(height));
+  }
+
+  png() {
+    return new Promise((resolve) => this.canvas.toBlob(resolve, 'image/png'));
+  }
+
+  showTooltip(word, x = 0, y = 0) {
+    const { tooltip } = this.elements;
+    tooltip.hidden = word == null;
+    if (!this.regionTool) this.canvas.style.cursor = word == null ? '' : 'pointer';
+    if (word == null) return;
+    tooltip.textContent = displayToken(word);
+    tooltip.style.left = `${x + 12}px`;
+    tooltip.style.top = `${y + 12}px`;
+  }
+
+  cameraMoved() {
+    this.requestDraw();
+    this.handlers.camera();
+  }
+
+  /** The plotting area's position as fractions: what the camera works in. */
+  fraction(x, y) {
+    const [left, top, right, bottom] = this.chart.plot_frame();
+    return [(x - left) / Math.max(1, right - left), (y - top) / Math.max(1, bottom - top)];
+  }
+
+  /** @returns {import('./interaction.js').MapInput} */
+  input() {
+    const now = () => performance.now();
+    const hit = (x, y) => (this.scene ? this.chart.hit(x, y, HIT_RADIUS) ?? null : null);
+    return {
+      zoomAt: (x, y, factor) => {
+        const [fx, fy] = this.fraction(x, y);
+        this.camera.zoomAt(fx, fy, factor, now());
+        this.cameraMoved();
+      },
+      panBy: (dx, dy) => {
+        const [left, top, right, bottom] = this.chart.plot_frame();
+        this.camera.pan(dx / Math.max(1, right - left), dy / Math.max(1, bottom - top), now());
+        this.cameraMoved();
+      },
+      panFraction: (fx, fy) => {
+        this.camera.pan(fx, fy, now());
+        this.cameraMoved();
+      },
+      reset: () => {
+        this.camera.reset(now());
+        this.cameraMoved();
+      },
+      hover: (x, y) => {
+        const index = x == null ? null : hit(x, y);
+        this.showTooltip(index == null ? null : this.scene.words[index], x, y);
+        this.handlers.hover(index);
+      },
+      pick: (x, y, options) => {
+        const index = hit(x, y);
+        if (index != null) this.handlers.pick(index, options);
+      },
+      drawRegion: (rect) => {
+        const { region } = this.elements;
+        region.hidden = rect == null;
+        if (!rect) return;
+        Object.assign(region.style, {
+          left: `${Math.min(rect.x0, rect.x1)}px`,
+          top: `${Math.min(rect.y0, rect.y1)}px`,
+          width: `${Math.abs(rect.x1 - rect.x0)}px`,
+          height: `${Math.abs(rect.y1 - rect.y0)}px`,
+        });
+      },
+      selectRegion: (rect, options) => {
+        if (!this.scene) return;
+        this.handlers.region(Array.from(this.chart.points_in_rect(rect.x0, rect.y0, rect.x1, rect.y1)), options);
+      },
+      escape: () => this.handlers.escape(),
+      regionTool: () => this.regionTool,
+    };
+  }
+}
