@@ -71,3 +71,6 @@ if (v) {
 }
 console.log(`wasm memory at the end (its peak: wasm memory never shrinks): ${mb(peakMemory)}`);
 JS
+
+section "The map's redraw in Chromium: 1,000 and 10,000 points, every word asking for a label"
+node scripts/bench-map.mjs

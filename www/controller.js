@@ -155,7 +155,7 @@ export class Controller {
     this.loadedText = `Opened ${reply.info.words.toLocaleString('en')} vectors of ${reply.info.dim} dimensions from ${names}.`;
     this.setState('loaded');
     this.paintAll();
-    await this.project({});
+    await this.explorer.project({}, { refit: true });
   }
 
   /** Whether training or BPE learning is under way (running or paused): work a new text would cancel. */

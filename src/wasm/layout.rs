@@ -166,12 +166,11 @@ pub struct LabelGeometry {
     pub dot_radius: f64,
 }
 
-/// A label to place: the point it names, the width of its text, and whether it must be
-/// shown even where it overlaps others (the selected, hovered and highlighted points).
+/// A label to place: the point it names, and whether it must be shown even where it
+/// overlaps others (the selected, hovered and highlighted points).
 #[derive(Clone, Copy, Debug)]
 pub struct LabelRequest {
     pub point: usize,
-    pub width: f64,
     pub must: bool,
 }
 
@@ -204,15 +203,21 @@ fn candidates(p: Px, width: f64, g: &LabelGeometry) -> [Rect; 8] {
 /// which then takes its first box inside `bounds` (or its first box) regardless.
 ///
 /// Returns, for each request in order, the box its text fills, or `None` when skipped.
+/// `width(point)` measures a label's text; it is asked only for labels that might fit.
+///
 /// Placed boxes are kept in a grid of cells a few labels tall ([`Obstacles`]), so a box is
 /// only checked against the few placed near it: a map of 10,000 words asks for a label for
-/// every one of them on each redraw, and an all-pairs check would be 10⁸ comparisons.
-pub fn place_labels(
+/// every one of them on each redraw, and an all-pairs check would be 10⁸ comparisons. And
+/// a label is measured (the dearest step, a call into the canvas) only when one of its
+/// boxes, shrunk to no width, is free: each box grows from that line away from its point,
+/// so a label whose thin boxes are all blocked has no room at any width.
+pub fn place_labels<E>(
     points: &[Px],
     requests: &[LabelRequest],
+    mut width: impl FnMut(usize) -> Result<f64, E>,
     geometry: &LabelGeometry,
     bounds: &Rect,
-) -> Vec<Option<Rect>> {
+) -> Result<Vec<Option<Rect>>, E> {
     let r = geometry.dot_radius;
     let dot = |p: Px| Rect { left: p.0 - r, top: p.1 - r, right: p.0 + r, bottom: p.1 + r };
     // Placed label boxes and the dots of the points they name, which later labels avoid.
@@ -221,9 +226,11 @@ pub fn place_labels(
         .iter()
         .map(|request| {
             let p = points[request.point];
-            let boxes = candidates(p, request.width, geometry);
-            let clear =
-                |b: &&Rect| b.is_inside(bounds) && !obstacles.overlaps(b) && !dot(p).overlaps(b);
+            let clear = |b: &&Rect| b.is_inside(bounds) && !obstacles.overlaps(b) && !dot(p).overlaps(b);
+            if !request.must && !candidates(p, 0.0, geometry).iter().any(|b| clear(&b)) {
+                return Ok(None);
+            }
+            let boxes = candidates(p, width(request.point)?, geometry);
             let chosen = boxes.iter().find(clear).copied().or_else(|| {
                 request.must.then(|| *boxes.iter().find(|b| b.is_inside(bounds)).unwrap_or(&boxes[0]))
             });
@@ -231,7 +238,7 @@ pub fn place_labels(
                 obstacles.insert(b);
                 obstacles.insert(dot(p));
             }
-            chosen
+            Ok(chosen)
         })
         .collect()
 }
@@ -293,8 +300,16 @@ mod tests {
     const GEOMETRY: LabelGeometry = LabelGeometry { height: 10.0, gap: 2.0, dot_radius: 3.0 };
     const BOUNDS: Rect = Rect { left: 0.0, top: 0.0, right: 1000.0, bottom: 1000.0 };
 
-    fn request(point: usize, width: f64, must: bool) -> LabelRequest {
-        LabelRequest { point, width, must }
+    /// Labels of the given widths, indexed by point, placed in the order of `requests`.
+    fn place(points: &[Px], requests: &[(usize, f64, bool)], bounds: &Rect) -> Vec<Option<Rect>> {
+        let mut widths = vec![0.0; points.len()];
+        requests.iter().for_each(|&(point, width, _)| widths[point] = width);
+        let requests: Vec<_> = requests.iter().map(|&(point, _, must)| LabelRequest { point, must }).collect();
+        place_labels(points, &requests, |p| Ok::<_, ()>(widths[p]), &GEOMETRY, bounds).unwrap()
+    }
+
+    fn request(point: usize, width: f64, must: bool) -> (usize, f64, bool) {
+        (point, width, must)
     }
 
     #[test]
@@ -367,7 +382,7 @@ mod tests {
 
     #[test]
     fn labels_go_right_of_their_point_when_free() {
-        let placed = place_labels(&[(100.0, 100.0)], &[request(0, 40.0, false)], &GEOMETRY, &BOUNDS);
+        let placed = place(&[(100.0, 100.0)], &[request(0, 40.0, false)], &BOUNDS);
         let expected = Rect { left: 105.0, top: 95.0, right: 145.0, bottom: 105.0 };
         assert_eq!(placed, [Some(expected)]);
     }
@@ -378,7 +393,7 @@ mod tests {
         // until no side is free.
         let points = [(100.0, 100.0); 10];
         let requests: Vec<_> = (0..10).map(|i| request(i, 40.0, false)).collect();
-        let placed = place_labels(&points, &requests, &GEOMETRY, &BOUNDS);
+        let placed = place(&points, &requests, &BOUNDS);
         assert_eq!(placed[0].unwrap().left, 105.0);
         assert_eq!(placed[1].unwrap().right, 95.0);
         assert!(placed.iter().filter(|b| b.is_some()).count() < 10, "some must be skipped");
@@ -392,7 +407,7 @@ mod tests {
 
     #[test]
     fn a_label_near_the_right_edge_goes_left() {
-        let placed = place_labels(&[(990.0, 500.0)], &[request(0, 40.0, false)], &GEOMETRY, &BOUNDS);
+        let placed = place(&[(990.0, 500.0)], &[request(0, 40.0, false)], &BOUNDS);
         assert_eq!(placed[0].unwrap().right, 985.0);
     }
 
@@ -400,7 +415,7 @@ mod tests {
     fn must_labels_are_shown_even_when_crowded() {
         let points = [(100.0, 100.0); 10];
         let requests: Vec<_> = (0..10).map(|i| request(i, 40.0, true)).collect();
-        let placed = place_labels(&points, &requests, &GEOMETRY, &BOUNDS);
+        let placed = place(&points, &requests, &BOUNDS);
         assert!(placed.iter().all(Option::is_some));
     }
 
@@ -409,14 +424,14 @@ mod tests {
         // The second point sits where the first point's label would go on the right.
         let points = [(100.0, 100.0), (120.0, 100.0)];
         let requests = [request(1, 10.0, false), request(0, 40.0, false)];
-        let placed = place_labels(&points, &requests, &GEOMETRY, &BOUNDS);
+        let placed = place(&points, &requests, &BOUNDS);
         assert_eq!(placed[1].unwrap().right, 95.0, "goes left of its point instead");
     }
 
     #[test]
-    fn the_grid_finds_every_overlap_an_all_pairs_check_finds() {
+    fn the_grid_and_the_thin_box_test_give_what_the_plain_greedy_placement_gives() {
         // Many labels at random spots, some reaching over the bounds' edges: the result must
-        // be what the plain O(n²) greedy placement gives.
+        // be what the plain O(n²) greedy placement, measuring every label, gives.
         let mut state = 7u64;
         let mut random = move || {
             state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
@@ -425,19 +440,19 @@ mod tests {
         let bounds = Rect { left: 0.0, top: 0.0, right: 400.0, bottom: 300.0 };
         let points: Vec<Px> = (0..800).map(|_| (random() * 440.0 - 20.0, random() * 340.0 - 20.0)).collect();
         let requests: Vec<_> = (0..800).map(|i| request(i, 10.0 + 60.0 * random(), i % 97 == 0)).collect();
-        let placed = place_labels(&points, &requests, &GEOMETRY, &bounds);
+        let placed = place(&points, &requests, &bounds);
 
         let r = GEOMETRY.dot_radius;
         let mut obstacles: Vec<Rect> = Vec::new();
-        for (request, got) in requests.iter().zip(&placed) {
-            let p = points[request.point];
+        for (&(point, width, must), got) in requests.iter().zip(&placed) {
+            let p = points[point];
             let dot = Rect { left: p.0 - r, top: p.1 - r, right: p.0 + r, bottom: p.1 + r };
-            let boxes = candidates(p, request.width, &GEOMETRY);
+            let boxes = candidates(p, width, &GEOMETRY);
             let clear = |b: &&Rect| b.is_inside(&bounds) && !obstacles.iter().any(|o| o.overlaps(b)) && !dot.overlaps(b);
             let expected = boxes.iter().find(clear).copied().or_else(|| {
-                request.must.then(|| *boxes.iter().find(|b| b.is_inside(&bounds)).unwrap_or(&boxes[0]))
+                must.then(|| *boxes.iter().find(|b| b.is_inside(&bounds)).unwrap_or(&boxes[0]))
             });
-            assert_eq!(*got, expected, "label {}", request.point);
+            assert_eq!(*got, expected, "label {point}");
             if let Some(b) = expected {
                 obstacles.push(b);
                 obstacles.push(dot);

@@ -25,6 +25,10 @@ use super::layout::{
 };
 use super::scene::{self, Emphasis, Paint, Palette, ScatterMarks, Shape};
 
+/// Labels one draw may measure: measuring is a call into the canvas, and the first draw of
+/// 10,000 new words would take most of 100 ms measuring them all. A label not yet measured
+/// is left out of that draw, and the page draws again at the next display frame.
+const MEASURES_PER_DRAW: usize = 600;
 /// Labels longer than this many characters end in an ellipsis.
 const MAX_LABEL_CHARS: usize = 24;
 /// The space around the data, as a fraction of its span on each side.
@@ -167,6 +171,8 @@ pub struct Chart {
     range: DataRange,
     /// How many labels the last map placed.
     labels_placed: usize,
+    /// Whether the last map left labels unmeasured (see `MEASURES_PER_DRAW`).
+    labels_deferred: bool,
 }
 
 #[wasm_bindgen]
@@ -199,6 +205,7 @@ impl Chart {
             area: Rect { left: 0.0, top: 0.0, right: 0.0, bottom: 0.0 },
             range: DataRange { x: (0.0, 1.0), y: (0.0, 1.0) },
             labels_placed: 0,
+            labels_deferred: false,
         };
         chart.resize();
         Ok(chart)
@@ -270,8 +277,9 @@ impl Chart {
             self.widths = [vec![f64::NAN; self.labels.len()], vec![f64::NAN; self.labels.len()]];
             self.widths_scale = self.scale;
         }
-        let mut measure = Measure { context: &self.context, widths: &mut self.widths, labels: &self.labels };
+        let mut measure = Measure::new(&self.context, &mut self.widths, &self.labels, MEASURES_PER_DRAW);
         let drawn = scene.draw(&root, self.scale, &self.palette, &mut measure)?;
+        self.labels_deferred = measure.deferred;
         self.points = drawn.points;
         self.points_scale = self.scale;
         self.area = drawn.area;
@@ -303,7 +311,7 @@ impl Chart {
             let root = SVGBackend::with_string(&mut svg, (width.max(1), height.max(1))).into_drawing_area();
             root.fill(&rgb(self.palette.background)).map_err(drawing_error)?;
             let mut widths = [vec![f64::NAN; self.labels.len()], vec![f64::NAN; self.labels.len()]];
-            let mut measure = Measure { context: &self.context, widths: &mut widths, labels: &self.labels };
+            let mut measure = Measure::new(&self.context, &mut widths, &self.labels, usize::MAX);
             let drawn = scene.draw(&root, 1.0, &self.palette, &mut measure)?;
             root.present().map_err(drawing_error)?;
             drawn.shapes
@@ -319,6 +327,12 @@ impl Chart {
     /// How many words the last map labelled (more as the person zooms in).
     pub fn labels_placed(&self) -> u32 {
         self.labels_placed as u32
+    }
+
+    /// Whether the last map left labels for the next draw, having measured its share:
+    /// the page then draws again.
+    pub fn labels_deferred(&self) -> bool {
+        self.labels_deferred
     }
 
     /// The last map's plotting area as `[left, top, right, bottom]` in CSS pixels relative
@@ -508,13 +522,40 @@ struct Measure<'a> {
     context: &'a CanvasRenderingContext2d,
     widths: &'a mut [Vec<f64>; 2],
     labels: &'a [String],
+    /// The font the context was last set to here: setting one parses the CSS font string,
+    /// which costs more than measuring.
+    font: Option<String>,
+    /// Labels this draw may still measure; past it a label waits for the next draw.
+    budget: usize,
+    /// Whether a label went unmeasured for want of budget.
+    deferred: bool,
 }
 
-impl Measure<'_> {
-    fn width(&mut self, point: usize, weight: u16, size: f64) -> Result<f64, JsError> {
+impl<'a> Measure<'a> {
+    fn new(
+        context: &'a CanvasRenderingContext2d,
+        widths: &'a mut [Vec<f64>; 2],
+        labels: &'a [String],
+        budget: usize,
+    ) -> Measure<'a> {
+        Measure { context, widths, labels, font: None, budget, deferred: false }
+    }
+
+    /// A label's width, or infinity (no room anywhere) when this draw has measured its
+    /// share; a label that must be shown is always measured.
+    fn width(&mut self, point: usize, weight: u16, size: f64, must: bool) -> Result<f64, JsError> {
         let cached = &mut self.widths[usize::from(weight >= 600)][point];
         if cached.is_nan() {
-            self.context.set_font(&font(weight, size));
+            if self.budget == 0 && !must {
+                self.deferred = true;
+                return Ok(f64::INFINITY);
+            }
+            self.budget = self.budget.saturating_sub(1);
+            let wanted = font(weight, size);
+            if self.font.as_ref() != Some(&wanted) {
+                self.context.set_font(&wanted);
+                self.font = Some(wanted);
+            }
             let metrics = self.context.measure_text(&self.labels[point]).map_err(js_error)?;
             *cached = metrics.width();
         }
@@ -583,15 +624,16 @@ impl<'a> Scatter<'a> {
             if points[point].0.is_nan() || (!must && self.styles[point] == scene::DIMMED) {
                 continue;
             }
-            let width = measure.width(point, emphasis[point].font_weight(), scene::LABEL_FONT * s)?;
-            requests.push(LabelRequest { point, width, must });
+            requests.push(LabelRequest { point, must });
         }
         let geometry = LabelGeometry {
             height: scene::LABEL_FONT * s,
             gap: scene::LABEL_GAP * s,
             dot_radius: scene::EMPHASISED_DOT * s,
         };
-        let boxes = place_labels(&points, &requests, &geometry, &area);
+        let width =
+            |point: usize| measure.width(point, emphasis[point].font_weight(), scene::LABEL_FONT * s, must_label[point]);
+        let boxes = place_labels(&points, &requests, width, &geometry, &area)?;
         let placed: Vec<(usize, Rect)> =
             requests.iter().zip(boxes).filter_map(|(r, b)| Some((r.point, b?))).collect();
         for (point, _) in &placed {

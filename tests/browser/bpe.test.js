@@ -42,11 +42,11 @@ async function plottedLabels(page) {
     const seen = new Set();
     for (let y = 10; y < box.height - 10; y += 3) {
       for (let x = 10; x < box.width - 10; x += 3) {
-        canvas.dispatchEvent(new MouseEvent('mousemove', { clientX: box.left + x, clientY: box.top + y, bubbles: true }));
+        canvas.dispatchEvent(new PointerEvent('pointermove', { pointerType: 'mouse', clientX: box.left + x, clientY: box.top + y, bubbles: true }));
         if (!tooltip.hidden) seen.add(tooltip.textContent);
       }
     }
-    canvas.dispatchEvent(new MouseEvent('mouseleave'));
+    canvas.dispatchEvent(new PointerEvent('pointerleave', { pointerType: 'mouse' }));
     return [...seen];
   });
 }

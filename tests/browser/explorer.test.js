@@ -31,7 +31,7 @@ async function recordProgress(page) {
 }
 
 /**
- * Finds a point of the plot the way a pointer would: sweeps mousemove events over the canvas
+ * Finds a point of the plot the way a pointer would: sweeps pointermove events over the canvas
  * inside the page (one round trip instead of thousands) until the tooltip names a word, then
  * moves the real mouse there and checks the tooltip again. Returns the word and where.
  */
@@ -45,7 +45,7 @@ async function findPlottedWord(page) {
     for (let y = 20; y < box.height - 20; y += 4) {
       for (let x = 20; x < box.width - 20; x += 4) {
         const at = { clientX: box.left + x, clientY: box.top + y, bubbles: true };
-        canvas.dispatchEvent(new MouseEvent('mousemove', at));
+        canvas.dispatchEvent(new PointerEvent('pointermove', { ...at, pointerType: 'mouse' }));
         if (!tooltip.hidden) return { x: at.clientX, y: at.clientY };
       }
     }

@@ -108,7 +108,7 @@ test('Chart draws a sharp, hit-testable scatter and a loss chart', { timeout: 12
           attempt(() => window.scatter.draw_loss(3, [1], [0.5])),
         ];
       });
-      assert.match(errors[0], /2 coordinates per label: got 3 coordinates for 2 labels/);
+      assert.match(errors[0], /2 coordinates per word: got 3 coordinates for 2 words/);
       assert.match(errors[1], /unknown scatter option `selcted`/);
       assert.match(errors[2], /point index 4 .* out of range for 1 points/);
       assert.match(errors[3], /coordinate 1 of point 0 \("a"\) is not a finite number/);

@@ -59,7 +59,8 @@ export class Glide {
   }
 }
 
-function sameWords(a, b) {
+/** Whether two word lists are the same, word for word. */
+export function sameWords(a, b) {
   if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;

@@ -9,7 +9,7 @@
 // picture never waits for the worker.
 import { displayToken } from '../tokens.js';
 import { Camera, bounds } from './camera.js';
-import { Glide } from './glide.js';
+import { Glide, sameWords } from './glide.js';
 import { bindMapInput } from './interaction.js';
 import { readPalette } from './palette.js';
 
@@ -78,10 +78,11 @@ export class MapView {
       delete canvas.dataset.range;
       return;
     }
-    if (scene.words !== this.words) {
+    // Labels are measured once per word list: frames while training keep their words.
+    if (!this.words || !sameWords(scene.words, this.words)) {
       this.chart.set_words(scene.words.map(displayToken));
-      this.words = scene.words;
     }
+    this.words = scene.words;
     if (scene.frame !== previous?.frame || scene.coords !== previous?.coords) {
       this.glide.set(scene.words, scene.coords, now, { instant: previous == null });
       if (this.camera.follow(bounds(scene.coords), now)) this.cameraMoved();
@@ -150,7 +151,7 @@ export class MapView {
     const target = this.camera.target;
     this.canvas.dataset.range = [target.x0, target.x1, target.y0, target.y1].join(',');
     this.canvas.dataset.labels = String(this.chart.labels_placed());
-    if (this.glide.moving(now) || this.camera.easing(now)) this.requestDraw();
+    if (this.glide.moving(now) || this.camera.easing(now) || this.chart.labels_deferred()) this.requestDraw();
   }
 
   /** The map as drawn, as SVG of the canvas's CSS size; null before a scene. */
