@@ -42,6 +42,9 @@ WASM_BINDGEN_TEST_DRIVER_TIMEOUT=60 \
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$PWD/.tools/bin/wasm-bindgen-test-runner" \
     cargo test --release --target wasm32-unknown-unknown --test wasm_session
 
+section "Test: the map's camera and glide (node:test, no browser)"
+node --test --test-reporter=spec tests/www/
+
 section "Test: browser smoke test (Chromium via playwright-core)"
 node --test --test-reporter=spec tests/browser/
 

@@ -169,8 +169,8 @@ pub struct Chart {
     /// The last scatter's plotting area, in backing-store pixels, and its data range.
     area: Rect,
     range: DataRange,
-    /// How many labels the last map placed.
-    labels_placed: usize,
+    /// The points the last map labelled.
+    labelled: Vec<u32>,
     /// Whether the last map left labels unmeasured (see `MEASURES_PER_DRAW`).
     labels_deferred: bool,
 }
@@ -204,7 +204,7 @@ impl Chart {
             points_scale: 1.0,
             area: Rect { left: 0.0, top: 0.0, right: 0.0, bottom: 0.0 },
             range: DataRange { x: (0.0, 1.0), y: (0.0, 1.0) },
-            labels_placed: 0,
+            labelled: Vec::new(),
             labels_deferred: false,
         };
         chart.resize();
@@ -284,7 +284,7 @@ impl Chart {
         self.points_scale = self.scale;
         self.area = drawn.area;
         self.range = drawn.range;
-        self.labels_placed = drawn.shapes.iter().filter(|s| matches!(s, Shape::Label { .. })).count();
+        self.labelled = drawn.labelled;
         self.paint(&drawn.shapes)?;
         root.present().map_err(drawing_error)
     }
@@ -326,7 +326,12 @@ impl Chart {
 
     /// How many words the last map labelled (more as the person zooms in).
     pub fn labels_placed(&self) -> u32 {
-        self.labels_placed as u32
+        self.labelled.len() as u32
+    }
+
+    /// The indices of the points the last map labelled, most important first.
+    pub fn labelled_points(&self) -> Vec<u32> {
+        self.labelled.clone()
     }
 
     /// Whether the last map left labels for the next draw, having measured its share:
@@ -512,6 +517,7 @@ struct Scatter<'a> {
 /// it cannot be hit), the plotting area and range, and the marks to paint.
 struct Drawn {
     points: Vec<Px>,
+    labelled: Vec<u32>,
     area: Rect,
     range: DataRange,
     shapes: Vec<Shape>,
@@ -657,7 +663,8 @@ impl<'a> Scatter<'a> {
             palette,
         };
         let shapes = scene::scatter_shapes(&marks, s);
-        Ok(Drawn { points, area, range, shapes })
+        let labelled = placed.iter().map(|&(point, _)| point as u32).collect();
+        Ok(Drawn { points, labelled, area, range, shapes })
     }
 }
 

@@ -259,7 +259,8 @@ export class MapExplorer {
         selected: at(selected) ?? null,
         neighbours: neighbours.map((n) => at(n.word)).filter(known),
         arrows,
-        highlighted: [...a.filter(known), ...chosen.slice(0, EMPHASISED)],
+        // A handful of matches stand out like the selection; many are only coloured and labelled first.
+        highlighted: [...a.filter(known), ...chosen.slice(0, EMPHASISED), ...(matches && matches.size <= EMPHASISED ? matches : [])],
         preferred: [...chosen.slice(EMPHASISED), ...(matches ? [...matches].slice(0, PREFERRED) : [])],
       },
     };

@@ -1,0 +1,354 @@
+// The explorable map in Chromium, by role as a person uses it: zoom (wheel, buttons, keys),
+// pan (drag, arrows), reset (button, double-click, Home), touch (tap, pinch, drag), search
+// on the map, selection (Shift-click, a region), colouring and its legend, the link's
+// state, the dark theme, and while training: the view holds still unless points leave it,
+// and points glide between frames. Screenshots go to test-results/map-*.png.
+//
+// Run with `node --test tests/browser/` after scripts/build-wasm.sh; `npm test` does both.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { button, combobox, explorerSuite, field, launchChromium, RESULTS, stat, waitUntilDone } from './helpers.js';
+
+const suite = explorerSuite({ before, after });
+
+/** Opens the built-in sample and trains it to the end. */
+async function trainSample(page, { epochs } = {}) {
+  await button(page, 'Use the built-in sample').click();
+  await stat(page, 'Vocabulary').waitFor();
+  if (epochs) await field(page, 'Epochs').fill(String(epochs));
+  await button(page, 'Train').click();
+  await waitUntilDone(page);
+  await settle(page);
+}
+
+/** Waits until the map has stopped moving (no glide, no easing, no redraw pending). */
+async function settle(page) {
+  await page.waitForTimeout(100);
+  await page.waitForFunction(() => {
+    const map = window.explorer.view.map;
+    const now = performance.now();
+    return !map.pending && !map.glide.moving(now) && !map.camera.easing(now);
+  });
+}
+
+/** The camera's data range `[x0, x1, y0, y1]`, as the canvas reports it. */
+async function range(page) {
+  return (await page.locator('#plot').getAttribute('data-range')).split(',').map(Number);
+}
+
+/** The plotting area `[left, top, right, bottom]` in page coordinates, and the range drawn. */
+async function frame(page) {
+  const box = await page.locator('#plot').boundingBox();
+  const f = await page.evaluate(() => Array.from(window.explorer.view.map.chart.plot_frame()));
+  return { area: [box.x + f[0], box.y + f[1], box.x + f[2], box.y + f[3]], range: f.slice(4) };
+}
+
+/** The data coordinates under the page position (x, y). */
+function dataAt({ area: [l, t, r, b], range: [x0, x1, y0, y1] }, x, y) {
+  return [x0 + ((x - l) / (r - l)) * (x1 - x0), y1 - ((y - t) / (b - t)) * (y1 - y0)];
+}
+
+/** Words on the map and where point i is drawn, in page coordinates. */
+async function drawnPoints(page) {
+  const box = await page.locator('#plot').boundingBox();
+  const points = await page.evaluate(() => {
+    const { map } = window.explorer.view;
+    return map.scene.words.map((word, i) => [word, ...(Array.from(map.chart.point_position(i) ?? []))]);
+  });
+  return points.filter((p) => p.length === 3).map(([word, x, y]) => ({ word, x: box.x + x, y: box.y + y }));
+}
+
+const labelledWords = (page) => page.evaluate(() => {
+  const { map } = window.explorer.view;
+  return Array.from(map.chart.labelled_points()).map((i) => map.scene.words[i]);
+});
+
+const span = (r) => r[1] - r[0];
+const near = (a, b, tolerance, message) => assert.ok(Math.abs(a - b) <= tolerance, `${message}: ${a} vs ${b}`);
+
+test('zoom about the pointer labels more words; drag pans; reset by button, double-click and Home; keys when focused', { timeout: 120_000 }, async () => {
+  const { page, problems } = await suite.openExplorer();
+  await trainSample(page);
+  await page.locator('#plot').scrollIntoViewIfNeeded();
+  const home = await range(page);
+  const labelledBefore = new Set(await labelledWords(page));
+  const { area } = await frame(page);
+
+  // The wheel zooms in about the pointer: the data point under it stays under it.
+  const [px, py] = [area[0] + 0.3 * (area[2] - area[0]), area[1] + 0.6 * (area[3] - area[1])];
+  await page.mouse.move(px, py);
+  const before = dataAt(await frame(page), px, py);
+  for (let i = 0; i < 4; i += 1) await page.mouse.wheel(0, -250);
+  await settle(page);
+  const zoomed = await range(page);
+  assert.ok(span(zoomed) < span(home) / 3, `zoomed in: span ${span(zoomed)} of ${span(home)}`);
+  const after = dataAt(await frame(page), px, py);
+  near(after[0], before[0], span(zoomed) / 100, 'x under the pointer');
+  near(after[1], before[1], (zoomed[3] - zoomed[2]) / 100, 'y under the pointer');
+  const labelledAfter = await labelledWords(page);
+  assert.ok(labelledAfter.some((w) => !labelledBefore.has(w)), 'zooming in labels words that had no room before');
+  await page.locator('.plot-card').screenshot({ path: join(RESULTS, 'map-zoomed.png') });
+
+  // A drag pans: the content follows the pointer.
+  const [cx, cy] = [(area[0] + area[2]) / 2, (area[1] + area[3]) / 2];
+  await page.mouse.move(cx, cy);
+  await page.mouse.down();
+  await page.mouse.move(cx + 60, cy + 10, { steps: 5 });
+  await page.mouse.move(cx + 120, cy + 20, { steps: 5 });
+  await page.mouse.up();
+  await settle(page);
+  const panned = await range(page);
+  near(panned[0], zoomed[0] - (120 / (area[2] - area[0])) * span(zoomed), span(zoomed) / 50, 'dragged 120 px right');
+  near(span(panned), span(zoomed), 1e-9, 'a pan keeps the zoom');
+
+  // Reset view, double-click and Home each go back to the fitted view.
+  const isHome = async (message) => {
+    await settle(page);
+    const r = await range(page);
+    r.forEach((v, i) => near(v, home[i], span(home) / 1000, `${message}: ${i}`));
+  };
+  await button(page, 'Reset view').click();
+  await isHome('Reset view');
+  await button(page, 'Zoom in').click();
+  await settle(page);
+  near(span(await range(page)), span(home) / 1.5, span(home) / 1000, 'the + button zooms by 1.5');
+  await page.mouse.dblclick(cx, cy);
+  await isHome('double-click');
+
+  // Keys act when the map has focus.
+  await page.locator('#plot').focus();
+  await page.keyboard.press('+');
+  await settle(page);
+  const keyed = await range(page);
+  near(span(keyed), span(home) / 1.5, span(home) / 1000, '+ zooms in');
+  await page.keyboard.press('ArrowLeft');
+  await settle(page);
+  near((await range(page))[0], keyed[0] - 0.1 * span(keyed), span(keyed) / 1000, 'ArrowLeft shows what is left');
+  await page.keyboard.press('-');
+  await page.keyboard.press('Home');
+  await isHome('Home');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('touch: a tap selects a word, a pinch zooms, a drag pans', { timeout: 120_000 }, async () => {
+  await suite.ready;
+  const browser = await launchChromium({ hasTouch: true, isMobile: false, viewport: { width: 1400, height: 1000 } });
+  try {
+    const page = await browser.context.newPage();
+    await page.goto(suite.url());
+    await page.waitForSelector('#worker-status[data-state="ready"]');
+    await trainSample(page);
+    await page.locator('#plot').scrollIntoViewIfNeeded();
+    const labelled = await labelledWords(page);
+    const target = (await drawnPoints(page)).find((p) => p.word === labelled[0]);
+    await page.touchscreen.tap(target.x, target.y);
+    await page.getByRole('heading', { name: 'Selection: 1 words' }).waitFor();
+    await page.waitForFunction((word) => document.getElementById('search').value === word, target.word);
+
+    const home = await range(page);
+    const { area } = await frame(page);
+    const [cx, cy] = [(area[0] + area[2]) / 2, (area[1] + area[3]) / 2];
+    const cdp = await browser.context.newCDPSession(page);
+    const touch = (type, points) => cdp.send('Input.dispatchTouchEvent', {
+      type, touchPoints: points.map(([x, y], id) => ({ x, y, id, radiusX: 1, radiusY: 1, force: 1 })),
+    });
+    await touch('touchStart', [[cx - 40, cy], [cx + 40, cy]]);
+    for (let d = 50; d <= 120; d += 10) await touch('touchMove', [[cx - d, cy], [cx + d, cy]]);
+    await touch('touchEnd', []);
+    await settle(page);
+    const pinched = await range(page);
+    near(span(pinched), span(home) * (40 / 120), span(home) / 20, 'spreading two fingers 3× apart zooms 3×');
+
+    await touch('touchStart', [[cx, cy]]);
+    for (let d = 10; d <= 100; d += 10) await touch('touchMove', [[cx + d, cy]]);
+    await touch('touchEnd', []);
+    await settle(page);
+    const dragged = await range(page);
+    near(dragged[0], pinched[0] - (100 / (area[2] - area[0])) * span(pinched), span(pinched) / 30, 'a one-finger drag pans');
+    await page.locator('.plot-card').screenshot({ path: join(RESULTS, 'map-touch.png') });
+  } finally {
+    await browser.close();
+  }
+});
+
+test('search on the map: substring or expression, a count, the first matches, others dimmed', { timeout: 120_000 }, async () => {
+  const { page, problems } = await suite.openExplorer();
+  await trainSample(page);
+  const find = page.getByRole('searchbox', { name: 'Find on the map' });
+  await find.fill('king');
+  const count = page.locator('#map-find-count');
+  await page.waitForFunction(() => /^\d+ match/.test(document.getElementById('map-find-count').textContent));
+  const words = await page.evaluate(() => window.explorer.view.map.scene.words);
+  const expected = words.filter((w) => w.toLowerCase().includes('king'));
+  assert.equal(await count.textContent(), `${expected.length} ${expected.length === 1 ? 'match' : 'matches'}`);
+  const chips = await page.locator('#map-matches button').allTextContents();
+  assert.deepEqual(chips, expected.slice(0, chips.length));
+  // Matches are drawn, the rest dimmed: no other word keeps a label.
+  await settle(page);
+  const labelled = await labelledWords(page);
+  assert.ok(labelled.length > 0 && labelled.every((w) => expected.includes(w)), `only matches labelled: ${labelled}`);
+  await page.locator('.plot-card').screenshot({ path: join(RESULTS, 'map-search.png') });
+
+  await page.getByRole('checkbox', { name: 'regular expression' }).check();
+  await find.fill('^(p');
+  await page.waitForFunction(() => document.getElementById('map-find-count').textContent.startsWith('Not a regular expression'));
+  assert.equal(await find.getAttribute('aria-invalid'), 'true');
+  await find.fill('^p');
+  await page.waitForFunction(() => /^\d+ match/.test(document.getElementById('map-find-count').textContent));
+  const pWords = await page.locator('#map-matches button').allTextContents();
+  assert.ok(pWords.length > 0 && pWords.every((w) => /^p/i.test(w)), `${pWords}`);
+  // A listed match selects its word.
+  await page.locator('#map-matches button').first().click();
+  await page.waitForFunction((word) => document.getElementById('search').value === word, pWords[0]);
+  await find.fill('');
+  await page.waitForFunction(() => document.getElementById('map-find-count').textContent === '');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('selection: Shift-click adds words, a region selects what it covers, Clear empties it', { timeout: 120_000 }, async () => {
+  const { page, problems } = await suite.openExplorer();
+  await trainSample(page);
+  await page.locator('#plot').scrollIntoViewIfNeeded();
+  const labelled = await labelledWords(page);
+  const points = await drawnPoints(page);
+  const [a, b] = labelled.slice(0, 2).map((w) => points.find((p) => p.word === w));
+  await page.mouse.click(a.x, a.y);
+  await page.keyboard.down('Shift');
+  await page.mouse.click(b.x, b.y);
+  await page.keyboard.up('Shift');
+  await page.getByRole('heading', { name: 'Selection: 2 words' }).waitFor();
+  assert.deepEqual(await page.locator('#selection-list button').allTextContents(), [a.word, b.word]);
+
+  // The region tool: a drag selects every point inside the rectangle. (Pressing the button
+  // may scroll the page, so the points are found after it.)
+  await button(page, 'Select region').click();
+  assert.equal(await button(page, 'Select region').getAttribute('aria-pressed'), 'true');
+  await page.locator('#plot').scrollIntoViewIfNeeded();
+  const { area } = await frame(page);
+  const [x0, y0, x1, y1] = [area[0] + 10, area[1] + 10, (area[0] + area[2]) / 2, (area[1] + area[3]) / 2];
+  const inside = (await drawnPoints(page)).filter((p) => p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1).map((p) => p.word);
+  assert.ok(inside.length > 0, 'the rectangle covers some words');
+  await page.mouse.move(x0, y0);
+  await page.mouse.down();
+  await page.mouse.move((x0 + x1) / 2, (y0 + y1) / 2, { steps: 4 });
+  assert.equal(await page.locator('#map-region-box').isVisible(), true, 'the rectangle is drawn while dragging');
+  await page.mouse.move(x1, y1, { steps: 4 });
+  await page.mouse.up();
+  await page.getByRole('heading', { name: `Selection: ${inside.length} words` }).waitFor();
+  await page.locator('.plot-card').screenshot({ path: join(RESULTS, 'map-selection.png') });
+  await button(page, 'Select region').click();
+  await button(page, 'Clear selection').click();
+  await page.locator('#map-selection').waitFor({ state: 'hidden' });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('colour by frequency shows a gradient and its legend; the dark theme recolours the canvas', { timeout: 120_000 }, async () => {
+  const { page, problems } = await suite.openExplorer();
+  await trainSample(page);
+  const colours = () => page.evaluate(() => {
+    const { map } = window.explorer.view;
+    return new Set(map.scene.styles).size;
+  });
+  assert.equal(await colours(), 1, 'one colour at first');
+  await combobox(page, 'Colour').selectOption('frequency');
+  await page.locator('#map-legend').getByText('most frequent').waitFor();
+  assert.ok((await colours()) >= 6, 'frequency bands');
+  await settle(page);
+  await page.locator('.plot-card').screenshot({ path: join(RESULTS, 'map-frequency.png') });
+
+  const background = () => page.evaluate(() => {
+    const canvas = document.getElementById('plot');
+    return Array.from(canvas.getContext('2d').getImageData(2, 2, 1, 1).data.slice(0, 3));
+  });
+  assert.deepEqual(await background(), [255, 255, 255]);
+  await combobox(page, 'Theme').selectOption('dark');
+  await settle(page);
+  const dark = await background();
+  assert.ok(dark.every((v) => v < 60), `a dark canvas: ${dark}`);
+  await page.screenshot({ path: join(RESULTS, 'map-dark.png') });
+  await combobox(page, 'Theme').selectOption('auto');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await settle(page);
+  assert.ok((await background()).every((v) => v < 60), 'the system\'s dark scheme is followed');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await settle(page);
+  assert.deepEqual(await background(), [255, 255, 255]);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('the link keeps the view: zoom, search, colour and selection come back in a new tab', { timeout: 180_000 }, async () => {
+  const { page, problems } = await suite.openExplorer();
+  await trainSample(page);
+  await combobox(page, 'Colour').selectOption('frequency');
+  await page.getByRole('searchbox', { name: 'Find on the map' }).fill('queen');
+  await button(page, 'Zoom in').click();
+  await button(page, 'Zoom in').click();
+  await settle(page);
+  const zoomed = await range(page);
+  await page.waitForFunction(() => location.hash.includes('view='));
+  const url = page.url();
+  assert.match(url, /text=sample/);
+  assert.match(url, /find=queen/);
+  assert.match(url, /colour=frequency/);
+
+  const copy = await suite.browser.context.newPage();
+  await copy.goto(url);
+  await waitUntilDone(copy);
+  await settle(copy);
+  const restored = await range(copy);
+  restored.forEach((v, i) => near(v, zoomed[i], span(zoomed) / 1000, `range ${i}`));
+  assert.equal(await copy.getByRole('searchbox', { name: 'Find on the map' }).inputValue(), 'queen');
+  assert.equal(await combobox(copy, 'Colour').inputValue(), 'frequency');
+  await copy.close();
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('while training the view holds still unless points leave it, and points glide between frames', { timeout: 120_000 }, async () => {
+  const { page, problems } = await suite.openExplorer();
+  await button(page, 'Use the built-in sample').click();
+  await stat(page, 'Vocabulary').waitFor();
+  await field(page, 'Epochs').fill('40');
+  await page.evaluate(() => {
+    const { explorer } = window.explorer;
+    const map = window.explorer.view.map;
+    window.frames = [];
+    const show = explorer.showFrame.bind(explorer);
+    explorer.showFrame = (f) => {
+      const before = map.camera.target && { ...map.camera.target };
+      const draws = map.drawTimes.length;
+      show(f);
+      const coords = explorer.sceneCoords;
+      let [x0, x1, y0, y1] = [Infinity, -Infinity, Infinity, -Infinity];
+      for (let i = 0; i < coords.length; i += 2) {
+        x0 = Math.min(x0, coords[i]); x1 = Math.max(x1, coords[i]);
+        y0 = Math.min(y0, coords[i + 1]); y1 = Math.max(y1, coords[i + 1]);
+      }
+      window.frames.push({ before, after: { ...map.camera.target }, box: { x0, x1, y0, y1 }, draws, at: performance.now() });
+    };
+  });
+  await button(page, 'Train').click();
+  await waitUntilDone(page, 110_000);
+  const frames = await page.evaluate(() => window.frames.map((f, i, all) => ({ ...f, drawsUntilNext: (all[i + 1]?.draws ?? window.explorer.view.map.drawTimes.length) - f.draws })));
+  assert.ok(frames.length >= 10, `${frames.length} frames`);
+  let moves = 0;
+  for (const { before, after, box } of frames.slice(1)) {
+    const same = ['x0', 'x1', 'y0', 'y1'].every((k) => before[k] === after[k]);
+    if (same) continue;
+    moves += 1;
+    const left = box.x0 < before.x0 || box.x1 > before.x1 || box.y0 < before.y0 || box.y1 > before.y1;
+    const shrunk = box.x1 - box.x0 < (before.x1 - before.x0) / 3 && box.y1 - box.y0 < (before.y1 - before.y0) / 3;
+    assert.ok(left || shrunk, `the view moved although every point was inside it: ${JSON.stringify({ before, box })}`);
+  }
+  assert.ok(moves < frames.length - 1, `the view held still for some frames (${moves} moves in ${frames.length})`);
+  // Between two frames the map is drawn several times: the points glide.
+  const glided = frames.filter((f) => f.drawsUntilNext >= 3).length;
+  assert.ok(glided >= frames.length / 2, `${glided} of ${frames.length} frames glided over 3+ redraws`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
