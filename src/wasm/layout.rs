@@ -29,6 +29,16 @@ impl Rect {
             && other.top < self.bottom
     }
 
+    /// The smallest rectangle holding both.
+    pub fn union(&self, other: &Rect) -> Rect {
+        Rect {
+            left: self.left.min(other.left),
+            top: self.top.min(other.top),
+            right: self.right.max(other.right),
+            bottom: self.bottom.max(other.bottom),
+        }
+    }
+
     /// Whether `self` lies entirely inside `outer`.
     pub fn is_inside(&self, outer: &Rect) -> bool {
         self.left >= outer.left
@@ -221,14 +231,25 @@ pub fn place_labels<E>(
     let r = geometry.dot_radius;
     let dot = |p: Px| Rect { left: p.0 - r, top: p.1 - r, right: p.0 + r, bottom: p.1 + r };
     // Placed label boxes and the dots of the points they name, which later labels avoid.
-    let mut obstacles = Obstacles::new(*bounds, 4.0 * geometry.height.max(1.0));
+    let mut obstacles = Obstacles::new(*bounds, 2.0 * geometry.height.max(1.0));
+    let mut nearby = Vec::new();
     requests
         .iter()
         .map(|request| {
             let p = points[request.point];
             let clear = |b: &&Rect| b.is_inside(bounds) && !obstacles.overlaps(b) && !dot(p).overlaps(b);
-            if !request.must && !candidates(p, 0.0, geometry).iter().any(|b| clear(&b)) {
-                return Ok(None);
+            if !request.must {
+                // The thin boxes all lie close to the point: gather what was placed there
+                // once, then test the eight against that short list.
+                let thin = candidates(p, 0.0, geometry);
+                let around = thin.iter().skip(1).fold(thin[0], |u, b| u.union(b));
+                obstacles.near(&around, &mut nearby);
+                let free = |b: &Rect| {
+                    b.is_inside(bounds) && !dot(p).overlaps(b) && !nearby.iter().any(|o| o.overlaps(b))
+                };
+                if !thin.iter().any(free) {
+                    return Ok(None);
+                }
             }
             let boxes = candidates(p, width(request.point)?, geometry);
             let chosen = boxes.iter().find(clear).copied().or_else(|| {
@@ -279,6 +300,18 @@ impl Obstacles {
         for row in rows {
             for column in columns.clone() {
                 self.cells[row * self.columns + column].push(id);
+            }
+        }
+    }
+
+    /// Fills `out` with the rectangles filed in the cells `rect` touches (some may not
+    /// overlap it, and one may come twice: the caller tests them).
+    fn near(&self, rect: &Rect, out: &mut Vec<Rect>) {
+        out.clear();
+        let (columns, rows) = self.span(rect);
+        for row in rows {
+            for column in columns.clone() {
+                out.extend(self.cells[row * self.columns + column].iter().map(|&id| self.rects[id as usize]));
             }
         }
     }
