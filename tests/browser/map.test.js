@@ -7,6 +7,7 @@
 // Run with `node --test tests/browser/` after scripts/build-wasm.sh; `npm test` does both.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { button, combobox, explorerSuite, field, launchChromium, RESULTS, stat, waitUntilDone } from './helpers.js';
 
@@ -89,6 +90,13 @@ test('zoom about the pointer labels more words; drag pans; reset by button, doub
   const labelledAfter = await labelledWords(page);
   assert.ok(labelledAfter.some((w) => !labelledBefore.has(w)), 'zooming in labels words that had no room before');
   await page.locator('.plot-card').screenshot({ path: join(RESULTS, 'map-zoomed.png') });
+
+  // The SVG export shows the view as it is: the zoomed map's labels, no others.
+  const [file] = await Promise.all([page.waitForEvent('download'), button(page, 'plot.svg').click()]);
+  const svg = (await readFile(await file.path())).toString('utf8');
+  const texts = [...svg.matchAll(/<text [^>]*xml:space="preserve">([^<]*)<\/text>/g)].map((m) => m[1]);
+  assert.deepEqual(new Set(texts), new Set(labelledAfter), 'the SVG holds the labels of the zoomed view');
+  await page.locator('#plot').scrollIntoViewIfNeeded();
 
   // A drag pans: the content follows the pointer.
   const [cx, cy] = [(area[0] + area[2]) / 2, (area[1] + area[3]) / 2];
