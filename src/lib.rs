@@ -48,6 +48,7 @@ mod wasm;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod wasm {
     mod layout;
+    mod raster;
     // Its colours and sizes for the frame are used only by the wasm `plot`.
     #[allow(dead_code)]
     mod scene;

@@ -8,6 +8,7 @@
 mod dto;
 mod layout;
 mod plot;
+mod raster;
 mod scene;
 mod session;
 

@@ -23,6 +23,7 @@ use super::layout::{
     DataRange, LabelGeometry, LabelRequest, Px, Rect, Viewport, fit_axis, fit_range, label_order, nearest,
     place_labels, truncate_label,
 };
+use super::raster::DotBuffer;
 use super::scene::{self, Emphasis, Paint, Palette, ScatterMarks, Shape};
 
 /// Labels one draw may measure: measuring is a call into the canvas, and the first draw of
@@ -158,6 +159,9 @@ pub struct Chart {
     /// The map's words as labels (shortened), set once per frame by `set_words` rather than
     /// passed on every redraw: an animated map of 10,000 words redraws 60 times a second.
     labels: Vec<String>,
+    /// The same labels as JS strings, made once: the canvas takes JS strings, and turning
+    /// hundreds of Rust strings into them on every redraw cost a millisecond.
+    label_strings: Vec<js_sys::JsString>,
     /// `widths[w][i]`: the measured width of label i in weight w (regular, bold) at
     /// `widths_scale`; NaN until measured. Measuring is the dearest part of placing labels.
     widths: [Vec<f64>; 2],
@@ -173,6 +177,9 @@ pub struct Chart {
     labelled: Vec<u32>,
     /// Whether the last map left labels unmeasured (see `MEASURES_PER_DRAW`).
     labels_deferred: bool,
+    /// The dots are drawn into this buffer, then onto `dot_canvas`, then over the frame.
+    dots: DotBuffer,
+    dot_canvas: Option<(HtmlCanvasElement, CanvasRenderingContext2d)>,
 }
 
 #[wasm_bindgen]
@@ -198,6 +205,7 @@ impl Chart {
             scale: 1.0,
             palette: Palette::LIGHT,
             labels: Vec::new(),
+            label_strings: Vec::new(),
             widths: [Vec::new(), Vec::new()],
             widths_scale: 0.0,
             points: Vec::new(),
@@ -206,6 +214,8 @@ impl Chart {
             range: DataRange { x: (0.0, 1.0), y: (0.0, 1.0) },
             labelled: Vec::new(),
             labels_deferred: false,
+            dots: DotBuffer::new(),
+            dot_canvas: None,
         };
         chart.resize();
         Ok(chart)
@@ -247,6 +257,7 @@ impl Chart {
     /// words change (a new frame of other words), not on every redraw.
     pub fn set_words(&mut self, words: Vec<String>) {
         self.labels = words.iter().map(|w| truncate_label(w, MAX_LABEL_CHARS)).collect();
+        self.label_strings = self.labels.iter().map(|label| js_sys::JsString::from(label.as_str())).collect();
         self.widths = [vec![f64::NAN; words.len()], vec![f64::NAN; words.len()]];
     }
 
@@ -727,18 +738,111 @@ impl Chart {
         Ok(root)
     }
 
-    /// Paints the scatter's marks with the canvas context.
-    fn paint(&self, shapes: &[Shape]) -> Result<(), JsError> {
+    /// Draws the dots in the buffer onto the canvas at `origin` (see `raster`).
+    fn flush_dots(&mut self, origin: Px) -> Result<(), JsError> {
+        let (width, height) = (self.dots.width() as u32, self.dots.height() as u32);
+        if width == 0 || height == 0 {
+            return Ok(());
+        }
+        if self.dot_canvas.is_none() {
+            let no_canvas = || JsError::new("could not make a canvas for the map's dots");
+            let document = web_sys::window().and_then(|w| w.document()).ok_or_else(no_canvas)?;
+            let canvas: HtmlCanvasElement =
+                document.create_element("canvas").map_err(|_| no_canvas())?.dyn_into().map_err(|_| no_canvas())?;
+            let context: CanvasRenderingContext2d = canvas
+                .get_context("2d")
+                .map_err(|_| no_canvas())?
+                .ok_or_else(no_canvas)?
+                .dyn_into()
+                .map_err(|_| no_canvas())?;
+            self.dot_canvas = Some((canvas, context));
+        }
+        let Some((canvas, context)) = &self.dot_canvas else { unreachable!("made above") };
+        if canvas.width() != width || canvas.height() != height {
+            canvas.set_width(width);
+            canvas.set_height(height);
+        }
+        let image = web_sys::ImageData::new_with_u8_clamped_array_and_sh(
+            wasm_bindgen::Clamped(self.dots.rgba()),
+            width,
+            height,
+        )
+        .map_err(js_error)?;
+        context.put_image_data(&image, 0.0, 0.0).map_err(js_error)?;
+        self.context.draw_image_with_html_canvas_element(canvas, origin.0, origin.1).map_err(js_error)?;
+        self.dots.reset(0, 0);
+        Ok(())
+    }
+
+    /// Paints the scatter's marks with the canvas context; runs of dots go through the
+    /// pixel buffer of `raster`, one image for all of them.
+    fn paint(&mut self, shapes: &[Shape]) -> Result<(), JsError> {
+        let mut clip = Rect { left: 0.0, top: 0.0, right: 0.0, bottom: 0.0 };
+        let mut dots_origin: Option<Px> = None;
+        let mut style: Option<(String, Paint, Paint, f64)> = None;
         let ctx = &self.context;
-        let circle = |(x, y): Px, r: f64| -> Result<(), JsError> {
-            ctx.move_to(x + r, y);
-            ctx.arc(x, y, r, 0.0, std::f64::consts::TAU).map_err(js_error)
-        };
         ctx.set_line_cap("round");
         ctx.set_line_join("round");
         ctx.set_text_align("left");
         ctx.set_text_baseline("middle");
         for shape in shapes {
+            if let Shape::Dots { centres, radius, fill } = shape {
+                let origin = *dots_origin.get_or_insert_with(|| {
+                    let origin = (clip.left.floor(), clip.top.floor());
+                    let width = (clip.right.ceil() - origin.0).max(0.0) as usize;
+                    let height = (clip.bottom.ceil() - origin.1).max(0.0) as usize;
+                    self.dots.reset(width, height);
+                    origin
+                });
+                let shifted: Vec<Px> = centres.iter().map(|&(x, y)| (x - origin.0, y - origin.1)).collect();
+                self.dots.discs(&shifted, *radius, *fill);
+                continue;
+            }
+            if let Some(origin) = dots_origin.take() {
+                self.flush_dots(origin)?;
+            }
+            if let Shape::Clip(area) = shape {
+                clip = *area;
+            }
+            if let Shape::Label { point, at, text, weight, size, fill, halo, halo_width } = shape {
+                // Hundreds of labels share a font and two colours: set the context's state
+                // only when it changes (a font is parsed each time it is set).
+                let ctx = &self.context;
+                let wanted = (font(*weight, *size), *fill, *halo, *halo_width);
+                if style.as_ref().is_none_or(|current| current.0 != wanted.0) {
+                    ctx.set_font(&wanted.0);
+                }
+                if style.as_ref().is_none_or(|current| (current.2, current.3) != (wanted.2, wanted.3)) {
+                    ctx.set_line_width(*halo_width);
+                    ctx.set_stroke_style_str(&halo.css());
+                }
+                let js_text = self.label_strings.get(*point).cloned().unwrap_or_else(|| text.as_str().into());
+                let text_ctx: &TextContext = ctx.unchecked_ref();
+                text_ctx.stroke_js_text(&js_text, at.0, at.1).map_err(js_error)?;
+                if style.as_ref().is_none_or(|current| current.1 != wanted.1) {
+                    ctx.set_fill_style_str(&fill.css());
+                }
+                text_ctx.fill_js_text(&js_text, at.0, at.1).map_err(js_error)?;
+                style = Some(wanted);
+                continue;
+            }
+            style = None;
+            self.paint_one(shape)?;
+        }
+        if let Some(origin) = dots_origin {
+            self.flush_dots(origin)?;
+        }
+        Ok(())
+    }
+
+    /// Paints one mark (not dots) with the canvas context.
+    fn paint_one(&self, shape: &Shape) -> Result<(), JsError> {
+        let ctx = &self.context;
+        let circle = |(x, y): Px, r: f64| -> Result<(), JsError> {
+            ctx.move_to(x + r, y);
+            ctx.arc(x, y, r, 0.0, std::f64::consts::TAU).map_err(js_error)
+        };
+        {
             match shape {
                 Shape::Clip(area) => {
                     ctx.save();
@@ -747,6 +851,7 @@ impl Chart {
                     ctx.clip();
                 }
                 Shape::Unclip => ctx.restore(),
+                // `paint` draws dots through the pixel buffer; this is for a lone one.
                 Shape::Dots { centres, radius, fill } => {
                     ctx.set_fill_style_str(&fill.css());
                     ctx.begin_path();
@@ -790,18 +895,24 @@ impl Chart {
                     ctx.set_fill_style_str(&fill.css());
                     ctx.fill();
                 }
-                Shape::Label { at, text, weight, size, fill, halo, halo_width } => {
-                    ctx.set_font(&font(*weight, *size));
-                    ctx.set_line_width(*halo_width);
-                    ctx.set_stroke_style_str(&halo.css());
-                    ctx.stroke_text(text, at.0, at.1).map_err(js_error)?;
-                    ctx.set_fill_style_str(&fill.css());
-                    ctx.fill_text(text, at.0, at.1).map_err(js_error)?;
-                }
+                Shape::Label { .. } => unreachable!("`paint` paints labels"),
             }
         }
         Ok(())
     }
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// The canvas context again, for the two calls below: web-sys's fillText and strokeText
+    /// take a `&str`, which is copied into a new JS string on each call; these take the JS
+    /// string the chart keeps.
+    #[wasm_bindgen(js_name = CanvasRenderingContext2D)]
+    type TextContext;
+    #[wasm_bindgen(method, js_name = fillText, catch)]
+    fn fill_js_text(this: &TextContext, text: &js_sys::JsString, x: f64, y: f64) -> Result<(), JsValue>;
+    #[wasm_bindgen(method, js_name = strokeText, catch)]
+    fn stroke_js_text(this: &TextContext, text: &js_sys::JsString, x: f64, y: f64) -> Result<(), JsValue>;
 }
 
 /// A canvas call's exception as the page's error.

@@ -165,8 +165,10 @@ pub enum Shape {
         corners: Vec<Px>,
         fill: Paint,
     },
-    /// Text whose left end and vertical middle are at `at`, on a halo of the background.
+    /// Text whose left end and vertical middle are at `at`, on a halo of the background;
+    /// `point` is the point it names (the canvas keeps that word as a JS string).
     Label {
+        point: usize,
         at: Px,
         text: String,
         weight: u16,
@@ -285,6 +287,7 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
             Emphasis::Plain | Emphasis::Labelled => palette.text,
         };
         shapes.push(Shape::Label {
+            point,
             at: (rect.left, (rect.top + rect.bottom) / 2.0),
             text: marks.texts[point].clone(),
             weight: e.font_weight(),
@@ -349,7 +352,7 @@ pub fn write_svg(svg: &mut String, shapes: &[Shape]) {
                 let points: Vec<String> = corners.iter().map(|(x, y)| format!("{x:.2},{y:.2}")).collect();
                 write!(svg, r#"<polygon points="{}" fill="{}"/>"#, points.join(" "), fill.css())
             }
-            Shape::Label { at: (x, y), text, weight, size, fill, halo, halo_width } => write!(
+            Shape::Label { at: (x, y), text, weight, size, fill, halo, halo_width, .. } => write!(
                 svg,
                 r#"<text x="{x:.2}" y="{y:.2}" dominant-baseline="middle" font-family="{FONT_FAMILY}" font-size="{size}" font-weight="{weight}" fill="{}" stroke="{}" stroke-width="{halo_width}" stroke-linejoin="round" paint-order="stroke" xml:space="preserve">{}</text>"#,
                 fill.css(),
