@@ -48,7 +48,7 @@ impl KMeans {
     ///
     /// **Unchecked precondition:** `dim > 0` and `points.len()` is a multiple of `dim`.
     pub fn fit(points: &[f32], dim: usize, k: usize, seed: u64, max_iterations: usize) -> Result<KMeans> {
-        debug_assert!(dim > 0 && points.len() % dim == 0);
+        debug_assert!(dim > 0 && points.len().is_multiple_of(dim));
         let n = points.len() / dim;
         check_k(k, n)?;
         let centroids = seed_plus_plus(points, dim, k, seed);
@@ -62,7 +62,7 @@ impl KMeans {
     ///
     /// **Unchecked precondition:** `points.len()` is a multiple of `self.dim()`.
     pub fn refit(&self, points: &[f32], max_iterations: usize) -> Result<KMeans> {
-        debug_assert!(points.len() % self.dim == 0);
+        debug_assert!(points.len().is_multiple_of(self.dim));
         check_k(self.k(), points.len() / self.dim)?;
         Ok(KMeans::lloyd(points, self.dim, self.centroids.clone(), max_iterations))
     }

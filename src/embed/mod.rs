@@ -7,10 +7,11 @@ mod eval;
 mod io;
 mod kmeans;
 mod pca;
+mod projection;
 mod query;
 mod vectors;
 
-pub use align::{IDENTITY, Transform2, apply_2d, procrustes_2d};
+pub use align::{IDENTITY, Transform2, align_signs, apply_2d, procrustes_2d};
 pub use bundle::{BUNDLE_VERSION, Bundle, BundleRef, read_bundle, write_bundle};
 pub use eval::{
     AnalogyEvaluator, AnalogyOptions, AnalogyQuestion, AnalogyReport, AnalogySet, AnsweredQuestion,
@@ -24,5 +25,6 @@ pub use io::{
 };
 pub use kmeans::{KMeans, MAX_CLUSTERS};
 pub use pca::Pca;
+pub use projection::{Axis, KMEANS_WORK_PER_FRAME, MAX_COMPONENTS, Projection, ViewSpec};
 pub use query::{AnalogyMethod, Neighbour};
 pub use vectors::Embeddings;
