@@ -39,11 +39,13 @@ use crate::linalg;
 /// Principal components computed per frame: enough to choose axes among PC1..PC6.
 pub const MAX_COMPONENTS: usize = 6;
 
-/// The multiply-adds one frame's k-means may spend: a point-to-centroid assignment costs
-/// `n × k × dim`, so at 10,000 words × 50 clusters × 100 dimensions this allows three
-/// assignments (two iterations of a warm start), about 11 ms natively (`examples/map_timing.rs`),
-/// and two to three times that in wasm.
-pub const KMEANS_WORK_PER_FRAME: usize = 150_000_000;
+/// The work one frame's k-means may do, in multiply-adds. An iteration costs about
+/// `n × dim × (k + 2)`: the assignment's `n × k` dot products, the update's pass over the
+/// points and the bookkeeping per point (measured: at small `k` the last two are not
+/// negligible). At 10,000 words × 100 dimensions this allows 3 assignments (2 iterations of
+/// a warm start) with 50 clusters and 13 with 10: about 11 ms natively
+/// (`examples/map_timing.rs`) and 30 to 35 ms in wasm (a `Session` in Chromium).
+pub const KMEANS_WORK_PER_FRAME: usize = 160_000_000;
 
 /// The most Lloyd iterations one frame runs, however cheap they are.
 const MAX_KMEANS_ITERATIONS: usize = 30;
@@ -238,7 +240,8 @@ impl Projection {
             0 => None,
             k => {
                 let points = rows(emb, &words, true);
-                let n_iterations = (KMEANS_WORK_PER_FRAME / (words.len() * k * emb.dim()).max(1)).max(1);
+                let n_iterations =
+                    (KMEANS_WORK_PER_FRAME / (words.len() * (k + 2) * emb.dim()).max(1)).max(1);
                 let warm =
                     previous.and_then(|p| p.clusters.as_ref()).filter(|c| c.k() == k && c.dim() == emb.dim());
                 Some(match warm {
