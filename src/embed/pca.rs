@@ -36,14 +36,16 @@ impl Pca {
     /// dimension, or when fewer than 2 words would be used.
     pub fn fit(emb: &Embeddings, n_words: Option<usize>, n_components: usize) -> Result<Pca> {
         let n = n_words.map_or(emb.len(), |n| n.min(emb.len()));
-        if n < 2 {
-            return Err(Error::InvalidParameter {
+        let rows = &emb.raw()[..n * emb.dim()];
+        Pca::fit_rows(rows, emb.dim(), n_components).map_err(|err| match err {
+            // Say what limits the number: the vocabulary.
+            Error::InvalidParameter { name: "n_words", value, .. } => Error::InvalidParameter {
                 name: "n_words",
-                value: n.to_string(),
+                value,
                 expected: format!("at least 2 words (the vocabulary has {})", emb.len()),
-            });
-        }
-        Pca::fit_rows(&emb.raw()[..n * emb.dim()], emb.dim(), n_components)
+            },
+            err => err,
+        })
     }
 
     /// Fits `n_components` principal axes to `rows`, vectors of `dim` floats one after the
