@@ -4,8 +4,8 @@
 //! An axis is either a principal component of the shown words' vectors (`pca.rs`), or a
 //! direction defined by two words, as in the TensorFlow Embedding Projector's custom
 //! projections and word2viz: the axis from A to B runs along `d = unit(unit(B) − unit(A))`
-//! and a word `w` sits at `cos(w, d) = unit(w) · d`, so A sits at `−|…|/2`-ish and B at its
-//! mirror image, and a word's position says which of the two it is more like.
+//! and a word `w` sits at `cos(w, d) = unit(w) · d`. A and B sit at `∓√((1 − cos(A, B)) / 2)`,
+//! symmetric about 0, and a word's position says which of the two it is more like.
 //!
 //! * Two principal components: PCA of the raw vectors, as the map has always been drawn.
 //! * One word axis: the other axis is a principal component of the words' *unit* vectors
@@ -240,8 +240,9 @@ impl Projection {
             0 => None,
             k => {
                 let points = rows(emb, &words, true);
-                let n_iterations =
-                    (KMEANS_WORK_PER_FRAME / (words.len() * (k + 2) * emb.dim()).max(1)).max(1);
+                // Saturating: `k` is the page's number, checked only by `KMeans`.
+                let work = words.len().saturating_mul(k.saturating_add(2)).saturating_mul(emb.dim());
+                let n_iterations = (KMEANS_WORK_PER_FRAME / work.max(1)).max(1);
                 let warm =
                     previous.and_then(|p| p.clusters.as_ref()).filter(|c| c.k() == k && c.dim() == emb.dim());
                 Some(match warm {
@@ -593,6 +594,7 @@ mod tests {
                 ViewSpec { clusters: 5, ..ViewSpec::components(4, 0, 1) },
                 "at most the number of words shown, 4",
             ),
+            (ViewSpec { clusters: usize::MAX, ..ViewSpec::components(4, 0, 1) }, "invalid clusters"),
         ];
         for (view, message) in cases {
             match Projection::fit(&emb, &view, None) {
@@ -674,6 +676,50 @@ mod tests {
         assert!(lucky < 5, "{lucky} of 100 random embeddings look parallel");
         let lucky = parallel(&random(0));
         assert!(lucky * 5 < analogies.len(), "{lucky} random analogies look parallel");
+    }
+
+    #[test]
+    fn random_views_of_random_vectors_never_panic() {
+        // The view comes from the page: any numbers, any words. Vectors of 1 to 4
+        // dimensions with repeated, zero and parallel rows, a frame after a frame (alignment
+        // and warm starts included). Each view gives a frame or an error, never a panic, and
+        // a frame has finite coordinates and valid clusters.
+        use rand::RngExt;
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        let names = ["a", "b", "c", "d", "e", "f", "g", "h"];
+        for _ in 0..300 {
+            let (n, dim) = (rng.random_range(1..=8), rng.random_range(1..=4));
+            let pool = [0.0f32, 1.0, -1.0, 0.5, 2.0];
+            let vectors = (0..n * dim).map(|_| pool[rng.random_range(0..pool.len())]).collect();
+            let emb = Embeddings::new(words(&names[..n]), dim, vectors).unwrap();
+            let word = |rng: &mut Xoshiro256PlusPlus| {
+                ["a", "b", "c", "d", "pony", "h"][rng.random_range(0..6)].to_string()
+            };
+            let axis = |rng: &mut Xoshiro256PlusPlus| match rng.random_range(0..3) {
+                0 => Axis::Words(word(rng), word(rng)),
+                _ => Axis::Component(rng.random_range(0..8)),
+            };
+            let mut previous: Option<Projection> = None;
+            for _ in 0..3 {
+                let view = ViewSpec {
+                    n_words: rng.random_range(0..12),
+                    isolate: rng
+                        .random_bool(0.4)
+                        .then(|| (0..rng.random_range(0..5)).map(|_| word(&mut rng)).collect()),
+                    x: axis(&mut rng),
+                    y: axis(&mut rng),
+                    clusters: [0, 0, 1, 2, 3, 7, 51][rng.random_range(0..7)],
+                };
+                if let Ok(frame) = Projection::fit(&emb, &view, previous.as_ref()) {
+                    assert!(frame.coords().iter().all(|x| x.is_finite()), "{view:?}: {:?}", frame.coords());
+                    assert_eq!(frame.coords().len(), 2 * frame.word_indices().len());
+                    if let Some(labels) = frame.clusters() {
+                        assert!(labels.iter().all(|&c| usize::from(c) < view.clusters), "{view:?}");
+                    }
+                    previous = Some(frame);
+                }
+            }
+        }
     }
 
     /// `k` tight bundles of words around orthogonal axes: clusters any k-means finds.
