@@ -307,6 +307,13 @@ pub fn planted_similarity_benchmark() -> String {
     text
 }
 
+/// The sample trained as its learning test trains it, for other modules' tests.
+#[cfg(test)]
+pub(crate) fn trained_for_tests(seed: u64) -> crate::Embeddings {
+    let trainer = crate::train::Trainer::new(tests::corpus(), tests::config(seed), tests::no_clock);
+    tests::trained(trainer.expect("the sample's configuration is valid"))
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::HashSet;
@@ -323,16 +330,16 @@ mod tests {
     const CORPUS_SEED: u64 = 2013;
     const N_SENTENCES: usize = 2_000;
 
-    fn no_clock() -> f64 {
+    pub(super) fn no_clock() -> f64 {
         0.0
     }
 
-    fn corpus() -> Corpus {
+    pub(super) fn corpus() -> Corpus {
         let text = planted_corpus(N_SENTENCES, CORPUS_SEED);
         Corpus::build(&text, &WhitespaceTokenizer, &VocabConfig::default()).expect("the sample builds")
     }
 
-    fn config(seed: u64) -> TrainConfig {
+    pub(super) fn config(seed: u64) -> TrainConfig {
         TrainConfig {
             dim: 50,
             window: 8,
@@ -344,7 +351,7 @@ mod tests {
         }
     }
 
-    fn trained(mut trainer: Trainer) -> Embeddings {
+    pub(super) fn trained(mut trainer: Trainer) -> Embeddings {
         let epoch_tokens = trainer.corpus().n_tokens() as u64;
         while !trainer.is_done() {
             trainer.step(epoch_tokens).expect("training does not diverge");

@@ -285,3 +285,99 @@ fn a_bundle_records_the_parameters_its_vectors_were_trained_with() {
     session.load_finish(file.len() as f64).unwrap();
     assert!(bundle_params(&session.export_bundle().unwrap()).is_undefined());
 }
+
+/// A `ViewSettings` object from its JSON.
+fn view(json: &str) -> JsValue {
+    js_sys::JSON::parse(json).expect("JSON")
+}
+
+fn strings(value: &JsValue) -> Vec<String> {
+    Array::from(value).iter().map(|v| v.as_string().expect("a string")).collect()
+}
+
+/// A frame's `clusters`, widened: rustc 1.95 fails to compile (LLVM "Cannot select"
+/// setcc) a search of a `u16` slice vectorised for simd128.
+fn cluster_labels(frame: &JsValue) -> Vec<u32> {
+    let labels = field(frame, "clusters").dyn_into::<js_sys::Uint16Array>().expect("a Uint16Array");
+    labels.to_vec().into_iter().map(u32::from).collect()
+}
+
+#[wasm_bindgen_test]
+fn projections_take_word_axes_isolated_words_and_clusters() {
+    let mut session = Session::new();
+    prepare(&mut session, &planted_corpus(500, 1), sample_params(&[("epochs", 2.into())])).unwrap();
+    while !field(&session.step(50_000.0).unwrap(), "done").is_truthy() {}
+
+    // x from man to woman, y a principal component beside it, four colours.
+    let frame = session
+        .project(view(
+            r#"{"nWords": 1000, "xComponent": 0, "yComponent": 1, "extraWords": [],
+                "axes": {"x": ["man", "woman"], "y": null}, "isolate": null, "clusters": 4}"#,
+        ))
+        .unwrap();
+    let words = strings(&field(&frame, "words"));
+    // The sample's entity words are rarer than its predicates: all words are shown.
+    assert_eq!(words.len(), session.vocab_size());
+    assert_eq!(strings(&field(&field(&frame, "axes"), "x")), ["man", "woman"]);
+    assert!(field(&field(&frame, "axes"), "y").is_null());
+    assert_eq!(field(&frame, "isolated").as_bool(), Some(false));
+    let labels = strings(&field(&frame, "axisLabels"));
+    assert_eq!(labels[0], "man → woman");
+    assert!(labels[1].starts_with("PC2 ⊥ man → woman ("), "{labels:?}");
+    let coords = field(&frame, "coords").dyn_into::<Float32Array>().unwrap().to_vec();
+    let x_of = |word: &str| coords[2 * words.iter().position(|w| w == word).unwrap()];
+    // A cosine with the direction from man to woman: woman lies further along it than man.
+    assert!(x_of("woman") > x_of("man"), "{} vs {}", x_of("woman"), x_of("man"));
+    assert!(coords.iter().step_by(2).all(|x| (-1.0..=1.0).contains(x)));
+    let clusters = cluster_labels(&frame);
+    assert_eq!(clusters.len(), words.len());
+    assert!(clusters.iter().all(|&c| c < 4) && (0..4).all(|c| clusters.contains(&c)), "{clusters:?}");
+    // The same view again: the word axis stays, the clusters keep their numbers.
+    let again = session
+        .project(view(r#"{"nWords": 1000, "axes": {"x": ["man", "woman"], "y": null}, "clusters": 4}"#))
+        .unwrap();
+    assert_eq!(cluster_labels(&again), clusters);
+    let placed = session.place_words(vec!["woman".into()]).unwrap().to_vec();
+    assert!((placed[0] - x_of("woman")).abs() < 1e-5, "{placed:?}");
+
+    // Isolated words, in frequency order, with PCA fitted on them alone.
+    let isolated = session
+        .project(view(r#"{"nWords": 1000, "isolate": ["woman", "king", "queen", "man"], "clusters": 0}"#))
+        .unwrap();
+    let mut expected = strings(&field(&frame, "words"));
+    expected.retain(|w| ["king", "queen", "man", "woman"].contains(&w.as_str()));
+    assert_eq!(strings(&field(&isolated, "words")), expected);
+    assert_eq!(field(&isolated, "isolated").as_bool(), Some(true));
+    assert!(field(&isolated, "clusters").is_null());
+    assert!(strings(&field(&isolated, "axisLabels"))[0].starts_with("PC1 ("));
+
+    // A view that fails names the problem and leaves the last frame in place.
+    let bad = [
+        (
+            r#"{"nWords": 1000, "axes": {"x": ["man", "pony"], "y": ["unicorn", "king"]}}"#,
+            "'pony' and 'unicorn' are not",
+        ),
+        (r#"{"nWords": 1000, "isolate": ["king", "yeti"]}"#, "'yeti' is not in the vocabulary"),
+        (r#"{"nWords": 1000, "isolate": ["king"]}"#, "at least 2 words"),
+        (r#"{"nWords": 1000, "clusters": 1}"#, "invalid clusters = 1"),
+        (r#"{"nWords": 1000, "clusters": 51}"#, "invalid clusters = 51"),
+        (r#"{"nWords": 3, "clusters": 4}"#, "at most the number of words shown, 3"),
+        (r#"{"nWords": "many"}"#, "bad view settings"),
+    ];
+    for (json, message) in bad {
+        let got = error_message(session.project(view(json)));
+        assert!(got.contains(message), "{json}: {got}");
+    }
+    let placed = session.place_words(vec!["king".into()]).unwrap().to_vec();
+    let isolated_coords = field(&isolated, "coords").dyn_into::<Float32Array>().unwrap().to_vec();
+    let king = strings(&field(&isolated, "words")).iter().position(|w| w == "king").unwrap();
+    assert!((placed[0] - isolated_coords[2 * king]).abs() < 1e-5, "{placed:?}");
+
+    // An old page's view: principal components of the most frequent words, no colours.
+    let old = session
+        .project(view(r#"{"nWords": 1000, "xComponent": 1, "yComponent": 0, "extraWords": []}"#))
+        .unwrap();
+    assert!(field(&field(&old, "axes"), "x").is_null() && field(&old, "clusters").is_null());
+    assert_eq!(number(&old, "xComponent"), 1.0);
+    assert!(strings(&field(&old, "axisLabels"))[0].starts_with("PC2 ("));
+}

@@ -135,23 +135,42 @@
  */
 
 /**
- * Which words to project and on which principal components (0-based), plus extra words
- * (query results outside the plotted set) to place in the same frame.
+ * What the map shows (`ViewDto` in dto.rs). Each axis is a principal component (0-based
+ * `xComponent`, `yComponent`) or, when `axes` names two words for it, the direction from
+ * the first to the second: d = unit(unit(b) − unit(a)), a word sits at cos(word, d) (as in
+ * the Embedding Projector's custom projections and word2viz). Beside one word axis, the
+ * other is that principal component of the words' unit vectors with d projected out, so
+ * the two are orthogonal. A missing `axes`, `isolate` or `clusters` (an older page) means
+ * none: principal components of the `nWords` most frequent words, no colours.
  * @typedef {object} ViewSettings
- * @property {number} nWords
+ * @property {number} nWords  the most frequent words to show, 10..10000 (all, when the vocabulary is smaller)
  * @property {number} xComponent
  * @property {number} yComponent
- * @property {string[]} extraWords
+ * @property {string[]} extraWords  query results outside the shown words, placed in the same frame
+ * @property {{x: [string, string]|null, y: [string, string]|null}} [axes]  word-defined axes; null = principal component
+ * @property {string[]|null} [isolate]  show just these words (in frequency order) and fit the projection on them;
+ *   null = the `nWords` most frequent. Every word must be known; principal components need at least 2.
+ * @property {number} [clusters]  k-means clusters (spherical, on unit vectors) to colour the words by, 2..50; 0 = none
  */
 
 /**
- * A PCA frame. `coords` is `[x0, y0, x1, y1, …]` for `words`, transferred, not copied;
- * `extraCoords` does the same for `extraWords` (NaN for a word the vocabulary lacks).
+ * A frame of the map. `coords` is `[x0, y0, x1, y1, …]` for `words`, transferred, not
+ * copied; `extraCoords` does the same for `extraWords` (NaN for a word the vocabulary
+ * lacks). A frame is aligned to the previous one only when both show the same words on the
+ * same axes: two principal axes by rotation or reflection (Procrustes), a principal axis
+ * beside a word axis by its sign alone, a word axis never.
  * @typedef {object} Projection
- * @property {string[]} words
- * @property {number[]} explained  explained-variance ratio of PC1, PC2, … (up to 6)
+ * @property {string[]} words  the shown words, most frequent first
+ * @property {number[]} explained  explained-variance ratio of PC1, PC2, … (up to 6) of the frame's PCA: of the
+ *   words' vectors, or beside a word axis of their unit vectors with its direction projected out; empty with two word axes
  * @property {number} xComponent
  * @property {number} yComponent
+ * @property {{x: [string, string]|null, y: [string, string]|null}} axes  echo of the word axes the frame used
+ * @property {boolean} isolated  true when `words` are an isolated subset (`ViewSettings.isolate`)
+ * @property {[string, string]} axisLabels  the axes' titles: 'man → woman', 'PC2 (12.3 % of variance)',
+ *   beside a word axis 'PC1 ⊥ man → woman (30.2 % of the variance left)'
+ * @property {Uint16Array|null} clusters  the cluster of each of `words` (same order), transferred; null without
+ *   clusters. Frames while training start from the previous frame's centroids, so a cluster keeps its number.
  * @property {Float32Array} coords
  * @property {string[]} extraWords
  * @property {Float32Array} extraCoords
@@ -172,7 +191,11 @@
  * @typedef {{type: 'stop', id: number}} StopRequest        replies `state`; the vectors stay for queries.
  *   While a vectors file is read, it cancels the read and replies with the state from before it.
  * @typedef {{type: 'project', id: number, view: ViewSettings}} ProjectRequest
- *   Remember the view for the frames sent while training and reply `projection` now.
+ *   Reply `projection` now and remember the view for the frames sent while training. A view
+ *   that fails (an unknown word, named with the others: "'pony' and 'unicorn' are not in the
+ *   vocabulary"; too few words; a bad number of clusters) is answered with an `error`, and
+ *   the frames keep the last view that worked. A new model (`prepare`, `openFiles`) drops
+ *   `axes`, `isolate` and `clusters` from the view: the page sends them again for it.
  * @typedef {{type: 'neighbours', id: number, word: string, k: number}} NeighboursRequest
  * @typedef {{type: 'analogy', id: number, a: string, b: string, c: string, k: number}} AnalogyRequest
  * @typedef {{type: 'complete', id: number, prefix: string, limit: number}} CompleteRequest

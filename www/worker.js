@@ -20,8 +20,10 @@ let textFrom = null;
 /** @type {import('./protocol.js').TextInfo|null} how that text was read */
 let textInfo = null;
 let isSample = false;
-/** @type {ViewSettings} */
-let view = { nWords: 300, xComponent: 0, yComponent: 1, extraWords: [] };
+/** What a view means where a field is missing (an older page): principal components of the most frequent words, no colours. */
+const PLAIN_VIEW = { axes: { x: null, y: null }, isolate: null, clusters: 0 };
+/** @type {ViewSettings} the last view that gave a frame: the frames sent while training use it */
+let view = { nWords: 300, xComponent: 0, yComponent: 1, extraWords: [], ...PLAIN_VIEW };
 let chunkTokens = FIRST_CHUNK_TOKENS;
 /** Counts evaluations, so a running one sees that a newer one replaced it. */
 let evaluations = 0;
@@ -57,14 +59,27 @@ function setState(next, id = null) {
   self.postMessage({ type: 'state', id, state });
 }
 
-function postProjection(id = null) {
-  const frame = session.projection(view.nWords, view.xComponent, view.yComponent);
-  const extraCoords = view.extraWords.length ? session.place_words(view.extraWords) : new Float32Array(0);
+/**
+ * Posts a frame of `settings` (the current view unless told); throws, posting nothing and
+ * keeping the last frame, when the session refuses the view (an unknown word, a bad number).
+ * @param {number|null} id @param {ViewSettings} settings
+ */
+function postProjection(id = null, settings = view) {
+  const frame = session.project(settings);
+  const extraCoords = settings.extraWords.length ? session.place_words(settings.extraWords) : new Float32Array(0);
   lastProjectionAt = performance.now();
-  self.postMessage(
-    { type: 'projection', id, model, ...frame, extraWords: view.extraWords, extraCoords },
-    [frame.coords.buffer, extraCoords.buffer],
-  );
+  const transfer = [frame.coords.buffer, extraCoords.buffer];
+  if (frame.clusters) transfer.push(frame.clusters.buffer);
+  self.postMessage({ type: 'projection', id, model, ...frame, extraWords: settings.extraWords, extraCoords }, transfer);
+}
+
+/**
+ * A new model's frames start from the plain view (the page sends its view again): axes and
+ * isolated words name words of the old vocabulary, and clusters may outnumber the new one's
+ * words. A view that fails in the training loop would stop training.
+ */
+function usePlainView() {
+  view = { ...view, ...PLAIN_VIEW };
 }
 
 /** The next chunk's size: `size` scaled so a chunk takes about CHUNK_MS, within bounds. */
@@ -227,6 +242,7 @@ const handlers = {
         // The session's text gave way to the vectors (a failed open leaves it as it was).
         textFrom = null;
         model += 1;
+        usePlainView();
         setState('loaded');
         return { kind: 'vectors', model, ...opened };
       }
@@ -235,6 +251,7 @@ const handlers = {
       const info = session.load_finish(file.size);
       textFrom = null;
       model += 1;
+      usePlainView();
       setState('loaded');
       return { kind: 'vectors', model, info };
     } catch (error) {
@@ -263,6 +280,7 @@ const handlers = {
     isSample = source.kind === 'sample';
     chunkTokens = FIRST_CHUNK_TOKENS;
     model += 1;
+    usePlainView();
     state = 'prepared';
     return { stats, text, params, isSample, model };
   },
@@ -320,9 +338,11 @@ const handlers = {
       setState(state, id);
     }
   },
+  /** A view that fails is answered with an error, and the frames while training keep the last valid one. */
   project({ id, view: settings }) {
-    view = settings;
-    postProjection(id);
+    const next = { ...PLAIN_VIEW, extraWords: [], ...settings };
+    postProjection(id, next);
+    view = next;
   },
   neighbours({ word, k }) {
     return { word, neighbours: session.neighbours(word, k) };

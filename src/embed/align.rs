@@ -43,6 +43,21 @@ pub fn procrustes_2d(current: &[f32], previous: &[f32]) -> Transform2 {
     }
 }
 
+/// The diagonal transform that flips each axis marked in `free` along which `current` runs
+/// against `previous` (a negative sum of products): all the alignment a frame gets when one
+/// of its axes means something and may not turn. The identity for unmarked axes.
+///
+/// **Unchecked precondition:** `current.len() == previous.len()` and both are even.
+pub fn align_signs(current: &[f32], previous: &[f32], free: [bool; 2]) -> Transform2 {
+    let mut sums = [0.0f64; 2];
+    for (p, q) in current.chunks_exact(2).zip(previous.chunks_exact(2)) {
+        sums[0] += p[0] as f64 * q[0] as f64;
+        sums[1] += p[1] as f64 * q[1] as f64;
+    }
+    let sign = |axis: usize| if free[axis] && sums[axis] < 0.0 { -1.0 } else { 1.0 };
+    [sign(0), 0.0, 0.0, sign(1)]
+}
+
 /// Applies `m` to every point of the flat list `points`, in place.
 pub fn apply_2d(m: &Transform2, points: &mut [f32]) {
     for p in points.chunks_exact_mut(2) {
@@ -90,6 +105,23 @@ mod tests {
             let fix = procrustes_2d(&current, &previous);
             apply_2d(&fix, &mut current);
             assert_close(&current, &previous);
+        }
+    }
+
+    #[test]
+    fn sign_alignment_flips_only_free_axes_that_ran_backwards() {
+        let previous = ellipse();
+        // Table: (the change applied, the axes free to flip, the fix expected).
+        let cases: [(Transform2, [bool; 2], Transform2); 4] = [
+            ([-1.0, 0.0, 0.0, 1.0], [true, true], [-1.0, 0.0, 0.0, 1.0]),
+            ([-1.0, 0.0, 0.0, -1.0], [false, true], [1.0, 0.0, 0.0, -1.0]),
+            ([1.0, 0.0, 0.0, -1.0], [true, false], IDENTITY),
+            (IDENTITY, [true, true], IDENTITY),
+        ];
+        for (change, free, expected) in cases {
+            let mut current = previous.clone();
+            apply_2d(&change, &mut current);
+            assert_eq!(align_signs(&current, &previous, free), expected, "{change:?} {free:?}");
         }
     }
 

@@ -5,11 +5,13 @@ mod align;
 mod bundle;
 mod eval;
 mod io;
+mod kmeans;
 mod pca;
+mod projection;
 mod query;
 mod vectors;
 
-pub use align::{IDENTITY, Transform2, apply_2d, procrustes_2d};
+pub use align::{IDENTITY, Transform2, align_signs, apply_2d, procrustes_2d};
 pub use bundle::{BUNDLE_VERSION, Bundle, BundleRef, read_bundle, write_bundle};
 pub use eval::{
     AnalogyEvaluator, AnalogyOptions, AnalogyQuestion, AnalogyReport, AnalogySet, AnsweredQuestion,
@@ -21,6 +23,8 @@ pub use io::{
     read_word2vec_text, unescape_token, write_glove, write_projector_metadata, write_projector_tsv,
     write_projector_vectors, write_word2vec_binary, write_word2vec_text,
 };
+pub use kmeans::{KMeans, MAX_CLUSTERS};
 pub use pca::Pca;
+pub use projection::{Axis, KMEANS_WORK_PER_FRAME, MAX_COMPONENTS, Projection, ViewSpec};
 pub use query::{AnalogyMethod, Neighbour};
 pub use vectors::Embeddings;

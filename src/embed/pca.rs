@@ -35,7 +35,28 @@ impl Pca {
     /// Fails with [`Error::InvalidParameter`] when `n_components` is 0 or exceeds the
     /// dimension, or when fewer than 2 words would be used.
     pub fn fit(emb: &Embeddings, n_words: Option<usize>, n_components: usize) -> Result<Pca> {
-        let dim = emb.dim();
+        let n = n_words.map_or(emb.len(), |n| n.min(emb.len()));
+        let rows = &emb.raw()[..n * emb.dim()];
+        Pca::fit_rows(rows, emb.dim(), n_components).map_err(|err| match err {
+            // Say what limits the number: the vocabulary.
+            Error::InvalidParameter { name: "n_words", value, .. } => Error::InvalidParameter {
+                name: "n_words",
+                value,
+                expected: format!("at least 2 words (the vocabulary has {})", emb.len()),
+            },
+            err => err,
+        })
+    }
+
+    /// Fits `n_components` principal axes to `rows`, vectors of `dim` floats one after the
+    /// other: any set of words (an isolated subset, vectors with a direction projected out).
+    ///
+    /// Fails with [`Error::InvalidParameter`] when `n_components` is 0 or exceeds `dim`, or
+    /// when `rows` holds fewer than 2 vectors.
+    ///
+    /// **Unchecked precondition:** `dim > 0` and `rows.len()` is a multiple of `dim`.
+    pub fn fit_rows(rows: &[f32], dim: usize, n_components: usize) -> Result<Pca> {
+        debug_assert!(dim > 0 && rows.len().is_multiple_of(dim));
         if n_components == 0 || n_components > dim {
             return Err(Error::InvalidParameter {
                 name: "n_components",
@@ -43,15 +64,14 @@ impl Pca {
                 expected: format!("between 1 and the dimension {dim}"),
             });
         }
-        let n = n_words.map_or(emb.len(), |n| n.min(emb.len()));
+        let n = rows.len() / dim;
         if n < 2 {
             return Err(Error::InvalidParameter {
                 name: "n_words",
                 value: n.to_string(),
-                expected: format!("at least 2 words (the vocabulary has {})", emb.len()),
+                expected: "at least 2 vectors".into(),
             });
         }
-        let rows = &emb.raw()[..n * dim];
 
         let mut mean = vec![0.0f64; dim];
         for row in rows.chunks_exact(dim) {
@@ -500,6 +520,8 @@ mod tests {
         assert_eq!(flat.len(), 4 * 2);
         assert_eq!(flat[6..], pca.project(emb.vector(3))[..]);
         assert_eq!(pca.project_words(&emb, 1000).len(), 50 * 2);
+        // Fitting the most frequent words is fitting their rows.
+        assert_eq!(Pca::fit_rows(&emb.raw()[..30 * dim], dim, 2).unwrap(), pca);
     }
 
     #[test]

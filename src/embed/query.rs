@@ -176,11 +176,17 @@ impl Embeddings {
 
     /// The indices of `words`, or an error naming each missing word once, in input order.
     fn try_indices<const N: usize>(&self, words: [&str; N]) -> Result<[usize; N]> {
-        let mut indices = [0; N];
+        let indices = self.try_indices_of(&words)?;
+        Ok(std::array::from_fn(|i| indices[i]))
+    }
+
+    /// [`Embeddings::try_indices`] for any number of words.
+    pub(super) fn try_indices_of(&self, words: &[&str]) -> Result<Vec<usize>> {
+        let mut indices = Vec::with_capacity(words.len());
         let mut missing: Vec<String> = Vec::new();
-        for (slot, word) in indices.iter_mut().zip(words) {
+        for &word in words {
             match self.index_of(word) {
-                Some(idx) => *slot = idx,
+                Some(idx) => indices.push(idx),
                 None if missing.iter().any(|m| m == word) => {}
                 None => missing.push(word.to_string()),
             }

@@ -3,7 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::embed::{AnalogyReport, EvalProgress, Neighbour, SectionScore, SimilarityReport};
+use crate::embed::{
+    AnalogyReport, Axis, EvalProgress, Neighbour, Projection, SectionScore, SimilarityReport, ViewSpec,
+};
 use crate::error::{Error, Result};
 use crate::text::{
     BpeConfig, BpeMode, BpeProgress, Corpus, Decoded, Provenance, Tokenizer, VocabConfig,
@@ -286,15 +288,86 @@ pub struct AnalogyDto {
     pub cos_mul: Vec<NeighbourDto>,
 }
 
-/// A PCA frame's metadata; the coordinates travel beside it as a `Float32Array`.
+/// The map's view as the page sends it (`ViewSettings` in www/protocol.js). A missing
+/// field, from a page older than word axes, isolation and clusters, means what the map did
+/// before them: principal components only, the most frequent words, no colours.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ViewDto {
+    pub n_words: usize,
+    pub x_component: usize,
+    pub y_component: usize,
+    pub axes: AxesDto,
+    pub isolate: Option<Vec<String>>,
+    pub clusters: usize,
+}
+
+impl Default for ViewDto {
+    fn default() -> Self {
+        ViewDto {
+            n_words: 300,
+            x_component: 0,
+            y_component: 1,
+            axes: AxesDto::default(),
+            isolate: None,
+            clusters: 0,
+        }
+    }
+}
+
+/// The words that define each axis, `[from, to]`; `None` (null) for a principal component.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(default)]
+pub struct AxesDto {
+    pub x: Option<[String; 2]>,
+    pub y: Option<[String; 2]>,
+}
+
+impl ViewDto {
+    pub fn to_spec(&self) -> ViewSpec {
+        let axis = |words: &Option<[String; 2]>, component| match words {
+            Some([a, b]) => Axis::Words(a.clone(), b.clone()),
+            None => Axis::Component(component),
+        };
+        ViewSpec {
+            n_words: self.n_words,
+            isolate: self.isolate.clone(),
+            x: axis(&self.axes.x, self.x_component),
+            y: axis(&self.axes.y, self.y_component),
+            clusters: self.clusters,
+        }
+    }
+}
+
+/// A frame's metadata; the coordinates (and the clusters) travel beside it as typed arrays.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ProjectionDto {
     pub words: Vec<String>,
-    /// Explained-variance ratio of each computed component (PC1 first).
+    /// Explained-variance ratio of each component of the frame's PCA (PC1 first); empty
+    /// when both axes are defined by words.
     pub explained: Vec<f32>,
     pub x_component: usize,
     pub y_component: usize,
+    /// What the frame used, echoed (serialised with `None` as null).
+    pub axes: AxesDto,
+    pub isolated: bool,
+    pub axis_labels: [String; 2],
+}
+
+impl ProjectionDto {
+    /// The metadata of `frame`, drawn from `emb` for `view`.
+    pub fn new(view: &ViewDto, frame: &Projection, emb: &Embeddings) -> ProjectionDto {
+        ProjectionDto {
+            words: frame.word_indices().iter().map(|&i| emb.word(i).to_string()).collect(),
+            explained: frame.explained().to_vec(),
+            x_component: view.x_component,
+            y_component: view.y_component,
+            axes: view.axes.clone(),
+            isolated: frame.isolated(),
+            axis_labels: frame.axis_labels().clone(),
+        }
+    }
 }
 
 /// Progress of learning BPE merges.

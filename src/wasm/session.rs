@@ -4,16 +4,17 @@
 
 use std::rc::Rc;
 
-use js_sys::{Float32Array, JSON, Object, Reflect};
+use js_sys::{Float32Array, JSON, Object, Reflect, Uint16Array};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::dto::{
     AnalogyDto, BpeProgressDto, CorpusStats, EvalProgressDto, MergeDto, NeighbourDto, Params, ProgressDto,
-    ProjectionDto, TextInfo, TokenInfoDto, VectorsInfo, analogy_report_dto, similarity_report_dto,
+    ProjectionDto, TextInfo, TokenInfoDto, VectorsInfo, ViewDto, analogy_report_dto, similarity_report_dto,
 };
 use crate::embed::{
-    self, AnalogyEvaluator, AnalogyMethod, AnalogyOptions, AnalogySet, Bundle, BundleRef, EvalProgress, Pca,
-    SimilarityOptions, SimilarityReport, SimilaritySet, Transform2, VectorFormat, VectorsParser,
+    self, AnalogyEvaluator, AnalogyMethod, AnalogyOptions, AnalogySet, Bundle, BundleRef, EvalProgress,
+    Projection, SimilarityOptions, SimilarityReport, SimilaritySet, VectorFormat, VectorsParser,
 };
 use crate::error::Error;
 use crate::text::{BpeConfig, BpeLearner, BpeTokenizer, CorpusBuilder, Tokenizer, decode_text};
@@ -37,18 +38,6 @@ fn js_error(err: Error) -> JsError {
 
 fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsError> {
     serde_wasm_bindgen::to_value(value).map_err(|e| JsError::new(&e.to_string()))
-}
-
-/// Principal components computed per frame: enough to choose axes among PC1..PC6.
-const MAX_COMPONENTS: usize = 6;
-
-/// The last drawn frame: what the next one is aligned to, and how to place extra words.
-struct Frame {
-    n_words: usize,
-    axes: (usize, usize),
-    pca: Pca,
-    transform: Transform2,
-    coords: Vec<f32>,
 }
 
 /// BPE merges being learned, or learned, for the session's text with one configuration.
@@ -110,7 +99,8 @@ pub struct Session {
     /// A vectors file being read, slice by slice, and its name for messages.
     loading: Option<(String, VectorsParser)>,
     evaluation: Option<Evaluation>,
-    frame: Option<Frame>,
+    /// The last frame of the map: what the next one is aligned to, and how to place extra words.
+    frame: Option<Projection>,
 }
 
 #[wasm_bindgen]
@@ -313,41 +303,23 @@ impl Session {
         Ok(emb.complete(prefix, limit).into_iter().map(|i| emb.word(i).to_string()).collect())
     }
 
-    /// A PCA frame of the `n_words` most frequent words on components `x` and `y`
-    /// (0-based), aligned to the previous frame of the same words and axes. Returns
-    /// `ProjectionDto` plus `coords`, a `Float32Array` of `[x0, y0, x1, y1, …]` that the
-    /// worker can transfer to the page without copying.
-    pub fn projection(&mut self, n_words: usize, x: usize, y: usize) -> Result<JsValue, JsError> {
-        let emb = self.embeddings()?;
-        let n_components = MAX_COMPONENTS.min(emb.dim());
-        // Vectors of one dimension (a file may hold them) have one component: the map
-        // plots it along PC2 = 0 rather than refusing to draw.
-        let y_in_range = y < n_components || (n_components == 1 && y == 1);
-        if x >= n_components || !y_in_range || x == y {
-            return Err(js_error(Error::InvalidParameter {
-                name: "axes",
-                value: format!("PC{} and PC{}", x + 1, y + 1),
-                expected: format!("two different components among PC1 to PC{n_components}"),
-            }));
-        }
-        let pca = Pca::fit(&emb, Some(n_words), n_components).map_err(js_error)?;
-        let n = n_words.min(emb.len());
-        let full = pca.project_words(&emb, n);
-        let mut coords: Vec<f32> = full.chunks_exact(n_components).flat_map(|p| on_axes(p, (x, y))).collect();
-        let words = emb.words()[..n].to_vec();
-        let explained = pca.explained_variance_ratio();
+    /// A frame of the map for `view` (`ViewSettings` in www/protocol.js): the words it
+    /// shows on two axes, each a principal component or defined by two words, aligned to
+    /// the previous frame where its axes may turn, coloured by k-means clusters that start
+    /// from the previous frame's. Returns `ProjectionDto` plus `coords`, a `Float32Array`
+    /// of `[x0, y0, x1, y1, …]`, and `clusters`, a `Uint16Array` of each word's cluster or
+    /// null, both of which the worker can transfer to the page without copying. A view that
+    /// fails (an unknown word, a bad number) leaves the last frame as it was.
+    pub fn project(&mut self, view: JsValue) -> Result<JsValue, JsError> {
+        let view: ViewDto = serde_wasm_bindgen::from_value(view)
+            .map_err(|e| JsError::new(&format!("bad view settings: {e}")))?;
+        self.project_view(view)
+    }
 
-        let transform = match &self.frame {
-            Some(previous) if previous.n_words == n && previous.axes == (x, y) => {
-                embed::procrustes_2d(&coords, &previous.coords)
-            }
-            _ => embed::IDENTITY,
-        };
-        embed::apply_2d(&transform, &mut coords);
-        let out = to_js(&ProjectionDto { words, explained, x_component: x, y_component: y })?;
-        set(&out, "coords", &Float32Array::from(coords.as_slice()))?;
-        self.frame = Some(Frame { n_words: n, axes: (x, y), pca, transform, coords });
-        Ok(out)
+    /// `project` with the `n_words` most frequent words on principal components `x` and `y`
+    /// (0-based), uncoloured: the map before word axes (`tests/bench/worker.js` times it).
+    pub fn projection(&mut self, n_words: usize, x: usize, y: usize) -> Result<JsValue, JsError> {
+        self.project_view(ViewDto { n_words, x_component: x, y_component: y, ..ViewDto::default() })
     }
 
     /// Coordinates of `words` in the last frame (`Float32Array`, NaN for an unknown word),
@@ -357,17 +329,10 @@ impl Session {
         let Some(frame) = &self.frame else {
             return Err(JsError::new("no projection yet: draw the plot first"));
         };
-        let mut coords = Vec::with_capacity(words.len() * 2);
-        for word in &words {
-            match emb.index_of(word) {
-                Some(i) => {
-                    let p = frame.pca.project(emb.vector(i));
-                    coords.extend(on_axes(&p, frame.axes));
-                }
-                None => coords.extend([f32::NAN, f32::NAN]),
-            }
-        }
-        embed::apply_2d(&frame.transform, &mut coords);
+        let coords: Vec<f32> = words
+            .iter()
+            .flat_map(|word| emb.index_of(word).map_or([f32::NAN; 2], |i| frame.place(&emb, i)))
+            .collect();
         Ok(Float32Array::from(coords.as_slice()))
     }
 
@@ -572,6 +537,21 @@ impl Session {
 }
 
 impl Session {
+    fn project_view(&mut self, view: ViewDto) -> Result<JsValue, JsError> {
+        let emb = self.embeddings()?;
+        let frame = Projection::fit(&emb, &view.to_spec(), self.frame.as_ref()).map_err(js_error)?;
+        // `axes` says null, not undefined, for an axis that is a principal component.
+        let serializer = serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true);
+        let out = ProjectionDto::new(&view, &frame, &emb)
+            .serialize(&serializer)
+            .map_err(|e| JsError::new(&e.to_string()))?;
+        set(&out, "coords", &Float32Array::from(frame.coords()))?;
+        let clusters = frame.clusters().map_or(JsValue::NULL, |labels| Uint16Array::from(labels).into());
+        set(&out, "clusters", &clusters)?;
+        self.frame = Some(frame);
+        Ok(out)
+    }
+
     /// Makes sure `self.bpe` holds merges for `config`: those learned already, or the ones
     /// being learned, finished now, or new ones learned in one go.
     fn learn_bpe(&mut self, config: BpeConfig) -> Result<(), JsError> {
@@ -716,12 +696,6 @@ fn format_id(format: VectorFormat) -> &'static str {
 /// An error about a file, naming it: "vectors.txt: malformed vectors file, line 7: …".
 fn js_error_in(name: &str, err: Error) -> JsError {
     JsError::new(&format!("{name}: {err}"))
-}
-
-/// A point's two coordinates on `axes`; a component the projection lacks (the second of
-/// one-dimensional vectors) is 0.
-fn on_axes(p: &[f32], axes: (usize, usize)) -> [f32; 2] {
-    [p[axes.0], p.get(axes.1).copied().unwrap_or(0.0)]
 }
 
 fn no_text() -> JsError {
