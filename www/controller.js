@@ -155,7 +155,7 @@ export class Controller {
     this.loadedText = `Opened ${reply.info.words.toLocaleString('en')} vectors of ${reply.info.dim} dimensions from ${names}.`;
     this.setState('loaded');
     this.paintAll();
-    await this.explorer.project({}, { refit: true });
+    await this.explorer.sendView();
   }
 
   /** Whether training or BPE learning is under way (running or paused): work a new text would cancel. */
@@ -299,6 +299,8 @@ export class Controller {
       if (!ready && !(await this.prepare())) return;
       this.view.showParamsPending(false);
       this.paintAll();
+      // The worker starts each model on the plain view: the frames while training show this one.
+      await this.explorer.sendView();
       await this.control('train');
       this.unsaved = true;
     } finally {

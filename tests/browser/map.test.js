@@ -360,3 +360,134 @@ test('while training the view holds still unless points leave it, and points gli
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+/** The isolated frame's coordinates of `words`, by word. */
+async function coordsOf(page, words) {
+  return page.evaluate((wanted) => {
+    const { scene } = window.explorer.explorer;
+    return Object.fromEntries(wanted.map((w) => {
+      const i = scene.words.indexOf(w);
+      return [w, i < 0 ? null : [scene.coords[2 * i], scene.coords[2 * i + 1]]];
+    }));
+  }, words);
+}
+
+const cosine = ([a, b], [c, d]) => (a * c + b * d) / (Math.hypot(a, b) * Math.hypot(c, d));
+const offset = (from, to) => [to[0] - from[0], to[1] - from[1]];
+
+test('isolating king, queen, man, woman, prince and princess shows parallel offsets; matches and an analogy isolate too', { timeout: 120_000 }, async () => {
+  const { page, problems } = await suite.openExplorer();
+  await trainSample(page);
+  await page.locator('#plot').scrollIntoViewIfNeeded();
+  const people = ['king', 'queen', 'man', 'woman', 'prince', 'princess'];
+  // Select them one by one: a click, then Shift-clicks (each found where it is drawn).
+  for (const [i, word] of people.entries()) {
+    const point = (await drawnPoints(page)).find((p) => p.word === word);
+    assert.ok(point, `${word} is on the map`);
+    if (i > 0) await page.keyboard.down('Shift');
+    await page.mouse.click(point.x, point.y);
+    if (i > 0) await page.keyboard.up('Shift');
+  }
+  await page.getByRole('heading', { name: 'Selection: 6 words' }).waitFor();
+  await button(page, 'Isolate selection').click();
+  await page.getByText('The projection is fitted on 6 isolated words only.').waitFor();
+  await page.waitForFunction(() => window.explorer.explorer.scene?.words.length === 6);
+  await settle(page);
+  const at = await coordsOf(page, people);
+  const female = [offset(at.king, at.queen), offset(at.man, at.woman), offset(at.prince, at.princess)];
+  for (let i = 0; i < 3; i += 1) {
+    for (let j = i + 1; j < 3; j += 1) assert.ok(cosine(female[i], female[j]) > 0.9, `offsets ${i} and ${j} are parallel: ${cosine(female[i], female[j])}`);
+  }
+  await page.locator('.plot-card').screenshot({ path: join(RESULTS, 'map-isolated-people.png') });
+  await button(page, 'Show all words').click();
+  await page.locator('#map-isolated').waitFor({ state: 'hidden' });
+  await page.waitForFunction(() => window.explorer.explorer.scene?.words.length > 6);
+
+  // The matches of a search isolate the same way.
+  await page.getByRole('searchbox', { name: 'Find on the map' }).fill('prince');
+  await button(page, 'Isolate matches').click();
+  await page.getByText('The projection is fitted on 2 isolated words only.').waitFor();
+  await page.getByRole('searchbox', { name: 'Find on the map' }).fill('');
+  await button(page, 'Show all words').click();
+
+  // An analogy offers its four words: A→B and C→D come out as nearly parallel arrows.
+  await combobox(page, 'A').fill('king');
+  await combobox(page, 'B').fill('queen');
+  await combobox(page, 'C').fill('man');
+  await button(page, 'Solve').click();
+  await button(page, 'Show these four words on the map').click();
+  await page.getByText('The projection is fitted on 4 isolated words only.').waitFor();
+  await page.waitForFunction(() => window.explorer.explorer.scene?.words.length === 4);
+  const answer = await page.evaluate(() => window.explorer.analogyWords[3]);
+  const four = await coordsOf(page, ['king', 'queen', 'man', answer]);
+  const c = cosine(offset(four.king, four.queen), offset(four.man, four[answer]));
+  assert.ok(c > 0.9, `king→queen and man→${answer} are parallel arrows: ${c}`);
+  await settle(page);
+  await page.locator('.plot-card').screenshot({ path: join(RESULTS, 'map-analogy.png') });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('axes defined by words: each word at its cosine with the direction, titled, live while training; an unknown word is named', { timeout: 120_000 }, async () => {
+  const { page, problems } = await suite.openExplorer();
+  await button(page, 'Use the built-in sample').click();
+  await stat(page, 'Vocabulary').waitFor();
+  await field(page, 'Epochs').fill('30');
+  await button(page, 'Train').click();
+  await page.getByText('Axes defined by words').click();
+  await page.locator('#axis-x-from').fill('man');
+  await page.locator('#axis-x-to').fill('woman');
+  // The sample plants royal and common people: from man to king runs from common to royal.
+  await page.locator('#axis-y-from').fill('man');
+  await page.locator('#axis-y-to').fill('king');
+  await button(page, 'Use these axes').click();
+  await page.waitForFunction(() => window.explorer.explorer.frame?.axisLabels?.[0] === 'man → woman');
+  const framesBefore = await page.evaluate(() => { window.axisFrames = 0; const e = window.explorer.explorer; const show = e.showFrame.bind(e); e.showFrame = (f) => { if (f.axisLabels?.[0] === 'man → woman') window.axisFrames += 1; show(f); }; return 0; });
+  await waitUntilDone(page, 110_000);
+  assert.ok(await page.evaluate(() => window.axisFrames) > framesBefore + 2, 'frames while training keep the word axes');
+  await settle(page);
+  const labels = await page.evaluate(() => window.explorer.explorer.scene.options);
+  assert.equal(labels.xLabel, 'man → woman');
+  assert.equal(labels.yLabel, 'man → king');
+  // Female words sit right of male ones, royal above common.
+  const at = await coordsOf(page, ['king', 'queen', 'man', 'woman']);
+  assert.ok(at.queen[0] > at.king[0] && at.woman[0] > at.man[0], `female to the right: ${JSON.stringify(at)}`);
+  assert.ok(at.king[1] > at.man[1] && at.queen[1] > at.woman[1], `royal above common: ${JSON.stringify(at)}`);
+  // The axes are within [-1, 1]: cosines.
+  const extent = await page.evaluate(() => Array.from(window.explorer.explorer.scene.coords).every((v) => v >= -1 && v <= 1));
+  assert.ok(extent, 'every coordinate is a cosine');
+  await page.locator('.plot-card').screenshot({ path: join(RESULTS, 'map-word-axes.png') });
+
+  await page.locator('#axis-x-to').fill('unicorn');
+  await button(page, 'Use these axes').click();
+  await page.locator('#axes-message').getByText(/unicorn/).waitFor();
+  assert.equal(await page.evaluate(() => window.explorer.explorer.scene.options.xLabel), 'man → woman', 'the last valid axes stay');
+  await button(page, 'Principal components').click();
+  await page.waitForFunction(() => window.explorer.explorer.scene.options.xLabel.startsWith('PC1'));
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('colour by k-means cluster: k clusters from the worker, stable while training, with a legend', { timeout: 120_000 }, async () => {
+  const { page, problems } = await suite.openExplorer();
+  await button(page, 'Use the built-in sample').click();
+  await stat(page, 'Vocabulary').waitFor();
+  await field(page, 'Epochs').fill('20');
+  await combobox(page, 'Colour').selectOption('clusters');
+  const k = page.getByRole('region', { name: 'Map of the vectors' }).getByRole('spinbutton', { name: 'k' });
+  await k.fill('5');
+  await k.dispatchEvent('change');
+  await button(page, 'Train').click();
+  await waitUntilDone(page, 110_000);
+  await settle(page);
+  const clusters = await page.evaluate(() => Array.from(window.explorer.explorer.frame.clusters));
+  assert.equal(new Set(clusters).size, 5, 'five clusters');
+  const legend = await page.locator('#map-legend li').allTextContents();
+  assert.equal(legend.length, 5);
+  assert.ok(legend.every((t) => /^cluster \d: \d+ words$/.test(t)), `${legend}`);
+  const styles = await page.evaluate(() => Array.from(new Set(window.explorer.explorer.scene.styles)));
+  assert.equal(styles.length, 5, 'each cluster its colour');
+  await page.locator('.plot-card').screenshot({ path: join(RESULTS, 'map-clusters.png') });
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -72,7 +72,11 @@ export class MapExplorer {
     panel.bindRegionTool((on) => map.setRegionTool(on));
   }
 
-  /** Forgets the frame and every mark: new vectors are coming. Settings and colouring stay. */
+  /**
+   * Forgets the frame and every mark: new vectors are coming. The words shown, the
+   * components, the word axes and the colouring stay (`sendView` tries them on the new
+   * vectors); isolated words, which name words of the old ones, go.
+   */
   clear() {
     this.frame = null;
     this.scene = null;
@@ -113,6 +117,27 @@ export class MapExplorer {
     }
     this.panel.showIsolated(this.settings.isolate ? this.settings.isolate.length : null);
     this.host.changed();
+  }
+
+  /**
+   * Sends the view to the worker for new vectors (a new model starts from the plain view):
+   * when its word axes name words the new vocabulary lacks, they give way to principal
+   * components, and the panel says why.
+   */
+  async sendView() {
+    try {
+      const frame = await this.host.project(this.settings);
+      this.map.refit();
+      if (frame) this.showFrame(frame);
+      this.panel.showAxesMessage('');
+    } catch (error) {
+      this.settings = { ...this.settings, axes: { x: null, y: null }, isolate: null };
+      this.panel.showAxesMessage(`Back to principal components: ${error.message}.`);
+      const frame = await this.host.project(this.settings).catch(() => null);
+      this.map.refit();
+      if (frame) this.showFrame(frame);
+    }
+    this.panel.showIsolated(null);
   }
 
   /** A frame of the model shown (the controller checked). */
