@@ -64,6 +64,7 @@ export class MapExplorer {
     panel.bindColour((colour) => this.setColour(colour));
     panel.bindFind((query, regex) => this.find(query, regex));
     panel.bindMatchClick((word) => this.pick(word, { add: false }));
+    panel.bindSelectionClick((word) => host.select(word));
     panel.bindIsolateMatches(() => this.isolate(this.matchedWords()));
     panel.bindSelectionClear(() => this.selectWords([], { add: false }));
     panel.bindIsolateSelection(() => this.isolate(this.selection));

@@ -187,7 +187,7 @@ export class MapPanel {
 
   showSelection(words) {
     $('map-selection').hidden = words.length === 0;
-    $('selection-count').textContent = String(words.length);
+    $('selection-title').textContent = `Selection: ${words.length} ${words.length === 1 ? 'word' : 'words'}`;
     $('selection-isolate').disabled = words.length < 2;
     const shown = words.slice(0, 200);
     $('selection-list').replaceChildren(...shown.map((word) => wordChip(word, (w) => this.onSelectionClick(w))));
