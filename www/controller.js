@@ -4,7 +4,7 @@
 import { checkParams, DEFAULTS, KJV_PRESET, presetKeepingBpe, SAMPLE_PRESET } from './params.js';
 import { LossSeries } from './loss-series.js';
 import { SUPERSEDED } from './protocol.js';
-import { MapExplorer } from './map/explorer.js';
+import { MapModel } from './map/map-model.js';
 
 /** @typedef {import('./protocol.js').Projection} Projection */
 /** @typedef {import('./protocol.js').Progress} Progress */
@@ -25,7 +25,7 @@ export class Controller {
   constructor(view, worker) {
     this.view = view;
     this.worker = worker;
-    this.explorer = new MapExplorer(view.map, view.mapPanel, {
+    this.mapModel = new MapModel(view.map, view.mapPanel, {
       project: (settings) => this.projectFrame(settings),
       select: (word) => this.select(word),
       changed: () => this.linkChanged(),
@@ -40,8 +40,8 @@ export class Controller {
     view.bindTrain(() => this.train());
     view.bindPauseResume(() => this.control(this.state === 'paused' ? 'train' : 'pause'));
     view.bindStop(() => this.control('stop'));
-    view.bindResize(() => { this.explorer.redraw(); this.drawLoss(); });
-    view.bindShowAnalogy(() => this.analogyWords && this.explorer.isolate(this.analogyWords));
+    view.bindResize(() => { this.mapModel.redraw(); this.drawLoss(); });
+    view.bindShowAnalogy(() => this.analogyWords && this.mapModel.isolate(this.analogyWords));
     view.mapPanel.bindCopyLink(() => this.copyLink());
     view.bindWordTyped((prefix) => this.complete(prefix));
     view.bindSearch((word) => this.search(word));
@@ -104,14 +104,14 @@ export class Controller {
     this.view.clearAnswers();
     this.selected = null;
     this.analogyWords = null;
-    this.explorer.clear();
+    this.mapModel.clear();
   }
 
   paintAll() {
     this.setState(this.state);
     this.paintProgress();
     this.drawLoss();
-    this.explorer.redraw();
+    this.mapModel.redraw();
   }
 
   // ---- text and parameters
@@ -155,7 +155,7 @@ export class Controller {
     this.loadedText = `Opened ${reply.info.words.toLocaleString('en')} vectors of ${reply.info.dim} dimensions from ${names}.`;
     this.setState('loaded');
     this.paintAll();
-    await this.explorer.sendView();
+    await this.mapModel.sendView();
   }
 
   /** Whether training or BPE learning is under way (running or paused): work a new text would cancel. */
@@ -198,7 +198,7 @@ export class Controller {
     }
     if (this.state !== 'prepared') return;
     await this.train();
-    await this.explorer.restore(state);
+    await this.mapModel.restore(state);
   }
 
   /** Opens the built-in sample: the page starts on it, so training is one click away. */
@@ -300,7 +300,7 @@ export class Controller {
       this.view.showParamsPending(false);
       this.paintAll();
       // The worker starts each model on the plain view: the frames while training show this one.
-      await this.explorer.sendView();
+      await this.mapModel.sendView();
       await this.control('train');
       this.unsaved = true;
     } finally {
@@ -392,7 +392,7 @@ export class Controller {
     this.view.drawLoss(p ? p.epochs : 1, p ? p.epochLosses : [], this.withinEpoch.points());
   }
 
-  // ---- the map (www/map/explorer.js has the rest)
+  // ---- the map (www/map/map-model.js has the rest)
 
   /**
    * A frame of the current model with these view settings, or null when there are no
@@ -409,12 +409,12 @@ export class Controller {
   showFrame(frame) {
     // A frame of a model that gave way (sent before the worker heard of the new text) is not drawn.
     if (frame.model !== this.model) return;
-    this.explorer.showFrame(frame);
+    this.mapModel.showFrame(frame);
   }
 
   /** The link's state: the built-in text shown, and the map's view of it. */
   linkState() {
-    const state = this.explorer.linkState();
+    const state = this.mapModel.linkState();
     const text = this.isSample ? 'sample' : this.source?.kind === 'url' ? 'kjv' : null;
     if (!text) return null;
     state.set('text', text);
@@ -487,7 +487,7 @@ export class Controller {
     if (!reply || this.model !== model) return false;
     this.selected = word;
     this.view.showNeighbours(word, reply.neighbours);
-    this.explorer.setAnswers({ selected: word, neighbours: reply.neighbours });
+    this.mapModel.setAnswers({ selected: word, neighbours: reply.neighbours });
     if (!this.source) return true;
     const info = await this.request('tokenInfo', { token: word, maxLines: CONCORDANCE_LINES });
     if (info && this.selected === word && this.model === model) this.view.showTokenInfo(info.info, this.tokenizer === 'bpe');
@@ -506,7 +506,7 @@ export class Controller {
       this.view.showAnalogyMessage(`${error.message[0].toUpperCase()}${error.message.slice(1)}.`);
       this.analogyWords = null;
     }
-    this.explorer.setAnswers({ analogyWords: this.analogyWords });
+    this.mapModel.setAnswers({ analogyWords: this.analogyWords });
   }
 
   /**
@@ -592,7 +592,7 @@ export class Controller {
       // The blob takes the bytes; the transferred buffer is let go with the reply.
       return reply && new Blob([reply.bytes], { type: file.type });
     }
-    const scene = this.explorer.scene;
+    const scene = this.mapModel.scene;
     if (!scene) {
       this.view.showNotice('There is no plot yet to export: train or open vectors first.');
       return null;

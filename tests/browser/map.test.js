@@ -336,13 +336,13 @@ test('while training the view holds still unless points leave it, and points gli
   await stat(page, 'Vocabulary').waitFor();
   await field(page, 'Epochs').fill('40');
   await page.evaluate(() => {
-    const { explorer } = window.explorer;
+    const explorer = window.explorer.mapModel;
     const map = window.explorer.view.map;
     window.frames = [];
     const show = explorer.showFrame.bind(explorer);
     explorer.showFrame = (f) => {
       const before = map.camera.target && { ...map.camera.target };
-      const draws = map.drawTimes.length;
+      const draws = map.draws;
       show(f);
       const coords = explorer.sceneCoords;
       let [x0, x1, y0, y1] = [Infinity, -Infinity, Infinity, -Infinity];
@@ -355,7 +355,7 @@ test('while training the view holds still unless points leave it, and points gli
   });
   await button(page, 'Train').click();
   await waitUntilDone(page, 110_000);
-  const frames = await page.evaluate(() => window.frames.map((f, i, all) => ({ ...f, drawsUntilNext: (all[i + 1]?.draws ?? window.explorer.view.map.drawTimes.length) - f.draws })));
+  const frames = await page.evaluate(() => window.frames.map((f, i, all) => ({ ...f, drawsUntilNext: (all[i + 1]?.draws ?? window.explorer.view.map.draws) - f.draws })));
   assert.ok(frames.length >= 10, `${frames.length} frames`);
   let moves = 0;
   for (const { before, after, box } of frames.slice(1)) {
@@ -379,7 +379,7 @@ test('while training the view holds still unless points leave it, and points gli
 /** The isolated frame's coordinates of `words`, by word. */
 async function coordsOf(page, words) {
   return page.evaluate((wanted) => {
-    const { scene } = window.explorer.explorer;
+    const { scene } = window.explorer.mapModel;
     return Object.fromEntries(wanted.map((w) => {
       const i = scene.words.indexOf(w);
       return [w, i < 0 ? null : [scene.coords[2 * i], scene.coords[2 * i + 1]]];
@@ -406,7 +406,7 @@ test('isolating king, queen, man, woman, prince and princess shows parallel offs
   await page.getByRole('heading', { name: 'Selection: 6 words' }).waitFor();
   await button(page, 'Isolate selection').click();
   await page.getByText('The projection is fitted on 6 isolated words only.').waitFor();
-  await page.waitForFunction(() => window.explorer.explorer.scene?.words.length === 6);
+  await page.waitForFunction(() => window.explorer.mapModel.scene?.words.length === 6);
   await settle(page);
   const at = await coordsOf(page, people);
   const female = [offset(at.king, at.queen), offset(at.man, at.woman), offset(at.prince, at.princess)];
@@ -416,7 +416,7 @@ test('isolating king, queen, man, woman, prince and princess shows parallel offs
   await page.locator('.plot-card').screenshot({ path: join(RESULTS, 'map-isolated-people.png') });
   await button(page, 'Show all words').click();
   await page.locator('#map-isolated').waitFor({ state: 'hidden' });
-  await page.waitForFunction(() => window.explorer.explorer.scene?.words.length > 6);
+  await page.waitForFunction(() => window.explorer.mapModel.scene?.words.length > 6);
 
   // The matches of a search isolate the same way.
   await page.getByRole('searchbox', { name: 'Find on the map' }).fill('prince');
@@ -432,7 +432,7 @@ test('isolating king, queen, man, woman, prince and princess shows parallel offs
   await button(page, 'Solve').click();
   await button(page, 'Show these four words on the map').click();
   await page.getByText('The projection is fitted on 4 isolated words only.').waitFor();
-  await page.waitForFunction(() => window.explorer.explorer.scene?.words.length === 4);
+  await page.waitForFunction(() => window.explorer.mapModel.scene?.words.length === 4);
   const answer = await page.evaluate(() => window.explorer.analogyWords[3]);
   const four = await coordsOf(page, ['king', 'queen', 'man', answer]);
   const c = cosine(offset(four.king, four.queen), offset(four.man, four[answer]));
@@ -456,12 +456,12 @@ test('axes defined by words: each word at its cosine with the direction, titled,
   await page.locator('#axis-y-from').fill('man');
   await page.locator('#axis-y-to').fill('king');
   await button(page, 'Use these axes').click();
-  await page.waitForFunction(() => window.explorer.explorer.frame?.axisLabels?.[0] === 'man → woman');
-  const framesBefore = await page.evaluate(() => { window.axisFrames = 0; const e = window.explorer.explorer; const show = e.showFrame.bind(e); e.showFrame = (f) => { if (f.axisLabels?.[0] === 'man → woman') window.axisFrames += 1; show(f); }; return 0; });
+  await page.waitForFunction(() => window.explorer.mapModel.frame?.axisLabels?.[0] === 'man → woman');
+  const framesBefore = await page.evaluate(() => { window.axisFrames = 0; const e = window.explorer.mapModel; const show = e.showFrame.bind(e); e.showFrame = (f) => { if (f.axisLabels?.[0] === 'man → woman') window.axisFrames += 1; show(f); }; return 0; });
   await waitUntilDone(page, 110_000);
   assert.ok(await page.evaluate(() => window.axisFrames) > framesBefore + 2, 'frames while training keep the word axes');
   await settle(page);
-  const labels = await page.evaluate(() => window.explorer.explorer.scene.options);
+  const labels = await page.evaluate(() => window.explorer.mapModel.scene.options);
   assert.equal(labels.xLabel, 'man → woman');
   assert.equal(labels.yLabel, 'man → king');
   // Female words sit right of male ones, royal above common.
@@ -469,16 +469,16 @@ test('axes defined by words: each word at its cosine with the direction, titled,
   assert.ok(at.queen[0] > at.king[0] && at.woman[0] > at.man[0], `female to the right: ${JSON.stringify(at)}`);
   assert.ok(at.king[1] > at.man[1] && at.queen[1] > at.woman[1], `royal above common: ${JSON.stringify(at)}`);
   // The axes are within [-1, 1]: cosines.
-  const extent = await page.evaluate(() => Array.from(window.explorer.explorer.scene.coords).every((v) => v >= -1 && v <= 1));
+  const extent = await page.evaluate(() => Array.from(window.explorer.mapModel.scene.coords).every((v) => v >= -1 && v <= 1));
   assert.ok(extent, 'every coordinate is a cosine');
   await page.locator('.plot-card').screenshot({ path: join(RESULTS, 'map-word-axes.png') });
 
   await page.locator('#axis-x-to').fill('unicorn');
   await button(page, 'Use these axes').click();
   await page.locator('#axes-message').getByText(/unicorn/).waitFor();
-  assert.equal(await page.evaluate(() => window.explorer.explorer.scene.options.xLabel), 'man → woman', 'the last valid axes stay');
+  assert.equal(await page.evaluate(() => window.explorer.mapModel.scene.options.xLabel), 'man → woman', 'the last valid axes stay');
   await button(page, 'Principal components').click();
-  await page.waitForFunction(() => window.explorer.explorer.scene.options.xLabel.startsWith('PC1'));
+  await page.waitForFunction(() => window.explorer.mapModel.scene.options.xLabel.startsWith('PC1'));
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -495,12 +495,12 @@ test('colour by k-means cluster: k clusters from the worker, stable while traini
   await button(page, 'Train').click();
   await waitUntilDone(page, 110_000);
   await settle(page);
-  const clusters = await page.evaluate(() => Array.from(window.explorer.explorer.frame.clusters));
+  const clusters = await page.evaluate(() => Array.from(window.explorer.mapModel.frame.clusters));
   assert.equal(new Set(clusters).size, 5, 'five clusters');
   const legend = await page.locator('#map-legend li').allTextContents();
   assert.equal(legend.length, 5);
   assert.ok(legend.every((t) => /^cluster \d: \d+ words$/.test(t)), `${legend}`);
-  const styles = await page.evaluate(() => Array.from(new Set(window.explorer.explorer.scene.styles)));
+  const styles = await page.evaluate(() => Array.from(new Set(window.explorer.mapModel.scene.styles)));
   assert.equal(styles.length, 5, 'each cluster its colour');
   await page.locator('.plot-card').screenshot({ path: join(RESULTS, 'map-clusters.png') });
   assert.deepEqual(problems, []);

@@ -43,8 +43,9 @@ export class MapView {
     this.pending = false;
     this.regionTool = false;
     this.handlers = { pick: () => {}, region: () => {}, hover: () => {}, escape: () => {}, camera: () => {} };
-    /** Time of the last redraws in ms, newest last (the benchmark and tests read them). */
+    /** Time of the last redraws in ms, newest last, and how many there were in all (tests read them). */
     this.drawTimes = [];
+    this.draws = 0;
     this.applyPalette();
     bindMapInput(this.canvas, this.input());
   }
@@ -147,6 +148,7 @@ export class MapView {
     const started = performance.now();
     this.chart.draw_map(this.glide.at(now), scene.styles, { ...scene.options, fixedRange: [range.x0, range.x1, range.y0, range.y1] });
     this.drawTimes.push(performance.now() - started);
+    this.draws += 1;
     if (this.drawTimes.length > 120) this.drawTimes.shift();
     const target = this.camera.target;
     this.canvas.dataset.range = [target.x0, target.x1, target.y0, target.y1].join(',');

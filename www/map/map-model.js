@@ -37,7 +37,7 @@ export function matcher(query, regex) {
   return (word) => word.toLocaleLowerCase().includes(needle);
 }
 
-export class MapExplorer {
+export class MapModel {
   /**
    * @param {import('./map-view.js').MapView} map
    * @param {import('./map-panel.js').MapPanel} panel
