@@ -13,6 +13,7 @@
 use plotters::coord::Shift;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
+use js_sys::JsString;
 use plotters_canvas::CanvasBackend;
 use serde::Deserialize;
 use wasm_bindgen::JsCast;
@@ -29,7 +30,7 @@ use super::scene::{self, Emphasis, Paint, Palette, ScatterMarks, Shape};
 /// Labels one draw may measure: measuring is a call into the canvas, and the first draw of
 /// 10,000 new words would take most of 100 ms measuring them all. A label not yet measured
 /// is left out of that draw, and the page draws again at the next display frame.
-const MEASURES_PER_DRAW: usize = 600;
+const MEASURES_PER_DRAW: usize = 200;
 /// Labels longer than this many characters end in an ellipsis.
 const MAX_LABEL_CHARS: usize = 24;
 /// The space around the data, as a fraction of its span on each side.
@@ -158,10 +159,10 @@ pub struct Chart {
     palette: Palette,
     /// The map's words as labels (shortened), set once per frame by `set_words` rather than
     /// passed on every redraw: an animated map of 10,000 words redraws 60 times a second.
-    labels: Vec<String>,
-    /// The same labels as JS strings, made once: the canvas takes JS strings, and turning
-    /// hundreds of Rust strings into them on every redraw cost a millisecond.
-    label_strings: Vec<js_sys::JsString>,
+    /// They are kept as the JS strings the page gave (a long one shortened): the canvas
+    /// takes JS strings, and turning 10,000 words into Rust strings and back, or hundreds on
+    /// every redraw, cost tens of milliseconds. Rust reads the text of a label it places.
+    labels: Vec<JsString>,
     /// `widths[w][i]`: the measured width of label i in weight w (regular, bold) at
     /// `widths_scale`; NaN until measured. Measuring is the dearest part of placing labels.
     widths: [Vec<f64>; 2],
@@ -205,7 +206,6 @@ impl Chart {
             scale: 1.0,
             palette: Palette::LIGHT,
             labels: Vec::new(),
-            label_strings: Vec::new(),
             widths: [Vec::new(), Vec::new()],
             widths_scale: 0.0,
             points: Vec::new(),
@@ -255,10 +255,23 @@ impl Chart {
 
     /// The words of the points `draw_map` draws next, point i the i-th. Call it when the
     /// words change (a new frame of other words), not on every redraw.
-    pub fn set_words(&mut self, words: Vec<String>) {
-        self.labels = words.iter().map(|w| truncate_label(w, MAX_LABEL_CHARS)).collect();
-        self.label_strings = self.labels.iter().map(|label| js_sys::JsString::from(label.as_str())).collect();
-        self.widths = [vec![f64::NAN; words.len()], vec![f64::NAN; words.len()]];
+    pub fn set_words(&mut self, words: js_sys::Array) -> Result<(), JsError> {
+        let labels: Vec<JsString> = (words.iter())
+            .enumerate()
+            .map(|(i, word)| {
+                let word: JsString =
+                    word.dyn_into().map_err(|_| JsError::new(&format!("word {i} of the map is not a string")))?;
+                // UTF-16 units are at least as many as characters: only a long one can need cutting.
+                if word.length() as usize <= MAX_LABEL_CHARS {
+                    return Ok(word);
+                }
+                let text = String::from(&word);
+                Ok(JsString::from(truncate_label(&text, MAX_LABEL_CHARS).as_str()))
+            })
+            .collect::<Result<_, JsError>>()?;
+        self.widths = [vec![f64::NAN; labels.len()], vec![f64::NAN; labels.len()]];
+        self.labels = labels;
+        Ok(())
     }
 
     /// Draws the map of the words given to `set_words`. `coords` is flat `[x0, y0, x1, y1,
@@ -302,7 +315,7 @@ impl Chart {
 
     /// `set_words(labels)` then `draw_map(coords, [], options)`: a scatter drawn once.
     pub fn draw_scatter(&mut self, coords: &[f32], labels: Vec<String>, options: JsValue) -> Result<(), JsError> {
-        self.set_words(labels);
+        self.set_words(labels.iter().map(|label| JsValue::from_str(label)).collect())?;
         self.draw_map(coords, &[], options)
     }
 
@@ -518,7 +531,7 @@ fn draw_mesh<DB: DrawingBackend>(
 /// A scatter as the page asked for it, checked: drawn on the canvas or written as SVG.
 struct Scatter<'a> {
     coords: &'a [f32],
-    labels: &'a [String],
+    labels: &'a [JsString],
     /// One per point ([`scene::PLAIN`] when the page gave none).
     styles: Vec<u8>,
     options: ScatterOptions,
@@ -538,7 +551,7 @@ struct Drawn {
 struct Measure<'a> {
     context: &'a CanvasRenderingContext2d,
     widths: &'a mut [Vec<f64>; 2],
-    labels: &'a [String],
+    labels: &'a [JsString],
     /// The font the context was last set to here: setting one parses the CSS font string,
     /// which costs more than measuring.
     font: Option<String>,
@@ -552,7 +565,7 @@ impl<'a> Measure<'a> {
     fn new(
         context: &'a CanvasRenderingContext2d,
         widths: &'a mut [Vec<f64>; 2],
-        labels: &'a [String],
+        labels: &'a [JsString],
         budget: usize,
     ) -> Measure<'a> {
         Measure { context, widths, labels, font: None, budget, deferred: false }
@@ -573,7 +586,8 @@ impl<'a> Measure<'a> {
                 self.context.set_font(&wanted);
                 self.font = Some(wanted);
             }
-            let metrics = self.context.measure_text(&self.labels[point]).map_err(js_error)?;
+            let text_ctx: &TextContext = self.context.unchecked_ref();
+            let metrics = text_ctx.measure_js_text(&self.labels[point]).map_err(js_error)?;
             *cached = metrics.width();
         }
         Ok(*cached)
@@ -581,7 +595,7 @@ impl<'a> Measure<'a> {
 }
 
 impl<'a> Scatter<'a> {
-    fn new(coords: &'a [f32], labels: &'a [String], styles: &[u8], options: JsValue) -> Result<Scatter<'a>, JsError> {
+    fn new(coords: &'a [f32], labels: &'a [JsString], styles: &[u8], options: JsValue) -> Result<Scatter<'a>, JsError> {
         let n_points = labels.len();
         if coords.len() != 2 * n_points {
             return Err(JsError::new(&format!(
@@ -600,7 +614,7 @@ impl<'a> Scatter<'a> {
                 "coordinate {} of point {} (\"{}\") is not a finite number",
                 i % 2,
                 i / 2,
-                labels[i / 2]
+                String::from(&labels[i / 2])
             )));
         }
         let options = ScatterOptions::from_js(options, n_points)?;
@@ -656,6 +670,11 @@ impl<'a> Scatter<'a> {
         for (point, _) in &placed {
             emphasis[*point] = emphasis[*point].max(Emphasis::Labelled);
         }
+        // The text of the labels placed, for the shapes (the SVG writes it).
+        let mut texts = vec![String::new(); self.labels.len()];
+        for &(point, _) in &placed {
+            texts[point] = String::from(&self.labels[point]);
+        }
         let as_usize = |i: &u32| *i as usize;
         let neighbours: Vec<usize> = options.neighbours.iter().map(as_usize).collect();
         let arrows: Vec<[usize; 2]> =
@@ -669,7 +688,7 @@ impl<'a> Scatter<'a> {
             neighbours: &neighbours,
             arrows: &arrows,
             labels: &placed,
-            texts: self.labels,
+            texts: &texts,
             styles: &self.styles,
             palette,
         };
@@ -816,7 +835,7 @@ impl Chart {
                     ctx.set_line_width(*halo_width);
                     ctx.set_stroke_style_str(&halo.css());
                 }
-                let js_text = self.label_strings.get(*point).cloned().unwrap_or_else(|| text.as_str().into());
+                let js_text = self.labels.get(*point).cloned().unwrap_or_else(|| text.as_str().into());
                 let text_ctx: &TextContext = ctx.unchecked_ref();
                 text_ctx.stroke_js_text(&js_text, at.0, at.1).map_err(js_error)?;
                 if style.as_ref().is_none_or(|current| current.1 != wanted.1) {
@@ -911,6 +930,8 @@ extern "C" {
     type TextContext;
     #[wasm_bindgen(method, js_name = fillText, catch)]
     fn fill_js_text(this: &TextContext, text: &js_sys::JsString, x: f64, y: f64) -> Result<(), JsValue>;
+    #[wasm_bindgen(method, js_name = measureText, catch)]
+    fn measure_js_text(this: &TextContext, text: &js_sys::JsString) -> Result<web_sys::TextMetrics, JsValue>;
     #[wasm_bindgen(method, js_name = strokeText, catch)]
     fn stroke_js_text(this: &TextContext, text: &js_sys::JsString, x: f64, y: f64) -> Result<(), JsValue>;
 }

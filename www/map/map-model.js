@@ -247,18 +247,16 @@ export class MapModel {
     // The frame's words and coordinates are kept while the frame is, so the map can tell a
     // new frame (glide) from new marks on the same one (redraw).
     if (this.sceneFrame !== frame) {
-      const words = [...frame.words];
-      const coords = Array.from(frame.coords);
-      frame.extraWords.forEach((word, i) => {
-        const [x, y] = [frame.extraCoords[2 * i], frame.extraCoords[2 * i + 1]];
-        if (Number.isFinite(x) && Number.isFinite(y)) {
-          words.push(word);
-          coords.push(x, y);
-        }
-      });
+      const placed = frame.extraWords
+        .map((word, i) => ({ word, x: frame.extraCoords[2 * i], y: frame.extraCoords[2 * i + 1] }))
+        .filter(({ x, y }) => Number.isFinite(x) && Number.isFinite(y));
+      const words = placed.length ? [...frame.words, ...placed.map((p) => p.word)] : frame.words;
+      const coords = new Float32Array(frame.coords.length + 2 * placed.length);
+      coords.set(frame.coords);
+      placed.forEach(({ x, y }, i) => coords.set([x, y], frame.coords.length + 2 * i));
       this.sceneFrame = frame;
       this.sceneWords = words;
-      this.sceneCoords = new Float32Array(coords);
+      this.sceneCoords = coords;
       this.sceneIndex = new Map(words.map((word, i) => [word, i]));
     }
     const words = this.sceneWords;
