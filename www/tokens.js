@@ -63,40 +63,38 @@ const LINE_WINDOW = 200;
 /**
  * A concordance line in pieces, with each occurrence of `token` marked. The line comes
  * without its line break, so a token ending in one matches only at the line's end and its
- * mark ends in ⏎. A long line is cut around the first occurrence, with … where it is cut.
+ * mark ends in ⏎. A long line is cut to a window around the first occurrence, with … where
+ * it is cut, before anything is marked: a line of a 50 MB text without line breaks holds a
+ * token millions of times, and a piece for each would overflow the stack of the `append`
+ * that shows them.
  * @param {string} line @param {string} token
  * @returns {{text: string, marked: boolean}[]}
  */
 export function markToken(line, token) {
   const core = token.replace(/[\r\n]+$/, '');
   const endsLine = core !== token;
+  const first = endsLine ? (line.endsWith(core) ? line.length - core.length : -1) : core ? line.indexOf(core) : -1;
+  let [from, to] = [0, line.length];
+  if (line.length > LINE_WINDOW) {
+    const at = Math.max(0, first);
+    from = Math.max(0, at - LINE_WINDOW / 4);
+    to = Math.min(line.length, Math.max(at + core.length, from + LINE_WINDOW));
+  }
+  const shown = line.slice(from, to);
   const starts = [];
   if (endsLine) {
-    if (line.endsWith(core)) starts.push(line.length - core.length);
+    if (first >= 0 && to === line.length) starts.push(first - from);
   } else if (core) {
-    for (let at = line.indexOf(core); at >= 0; at = line.indexOf(core, at + core.length)) starts.push(at);
+    for (let at = shown.indexOf(core); at >= 0; at = shown.indexOf(core, at + core.length)) starts.push(at);
   }
-  const pieces = [];
-  let from = 0;
+  const pieces = from > 0 ? [{ text: '…', marked: false }] : [];
+  let done = 0;
   for (const at of starts) {
-    if (at > from) pieces.push({ text: line.slice(from, at), marked: false });
+    if (at > done) pieces.push({ text: shown.slice(done, at), marked: false });
     pieces.push({ text: endsLine ? `${core}⏎` : core, marked: true });
-    from = at + core.length;
+    done = at + core.length;
   }
-  if (from < line.length) pieces.push({ text: line.slice(from), marked: false });
-  return cutAround(pieces);
-}
-
-/** Cuts unmarked text far from the first mark, so a long line shows the token in context. */
-function cutAround(pieces) {
-  const length = pieces.reduce((sum, piece) => sum + piece.text.length, 0);
-  if (length <= LINE_WINDOW) return pieces;
-  const first = pieces.findIndex((piece) => piece.marked);
-  const before = LINE_WINDOW / 4;
-  return pieces.map((piece, i) => {
-    if (piece.marked) return piece;
-    if (i < first && piece.text.length > before) return { ...piece, text: `…${piece.text.slice(-before)}` };
-    if (i > first && piece.text.length > LINE_WINDOW / 2) return { ...piece, text: `${piece.text.slice(0, LINE_WINDOW / 2)}…` };
-    return piece;
-  });
+  if (done < shown.length) pieces.push({ text: shown.slice(done), marked: false });
+  if (to < line.length) pieces.push({ text: '…', marked: false });
+  return pieces;
 }

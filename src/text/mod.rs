@@ -11,6 +11,7 @@
 //! tokenizer decides where sentences end (the word-level ones: at each line end).
 
 mod bpe;
+mod concordance;
 mod decode;
 mod vocab;
 mod word;
@@ -19,6 +20,7 @@ pub use bpe::{
     BpeConfig, BpeLearner, BpeMode, BpeModel, BpeProgress, BpeTokenizer, MAX_VOCAB_SIZE, Merge, Provenance,
     spans_words,
 };
+pub use concordance::concordance;
 pub use decode::{Decoded, Encoding, decode_text};
 pub use vocab::{Corpus, CorpusBuilder, CutReport, Vocab, VocabConfig};
 pub use word::{WhitespaceTokenizer, WordTokenizer};

@@ -17,7 +17,7 @@ use crate::embed::{
     Projection, SimilarityOptions, SimilarityReport, SimilaritySet, VectorFormat, VectorsParser,
 };
 use crate::error::Error;
-use crate::text::{BpeConfig, BpeLearner, BpeTokenizer, CorpusBuilder, Tokenizer, decode_text};
+use crate::text::{BpeConfig, BpeLearner, BpeTokenizer, CorpusBuilder, Tokenizer, concordance, decode_text};
 use crate::train::Trainer;
 use crate::{Embeddings, fingerprint, json};
 
@@ -648,26 +648,6 @@ fn check_bpe_size(bytes: usize) -> Result<(), JsError> {
         )));
     }
     Ok(())
-}
-
-/// Up to `max_lines` lines of `text` that hold `token` as a substring (a token ending in a
-/// newline matches at a line's end), each trimmed of its line break.
-fn concordance(text: &str, token: &str, max_lines: usize) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut from = 0;
-    while lines.len() < max_lines {
-        let Some(found) = text[from..].find(token) else { break };
-        let at = from + found;
-        let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-        let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
-        lines.push(text[start..end].trim_end_matches('\r').to_string());
-        // Continue after this line, so each line is listed once.
-        from = (end + 1).min(text.len());
-        if end >= text.len() {
-            break;
-        }
-    }
-    lines
 }
 
 /// Whether a benchmark file holds analogies (a `: section` line, or a first line of four

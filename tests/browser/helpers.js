@@ -82,7 +82,11 @@ export function collectProblems(page) {
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console: ${message.text()}`);
   });
-  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+  page.on('pageerror', (error) => {
+    problems.push(`uncaught: ${error.message}`);
+    // Where it was thrown, for the person reading a failed run.
+    console.error(`uncaught in the page: ${error.stack}`);
+  });
   page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()}`));
   page.on('response', (response) => {
     if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);

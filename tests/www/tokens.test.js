@@ -1,0 +1,26 @@
+// Unit tests of the page's token display (www/tokens.js) that need no browser.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { markToken } from '../../www/tokens.js';
+
+const text = (pieces) => pieces.map((p) => (p.marked ? `[${p.text}]` : p.text)).join('');
+
+test('markToken marks every occurrence in a short line, and a line-ending token at the end only', () => {
+  assert.equal(text(markToken('the king and the king', 'king')), 'the [king] and the [king]');
+  assert.equal(text(markToken('he said', 'said\n')), 'he [said⏎]');
+  assert.equal(text(markToken('said he', 'said\n')), 'said he');
+});
+
+test('markToken cuts a long line around the first occurrence before marking (a 50 MB line once overflowed the stack)', () => {
+  const line = 'river stone '.repeat(500_000);
+  const pieces = markToken(line, 'stone');
+  assert.ok(pieces.length < 100, `${pieces.length} pieces`);
+  assert.ok(pieces.some((p) => p.marked));
+  assert.equal(pieces.at(-1).text, '…');
+  const shown = text(pieces);
+  assert.ok(shown.startsWith('river [stone]'), shown.slice(0, 40));
+  const deep = `${'a'.repeat(10_000)} needle ${'b'.repeat(10_000)}`;
+  const cut = text(markToken(deep, 'needle'));
+  assert.ok(cut.startsWith('…') && cut.endsWith('…') && cut.includes('[needle]'), cut);
+  assert.ok(cut.length < 260, `${cut.length} characters`);
+});
