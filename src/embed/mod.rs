@@ -5,6 +5,7 @@ mod align;
 mod bundle;
 mod eval;
 mod io;
+mod layout;
 mod pca;
 mod query;
 mod vectors;
@@ -21,6 +22,7 @@ pub use io::{
     read_word2vec_text, unescape_token, write_glove, write_projector_metadata, write_projector_tsv,
     write_projector_vectors, write_word2vec_binary, write_word2vec_text,
 };
+pub use layout::{Knn, Layout, LayoutProgress, Tsne, TsneParams, neighbour_preservation};
 pub use pca::Pca;
 pub use query::{AnalogyMethod, Neighbour};
 pub use vectors::Embeddings;

@@ -1,0 +1,225 @@
+//! Iterative 2-D maps of the most frequent words that keep neighbourhoods: t-SNE and UMAP.
+//!
+//! PCA shows the main directions of the space but loses neighbourhoods; these layouts keep
+//! them. Both are objects shaped like openTSNE's and umap-js's `initializeFit`/`step`: built
+//! from the vectors (the affinities are computed once, from an exact cosine k-NN graph,
+//! [`Knn`]), then advanced a slice at a time with [`Layout::step`], so a worker can run them
+//! in slices of ~50 ms and draw [`Layout::coords`] in between. A **warm start** builds one
+//! from new vectors and the previous layout's coordinates, so a map drawn while the vectors
+//! train continues from where it was instead of starting over.
+//!
+//! Why not a crate: `bhtsne` needs rayon (and `getrandom` through `rand` on wasm32) and runs
+//! to completion with no way to step or warm-start; `umap-rs` is built on rayon and ndarray;
+//! Apple's embedding-atlas runs umappp, C++ compiled with Emscripten, not Rust. None steps
+//! deterministically in a single-threaded wasm32 build, so both layouts are written here.
+//!
+//! **Architecture Invariant:** a layout depends only on the vectors, the word count, the
+//! parameters, the seed and the initial coordinates, never on how its steps are sliced; one
+//! generator (Xoshiro256++, as the trainer) supplies all randomness, so native and wasm32
+//! builds draw the same numbers.
+
+mod knn;
+mod quadtree;
+mod tsne;
+
+pub use knn::Knn;
+pub use tsne::{Tsne, TsneParams};
+
+use super::{Embeddings, Pca};
+use crate::error::{Error, Result};
+
+/// How far a layout has come.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LayoutProgress {
+    /// Iterations (t-SNE) or epochs (UMAP) done.
+    pub iteration: usize,
+    /// Iterations or epochs in all.
+    pub iterations: usize,
+}
+
+impl LayoutProgress {
+    /// Whether every iteration is done.
+    pub fn is_done(&self) -> bool {
+        self.iteration >= self.iterations
+    }
+
+    /// The share done, in [0, 1].
+    pub fn fraction(&self) -> f64 {
+        if self.iterations == 0 { 1.0 } else { self.iteration as f64 / self.iterations as f64 }
+    }
+}
+
+/// A 2-D layout that is advanced in steps: what a worker holds while a map settles.
+pub trait Layout {
+    /// Runs at most `max_iterations` more iterations (none once done) and says where it stands.
+    fn step(&mut self, max_iterations: usize) -> LayoutProgress;
+    /// Where it stands, without stepping.
+    fn progress(&self) -> LayoutProgress;
+    /// The coordinates: `x, y` for each word, most frequent first.
+    fn coords(&self) -> &[f32];
+}
+
+/// The share of each of the `coords.len() / 2` most frequent words' `k` nearest neighbours by
+/// cosine in the vectors that are also among its `k` nearest on the map (Euclidean): 1 when
+/// the map keeps every neighbourhood, about `k / n` for a random map.
+///
+/// Fails with [`Error::InvalidParameter`] when `k` is 0, when the map holds `k` words or
+/// fewer, or more words than the vectors.
+pub fn neighbour_preservation(emb: &Embeddings, coords: &[f32], k: usize) -> Result<f64> {
+    let n = coords.len() / 2;
+    if n > emb.len() || !coords.len().is_multiple_of(2) {
+        return Err(Error::InvalidParameter {
+            name: "coords",
+            value: format!("{} numbers", coords.len()),
+            expected: format!("x, y pairs for at most the {} words of the vectors", emb.len()),
+        });
+    }
+    if k == 0 || k >= n {
+        return Err(Error::InvalidParameter {
+            name: "k",
+            value: k.to_string(),
+            expected: format!("between 1 and {} for a map of {n} words", n.saturating_sub(1)),
+        });
+    }
+    let in_vectors = Knn::cosine(&emb.unit()[..n * emb.dim()], emb.dim(), k);
+    let on_map = Knn::euclidean_2d(coords, k);
+    let kept: usize = (0..n)
+        .map(|i| in_vectors.neighbours(i).iter().filter(|j| on_map.neighbours(i).contains(j)).count())
+        .sum();
+    Ok(kept as f64 / (n * k) as f64)
+}
+
+/// Checks the word count of a layout: at least `needed` words, at most the vocabulary.
+/// `needed_for` says what needs them, e.g. "perplexity 30".
+fn check_words(emb: &Embeddings, n_words: usize, needed: usize, needed_for: &str) -> Result<()> {
+    if n_words > emb.len() {
+        return Err(Error::InvalidParameter {
+            name: "words",
+            value: n_words.to_string(),
+            expected: format!("at most the {} words of the vectors", emb.len()),
+        });
+    }
+    if n_words < needed {
+        return Err(Error::InvalidParameter {
+            name: "words",
+            value: n_words.to_string(),
+            expected: format!("at least {needed} words for {needed_for}"),
+        });
+    }
+    Ok(())
+}
+
+/// Checks warm-start coordinates: an `x, y` pair of finite numbers for each of `n_words`.
+fn check_initial(initial: &[f32], n_words: usize) -> Result<()> {
+    if initial.len() != 2 * n_words {
+        return Err(Error::InvalidParameter {
+            name: "initial coordinates",
+            value: format!("{} numbers", initial.len()),
+            expected: format!("{} (x, y for each of {n_words} words)", 2 * n_words),
+        });
+    }
+    if initial.iter().any(|x| !x.is_finite()) {
+        return Err(Error::InvalidParameter {
+            name: "initial coordinates",
+            value: "NaN or infinity".into(),
+            expected: "finite numbers".into(),
+        });
+    }
+    Ok(())
+}
+
+/// The first two principal coordinates of the raw vectors of the `n_words` most frequent
+/// words, flat `x, y`; `None` when they do not spread (vectors of one dimension, or all the
+/// same), so the caller starts from random points instead.
+fn pca_coords(emb: &Embeddings, n_words: usize) -> Option<Vec<f32>> {
+    let pca = Pca::fit(emb, Some(n_words), 2).ok()?;
+    let coords = pca.project_words(emb, n_words);
+    let spread = coords.iter().step_by(2).fold(0.0f32, |m, x| m.max(x.abs()));
+    (spread > 0.0).then_some(coords)
+}
+
+/// The standard deviation of the x coordinates (the first principal axis for a PCA start).
+fn std_of_x(coords: &[f32]) -> f64 {
+    let n = (coords.len() / 2) as f64;
+    let mean = coords.iter().step_by(2).map(|&x| f64::from(x)).sum::<f64>() / n;
+    (coords.iter().step_by(2).map(|&x| (f64::from(x) - mean).powi(2)).sum::<f64>() / n).sqrt()
+}
+
+/// Runs `layout` to the end in slices of `slice` iterations.
+#[cfg(test)]
+fn run_to_end(layout: &mut dyn Layout, slice: usize) {
+    while !layout.step(slice).is_done() {}
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::rngs::Xoshiro256PlusPlus;
+    use rand::{RngExt, SeedableRng};
+
+    use super::*;
+
+    /// `clusters` Gaussian clusters of `per_cluster` points in `dim` dimensions (spread 1),
+    /// their centres' entries normal times `separation`, interleaved so the most frequent
+    /// words come from every cluster. Word `i` belongs to cluster `i % clusters`.
+    pub(crate) fn gaussian_clusters(
+        clusters: usize,
+        per_cluster: usize,
+        dim: usize,
+        separation: f32,
+        seed: u64,
+    ) -> Embeddings {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut normal = move || {
+            // Box–Muller from two uniforms in (0, 1].
+            let u: f64 = 1.0 - rng.random::<f64>();
+            let v: f64 = rng.random::<f64>();
+            ((-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()) as f32
+        };
+        let centres: Vec<f32> = (0..clusters * dim).map(|_| separation * normal()).collect();
+        let mut vectors = Vec::with_capacity(clusters * per_cluster * dim);
+        for i in 0..clusters * per_cluster {
+            let c = i % clusters;
+            vectors.extend((0..dim).map(|t| centres[c * dim + t] + normal()));
+        }
+        let words = (0..clusters * per_cluster).map(|i| format!("w{i}")).collect();
+        Embeddings::new(words, dim, vectors).expect("finite vectors")
+    }
+
+    /// The share of points whose `k` nearest on the map all lie in their own cluster.
+    pub(crate) fn share_with_own_cluster_around(coords: &[f32], clusters: usize, k: usize) -> f64 {
+        let knn = Knn::euclidean_2d(coords, k);
+        let n = knn.n();
+        let pure = (0..n)
+            .filter(|&i| knn.neighbours(i).iter().all(|&j| j as usize % clusters == i % clusters))
+            .count();
+        pure as f64 / n as f64
+    }
+
+    #[test]
+    fn preservation_is_one_for_the_identity_and_refuses_bad_k() {
+        // Points on a plane embedded in 3-D: the map of their first two coordinates keeps all.
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+        let coords: Vec<f32> = (0..200).map(|_| rng.random::<f32>() * 10.0).collect();
+        // Cosine neighbours equal Euclidean ones for points on a circle.
+        let angles: Vec<f32> = coords.iter().step_by(2).copied().collect();
+        let circle: Vec<f32> = angles.iter().flat_map(|&a| [a.cos(), a.sin()]).collect();
+        let words = (0..100).map(|i| format!("w{i}")).collect();
+        let emb = Embeddings::new(words, 2, circle.clone()).unwrap();
+        assert_eq!(neighbour_preservation(&emb, &circle, 5).unwrap(), 1.0);
+        for k in [0, 100] {
+            assert!(matches!(
+                neighbour_preservation(&emb, &circle, k),
+                Err(Error::InvalidParameter { name: "k", .. })
+            ));
+        }
+        assert!(neighbour_preservation(&emb, &[0.0; 202], 5).is_err());
+    }
+
+    #[test]
+    fn progress_reports_the_share_done() {
+        let p = LayoutProgress { iteration: 25, iterations: 100 };
+        assert!(!p.is_done());
+        assert_eq!(p.fraction(), 0.25);
+        assert!(LayoutProgress { iteration: 0, iterations: 0 }.is_done());
+    }
+}
