@@ -22,7 +22,7 @@ pub use io::{
     read_word2vec_text, unescape_token, write_glove, write_projector_metadata, write_projector_tsv,
     write_projector_vectors, write_word2vec_binary, write_word2vec_text,
 };
-pub use layout::{Knn, Layout, LayoutProgress, Tsne, TsneParams, neighbour_preservation};
+pub use layout::{Knn, Layout, LayoutProgress, Tsne, TsneParams, Umap, UmapParams, neighbour_preservation};
 pub use pca::Pca;
 pub use query::{AnalogyMethod, Neighbour};
 pub use vectors::Embeddings;

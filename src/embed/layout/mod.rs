@@ -21,9 +21,11 @@
 mod knn;
 mod quadtree;
 mod tsne;
+mod umap;
 
 pub use knn::Knn;
 pub use tsne::{Tsne, TsneParams};
+pub use umap::{Umap, UmapParams};
 
 use super::{Embeddings, Pca};
 use crate::error::{Error, Result};
