@@ -227,7 +227,9 @@ impl Umap {
                 (self.coords[2 * j] - self.coords[2 * k], self.coords[2 * j + 1] - self.coords[2 * k + 1]);
             let d2 = dx * dx + dy * dy;
             if d2 > 0.0 {
-                let coefficient = -2.0 * a * b * d2.powf(b - 1.0) / (a * d2.powf(b) + 1.0);
+                // d^2(b−1) is d^2b / d², which saves a second powf.
+                let d2b = d2.powf(b);
+                let coefficient = -2.0 * a * b * (d2b / d2) / (a * d2b + 1.0);
                 let (gx, gy) = ((coefficient * dx).clamp(-CLIP, CLIP), (coefficient * dy).clamp(-CLIP, CLIP));
                 self.coords[2 * j] += gx * alpha;
                 self.coords[2 * j + 1] += gy * alpha;
