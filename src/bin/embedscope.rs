@@ -441,13 +441,11 @@ fn learn_bpe(text: &str, config: &BpeConfig, quiet: bool) -> Result<BpeTokenizer
     let mut bar = ProgressBar::new(quiet);
     let progress = loop {
         let p = learner.step(200);
-        let filled = (p.fraction() * 30.0) as usize;
         bar.draw_text(
             p.done,
             &format!(
-                "BPE merges [{}{}] {:5.1}%  vocabulary {}/{}  last pair seen {} times",
-                "#".repeat(filled),
-                " ".repeat(30 - filled),
+                "BPE merges {} {:5.1}%  vocabulary {}/{}  last pair seen {} times",
+                gauge(p.fraction()),
                 p.fraction() * 100.0,
                 p.vocab_size,
                 p.target_vocab_size,
@@ -481,6 +479,12 @@ fn learn_bpe(text: &str, config: &BpeConfig, quiet: bool) -> Result<BpeTokenizer
     Ok(BpeTokenizer::new(model))
 }
 
+/// `fraction` (0 to 1) as a bar of 30 characters between brackets: `[#####     ]`.
+fn gauge(fraction: f64) -> String {
+    let filled = ((fraction.clamp(0.0, 1.0) * 30.0) as usize).min(30);
+    format!("[{}{}]", "#".repeat(filled), " ".repeat(30 - filled))
+}
+
 /// A one-line progress bar on stderr, redrawn at most ten times a second, only on a terminal.
 struct ProgressBar {
     enabled: bool,
@@ -506,18 +510,16 @@ impl ProgressBar {
             return;
         }
         let fraction = p.tokens_done as f64 / p.tokens_total as f64;
-        let filled = (fraction * 30.0) as usize;
         let eta = if p.tokens_per_sec > 0.0 {
             (p.tokens_total - p.tokens_done) as f64 / p.tokens_per_sec
         } else {
             0.0
         };
         let text = format!(
-            "epoch {}/{} [{}{}] {:5.1}%  {:>9.0} tokens/s  lr {:.5}  loss {:.4}  ETA {}:{:02}",
+            "epoch {}/{} {} {:5.1}%  {:>9.0} tokens/s  lr {:.5}  loss {:.4}  ETA {}:{:02}",
             p.epoch,
             p.epochs,
-            "#".repeat(filled),
-            " ".repeat(30 - filled),
+            gauge(fraction),
             fraction * 100.0,
             p.tokens_per_sec,
             p.alpha,
@@ -715,14 +717,7 @@ fn eval(mut args: Args) -> Result<(), String> {
         let mut bar = ProgressBar::new(false);
         loop {
             let p = evaluator.step(&embeddings, 1_024).map_err(|e| e.to_string())?;
-            let filled = p.done * 30 / p.total;
-            let text = format!(
-                "analogies [{}{}] {}/{}",
-                "#".repeat(filled),
-                " ".repeat(30 - filled),
-                p.done,
-                p.total
-            );
+            let text = format!("analogies {} {}/{}", gauge(p.done as f64 / p.total as f64), p.done, p.total);
             bar.draw_text(p.is_done(), &text);
             if p.is_done() {
                 break;
@@ -910,14 +905,7 @@ fn run_layout(
 ) -> (Vec<f32>, String) {
     loop {
         let p = layout.step(10);
-        let filled = (p.fraction() * 30.0) as usize;
-        let text = format!(
-            "{name} [{}{}] {}/{} {unit}",
-            "#".repeat(filled),
-            " ".repeat(30 - filled),
-            p.iteration,
-            p.iterations
-        );
+        let text = format!("{name} {} {}/{} {unit}", gauge(p.fraction()), p.iteration, p.iterations);
         bar.draw_text(p.is_done(), &text);
         if p.is_done() {
             let summary = format!("{name} ({} {unit}; neighbours and affinities {built:.2} s)", p.iterations);

@@ -4,10 +4,11 @@
 //! The cosine graph takes every dot product of unit vectors once: a block of 128 columns is
 //! transposed into a panel, and a 4 × 8 tile of dot products is accumulated in registers
 //! over the dimension, so LLVM turns the tile into SIMD (AVX natively, `simd128` in wasm).
-//! Each product feeds the heaps of both its rows. Measured natively (x86-64, one thread,
-//! d = 100): 5,000 words in about 0.1 s, 20,000 in about 1.5 s (see
-//! `scripts/bench-projection.sh`); exact search stays affordable to 20,000 words, so there
-//! is no approximate search (NN-descent) here.
+//! Each product feeds the heaps of both its rows, and a row's worst kept distance turns most
+//! candidates away before its heap is read. Measured natively (x86-64, one thread, d = 100,
+//! vectors of the King James Bible): UMAP's graph of 14 neighbours in 0.15 s for 5,000 words
+//! and 1.5 s for 20,000; t-SNE's 90 neighbours with its affinities in 0.45 s and 3.6 s. Exact
+//! search stays affordable to 20,000 words, so there is no approximate search (NN-descent).
 //!
 //! **Architecture Invariant:** a row's neighbours are the `k` smallest `(distance, index)`
 //! pairs in lexicographic order, sorted ascending, the row itself excluded; ties go to the
@@ -151,6 +152,10 @@ struct Heaps {
     len: Vec<usize>,
     indices: Vec<u32>,
     distances: Vec<f32>,
+    /// Each row's worst distance kept (infinity until its heap is full), side by side, so the
+    /// many candidates that cannot enter are turned away without reading the heaps: with the
+    /// check inlined, this took a third off a 20,000-word graph.
+    worst: Vec<f32>,
 }
 
 /// Whether candidate `a` ranks after `b`: farther, or as far with a higher index.
@@ -161,12 +166,29 @@ fn worse(a: (f32, u32), b: (f32, u32)) -> bool {
 
 impl Heaps {
     fn new(n: usize, k: usize) -> Heaps {
-        Heaps { n, k, len: vec![0; n], indices: vec![0; n * k], distances: vec![0.0; n * k] }
+        Heaps {
+            n,
+            k,
+            len: vec![0; n],
+            indices: vec![0; n * k],
+            distances: vec![0.0; n * k],
+            worst: vec![f32::INFINITY; n],
+        }
     }
 
     /// Offers `index` at `distance` to row `row`'s heap.
     #[inline]
     fn offer(&mut self, row: usize, index: u32, distance: f32) {
+        // Ties are decided by index in `insert`, so only a farther candidate is turned away here.
+        if distance <= self.worst[row] {
+            self.insert(row, index, distance);
+        }
+    }
+
+    /// Puts `index` in row `row`'s heap if it ranks before the worst kept; out of line, so the
+    /// check in [`Heaps::offer`] inlines into the loops over candidates.
+    #[inline(never)]
+    fn insert(&mut self, row: usize, index: u32, distance: f32) {
         let k = self.k;
         if k == 0 {
             return;
@@ -190,6 +212,9 @@ impl Heaps {
             }
             d[at] = distance;
             ix[at] = index;
+            if *len == k {
+                self.worst[row] = d[0];
+            }
             return;
         }
         if !worse((d[0], ix[0]), candidate) {
@@ -214,6 +239,7 @@ impl Heaps {
         }
         d[at] = distance;
         ix[at] = index;
+        self.worst[row] = d[0];
     }
 
     fn into_knn(mut self) -> Knn {

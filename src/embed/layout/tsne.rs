@@ -22,8 +22,8 @@
 //!   used as they are and without early exaggeration, since they already hold the clusters
 //!   the exaggeration exists to form.
 //!
-//! One iteration costs O(N log N) for the tree plus O(N k) for the attraction: about 4 ms
-//! for 5,000 words natively.
+//! One iteration costs O(N log N) for the tree plus O(N k) for the attraction: about 5 ms
+//! for 5,000 words natively, 40 ms for 20,000.
 
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
@@ -355,8 +355,8 @@ fn centre(coords: &mut [f32]) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::run_to_end;
     use super::super::tests::{gaussian_clusters, share_with_own_cluster_around};
-    use super::super::{neighbour_preservation, run_to_end};
     use super::*;
 
     fn small() -> TsneParams {
@@ -394,59 +394,6 @@ mod tests {
                 assert_eq!(at(i, j), at(j as usize, i as u32), "p is symmetric");
                 assert_ne!(j as usize, i);
             }
-        }
-    }
-
-    #[test]
-    fn separated_clusters_stay_separate() {
-        let emb = gaussian_clusters(5, 60, 20, 10.0, 3);
-        let mut tsne = Tsne::new(&emb, 300, small()).unwrap();
-        run_to_end(&mut tsne, 100);
-        assert!(tsne.coords().iter().all(|c| c.is_finite()));
-        assert_eq!(share_with_own_cluster_around(tsne.coords(), 5, 10), 1.0);
-    }
-
-    #[test]
-    fn keeps_neighbourhoods_far_better_than_pca() {
-        // Thirty clusters in 50 dimensions, apart in the space but overlapping on any plane.
-        // Measured: t-SNE keeps 0.77 of the 10 nearest, PCA 0.30.
-        let emb = gaussian_clusters(30, 20, 50, 2.0, 4);
-        let n = emb.len();
-        let pca = crate::embed::Pca::fit(&emb, None, 2).unwrap().project_words(&emb, n);
-        let mut tsne = Tsne::new(&emb, n, TsneParams { perplexity: 15.0, ..TsneParams::default() }).unwrap();
-        run_to_end(&mut tsne, 750);
-        let ours = neighbour_preservation(&emb, tsne.coords(), 10).unwrap();
-        let baseline = neighbour_preservation(&emb, &pca, 10).unwrap();
-        assert!(ours > 2.0 * baseline && ours > baseline + 0.2, "t-SNE {ours:.3}, PCA {baseline:.3}");
-    }
-
-    #[test]
-    fn same_seed_same_coordinates_however_sliced() {
-        let emb = gaussian_clusters(4, 30, 8, 10.0, 5);
-        let params = TsneParams { iterations: 300, ..small() };
-        let mut whole = Tsne::new(&emb, 120, params.clone()).unwrap();
-        run_to_end(&mut whole, 1000);
-        let mut sliced = Tsne::new(&emb, 120, params).unwrap();
-        run_to_end(&mut sliced, 7);
-        assert_eq!(whole.coords(), sliced.coords());
-        assert_eq!(whole.progress(), LayoutProgress { iteration: 300, iterations: 300 });
-        assert!(whole.step(10).is_done());
-    }
-
-    #[test]
-    fn one_dimensional_and_identical_vectors_start_from_random_points() {
-        let words: Vec<String> = (0..40).map(|i| format!("w{i}")).collect();
-        let signs: Vec<f32> = (0..40).map(|i| if i % 2 == 0 { 1.0 } else { -2.0 }).collect();
-        let same = vec![0.5; 40 * 3];
-        for (dim, vectors) in [(1, signs), (3, same)] {
-            let emb = Embeddings::new(words.clone(), dim, vectors).unwrap();
-            let params = TsneParams { perplexity: 5.0, iterations: 100, ..TsneParams::default() };
-            let mut tsne = Tsne::new(&emb, 40, params.clone()).unwrap();
-            run_to_end(&mut tsne, 50);
-            assert!(tsne.coords().iter().all(|c| c.is_finite()), "dim {dim}");
-            let mut again = Tsne::new(&emb, 40, params).unwrap();
-            run_to_end(&mut again, 50);
-            assert_eq!(tsne.coords(), again.coords(), "dim {dim}: the seed decides");
         }
     }
 
