@@ -132,12 +132,13 @@ fn check_initial(initial: &[f32], n_words: usize) -> Result<()> {
 
 /// The first two principal coordinates of the raw vectors of the `n_words` most frequent
 /// words, flat `x, y`; `None` when they do not spread (vectors of one dimension, or all the
-/// same), so the caller starts from random points instead.
+/// same, or so large that they project past `f32`), so the caller starts from random points.
 fn pca_coords(emb: &Embeddings, n_words: usize) -> Option<Vec<f32>> {
     let pca = Pca::fit(emb, Some(n_words), 2).ok()?;
     let coords = pca.project_words(emb, n_words);
     let spread = coords.iter().step_by(2).fold(0.0f32, |m, x| m.max(x.abs()));
-    (spread > 0.0).then_some(coords)
+    // Vectors near f32's limits can project past them.
+    (spread > 0.0 && spread.is_finite() && coords.iter().all(|c| c.is_finite())).then_some(coords)
 }
 
 /// The standard deviation of the x coordinates (the first principal axis for a PCA start).
@@ -156,9 +157,10 @@ fn run_to_end(layout: &mut dyn Layout, slice: usize) {
 #[cfg(test)]
 mod tests {
     use rand::rngs::Xoshiro256PlusPlus;
-    use rand::{RngExt, SeedableRng};
+    use rand::{Rng, RngExt, SeedableRng};
 
     use super::*;
+    use crate::fuzz::random_finite_f32;
 
     /// `clusters` Gaussian clusters of `per_cluster` points in `dim` dimensions (spread 1),
     /// their centres' entries normal times `separation`, interleaved so the most frequent
@@ -288,6 +290,72 @@ mod tests {
                 let mut again = build(&emb, 40, 1);
                 run_to_end(again.as_mut(), 50);
                 assert_eq!(layout.coords(), again.coords(), "{name}, dim {dim}: the seed decides");
+            }
+        }
+    }
+
+    #[test]
+    fn random_vectors_and_parameters_give_a_map_or_an_error() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(29);
+        for round in 0..1000 {
+            let n = rng.random_range(0..40);
+            let dim = rng.random_range(1..5);
+            let vectors: Vec<f32> = (0..n * dim)
+                .map(|_| {
+                    if rng.random_bool(0.2) { random_finite_f32(&mut rng) } else { rng.random::<f32>() - 0.5 }
+                })
+                .collect();
+            let words = (0..n).map(|i| format!("w{i}")).collect();
+            let emb = Embeddings::new(words, dim, vectors).unwrap();
+            let n_words = rng.random_range(0..n + 3);
+            let initial: Option<Vec<f32>> = rng.random_bool(0.3).then(|| {
+                let len =
+                    if rng.random_bool(0.8) { 2 * n_words } else { rng.random_range(0..2 * n_words + 3) };
+                (0..len)
+                    .map(|_| if rng.random_bool(0.1) { f32::NAN } else { rng.random::<f32>() * 20.0 })
+                    .collect()
+            });
+            // A workable value mostly, else one from the edges of the range and beyond.
+            let odd = [0.0, -1.0, 0.3, 1.0, 1e9, f32::MAX, f32::NAN, f32::INFINITY];
+            let or_odd = |rng: &mut Xoshiro256PlusPlus, workable: f32| {
+                if rng.random_bool(0.15) { odd[rng.random_range(0..odd.len())] } else { workable }
+            };
+            let mut layout: Result<Box<dyn Layout>> = if rng.random_bool(0.5) {
+                let workable = rng.random_range(1.0..6.0);
+                let rate = rng.random_range(1.0..500.0);
+                let params = TsneParams {
+                    perplexity: or_odd(&mut rng, workable),
+                    learning_rate: rng.random_bool(0.3).then(|| or_odd(&mut rng, rate)),
+                    iterations: rng.random_range(0..30),
+                    early_exaggeration: or_odd(&mut rng, 12.0),
+                    seed: rng.next_u64(),
+                };
+                match &initial {
+                    Some(coords) => Tsne::with_initial(&emb, n_words, coords, params),
+                    None => Tsne::new(&emb, n_words, params),
+                }
+                .map(|t| Box::new(t) as Box<dyn Layout>)
+            } else {
+                let workable = rng.random_range(0.0..1.0);
+                let params = UmapParams {
+                    n_neighbours: [0, 1, 2, 3, 5, 8, usize::MAX][rng.random_range(0..7)],
+                    min_dist: or_odd(&mut rng, workable),
+                    epochs: rng.random_bool(0.8).then(|| rng.random_range(0..30)),
+                    learning_rate: or_odd(&mut rng, 1.0),
+                    seed: rng.next_u64(),
+                };
+                match &initial {
+                    Some(coords) => Umap::with_initial(&emb, n_words, coords, params),
+                    None => Umap::new(&emb, n_words, params),
+                }
+                .map(|u| Box::new(u) as Box<dyn Layout>)
+            };
+            match &mut layout {
+                Ok(layout) => {
+                    run_to_end(layout.as_mut(), 7);
+                    assert_eq!(layout.coords().len(), 2 * n_words, "round {round}");
+                }
+                Err(err) => assert!(!err.to_string().is_empty(), "round {round}"),
             }
         }
     }

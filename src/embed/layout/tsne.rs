@@ -154,7 +154,7 @@ impl Tsne {
     fn build(emb: &Embeddings, n_words: usize, initial: Option<&[f32]>, params: TsneParams) -> Result<Tsne> {
         params.validate()?;
         let k = params.n_neighbours();
-        check_words(emb, n_words, k + 1, &format!("perplexity {}", params.perplexity))?;
+        check_words(emb, n_words, k.saturating_add(1), &format!("perplexity {}", params.perplexity))?;
         let n = n_words;
         let knn = Knn::cosine(&emb.unit()[..n * emb.dim()], emb.dim(), k);
         let (row_starts, columns, p) = affinities(&knn, params.perplexity);
