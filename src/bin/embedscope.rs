@@ -84,11 +84,12 @@ the 300000 most frequent words for both (an explicit --restrict still applies).
 project maps the --words N most frequent words (default 5000, or all when fewer) to the
 plane and writes one row per word with its two coordinates: CSV (word,x,y with a header,
 RFC 4180 quoting), or for a .tsv name the Projector's pair (FILE the coordinates, its
-metadata.tsv the words). --method tsne (default; Barnes-Hut t-SNE as openTSNE: --perplexity,
---learning-rate auto or a number, --iterations, --exaggeration for the first 250), umap
-(--neighbors, --min-dist, --epochs: by default 500 up to 10000 words, else 200,
---learning-rate, default 1) or pca (the first two principal components). Both iterative
-methods use cosine distance and give the same file for the same --seed.";
+metadata.tsv the words). --method tsne (default) is Barnes-Hut t-SNE as openTSNE runs it:
+--perplexity, --learning-rate auto or a number (scikit-learn's scale, a quarter of
+openTSNE's), --iterations, --exaggeration for the first 250. --method umap takes
+--neighbors, --min-dist, --epochs (by default 500 up to 10000 words, else 200) and
+--learning-rate (default 1). --method pca plots the first two principal components. t-SNE
+and UMAP use cosine distance and write the same file for the same --seed.";
 
 fn main() -> ExitCode {
     let args: VecDeque<String> = std::env::args().skip(1).collect();

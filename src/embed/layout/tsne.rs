@@ -54,6 +54,8 @@ pub struct TsneParams {
     /// the affinities, so it needs more than that many words. At least 1.
     pub perplexity: f32,
     /// The gradient step; `None` is "auto", `max(N / exaggeration / 4, 50)` in each phase.
+    /// On scikit-learn's scale: openTSNE leaves the factor 4 out of its gradient, so its
+    /// rates are 4 times these.
     pub learning_rate: Option<f32>,
     /// Iterations in all, the first 250 of them with early exaggeration.
     pub iterations: usize,
