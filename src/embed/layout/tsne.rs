@@ -11,8 +11,8 @@
 //!   repulsive one over a quadtree ([`QuadTree`], θ = 0.5: a cell whose side is under half
 //!   its distance acts as one mass).
 //! - **Optimisation**: gradient descent with momentum and per-coordinate gains (the
-//!   delta-bar-delta rule: +0.2 when the gradient changes sign, ×0.8 otherwise, at least
-//!   0.01). Early exaggeration α = 12 with momentum 0.5 for the first 250 iterations, then
+//!   delta-bar-delta rule: +0.2 when the gradient's sign differs from the update's, else
+//!   ×0.8 + 0.01), each point's step cut to a length of 5 (openTSNE's `max_step_norm`). Early exaggeration α = 12 with momentum 0.5 for the first 250 iterations, then
 //!   α = 1 and momentum 0.8; the gains and momentum restart between the phases, as
 //!   openTSNE's two optimisation calls do. The learning rate "auto" is `max(N / α / 4, 50)` in
 //!   each phase, openTSNE's `N / α` (its gradient leaves out the factor 4).
@@ -40,6 +40,8 @@ const EARLY_ITERATIONS: usize = 250;
 const EARLY_MOMENTUM: f32 = 0.5;
 const MOMENTUM: f32 = 0.8;
 const MIN_GAIN: f32 = 0.01;
+/// The longest step a point takes in one iteration (openTSNE's `max_step_norm`).
+const MAX_STEP: f32 = 5.0;
 /// openTSNE's spread of a PCA or random start.
 const INITIAL_STD: f64 = 1e-4;
 /// Bisection for a row's precision: this many halvings at most, or until the entropy is this
@@ -226,13 +228,20 @@ impl Tsne {
             ];
             for (axis, g) in gradient.into_iter().enumerate() {
                 let c = 2 * i + axis;
-                let gain = if (g > 0.0) != (self.update[c] > 0.0) {
+                // openTSNE's rule, where a zero update has a sign of its own.
+                self.gains[c] = if sign(g) != sign(self.update[c]) {
                     self.gains[c] + 0.2
                 } else {
-                    self.gains[c] * 0.8
+                    self.gains[c] * 0.8 + MIN_GAIN
                 };
-                self.gains[c] = gain.max(MIN_GAIN);
                 self.update[c] = momentum * self.update[c] - learning_rate * self.gains[c] * g;
+            }
+            // A step longer than MAX_STEP is cut to it, as openTSNE does.
+            let (ux, uy) = (self.update[2 * i], self.update[2 * i + 1]);
+            let length = ux.hypot(uy);
+            if length > MAX_STEP {
+                self.update[2 * i] = ux / length * MAX_STEP;
+                self.update[2 * i + 1] = uy / length * MAX_STEP;
             }
         }
         for (y, u) in self.coords.iter_mut().zip(&self.update) {
@@ -340,6 +349,11 @@ fn initial_coords(emb: &Embeddings, n: usize, seed: u64) -> Vec<f32> {
     let scale = (INITIAL_STD / std_of_x(&coords).max(f64::MIN_POSITIVE)) as f32;
     coords.iter_mut().for_each(|c| *c *= scale);
     coords
+}
+
+/// -1, 0 or 1 (`f32::signum` gives 1 for 0).
+fn sign(x: f32) -> i8 {
+    i8::from(x > 0.0) - i8::from(x < 0.0)
 }
 
 /// Moves the points so their mean is at the origin.
