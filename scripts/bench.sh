@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm run bench`: training speed and quality on the King James Bible: embedscope native,
 # embedscope in a Web Worker in Chromium, and gensim's single worker, same corpus, same
-# parameters (word2vec defaults, whitespace tokenizer, 5 epochs); then neighbour-query and
+# parameters (word2vec defaults, whitespace tokenizer, 5 epochs); then 2-D maps (PCA, t-SNE,
+# UMAP) beside openTSNE and umap-learn at 5,000 and 20,000 words; then neighbour-query and
 # PCA-refresh times in the browser at 10k and 50k words; then loading a 100k x 300 pretrained
 # file natively and in the worker, and peak memory. Prints figures; asserts nothing, since
 # timings depend on the machine.
@@ -37,6 +38,9 @@ done
 
 section "gensim $(.tools/venv/bin/python -c 'import gensim; print(gensim.__version__)') (workers=1): $corpus"
 .tools/venv/bin/python scripts/bench_gensim.py "$corpus" "${words[@]}"
+
+# Its own sections: PCA, t-SNE and UMAP maps beside openTSNE and umap-learn.
+run_script bench-projection.sh
 
 vectors=data/bench-100k-300.txt
 section "Pretrained vectors, native: $vectors (written once, about 290 MB)"

@@ -10,7 +10,7 @@
 //! 2. **Training** (`train`): a chunked SGNS trainer (Mikolov et al. 2013) that advances
 //!    by at most N tokens per call, so a Web Worker or a CLI can report, pause and cancel.
 //! 3. **Using the vectors** (`embed`): neighbours, analogies, analogy and similarity
-//!    benchmarks, PCA, vector files
+//!    benchmarks, PCA and the t-SNE and UMAP maps that step and warm-start, vector files
 //!    (word2vec text and binary, GloVe, Projector TSV, read by one push parser), and the
 //!    bundle, one JSON file that holds a whole run and re-opens exactly.
 //!

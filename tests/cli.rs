@@ -607,3 +607,124 @@ fn eval_errors_are_one_line_and_exit_non_zero() {
         fails_with_one_line(args, expected);
     }
 }
+
+/// Trains the small corpus's vectors (13 words) into `dir` and returns their path.
+fn small_vectors(dir: &Path) -> String {
+    let corpus = write_corpus(dir);
+    let vectors = dir.join("v.txt");
+    let vectors = vectors.to_str().unwrap().to_string();
+    let trained = embedscope(&[&["train", &corpus, "--out", &vectors], SMALL].concat());
+    assert!(trained.status.success(), "{}", stderr(&trained));
+    vectors
+}
+
+/// The small corpus has 13 words: these parameters fit so few.
+const SMALL_TSNE: &[&str] = &["--method", "tsne", "--perplexity", "3", "--iterations", "300"];
+const SMALL_UMAP: &[&str] = &["--method", "umap", "--neighbors", "5", "--epochs", "100"];
+
+#[test]
+fn project_writes_a_row_per_word_and_the_same_file_for_the_same_seed() {
+    let dir = scratch_dir("project");
+    let vectors = small_vectors(&dir);
+    let words = escaped_words(&vectors);
+    for (name, method) in [("pca", &["--method", "pca"][..]), ("tsne", SMALL_TSNE), ("umap", SMALL_UMAP)] {
+        let run = |file: &str, seed: &[&str]| {
+            let out = dir.join(file);
+            let out = out.to_str().unwrap();
+            let projected =
+                embedscope(&[&["project", &vectors, "--out", out, "--quiet"], method, seed].concat());
+            assert!(projected.status.success(), "{name}: {}", stderr(&projected));
+            assert!(stderr(&projected).contains("of 13 words in "), "{name}: {}", stderr(&projected));
+            std::fs::read_to_string(out).unwrap()
+        };
+        let seeded: &[&str] = if name == "pca" { &[] } else { &["--seed", "5"] };
+        let csv = run(&format!("{name}-a.csv"), seeded);
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines[0], "word,x,y", "{name}");
+        assert_eq!(lines.len(), 14, "{name}: a header and a row per word");
+        for (line, word) in lines[1..].iter().zip(&words) {
+            let fields: Vec<&str> = line.split(',').collect();
+            assert_eq!(fields.len(), 3, "{name}: {line}");
+            assert_eq!(fields[0], word, "{name}: most frequent first");
+            assert!(fields[1..].iter().all(|f| f.parse::<f32>().is_ok_and(f32::is_finite)), "{name}: {line}");
+        }
+        assert_eq!(csv, run(&format!("{name}-b.csv"), seeded), "{name}: same seed, same file");
+    }
+    let seeds = |seed: &str| {
+        let out = dir.join(format!("umap-seed-{seed}.csv"));
+        let args =
+            [&["project", &vectors, "--out", out.to_str().unwrap(), "--seed", seed], SMALL_UMAP].concat();
+        assert!(embedscope(&args).status.success());
+        std::fs::read(out).unwrap()
+    };
+    assert_ne!(seeds("1"), seeds("2"), "UMAP's negative samples follow the seed");
+}
+
+#[test]
+fn project_to_tsv_writes_the_projectors_pair() {
+    let dir = scratch_dir("project-tsv");
+    let vectors = small_vectors(&dir);
+    let out = dir.join("map-vectors.tsv");
+    let projected =
+        embedscope(&[&["project", &vectors, "--out", out.to_str().unwrap()], SMALL_TSNE].concat());
+    assert!(projected.status.success(), "{}", stderr(&projected));
+    let coords = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(coords.lines().count(), 13);
+    assert!(
+        coords.lines().all(|l| l.split('\t').filter(|f| f.parse::<f32>().is_ok()).count() == 2),
+        "{coords}"
+    );
+    let metadata = std::fs::read_to_string(dir.join("map-metadata.tsv")).unwrap();
+    assert_eq!(metadata.lines().collect::<Vec<_>>(), escaped_words(&vectors));
+}
+
+#[test]
+fn project_quotes_words_as_rfc_4180_asks() {
+    let dir = scratch_dir("project-quote");
+    let vectors = write(&dir, "v.txt", "3 2\nplain 1 0\nsay,\"hi\" 0 1\na,b 1 1\n");
+    let out = dir.join("map.csv");
+    assert!(
+        embedscope(&["project", &vectors, "--method", "pca", "--out", out.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let csv = std::fs::read_to_string(out).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert!(lines[1].starts_with("plain,"), "{csv}");
+    assert!(lines[2].starts_with("\"say,\"\"hi\"\"\","), "{csv}");
+    assert!(lines[3].starts_with("\"a,b\","), "{csv}");
+}
+
+#[test]
+fn project_errors_are_one_line_and_exit_non_zero() {
+    let dir = scratch_dir("project-errors");
+    let vectors = small_vectors(&dir);
+    let out = dir.join("map.csv");
+    let out = out.to_str().unwrap();
+    // Table: (arguments after `project VECTORS --out FILE`, expected message).
+    let cases: &[(&[&str], &str)] = &[
+        (&["--method", "mds"], "--method 'mds' is not tsne, umap or pca"),
+        (&["--perplexity", "30"], "invalid words = 13: expected at least 91 words for perplexity 30"),
+        (&["--method", "umap"], "invalid words = 13: expected at least 15 words for 15 neighbours"),
+        (&["--words", "100", "--method", "pca"], "--words 100 is more than the 13 words of the vectors"),
+        (&["--words", "100", "--perplexity", "3"], "invalid words = 100: expected at most the 13 words"),
+        (&["--perplexity", "0.5"], "invalid perplexity = 0.5: expected a number of at least 1"),
+        (&["--perplexity", "many"], "--perplexity 'many' is not a valid number"),
+        (&["--learning-rate", "fast"], "--learning-rate 'fast' is not 'auto' or a valid number"),
+        (&["--learning-rate", "-1"], "invalid learning_rate = -1: expected a positive number"),
+        (&["--iterations", "0"], "invalid iterations = 0: expected at least 1"),
+        (&["--exaggeration", "0"], "invalid early_exaggeration = 0"),
+        (&["--method", "umap", "--neighbors", "1"], "invalid n_neighbours = 1: expected at least 2"),
+        (&["--method", "umap", "--min-dist", "2"], "invalid min_dist = 2: expected between 0 and 1"),
+        (&["--method", "umap", "--epochs", "0"], "invalid epochs = 0: expected at least 1"),
+        (&["--method", "umap", "--perplexity", "3"], "--perplexity only applies to --method tsne"),
+        (&["--neighbors", "5"], "--neighbors only applies to --method umap"),
+        (&["--method", "pca", "--seed", "3"], "--seed only applies to --method tsne or umap"),
+    ];
+    for (extra, expected) in cases {
+        fails_with_one_line(&[&["project", &vectors, "--out", out], *extra].concat(), expected);
+    }
+    fails_with_one_line(&["project", &vectors], "project needs --out FILE");
+    fails_with_one_line(&["project", "missing.txt", "--out", out], "cannot open missing.txt");
+    assert!(!Path::new(out).exists(), "no file is written when the map fails");
+}

@@ -6,6 +6,7 @@
 //! embedscope analogy VECTORS A B C [-k 10] [--cosmul] [--restrict N] [--metadata FILE]
 //! embedscope eval VECTORS [--analogies FILE] [--similarity FILE] [--restrict N] [--ignore-case]
 //!                 [--gensim] [-k N] [--json] [--metadata FILE]
+//! embedscope project VECTORS --out FILE [--method tsne|umap|pca] [--words 5000] [options]
 //! ```
 //!
 //! VECTORS may be in any format the core reads (word2vec text or binary, GloVe, Projector
@@ -15,15 +16,16 @@
 
 use std::collections::VecDeque;
 use std::fs::File;
-use std::io::{BufWriter, IsTerminal, Read};
+use std::io::{BufWriter, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::OnceLock;
 use std::time::Instant;
 
 use embedscope::embed::{
-    self, AnalogyEvaluator, AnalogyMethod, AnalogyOptions, AnalogyReport, AnalogySet, Neighbour,
-    SectionScore, SimilarityOptions, SimilarityReport, SimilaritySet, VectorFormat, VectorsParser,
+    self, AnalogyEvaluator, AnalogyMethod, AnalogyOptions, AnalogyReport, AnalogySet, Layout, Neighbour, Pca,
+    SectionScore, SimilarityOptions, SimilarityReport, SimilaritySet, Tsne, TsneParams, Umap, UmapParams,
+    VectorFormat, VectorsParser,
 };
 use embedscope::json::Value;
 use embedscope::text::{
@@ -45,6 +47,9 @@ usage:
   embedscope analogy VECTORS A B C [-k 10] [--cosmul] [--restrict N] [--metadata FILE]
   embedscope eval VECTORS [--analogies FILE] [--similarity FILE] [--restrict N]
                   [--ignore-case] [--gensim] [-k/--worst N] [--json] [--metadata FILE]
+  embedscope project VECTORS --out FILE [--method tsne|umap|pca] [--words 5000] [--seed 1]
+                     [--perplexity 30] [--learning-rate auto] [--iterations 750] [--exaggeration 12]
+                     [--neighbors 15] [--min-dist 0.1] [--epochs N] [--quiet] [--metadata FILE]
 
 VECTORS files may be word2vec text or binary, GloVe, a Projector vectors.tsv, or an
 embedscope bundle (.json, saved by the explorer); the
@@ -74,7 +79,17 @@ compute-accuracy, and the whole vocabulary for similarity; 0 means the whole voc
 them are left out, and counted in the coverage and the OOV ratio. --gensim takes the
 defaults of gensim's evaluate_word_analogies and evaluate_word_pairs instead: ignoring case,
 the 300000 most frequent words for both (an explicit --restrict still applies).
--k/--worst N lists the N worst-answered questions (default 20) and pairs (default 10).";
+-k/--worst N lists the N worst-answered questions (default 20) and pairs (default 10).
+
+project maps the --words N most frequent words (default 5000, or all when fewer) to the
+plane and writes one row per word with its two coordinates: CSV (word,x,y with a header,
+RFC 4180 quoting), or for a .tsv name the Projector's pair (FILE the coordinates, its
+metadata.tsv the words). --method tsne (default) is Barnes-Hut t-SNE as openTSNE runs it:
+--perplexity, --learning-rate auto or a number (scikit-learn's scale, a quarter of
+openTSNE's), --iterations, --exaggeration for the first 250. --method umap takes
+--neighbors, --min-dist, --epochs (by default 500 up to 10000 words, else 200) and
+--learning-rate (default 1). --method pca plots the first two principal components. t-SNE
+and UMAP use cosine distance and write the same file for the same --seed.";
 
 fn main() -> ExitCode {
     let args: VecDeque<String> = std::env::args().skip(1).collect();
@@ -93,6 +108,7 @@ fn run(mut args: VecDeque<String>) -> Result<(), String> {
         Some("neighbours" | "neighbors") => neighbours(Args::parse(args)?),
         Some("analogy") => analogy(Args::parse(args)?),
         Some("eval") => eval(Args::parse(args)?),
+        Some("project") => project(Args::parse(args)?),
         Some("help" | "-h" | "--help") => {
             println!("{USAGE}");
             Ok(())
@@ -136,6 +152,14 @@ const VALUED: &[&str] = &[
     "--analogies",
     "--similarity",
     "--worst",
+    "--method",
+    "--words",
+    "--perplexity",
+    "--learning-rate",
+    "--iterations",
+    "--exaggeration",
+    "--neighbors",
+    "--min-dist",
 ];
 
 impl Args {
@@ -418,13 +442,11 @@ fn learn_bpe(text: &str, config: &BpeConfig, quiet: bool) -> Result<BpeTokenizer
     let mut bar = ProgressBar::new(quiet);
     let progress = loop {
         let p = learner.step(200);
-        let filled = (p.fraction() * 30.0) as usize;
         bar.draw_text(
             p.done,
             &format!(
-                "BPE merges [{}{}] {:5.1}%  vocabulary {}/{}  last pair seen {} times",
-                "#".repeat(filled),
-                " ".repeat(30 - filled),
+                "BPE merges {} {:5.1}%  vocabulary {}/{}  last pair seen {} times",
+                gauge(p.fraction()),
                 p.fraction() * 100.0,
                 p.vocab_size,
                 p.target_vocab_size,
@@ -458,6 +480,12 @@ fn learn_bpe(text: &str, config: &BpeConfig, quiet: bool) -> Result<BpeTokenizer
     Ok(BpeTokenizer::new(model))
 }
 
+/// `fraction` (0 to 1) as a bar of 30 characters between brackets: `[#####     ]`.
+fn gauge(fraction: f64) -> String {
+    let filled = ((fraction.clamp(0.0, 1.0) * 30.0) as usize).min(30);
+    format!("[{}{}]", "#".repeat(filled), " ".repeat(30 - filled))
+}
+
 /// A one-line progress bar on stderr, redrawn at most ten times a second, only on a terminal.
 struct ProgressBar {
     enabled: bool,
@@ -483,18 +511,16 @@ impl ProgressBar {
             return;
         }
         let fraction = p.tokens_done as f64 / p.tokens_total as f64;
-        let filled = (fraction * 30.0) as usize;
         let eta = if p.tokens_per_sec > 0.0 {
             (p.tokens_total - p.tokens_done) as f64 / p.tokens_per_sec
         } else {
             0.0
         };
         let text = format!(
-            "epoch {}/{} [{}{}] {:5.1}%  {:>9.0} tokens/s  lr {:.5}  loss {:.4}  ETA {}:{:02}",
+            "epoch {}/{} {} {:5.1}%  {:>9.0} tokens/s  lr {:.5}  loss {:.4}  ETA {}:{:02}",
             p.epoch,
             p.epochs,
-            "#".repeat(filled),
-            " ".repeat(30 - filled),
+            gauge(fraction),
             fraction * 100.0,
             p.tokens_per_sec,
             p.alpha,
@@ -692,14 +718,7 @@ fn eval(mut args: Args) -> Result<(), String> {
         let mut bar = ProgressBar::new(false);
         loop {
             let p = evaluator.step(&embeddings, 1_024).map_err(|e| e.to_string())?;
-            let filled = p.done * 30 / p.total;
-            let text = format!(
-                "analogies [{}{}] {}/{}",
-                "#".repeat(filled),
-                " ".repeat(30 - filled),
-                p.done,
-                p.total
-            );
+            let text = format!("analogies {} {}/{}", gauge(p.done as f64 / p.total as f64), p.done, p.total);
             bar.draw_text(p.is_done(), &text);
             if p.is_done() {
                 break;
@@ -754,6 +773,164 @@ fn eval(mut args: Args) -> Result<(), String> {
         println!("{}", Value::Object(json_out).to_json());
     }
     Ok(())
+}
+
+/// The words `project` maps when `--words` is not given (or all, when fewer).
+const DEFAULT_PROJECT_WORDS: usize = 5000;
+
+/// A map's method and its parameters.
+enum Projection {
+    Pca,
+    Tsne(TsneParams),
+    Umap(UmapParams),
+}
+
+fn project(mut args: Args) -> Result<(), String> {
+    let path = args.positional("VECTORS")?;
+    let out = args.take("--out").flatten().ok_or("project needs --out FILE")?;
+    let n_words: Option<usize> = args.optional("--words")?;
+    let method_name = args.text("--method", "tsne");
+    let method = match method_name.as_str() {
+        "pca" => Projection::Pca,
+        "tsne" => {
+            let d = TsneParams::default();
+            let learning_rate = match args.take("--learning-rate").flatten() {
+                None => None,
+                Some(text) if text == "auto" => None,
+                Some(text) => Some(
+                    text.parse()
+                        .map_err(|_| format!("--learning-rate '{text}' is not 'auto' or a valid number"))?,
+                ),
+            };
+            Projection::Tsne(TsneParams {
+                perplexity: args.value("--perplexity", d.perplexity)?,
+                learning_rate,
+                iterations: args.value("--iterations", d.iterations)?,
+                early_exaggeration: args.value("--exaggeration", d.early_exaggeration)?,
+                seed: args.value("--seed", d.seed)?,
+            })
+        }
+        "umap" => {
+            let d = UmapParams::default();
+            Projection::Umap(UmapParams {
+                n_neighbours: args.value("--neighbors", d.n_neighbours)?,
+                min_dist: args.value("--min-dist", d.min_dist)?,
+                epochs: args.optional("--epochs")?,
+                learning_rate: args.value("--learning-rate", d.learning_rate)?,
+                seed: args.value("--seed", d.seed)?,
+            })
+        }
+        other => return Err(format!("--method '{other}' is not tsne, umap or pca")),
+    };
+    // Options of another method would be silently ignored; say so instead.
+    let belongs = [
+        ("--perplexity", "tsne"),
+        ("--iterations", "tsne"),
+        ("--exaggeration", "tsne"),
+        ("--neighbors", "umap"),
+        ("--min-dist", "umap"),
+        ("--epochs", "umap"),
+        ("--learning-rate", "tsne or umap"),
+        ("--seed", "tsne or umap"),
+    ];
+    for (option, methods) in belongs {
+        if args.switch(option) {
+            return Err(format!("{option} only applies to --method {methods}"));
+        }
+    }
+    let metadata = args.take("--metadata").flatten();
+    let quiet = args.switch("--quiet");
+    args.finish()?;
+    // Check parameters before reading a large file.
+    match &method {
+        Projection::Pca => Ok(()),
+        Projection::Tsne(params) => params.validate(),
+        Projection::Umap(params) => params.validate(),
+    }
+    .map_err(|e| e.to_string())?;
+
+    let embeddings = load_vectors(&path, metadata.as_deref())?;
+    let n = n_words.unwrap_or(DEFAULT_PROJECT_WORDS.min(embeddings.len()));
+    let started = now();
+    let mut bar = ProgressBar::new(quiet);
+    let (coords, summary) = match method {
+        Projection::Pca => (pca_map(&embeddings, n)?, "PCA".to_string()),
+        Projection::Tsne(params) => {
+            let layout = Tsne::new(&embeddings, n, params).map_err(|e| e.to_string())?;
+            run_layout(layout, "t-SNE", "iterations", now() - started, &mut bar)
+        }
+        Projection::Umap(params) => {
+            let layout = Umap::new(&embeddings, n, params).map_err(|e| e.to_string())?;
+            run_layout(layout, "UMAP", "epochs", now() - started, &mut bar)
+        }
+    };
+    let seconds = now() - started;
+    let words = embeddings.words()[..n].to_vec();
+    let written = if out.to_ascii_lowercase().ends_with(".tsv") {
+        let map = Embeddings::new(words, 2, coords).map_err(|e| e.to_string())?;
+        let metadata = metadata_path_for(&out);
+        let create = |p: &Path| {
+            File::create(p).map(BufWriter::new).map_err(|e| format!("cannot create {}: {e}", p.display()))
+        };
+        embed::write_projector_tsv(&map, create(Path::new(&out))?, create(&metadata)?)
+            .map(|()| format!("{out} and {}", metadata.display()))
+    } else {
+        let file = File::create(&out).map(BufWriter::new).map_err(|e| format!("cannot create {out}: {e}"))?;
+        write_map_csv(&words, &coords, file).map(|()| out.clone()).map_err(embedscope::Error::from)
+    };
+    let written = written.map_err(|e| format!("cannot write {out}: {e}"))?;
+    bar.line(&format!("{summary} of {n} words in {seconds:.2} s; wrote {written}"));
+    Ok(())
+}
+
+/// The first two principal coordinates of the `n` most frequent words; vectors of one
+/// dimension have one axis, so they lie on y = 0.
+fn pca_map(embeddings: &Embeddings, n: usize) -> Result<Vec<f32>, String> {
+    if n > embeddings.len() {
+        return Err(format!("--words {n} is more than the {} words of the vectors", embeddings.len()));
+    }
+    let components = embeddings.dim().min(2);
+    let pca = Pca::fit(embeddings, Some(n), components).map_err(|e| e.to_string())?;
+    let coords = pca.project_words(embeddings, n);
+    Ok(if components == 2 { coords } else { coords.iter().flat_map(|&x| [x, 0.0]).collect() })
+}
+
+/// Steps `layout` to the end in slices, drawing `bar`; returns its coordinates and a summary
+/// naming the time it took to build (`built` seconds: the neighbours and affinities).
+fn run_layout(
+    mut layout: impl Layout,
+    name: &str,
+    unit: &str,
+    built: f64,
+    bar: &mut ProgressBar,
+) -> (Vec<f32>, String) {
+    loop {
+        let p = layout.step(10);
+        let text = format!("{name} {} {}/{} {unit}", gauge(p.fraction()), p.iteration, p.iterations);
+        bar.draw_text(p.is_done(), &text);
+        if p.is_done() {
+            let summary = format!("{name} ({} {unit}; neighbours and affinities {built:.2} s)", p.iterations);
+            return (layout.coords().to_vec(), summary);
+        }
+    }
+}
+
+/// Writes `word,x,y` rows under a header, fields quoted as RFC 4180 asks.
+fn write_map_csv(words: &[String], coords: &[f32], mut out: impl Write) -> std::io::Result<()> {
+    writeln!(out, "word,x,y")?;
+    for (word, p) in words.iter().zip(coords.chunks_exact(2)) {
+        writeln!(out, "{},{},{}", csv_field(word), p[0], p[1])?;
+    }
+    out.flush()
+}
+
+/// A CSV field: quoted, with quotes doubled, when it holds a comma, a quote or a line break.
+fn csv_field(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\"")).into()
+    } else {
+        text.into()
+    }
 }
 
 /// One section's figures as JSON; accuracies and coverage are null when nothing is covered.

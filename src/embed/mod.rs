@@ -1,4 +1,5 @@
-//! Using learned vectors: the `Embeddings` store, queries, benchmarks, PCA and file formats (word2vec,
+//! Using learned vectors: the `Embeddings` store, queries, benchmarks, maps (PCA, word axes,
+//! k-means colours, t-SNE and UMAP) and file formats (word2vec,
 //! GloVe, Projector TSV, and the bundle that holds a whole run).
 
 mod align;
@@ -6,6 +7,7 @@ mod bundle;
 mod eval;
 mod io;
 mod kmeans;
+mod layout;
 mod pca;
 mod projection;
 mod query;
@@ -24,6 +26,7 @@ pub use io::{
     write_projector_vectors, write_word2vec_binary, write_word2vec_text,
 };
 pub use kmeans::{KMeans, MAX_CLUSTERS};
+pub use layout::{Knn, Layout, LayoutProgress, Tsne, TsneParams, Umap, UmapParams, neighbour_preservation};
 pub use pca::Pca;
 pub use projection::{Axis, KMEANS_WORK_PER_FRAME, MAX_COMPONENTS, Projection, ViewSpec};
 pub use query::{AnalogyMethod, Neighbour};

@@ -1,0 +1,342 @@
+//! Exact k nearest neighbours, shared by t-SNE and UMAP: cosine distance between word
+//! vectors, and Euclidean distance between points of a map (for neighbourhood preservation).
+//!
+//! The cosine graph takes every dot product of unit vectors once: a block of 128 columns is
+//! transposed into a panel, and a 4 × 8 tile of dot products is accumulated in registers
+//! over the dimension, so LLVM turns the tile into SIMD (AVX natively, `simd128` in wasm).
+//! Each product feeds the heaps of both its rows, and a row's worst kept distance turns most
+//! candidates away before its heap is read. Measured natively (x86-64, one thread, d = 100,
+//! vectors of the King James Bible): UMAP's graph of 14 neighbours in 0.15 s for 5,000 words
+//! and 1.5 s for 20,000; t-SNE's 90 neighbours with its affinities in 0.45 s and 3.6 s. Exact
+//! search stays affordable to 20,000 words, so there is no approximate search (NN-descent).
+//!
+//! **Architecture Invariant:** a row's neighbours are the `k` smallest `(distance, index)`
+//! pairs in lexicographic order, sorted ascending, the row itself excluded; ties go to the
+//! lower index, so the graph does not depend on the order candidates are seen in.
+
+/// Columns per panel in the blocked dot products.
+const PANEL: usize = 128;
+/// Rows per register tile.
+const TILE_ROWS: usize = 4;
+/// Columns per register tile (one AVX register of `f32`, two `simd128` ones).
+const TILE_COLS: usize = 8;
+
+/// A k-nearest-neighbour graph over `n` points: for each, `k` neighbours sorted by distance.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Knn {
+    n: usize,
+    k: usize,
+    indices: Vec<u32>,
+    distances: Vec<f32>,
+}
+
+impl Knn {
+    /// The `k` nearest neighbours of each of the `unit.len() / dim` unit vectors by cosine
+    /// distance `1 − u·v` (a zero vector is at distance 1 from every other).
+    ///
+    /// **Unchecked precondition:** `dim > 0`, `unit.len()` is a multiple of `dim`, there are
+    /// at most `u32::MAX` rows, and `k < ` the number of rows (checked only in debug builds).
+    pub fn cosine(unit: &[f32], dim: usize, k: usize) -> Knn {
+        let n = unit.len() / dim;
+        debug_assert!(dim > 0 && unit.len() == n * dim && k < n.max(1));
+        let mut heaps = Heaps::new(n, k);
+        let mut panel = vec![0.0f32; dim * PANEL];
+        let zero_row = vec![0.0f32; dim];
+        let mut scores = [[0.0f32; PANEL]; TILE_ROWS];
+        for col_start in (0..n).step_by(PANEL) {
+            let cols = PANEL.min(n - col_start);
+            // The panel holds the block's vectors transposed: `dim` rows of PANEL columns.
+            panel.fill(0.0);
+            for c in 0..cols {
+                let v = &unit[(col_start + c) * dim..(col_start + c + 1) * dim];
+                for (t, &x) in v.iter().enumerate() {
+                    panel[t * PANEL + c] = x;
+                }
+            }
+            // Only pairs i < j: rows before the block's last column.
+            let row_end = col_start + cols - 1;
+            for row_start in (0..row_end).step_by(TILE_ROWS) {
+                let rows: [&[f32]; TILE_ROWS] = std::array::from_fn(|r| {
+                    let i = row_start + r;
+                    if i < n { &unit[i * dim..(i + 1) * dim] } else { &zero_row }
+                });
+                dot_tile(&rows, &panel, dim, &mut scores);
+                for (r, row_scores) in scores.iter().enumerate() {
+                    let i = row_start + r;
+                    let first = (i + 1).max(col_start);
+                    if i >= n || first >= col_start + cols {
+                        continue;
+                    }
+                    for j in first..col_start + cols {
+                        let distance = 1.0 - row_scores[j - col_start];
+                        heaps.offer(i, j as u32, distance);
+                        heaps.offer(j, i as u32, distance);
+                    }
+                }
+            }
+        }
+        heaps.into_knn()
+    }
+
+    /// The `k` nearest neighbours of each 2-D point of `coords` (flat `x, y` pairs) by
+    /// Euclidean distance, by brute force: O(n²), for measuring maps, not for building them.
+    ///
+    /// **Unchecked precondition:** `k < coords.len() / 2`.
+    pub fn euclidean_2d(coords: &[f32], k: usize) -> Knn {
+        let n = coords.len() / 2;
+        debug_assert!(k < n.max(1));
+        let mut heaps = Heaps::new(n, k);
+        let (xs, ys): (Vec<f32>, Vec<f32>) = coords.chunks_exact(2).map(|p| (p[0], p[1])).unzip();
+        let mut d2 = vec![0.0f32; n];
+        for i in 0..n {
+            let (x, y) = (xs[i], ys[i]);
+            for ((d, &xj), &yj) in d2.iter_mut().zip(&xs).zip(&ys) {
+                *d = (x - xj) * (x - xj) + (y - yj) * (y - yj);
+            }
+            for (j, &d) in d2.iter().enumerate() {
+                if j != i {
+                    heaps.offer(i, j as u32, d);
+                }
+            }
+        }
+        let mut knn = heaps.into_knn();
+        knn.distances.iter_mut().for_each(|d| *d = d.sqrt());
+        knn
+    }
+
+    /// The number of points.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// The number of neighbours of each point.
+    pub fn k(&self) -> usize {
+        self.k
+    }
+
+    /// The neighbours of point `i`, nearest first. **Unchecked precondition:** `i < n()`.
+    pub fn neighbours(&self, i: usize) -> &[u32] {
+        &self.indices[i * self.k..(i + 1) * self.k]
+    }
+
+    /// The distances to the neighbours of point `i`, ascending. **Unchecked precondition:** `i < n()`.
+    pub fn distances(&self, i: usize) -> &[f32] {
+        &self.distances[i * self.k..(i + 1) * self.k]
+    }
+}
+
+/// `scores[r][c] = rows[r] · panel column c` for the whole panel, one 4 × 8 tile at a time
+/// with its 32 sums in registers.
+fn dot_tile(rows: &[&[f32]; TILE_ROWS], panel: &[f32], dim: usize, scores: &mut [[f32; PANEL]; TILE_ROWS]) {
+    for c in (0..PANEL).step_by(TILE_COLS) {
+        let mut acc = [[0.0f32; TILE_COLS]; TILE_ROWS];
+        for t in 0..dim {
+            let p: &[f32; TILE_COLS] = panel[t * PANEL + c..][..TILE_COLS].try_into().expect("8 columns");
+            for (acc_row, row) in acc.iter_mut().zip(rows) {
+                let a = row[t];
+                for l in 0..TILE_COLS {
+                    acc_row[l] += a * p[l];
+                }
+            }
+        }
+        for (score_row, acc_row) in scores.iter_mut().zip(&acc) {
+            score_row[c..c + TILE_COLS].copy_from_slice(acc_row);
+        }
+    }
+}
+
+/// One bounded max-heap per row holding its `k` best candidates, the worst on top.
+struct Heaps {
+    n: usize,
+    k: usize,
+    len: Vec<usize>,
+    indices: Vec<u32>,
+    distances: Vec<f32>,
+    /// Each row's worst distance kept (infinity until its heap is full), side by side, so the
+    /// many candidates that cannot enter are turned away without reading the heaps: with the
+    /// check inlined, this took a third off a 20,000-word graph.
+    worst: Vec<f32>,
+}
+
+/// Whether candidate `a` ranks after `b`: farther, or as far with a higher index.
+#[inline]
+fn worse(a: (f32, u32), b: (f32, u32)) -> bool {
+    a.0 > b.0 || (a.0 == b.0 && a.1 > b.1)
+}
+
+impl Heaps {
+    fn new(n: usize, k: usize) -> Heaps {
+        Heaps {
+            n,
+            k,
+            len: vec![0; n],
+            indices: vec![0; n * k],
+            distances: vec![0.0; n * k],
+            worst: vec![f32::INFINITY; n],
+        }
+    }
+
+    /// Offers `index` at `distance` to row `row`'s heap.
+    #[inline]
+    fn offer(&mut self, row: usize, index: u32, distance: f32) {
+        // Ties are decided by index in `insert`, so only a farther candidate is turned away here.
+        if distance <= self.worst[row] {
+            self.insert(row, index, distance);
+        }
+    }
+
+    /// Puts `index` in row `row`'s heap if it ranks before the worst kept; out of line, so the
+    /// check in [`Heaps::offer`] inlines into the loops over candidates.
+    #[inline(never)]
+    fn insert(&mut self, row: usize, index: u32, distance: f32) {
+        let k = self.k;
+        if k == 0 {
+            return;
+        }
+        let d = &mut self.distances[row * k..(row + 1) * k];
+        let ix = &mut self.indices[row * k..(row + 1) * k];
+        let len = &mut self.len[row];
+        let candidate = (distance, index);
+        if *len < k {
+            // Sift up.
+            let mut at = *len;
+            *len += 1;
+            while at > 0 {
+                let parent = (at - 1) / 2;
+                if !worse(candidate, (d[parent], ix[parent])) {
+                    break;
+                }
+                d[at] = d[parent];
+                ix[at] = ix[parent];
+                at = parent;
+            }
+            d[at] = distance;
+            ix[at] = index;
+            if *len == k {
+                self.worst[row] = d[0];
+            }
+            return;
+        }
+        if !worse((d[0], ix[0]), candidate) {
+            return;
+        }
+        // Replace the top and sift down.
+        let mut at = 0;
+        loop {
+            let left = 2 * at + 1;
+            if left >= k {
+                break;
+            }
+            let right = left + 1;
+            let child =
+                if right < k && worse((d[right], ix[right]), (d[left], ix[left])) { right } else { left };
+            if !worse((d[child], ix[child]), candidate) {
+                break;
+            }
+            d[at] = d[child];
+            ix[at] = ix[child];
+            at = child;
+        }
+        d[at] = distance;
+        ix[at] = index;
+        self.worst[row] = d[0];
+    }
+
+    fn into_knn(mut self) -> Knn {
+        let k = self.k;
+        let mut pairs = Vec::with_capacity(k);
+        for row in 0..self.n {
+            let range = row * k..(row + 1) * k;
+            pairs.clear();
+            pairs.extend(
+                self.distances[range.clone()]
+                    .iter()
+                    .copied()
+                    .zip(self.indices[range.clone()].iter().copied()),
+            );
+            pairs.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            for (slot, &(d, i)) in range.zip(&pairs) {
+                self.distances[slot] = d;
+                self.indices[slot] = i;
+            }
+        }
+        Knn { n: self.n, k, indices: self.indices, distances: self.distances }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::rngs::Xoshiro256PlusPlus;
+    use rand::{RngExt, SeedableRng};
+
+    use super::*;
+    use crate::linalg;
+
+    /// The plain O(n² d) answer: every distance, sorted by (distance, index).
+    fn brute_force(unit: &[f32], dim: usize, k: usize) -> (Vec<u32>, Vec<f32>) {
+        let n = unit.len() / dim;
+        let (mut indices, mut distances) = (Vec::new(), Vec::new());
+        for i in 0..n {
+            let mut all: Vec<(f32, u32)> = (0..n)
+                .filter(|&j| j != i)
+                .map(|j| {
+                    (
+                        1.0 - linalg::dot(&unit[i * dim..(i + 1) * dim], &unit[j * dim..(j + 1) * dim]),
+                        j as u32,
+                    )
+                })
+                .collect();
+            all.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            indices.extend(all[..k].iter().map(|p| p.1));
+            distances.extend(all[..k].iter().map(|p| p.0));
+        }
+        (indices, distances)
+    }
+
+    fn random_unit(rng: &mut Xoshiro256PlusPlus, n: usize, dim: usize) -> Vec<f32> {
+        let mut v: Vec<f32> = (0..n * dim).map(|_| rng.random::<f32>() - 0.5).collect();
+        v.chunks_exact_mut(dim).for_each(linalg::normalize);
+        v
+    }
+
+    #[test]
+    fn cosine_matches_brute_force_across_block_edges() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        // Sizes around the panel and tile widths, dimensions around the SIMD width.
+        for (n, dim, k) in [(2, 1, 1), (5, 3, 4), (130, 7, 10), (257, 17, 5), (300, 100, 30)] {
+            let unit = random_unit(&mut rng, n, dim);
+            let knn = Knn::cosine(&unit, dim, k);
+            let (indices, distances) = brute_force(&unit, dim, k);
+            // Sums taken in another order may differ in the last bits, and so swap near-ties.
+            let mismatched = knn.indices.iter().zip(&indices).filter(|(a, b)| a != b).count();
+            assert!(mismatched * 100 <= indices.len(), "n = {n}, dim = {dim}: {mismatched} differ");
+            for (a, b) in knn.distances.iter().zip(&distances) {
+                assert!((a - b).abs() < 1e-5, "n = {n}, dim = {dim}: {a} vs {b}");
+            }
+            for i in 0..n {
+                assert!(!knn.neighbours(i).contains(&(i as u32)), "a point is not its own neighbour");
+                assert!(knn.distances(i).windows(2).all(|w| w[0] <= w[1]));
+            }
+        }
+    }
+
+    #[test]
+    fn ties_go_to_the_lower_index() {
+        // Five copies of one vector and one opposite: each copy's nearest are the other copies.
+        let unit = [1.0, 0.0, 1.0, 0.0, 1.0, 0.0, -1.0, 0.0, 1.0, 0.0, 1.0, 0.0];
+        let knn = Knn::cosine(&unit, 2, 3);
+        assert_eq!(knn.neighbours(0), &[1, 2, 4]);
+        assert_eq!(knn.neighbours(4), &[0, 1, 2]);
+        assert_eq!(knn.neighbours(3), &[0, 1, 2]);
+        assert_eq!(knn.distances(3), &[2.0, 2.0, 2.0]);
+    }
+
+    #[test]
+    fn euclidean_2d_finds_the_nearest_points() {
+        let coords = [0.0, 0.0, 1.0, 0.0, 0.0, 2.0, 10.0, 10.0];
+        let knn = Knn::euclidean_2d(&coords, 2);
+        assert_eq!(knn.neighbours(0), &[1, 2]);
+        assert_eq!(knn.distances(0), &[1.0, 2.0]);
+        assert_eq!(knn.neighbours(3), &[2, 1]);
+    }
+}
