@@ -798,7 +798,7 @@ impl Chart {
     fn paint(&mut self, shapes: &[Shape]) -> Result<(), JsError> {
         let mut clip = Rect { left: 0.0, top: 0.0, right: 0.0, bottom: 0.0 };
         let mut dots_origin: Option<Px> = None;
-        let mut style: Option<(String, Paint, Paint, f64)> = None;
+        let mut style: Option<(String, Paint)> = None;
         let ctx = &self.context;
         ctx.set_line_cap("round");
         ctx.set_line_join("round");
@@ -823,21 +823,16 @@ impl Chart {
             if let Shape::Clip(area) = shape {
                 clip = *area;
             }
-            if let Shape::Label { point, at, text, weight, size, fill, halo, halo_width } = shape {
+            if let Shape::Label { point, at, text, weight, size, fill } = shape {
                 // Hundreds of labels share a font and two colours: set the context's state
                 // only when it changes (a font is parsed each time it is set).
                 let ctx = &self.context;
-                let wanted = (font(*weight, *size), *fill, *halo, *halo_width);
+                let wanted = (font(*weight, *size), *fill);
                 if style.as_ref().is_none_or(|current| current.0 != wanted.0) {
                     ctx.set_font(&wanted.0);
                 }
-                if style.as_ref().is_none_or(|current| (current.2, current.3) != (wanted.2, wanted.3)) {
-                    ctx.set_line_width(*halo_width);
-                    ctx.set_stroke_style_str(&halo.css());
-                }
                 let js_text = self.labels.get(*point).cloned().unwrap_or_else(|| text.as_str().into());
                 let text_ctx: &TextContext = ctx.unchecked_ref();
-                text_ctx.stroke_js_text(&js_text, at.0, at.1).map_err(js_error)?;
                 if style.as_ref().is_none_or(|current| current.1 != wanted.1) {
                     ctx.set_fill_style_str(&fill.css());
                 }
@@ -905,6 +900,14 @@ impl Chart {
                     }
                     ctx.stroke();
                 }
+                Shape::Backdrops { rects, fill } => {
+                    ctx.begin_path();
+                    for r in rects {
+                        ctx.rect(r.left, r.top, r.right - r.left, r.bottom - r.top);
+                    }
+                    ctx.set_fill_style_str(&fill.css());
+                    ctx.fill();
+                }
                 Shape::Polygon { corners, fill } => {
                     ctx.begin_path();
                     for (i, c) in corners.iter().enumerate() {
@@ -923,7 +926,7 @@ impl Chart {
 
 #[wasm_bindgen]
 extern "C" {
-    /// The canvas context again, for the two calls below: web-sys's fillText and strokeText
+    /// The canvas context again, for the two calls below: web-sys's fillText and measureText
     /// take a `&str`, which is copied into a new JS string on each call; these take the JS
     /// string the chart keeps.
     #[wasm_bindgen(js_name = CanvasRenderingContext2D)]
@@ -932,8 +935,6 @@ extern "C" {
     fn fill_js_text(this: &TextContext, text: &js_sys::JsString, x: f64, y: f64) -> Result<(), JsValue>;
     #[wasm_bindgen(method, js_name = measureText, catch)]
     fn measure_js_text(this: &TextContext, text: &js_sys::JsString) -> Result<web_sys::TextMetrics, JsValue>;
-    #[wasm_bindgen(method, js_name = strokeText, catch)]
-    fn stroke_js_text(this: &TextContext, text: &js_sys::JsString, x: f64, y: f64) -> Result<(), JsValue>;
 }
 
 /// A canvas call's exception as the page's error.
