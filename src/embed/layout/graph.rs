@@ -38,7 +38,7 @@ pub(super) struct Sparse {
 }
 
 /// Work units of putting one entry of a symmetric row in place (gathering, sorting, merging).
-const ENTRY_WORK: u64 = 64;
+const ENTRY_WORK: u64 = 150;
 
 enum Stage {
     Neighbours(KnnBuilder),
@@ -126,7 +126,9 @@ impl<W: RowWeights> GraphBuilder<W> {
                 while out.row_starts.len() <= n && work < max_work {
                     let i = out.row_starts.len() - 1;
                     scratch.clear();
-                    scratch.extend(knn.neighbours(i).iter().copied().zip(weights[i * k..(i + 1) * k].iter().copied()));
+                    scratch.extend(
+                        knn.neighbours(i).iter().copied().zip(weights[i * k..(i + 1) * k].iter().copied()),
+                    );
                     scratch.extend(
                         reverse[reverse_starts[i]..reverse_starts[i + 1]]
                             .iter()
@@ -150,7 +152,8 @@ impl<W: RowWeights> GraphBuilder<W> {
                     out.row_starts.push(out.columns.len());
                 }
                 if out.row_starts.len() > n {
-                    let Stage::Symmetric { out, .. } = std::mem::replace(&mut self.stage, Stage::Done(empty()))
+                    let Stage::Symmetric { out, .. } =
+                        std::mem::replace(&mut self.stage, Stage::Done(empty()))
                     else {
                         unreachable!("matched above")
                     };

@@ -107,9 +107,11 @@ pub struct KnnBuilder {
     rows_sorted: usize,
 }
 
-/// Work units of sorting one row's heap, per neighbour: about the time of this many
-/// multiply-adds of the dot products (measured natively; a guide for sizing slices only).
-const SORT_WORK_PER_NEIGHBOUR: u64 = 64;
+/// Work units (about the time of a multiply-add of the dot products, measured natively at
+/// 5,000 × 100; a guide for sizing slices only) of offering one product to the two heaps.
+const OFFER_WORK: usize = 64;
+/// Work units of sorting one row's heap, per neighbour.
+const SORT_WORK_PER_NEIGHBOUR: u64 = 256;
 
 impl KnnBuilder {
     /// Starts the graph of `k` nearest neighbours of `n` unit vectors of `dim` numbers.
@@ -131,7 +133,7 @@ impl KnnBuilder {
     }
 
     /// Does about `max_work` units more (a multiply-add of a dot product is one; at least
-    /// one tile or row), and says whether the graph is complete.
+    /// one tile of rows or one row), and says whether the graph is complete.
     ///
     /// **Unchecked precondition:** `unit` holds the same `n × dim` unit vectors at every call.
     pub fn step(&mut self, unit: &[f32], max_work: u64) -> bool {
@@ -176,7 +178,7 @@ impl KnnBuilder {
                     }
                 }
                 self.row_start += TILE_ROWS;
-                work += (TILE_ROWS * PANEL * dim) as u64;
+                work += (TILE_ROWS * PANEL * (dim + OFFER_WORK)) as u64;
             }
             if self.row_start >= row_end {
                 self.col_start += PANEL;

@@ -84,7 +84,9 @@ impl LayoutParams {
     /// annealing afresh.
     pub fn warm(&self) -> LayoutParams {
         match self {
-            LayoutParams::Tsne(p) => LayoutParams::Tsne(TsneParams { iterations: WARM_TSNE_ITERATIONS, ..p.clone() }),
+            LayoutParams::Tsne(p) => {
+                LayoutParams::Tsne(TsneParams { iterations: WARM_TSNE_ITERATIONS, ..p.clone() })
+            }
             LayoutParams::Umap(p) => LayoutParams::Umap(UmapParams {
                 epochs: Some(WARM_UMAP_EPOCHS),
                 learning_rate: WARM_UMAP_LEARNING_RATE,
@@ -181,8 +183,12 @@ impl LayoutBuilder {
         let unit = &emb.unit()[..self.n_words * emb.dim()];
         let initial = self.initial.as_deref();
         Ok(match self.graph {
-            Graph::Tsne(graph, params) => Box::new(Tsne::from_graph(emb, graph.finish(unit), initial, params)),
-            Graph::Umap(graph, params) => Box::new(Umap::from_graph(emb, graph.finish(unit), initial, params)?),
+            Graph::Tsne(graph, params) => {
+                Box::new(Tsne::from_graph(emb, graph.finish(unit), initial, params))
+            }
+            Graph::Umap(graph, params) => {
+                Box::new(Umap::from_graph(emb, graph.finish(unit), initial, params)?)
+            }
         })
     }
 }
@@ -438,7 +444,11 @@ mod tests {
                 let mut layout = builder.finish(&emb).unwrap();
                 assert_eq!(layout.progress().iteration, 0);
                 run_to_end(layout.as_mut(), 7);
-                assert_eq!(layout.coords(), expected.coords(), "{params:?}, budget {budget}, {slices} phases");
+                assert_eq!(
+                    layout.coords(),
+                    expected.coords(),
+                    "{params:?}, budget {budget}, {slices} phases"
+                );
             }
         }
     }

@@ -161,7 +161,11 @@ impl Umap {
 
     /// Checks `params` and the word count, and starts the fuzzy graph of the `n_words` most
     /// frequent words, for [`Umap::from_graph`].
-    pub(super) fn graph(emb: &Embeddings, n_words: usize, params: &UmapParams) -> Result<GraphBuilder<UmapWeights>> {
+    pub(super) fn graph(
+        emb: &Embeddings,
+        n_words: usize,
+        params: &UmapParams,
+    ) -> Result<GraphBuilder<UmapWeights>> {
         params.validate()?;
         let k = params.n_neighbours;
         check_words(emb, n_words, k, &format!("{k} neighbours"))?;
@@ -359,8 +363,9 @@ pub(super) struct UmapWeights {
 impl RowWeights for UmapWeights {
     fn prepare(&mut self, knn: &Knn) {
         let n = knn.n();
-        self.all_mean = (0..n).map(|i| knn.distances(i).iter().map(|&d| f64::from(d)).sum::<f64>()).sum::<f64>()
-            / (n * self.n_neighbours) as f64;
+        self.all_mean =
+            (0..n).map(|i| knn.distances(i).iter().map(|&d| f64::from(d)).sum::<f64>()).sum::<f64>()
+                / (n * self.n_neighbours) as f64;
     }
 
     fn row(&mut self, knn: &Knn, i: usize, out: &mut [f32]) {
@@ -384,7 +389,7 @@ impl RowWeights for UmapWeights {
 }
 
 /// Work units (multiply-adds of the dot products) of a row's bisection, per neighbour.
-const WEIGHTS_WORK_PER_NEIGHBOUR: u64 = 2_000;
+const WEIGHTS_WORK_PER_NEIGHBOUR: u64 = 1_400;
 
 /// ρ and σ of one word from the distances to its neighbours (itself left out, so at most
 /// `n_neighbours − 1` of them): `Σ exp(−max(0, d − ρ) / σ) = target`.
@@ -544,7 +549,8 @@ mod tests {
     fn the_graph_is_symmetric_with_weights_in_the_unit_interval() {
         let emb = gaussian_clusters(3, 20, 5, 10.0, 2);
         let knn = Knn::cosine(emb.unit(), 5, 9);
-        let graph = Umap::graph(&emb, 60, &UmapParams { n_neighbours: 10, ..small() }).unwrap().finish(emb.unit());
+        let graph =
+            Umap::graph(&emb, 60, &UmapParams { n_neighbours: 10, ..small() }).unwrap().finish(emb.unit());
         let edges: std::collections::HashMap<(u32, u32), f32> = (0..60)
             .flat_map(|h| (graph.row_starts[h]..graph.row_starts[h + 1]).map(move |e| (h as u32, e)))
             .map(|(h, e)| ((h, graph.columns[e]), graph.values[e]))
