@@ -456,11 +456,11 @@ impl Session {
 
     /// The map as a frame in the shape of `project`'s (`ProjectionDto` with `explained`
     /// empty, `axisLabels` such as 't-SNE 1', no clusters), plus `method` and
-    /// `layoutProgress`, and `coords`, a `Float32Array` the worker can transfer. Fails while
-    /// a cold start is still building its graph: there are no coordinates yet.
+    /// `layoutProgress`, and `coords`, a `Float32Array` the worker can transfer; null while a
+    /// cold start is still building its graph and has no coordinates yet.
     pub fn layout_frame(&self) -> Result<JsValue, JsError> {
         let run = self.layout.as_ref().ok_or_else(no_layout)?;
-        let coords = run.coords().ok_or_else(|| JsError::new("the map has no coordinates yet"))?;
+        let Some(coords) = run.coords() else { return Ok(JsValue::NULL) };
         let title = if run.method == "tsne" { "t-SNE" } else { "UMAP" };
         let frame = LayoutFrameDto {
             words: (0..run.n_words).map(|i| run.embeddings.word(i).to_string()).collect(),
