@@ -411,19 +411,15 @@ impl LayoutProgressDto {
     }
 }
 
-/// A t-SNE or UMAP frame's metadata, in the shape of a `ProjectionDto` (the page draws both
-/// alike); the coordinates travel beside it as a `Float32Array`.
+/// A t-SNE or UMAP frame's metadata: a `ProjectionDto`'s fields (the page draws both alike)
+/// and the layout's; the coordinates travel beside it as a `Float32Array`. Flattened, so it
+/// needs a serializer that writes maps as objects.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LayoutFrameDto {
-    pub words: Vec<String>,
-    /// Always empty: a layout's axes explain no variance.
-    pub explained: Vec<f32>,
-    pub x_component: usize,
-    pub y_component: usize,
-    pub axes: AxesDto,
-    pub isolated: bool,
-    pub axis_labels: [String; 2],
+    /// `explained` empty, principal components 0 and 1 without word axes, not isolated.
+    #[serde(flatten)]
+    pub frame: ProjectionDto,
     /// "tsne" or "umap".
     pub method: &'static str,
     pub layout_progress: LayoutProgressDto,

@@ -463,17 +463,20 @@ impl Session {
         let Some(coords) = run.coords() else { return Ok(JsValue::NULL) };
         let title = if run.method == "tsne" { "t-SNE" } else { "UMAP" };
         let frame = LayoutFrameDto {
-            words: (0..run.n_words).map(|i| run.embeddings.word(i).to_string()).collect(),
-            explained: Vec::new(),
-            x_component: 0,
-            y_component: 1,
-            axes: AxesDto::default(),
-            isolated: false,
-            axis_labels: [format!("{title} 1"), format!("{title} 2")],
+            frame: ProjectionDto {
+                words: (0..run.n_words).map(|i| run.embeddings.word(i).to_string()).collect(),
+                explained: Vec::new(),
+                x_component: 0,
+                y_component: 1,
+                axes: AxesDto::default(),
+                isolated: false,
+                axis_labels: [format!("{title} 1"), format!("{title} 2")],
+            },
             method: run.method,
             layout_progress: run.progress(),
         };
-        let serializer = serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true);
+        let serializer =
+            serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true).serialize_maps_as_objects(true);
         let out = frame.serialize(&serializer).map_err(|e| JsError::new(&e.to_string()))?;
         set(&out, "coords", &Float32Array::from(coords))?;
         set(&out, "clusters", &JsValue::NULL)?;
