@@ -381,3 +381,92 @@ fn projections_take_word_axes_isolated_words_and_clusters() {
     assert_eq!(number(&old, "xComponent"), 1.0);
     assert!(strings(&field(&old, "axisLabels"))[0].starts_with("PC2 ("));
 }
+
+/// Steps the map to its end with small slices; returns the phases seen, in order, and the
+/// number of slices.
+fn run_layout(session: &mut Session, max_work: f64, max_iterations: f64) -> (Vec<String>, usize) {
+    let mut phases: Vec<String> = Vec::new();
+    let mut slices = 0;
+    loop {
+        let phase = phases.last().cloned().unwrap_or_default();
+        let progress =
+            session.layout_step(if phase == "layout" { max_iterations } else { max_work }).unwrap();
+        slices += 1;
+        let now = field(&progress, "phase").as_string().unwrap();
+        if phases.last() != Some(&now) {
+            phases.push(now);
+        }
+        if field(&progress, "done").is_truthy() {
+            assert_eq!(number(&progress, "iteration"), number(&progress, "iterations"));
+            return (phases, slices);
+        }
+        assert!(slices < 100_000, "the map never ends");
+    }
+}
+
+#[wasm_bindgen_test]
+fn tsne_and_umap_maps_are_built_in_slices_and_warm_start() {
+    let mut session = Session::new();
+    prepare(&mut session, &planted_corpus(500, 1), sample_params(&[("epochs", 2.into())])).unwrap();
+    while !field(&session.step(50_000.0).unwrap(), "done").is_truthy() {}
+    let n = session.vocab_size();
+    assert!(n > 40, "{n} words");
+
+    let cases = [
+        ("tsne", r#"{"perplexity": 5, "iterations": 300}"#, "t-SNE 1", 300.0),
+        ("umap", r#"{"neighbours": 10, "epochs": 120}"#, "UMAP 1", 120.0),
+    ];
+    for (method, layout, label, iterations) in cases {
+        let settings = format!(r#"{{"nWords": 1000, "method": "{method}", "layout": {layout}}}"#);
+        let started = session.layout_begin(view(&settings), false).unwrap();
+        assert_eq!(field(&started, "phase").as_string().as_deref(), Some("neighbours"));
+        assert_eq!(number(&started, "iterations"), iterations);
+        assert!(session.layout_frame().unwrap().is_null(), "{method}: no coordinates before the graph is built");
+        let (phases, slices) = run_layout(&mut session, 2_000.0, 25.0);
+        assert_eq!(phases, ["neighbours", "affinities", "layout"], "{method}");
+        assert!(slices > 10, "{method}: {slices} slices");
+
+        let frame = session.layout_frame().unwrap();
+        assert_eq!(strings(&field(&frame, "words")).len(), n);
+        assert_eq!(strings(&field(&frame, "axisLabels"))[0], label);
+        assert_eq!(field(&frame, "method").as_string().as_deref(), Some(method));
+        assert!(
+            Array::from(&field(&frame, "explained")).length() == 0 && field(&frame, "clusters").is_null()
+        );
+        let progress = field(&frame, "layoutProgress");
+        assert!(field(&progress, "done").is_truthy() && number(&progress, "iteration") == iterations);
+        let coords = field(&frame, "coords").dyn_into::<Float32Array>().unwrap().to_vec();
+        assert_eq!(coords.len(), 2 * n);
+        assert!(coords.iter().all(|c| c.is_finite()) && coords.iter().any(|&c| c != coords[0]));
+        let words = strings(&field(&frame, "words"));
+        let king = words.iter().position(|w| w == "king").unwrap();
+        let placed = session.layout_place_words(vec!["king".into(), "yeti".into()]).unwrap().to_vec();
+        assert_eq!(placed[..2], coords[2 * king..2 * king + 2]);
+        assert!(placed[2].is_nan());
+
+        // A warm start goes on from these coordinates, with the warm parameters.
+        let warm = session.layout_begin(view(&settings), true).unwrap();
+        let warm_iterations = if method == "tsne" { 250.0 } else { 100.0 };
+        assert_eq!(number(&warm, "iterations"), warm_iterations);
+        let shown =
+            field(&session.layout_frame().unwrap(), "coords").dyn_into::<Float32Array>().unwrap().to_vec();
+        assert_eq!(shown, coords, "{method}: the map stays while the warm start builds");
+        run_layout(&mut session, 1e9, 1000.0);
+    }
+
+    // Too few words for the parameters: the core's message, and the map before stays.
+    let few = view(r#"{"nWords": 40, "method": "tsne", "layout": {"perplexity": 30}}"#);
+    let got = error_message(session.layout_begin(few, false));
+    assert!(got.contains("at least 91 words for perplexity 30"), "{got}");
+    let got = error_message(session.layout_begin(view(r#"{"nWords": 10, "method": "umap"}"#), false));
+    assert!(got.contains("at least 15 words for 15 neighbours"), "{got}");
+    let got = error_message(
+        session.layout_begin(view(r#"{"method": "tsne", "layout": {"perplexity": 0}}"#), false),
+    );
+    assert!(got.contains("perplexity"), "{got}");
+    let got = error_message(session.layout_begin(view(r#"{"method": "mds"}"#), false));
+    assert!(got.contains("'pca', 'tsne' or 'umap'"), "{got}");
+    assert!(error_message(session.project(view(r#"{"method": "tsne"}"#))).contains("layout_begin"));
+    let frame = session.layout_frame().unwrap();
+    assert_eq!(field(&frame, "method").as_string().as_deref(), Some("umap"));
+}

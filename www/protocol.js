@@ -151,6 +151,34 @@
  * @property {string[]|null} [isolate]  show just these words (in frequency order) and fit the projection on them;
  *   null = the `nWords` most frequent. Every word must be known; principal components need at least 2.
  * @property {number} [clusters]  k-means clusters (spherical, on unit vectors) to colour the words by, 2..50; 0 = none
+ * @property {'pca'|'tsne'|'umap'} [method]  missing = 'pca': principal components or word axes, as above. 'tsne'
+ *   and 'umap' map the `nWords` most frequent words with t-SNE or UMAP (`layout`'s parameters); `xComponent`,
+ *   `yComponent`, `axes`, `isolate` and `clusters` do not apply to them (their frames are uncoloured), and each of
+ *   `extraWords` is placed at the point of its nearest shown word by cosine (a layout cannot place new words).
+ * @property {LayoutSettings} [layout]  the t-SNE or UMAP parameters; missing fields take the defaults
+ */
+
+/**
+ * A t-SNE or UMAP map's parameters (`LayoutDto` in dto.rs); every field is optional, and
+ * the defaults are the core's (openTSNE's and umap-learn's). Out of range, or too few words
+ * for them (t-SNE needs more than 3 × perplexity, UMAP at least `neighbours`), the `project`
+ * request fails with the core's message ("expected at least 91 words for perplexity 30").
+ * @typedef {object} LayoutSettings
+ * @property {number} [perplexity]  t-SNE: 30; at least 1
+ * @property {number|null} [learningRate]  t-SNE: null = auto, max(N / exaggeration / 4, 50)
+ * @property {number} [iterations]  t-SNE: 750, the first 250 with early exaggeration
+ * @property {number} [exaggeration]  t-SNE: 12; at least 1
+ * @property {number} [neighbours]  UMAP: 15, the word itself included; at least 2
+ * @property {number} [minDist]  UMAP: 0.1, in [0, 1]
+ * @property {number|null} [epochs]  UMAP: null = 500 for up to 10,000 words, else 200
+ * @property {number} [seed]  1
+ */
+
+/**
+ * Where a t-SNE or UMAP map stands. `phase`: 'neighbours' (the exact cosine k-NN graph),
+ * 'affinities' (t-SNE's affinities or UMAP's memberships), then 'layout', the points moving,
+ * `iteration` of `iterations` (t-SNE iterations, UMAP epochs); `done` at the last.
+ * @typedef {{phase: 'neighbours'|'affinities'|'layout', iteration: number, iterations: number, done: boolean}} LayoutProgress
  */
 
 /**
@@ -174,6 +202,10 @@
  * @property {Float32Array} coords
  * @property {string[]} extraWords
  * @property {Float32Array} extraCoords
+ * @property {'tsne'|'umap'} [method]  only on t-SNE and UMAP frames, which have `explained` empty, `axisLabels`
+ *   ['t-SNE 1', 't-SNE 2'] or ['UMAP 1', 'UMAP 2'], `axes` both null, `isolated` false, `clusters` null, and
+ *   are not aligned to the frame before (they move on from it)
+ * @property {LayoutProgress} [layoutProgress]  likewise: where the map stands
  */
 
 /**
@@ -195,7 +227,17 @@
  *   that fails (an unknown word, named with the others: "'pony' and 'unicorn' are not in the
  *   vocabulary"; too few words; a bad number of clusters) is answered with an `error`, and
  *   the frames keep the last view that worked. A new model (`prepare`, `openFiles`) drops
- *   `axes`, `isolate` and `clusters` from the view: the page sends them again for it.
+ *   `axes`, `isolate`, `clusters` and `method` from the view: the page sends them again for it.
+ *   With `method` 'tsne' or 'umap' the reply is the map's first frame, once its graph is built
+ *   (about a second at 5,000 words), and the worker goes on stepping it, a slice of about
+ *   CHUNK_MS at a time between training chunks and messages, with a `projection` every
+ *   LAYOUT_FRAME_MS until `layoutProgress.done`. While training, fresh vectors (each epoch end,
+ *   every PROJECTION_INTERVAL_MS) warm-start the map from where it stands (t-SNE: 250
+ *   iterations without exaggeration; UMAP: 100 epochs at learning rate 0.1) rather than start
+ *   it over. A `project` with the same method, `nWords` and `layout` as the running map is
+ *   answered at once with the map as it stands (its `extraWords` placed) and the map goes on;
+ *   any other `project` replaces the map, and a request still waiting for its first frame gets
+ *   the SUPERSEDED error.
  * @typedef {{type: 'neighbours', id: number, word: string, k: number}} NeighboursRequest
  * @typedef {{type: 'analogy', id: number, a: string, b: string, c: string, k: number}} AnalogyRequest
  * @typedef {{type: 'complete', id: number, prefix: string, limit: number}} CompleteRequest
@@ -237,7 +279,8 @@
  * @typedef {{type: 'state', id: number|null, state: TrainingState}} StateMessage
  * @typedef {{type: 'progress', progress: Progress}} ProgressMessage  at least 4 per second while training
  * @typedef {{type: 'projection', id: number|null, model: number} & Projection} ProjectionMessage
- *   at each epoch end, every PROJECTION_INTERVAL_MS within an epoch, and on request; `model`
+ *   at each epoch end, every PROJECTION_INTERVAL_MS within an epoch, and on request (t-SNE and UMAP:
+ *   every LAYOUT_FRAME_MS while the map moves, and at its end); `model`
  *   names the model it shows (see PreparedReply), so the page drops a frame of one it replaced
  * @typedef {{type: 'neighbours', id: number, word: string, neighbours: Neighbour[]}} NeighboursReply
  * @typedef {{type: 'analogy', id: number, cosAdd: Neighbour[], cosMul: Neighbour[]}} AnalogyReply
@@ -275,3 +318,7 @@ export const FIRST_CHUNK_MERGES = 16;
 export const CHUNK_MS = 50;
 /** A fresh projection at least this often within a long epoch. */
 export const PROJECTION_INTERVAL_MS = 700;
+/** A t-SNE or UMAP frame at least this often while the map moves: the page glides between them. */
+export const LAYOUT_FRAME_MS = 200;
+/** Work units of a map's first slice of building its graph (about 2 ms natively); the worker then sizes slices to CHUNK_MS, per phase. */
+export const FIRST_LAYOUT_WORK = 2_000_000;

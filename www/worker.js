@@ -2,7 +2,7 @@
 // requests of www/protocol.js from a handler table, and learns BPE merges and trains in
 // chunks so that queries, pause and stop are read between two chunks.
 import init, { Session, benchmark_text, panic_for_test, version } from './pkg/embedscope.js';
-import { CHUNK_MS, FIRST_CHUNK_MERGES, FIRST_CHUNK_TOKENS, LOAD_SLICE_BYTES, PROJECTION_INTERVAL_MS, SNIFF_BYTES, SUPERSEDED } from './protocol.js';
+import { CHUNK_MS, FIRST_CHUNK_MERGES, FIRST_CHUNK_TOKENS, FIRST_LAYOUT_WORK, LAYOUT_FRAME_MS, LOAD_SLICE_BYTES, PROJECTION_INTERVAL_MS, SNIFF_BYTES, SUPERSEDED } from './protocol.js';
 
 /** @typedef {import('./protocol.js').Request} Request */
 /** @typedef {import('./protocol.js').Source} Source */
@@ -21,7 +21,7 @@ let textFrom = null;
 let textInfo = null;
 let isSample = false;
 /** What a view means where a field is missing (an older page): principal components of the most frequent words, no colours. */
-const PLAIN_VIEW = { axes: { x: null, y: null }, isolate: null, clusters: 0 };
+const PLAIN_VIEW = { axes: { x: null, y: null }, isolate: null, clusters: 0, method: 'pca' };
 /** @type {ViewSettings} the last view that gave a frame: the frames sent while training use it */
 let view = { nWords: 300, xComponent: 0, yComponent: 1, extraWords: [], ...PLAIN_VIEW };
 let chunkTokens = FIRST_CHUNK_TOKENS;
@@ -42,6 +42,20 @@ let stateBeforeLoading = 'idle';
 let model = 0;
 
 let lastProjectionAt = 0;
+
+/**
+ * The t-SNE or UMAP map being built or stepped (null with PCA): `id` is the `project`
+ * request still waiting for its first frame; `fresh` says the vectors moved on since it
+ * started, so it is to warm-start again; `buildMs` and `layoutMs` are the time spent building
+ * its graph and moving its points.
+ * @type {{id: number|null, key: string, settings: ViewSettings, progress: import('./protocol.js').LayoutProgress,
+ *   fresh: boolean, buildMs: number, layoutMs: number, iterations: number, lastFrameAt: number}|null}
+ */
+let layoutJob = null;
+/** Work per slice of building a graph, by phase, sized to CHUNK_MS; kept across maps (the units do not depend on the word count). */
+const buildBudgets = { neighbours: FIRST_LAYOUT_WORK, affinities: FIRST_LAYOUT_WORK };
+/** Whether `runLayout` is stepping the map. */
+let layoutRunning = false;
 
 /** Lets queued messages run before the next chunk (a MessageChannel is not clamped like setTimeout). */
 const yieldToMessages = (() => {
@@ -80,7 +94,122 @@ function postProjection(id = null, settings = view) {
  */
 function usePlainView() {
   view = { ...view, ...PLAIN_VIEW };
+  cancelLayout();
 }
+
+/** @param {ViewSettings} settings */
+const isLayout = (settings) => settings.method === 'tsne' || settings.method === 'umap';
+
+/** What makes two views the same t-SNE or UMAP map: method, word count and parameters (not `extraWords`). */
+function layoutKey(settings) {
+  const layout = settings.layout ?? {};
+  return JSON.stringify([settings.method, settings.nWords, Object.keys(layout).sort().map((k) => [k, layout[k]])]);
+}
+
+/** Drops the map being built or stepped; a `project` still waiting for its frame is told it was replaced. */
+function cancelLayout() {
+  if (layoutJob?.id != null) self.postMessage({ type: 'error', id: layoutJob.id, message: SUPERSEDED });
+  layoutJob = null;
+}
+
+/**
+ * Starts a t-SNE or UMAP map of `settings` (throws, changing nothing, when the session
+ * refuses it); `warm` starts from the map before when it is of the same method and word count.
+ * @param {ViewSettings} settings @param {number|null} id @param {boolean} warm
+ */
+function startLayout(settings, id, warm) {
+  const progress = session.layout_begin(settings, warm);
+  const waiting = layoutJob?.id;
+  if (waiting != null && waiting !== id) self.postMessage({ type: 'error', id: waiting, message: SUPERSEDED });
+  layoutJob = { id, key: layoutKey(settings), settings, progress, fresh: false, buildMs: 0, layoutMs: 0, iterations: 1, lastFrameAt: 0 };
+  runLayout();
+}
+
+/** Posts the map as a `projection` frame, unless it has no coordinates yet; says whether it did. */
+function postLayoutFrame(job) {
+  const frame = session.layout_frame();
+  if (frame == null) return false;
+  const extraWords = job.settings.extraWords ?? [];
+  const extraCoords = extraWords.length ? session.layout_place_words(extraWords) : new Float32Array(0);
+  job.lastFrameAt = performance.now();
+  self.postMessage({ type: 'projection', id: job.id, model, ...frame, extraWords, extraCoords }, [frame.coords.buffer, extraCoords.buffer]);
+  job.id = null;
+  return true;
+}
+
+/**
+ * Builds and steps the map a slice (about CHUNK_MS) at a time, yielding to messages between
+ * slices, and posts a frame every LAYOUT_FRAME_MS while the points move, until it is done.
+ * Fresh vectors warm-start it again once it is done, or once moving its points has taken as
+ * long as building its graph did, so that at least half the time goes to the map moving.
+ * Training chunks run in between, as both loops yield through the same channel.
+ */
+async function runLayout() {
+  if (layoutRunning) return;
+  layoutRunning = true;
+  try {
+    while (layoutJob) {
+      const job = layoutJob;
+      const { phase, done } = job.progress;
+      if (job.fresh && (done || (phase === 'layout' && job.layoutMs >= job.buildMs))) {
+        job.progress = session.layout_begin(job.settings, true);
+        Object.assign(job, { fresh: false, buildMs: 0, layoutMs: 0 });
+        continue;
+      }
+      if (done) break;
+      const budget = phase === 'layout' ? job.iterations : buildBudgets[phase];
+      const started = performance.now();
+      job.progress = session.layout_step(budget);
+      const elapsed = performance.now() - started;
+      // A slice that ended its phase (or the map) stopped short of its budget: it says nothing of the rate.
+      if (job.progress.phase === phase && !job.progress.done) {
+        // Grown at most 4 times a slice: a few fast slices timed coarsely must not make one that takes seconds.
+        const next = Math.min(4 * budget, resized(budget, elapsed, 1, 1e12));
+        if (phase === 'layout') job.iterations = next;
+        else buildBudgets[phase] = next;
+      }
+      if (phase === 'layout') job.layoutMs += elapsed;
+      else job.buildMs += elapsed;
+      const moving = job.progress.phase === 'layout';
+      if (moving && (job.id != null || job.progress.done || performance.now() - job.lastFrameAt >= LAYOUT_FRAME_MS)) {
+        postLayoutFrame(job);
+      }
+      await yieldToMessages();
+    }
+  } catch (error) {
+    const id = layoutJob?.id ?? null;
+    layoutJob = null;
+    reportError(id)(error);
+  } finally {
+    layoutRunning = false;
+  }
+}
+
+/**
+ * The vectors moved on (an epoch ended, PROJECTION_INTERVAL_MS passed, training stopped):
+ * a PCA frame now, or the t-SNE or UMAP map warm-started from where it stands.
+ */
+function showFreshVectors() {
+  if (!isLayout(view)) {
+    postProjection();
+    return;
+  }
+  lastProjectionAt = performance.now();
+  if (layoutJob) {
+    layoutJob.fresh = true;
+    runLayout();
+    return;
+  }
+  try {
+    startLayout(view, null, true);
+  } catch (error) {
+    // The view worked for other vectors; training goes on with a PCA map.
+    view = { ...view, method: 'pca' };
+    reportError(null)(error);
+  }
+}
+
+
 
 /** The next chunk's size: `size` scaled so a chunk takes about CHUNK_MS, within bounds. */
 function resized(size, elapsed, min, max) {
@@ -167,7 +296,7 @@ async function trainLoop() {
     chunkTokens = resized(chunkTokens, elapsed, 1_000, 1_000_000);
     self.postMessage({ type: 'progress', progress });
     const epochEnded = progress.epochTokensDone === progress.epochTokens;
-    if (epochEnded || performance.now() - lastProjectionAt > PROJECTION_INTERVAL_MS) postProjection();
+    if (epochEnded || performance.now() - lastProjectionAt > PROJECTION_INTERVAL_MS) showFreshVectors();
     if (progress.done) {
       setState('done');
       return;
@@ -333,15 +462,30 @@ const handlers = {
       setState(stateBeforeLearning, id);
     } else if (state === 'training' || state === 'paused') {
       setState('stopped', id);
-      postProjection();
+      showFreshVectors();
     } else {
       setState(state, id);
     }
   },
-  /** A view that fails is answered with an error, and the frames while training keep the last valid one. */
+  /**
+   * A view that fails is answered with an error, and the frames while training keep the last
+   * valid one. A t-SNE or UMAP view is answered by the map's first frame; the map of the
+   * same method, word count and parameters goes on as it is (answered at once, `extraWords`
+   * placed), any other view replaces it.
+   */
   project({ id, view: settings }) {
     const next = { ...PLAIN_VIEW, extraWords: [], ...settings };
-    postProjection(id, next);
+    if (!isLayout(next)) {
+      postProjection(id, next);
+      cancelLayout();
+    } else if (layoutJob?.key === layoutKey(next)) {
+      if (layoutJob.id != null) self.postMessage({ type: 'error', id: layoutJob.id, message: SUPERSEDED });
+      Object.assign(layoutJob, { id, settings: next });
+      // Without coordinates yet, the frame comes when the graph is built.
+      postLayoutFrame(layoutJob);
+    } else {
+      startLayout(next, id, false);
+    }
     view = next;
   },
   neighbours({ word, k }) {

@@ -26,7 +26,10 @@ pub use io::{
     write_projector_vectors, write_word2vec_binary, write_word2vec_text,
 };
 pub use kmeans::{KMeans, MAX_CLUSTERS};
-pub use layout::{Knn, Layout, LayoutProgress, Tsne, TsneParams, Umap, UmapParams, neighbour_preservation};
+pub use layout::{
+    Knn, Layout, LayoutBuilder, LayoutParams, LayoutPhase, LayoutProgress, Tsne, TsneParams, Umap,
+    UmapParams, neighbour_preservation,
+};
 pub use pca::Pca;
 pub use projection::{Axis, KMEANS_WORK_PER_FRAME, MAX_COMPONENTS, Projection, ViewSpec};
 pub use query::{AnalogyMethod, Neighbour};

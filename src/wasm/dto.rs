@@ -4,7 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::embed::{
-    AnalogyReport, Axis, EvalProgress, Neighbour, Projection, SectionScore, SimilarityReport, ViewSpec,
+    AnalogyReport, Axis, EvalProgress, LayoutParams, LayoutPhase, LayoutProgress, Neighbour, Projection,
+    SectionScore, SimilarityReport, TsneParams, UmapParams, ViewSpec,
 };
 use crate::error::{Error, Result};
 use crate::text::{
@@ -300,6 +301,10 @@ pub struct ViewDto {
     pub axes: AxesDto,
     pub isolate: Option<Vec<String>>,
     pub clusters: usize,
+    /// "pca" (principal components or word axes, `Projection`), "tsne" or "umap".
+    pub method: String,
+    /// The t-SNE or UMAP parameters; ignored with "pca".
+    pub layout: LayoutDto,
 }
 
 impl Default for ViewDto {
@@ -311,8 +316,113 @@ impl Default for ViewDto {
             axes: AxesDto::default(),
             isolate: None,
             clusters: 0,
+            method: "pca".into(),
+            layout: LayoutDto::default(),
         }
     }
+}
+
+/// The parameters of a t-SNE or UMAP map (`ViewSettings.layout` in www/protocol.js); a
+/// missing field takes the core's default (`TsneParams`, `UmapParams`).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct LayoutDto {
+    pub perplexity: f32,
+    /// null: "auto".
+    pub learning_rate: Option<f32>,
+    pub iterations: usize,
+    pub exaggeration: f32,
+    pub neighbours: usize,
+    pub min_dist: f32,
+    /// null: by the word count (umap-learn's rule).
+    pub epochs: Option<usize>,
+    pub seed: u64,
+}
+
+impl Default for LayoutDto {
+    fn default() -> Self {
+        let (tsne, umap) = (TsneParams::default(), UmapParams::default());
+        LayoutDto {
+            perplexity: tsne.perplexity,
+            learning_rate: tsne.learning_rate,
+            iterations: tsne.iterations,
+            exaggeration: tsne.early_exaggeration,
+            neighbours: umap.n_neighbours,
+            min_dist: umap.min_dist,
+            epochs: umap.epochs,
+            seed: tsne.seed,
+        }
+    }
+}
+
+impl ViewDto {
+    /// The layout the view asks for: `None` for "pca", an error naming an unknown method.
+    pub fn layout_params(&self) -> Result<Option<LayoutParams>> {
+        let l = &self.layout;
+        match self.method.as_str() {
+            "pca" => Ok(None),
+            "tsne" => Ok(Some(LayoutParams::Tsne(TsneParams {
+                perplexity: l.perplexity,
+                learning_rate: l.learning_rate,
+                iterations: l.iterations,
+                early_exaggeration: l.exaggeration,
+                seed: l.seed,
+            }))),
+            "umap" => Ok(Some(LayoutParams::Umap(UmapParams {
+                n_neighbours: l.neighbours,
+                min_dist: l.min_dist,
+                epochs: l.epochs,
+                seed: l.seed,
+                ..UmapParams::default()
+            }))),
+            other => Err(Error::InvalidParameter {
+                name: "method",
+                value: other.to_string(),
+                expected: "'pca', 'tsne' or 'umap'".into(),
+            }),
+        }
+    }
+}
+
+/// Where a t-SNE or UMAP map stands (`LayoutProgress` in www/protocol.js).
+#[derive(Debug, Clone, Copy, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LayoutProgressDto {
+    /// "neighbours", "affinities" or "layout".
+    pub phase: &'static str,
+    pub iteration: usize,
+    pub iterations: usize,
+    pub done: bool,
+}
+
+impl LayoutProgressDto {
+    pub fn new(phase: LayoutPhase, progress: LayoutProgress) -> LayoutProgressDto {
+        let phase_name = match phase {
+            LayoutPhase::Neighbours => "neighbours",
+            LayoutPhase::Affinities => "affinities",
+            LayoutPhase::Layout => "layout",
+        };
+        LayoutProgressDto {
+            phase: phase_name,
+            iteration: progress.iteration,
+            iterations: progress.iterations,
+            done: phase == LayoutPhase::Layout && progress.is_done(),
+        }
+    }
+}
+
+/// A t-SNE or UMAP frame's metadata: a `ProjectionDto`'s fields (the page draws both alike)
+/// and the layout's; the coordinates travel beside it as a `Float32Array`. Flattened, so it
+/// needs a serializer that writes maps as objects.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LayoutFrameDto {
+    /// `explained` empty, principal components 0 and 1 without word axes, not isolated.
+    #[serde(flatten)]
+    pub frame: ProjectionDto,
+    /// "tsne" or "umap".
+    pub method: &'static str,
+    pub layout_progress: LayoutProgressDto,
 }
 
 /// The words that define each axis, `[from, to]`; `None` (null) for a principal component.

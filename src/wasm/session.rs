@@ -9,12 +9,14 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::dto::{
-    AnalogyDto, BpeProgressDto, CorpusStats, EvalProgressDto, MergeDto, NeighbourDto, Params, ProgressDto,
-    ProjectionDto, TextInfo, TokenInfoDto, VectorsInfo, ViewDto, analogy_report_dto, similarity_report_dto,
+    AnalogyDto, AxesDto, BpeProgressDto, CorpusStats, EvalProgressDto, LayoutFrameDto, LayoutProgressDto,
+    MergeDto, NeighbourDto, Params, ProgressDto, ProjectionDto, TextInfo, TokenInfoDto, VectorsInfo, ViewDto,
+    analogy_report_dto, similarity_report_dto,
 };
 use crate::embed::{
     self, AnalogyEvaluator, AnalogyMethod, AnalogyOptions, AnalogySet, Bundle, BundleRef, EvalProgress,
-    Projection, SimilarityOptions, SimilarityReport, SimilaritySet, VectorFormat, VectorsParser,
+    Layout, LayoutBuilder, LayoutParams, LayoutPhase, LayoutProgress, Projection, SimilarityOptions,
+    SimilarityReport, SimilaritySet, VectorFormat, VectorsParser,
 };
 use crate::error::Error;
 use crate::text::{BpeConfig, BpeLearner, BpeTokenizer, CorpusBuilder, Tokenizer, concordance, decode_text};
@@ -73,6 +75,48 @@ enum Evaluation {
     Similarity(SimilarityReport),
 }
 
+/// A t-SNE or UMAP map of the most frequent words of one snapshot of the vectors: being
+/// built a slice at a time, then stepped.
+struct LayoutRun {
+    /// "tsne" or "umap".
+    method: &'static str,
+    /// The vectors it is built from: a snapshot, so training may move on meanwhile.
+    embeddings: Rc<Embeddings>,
+    n_words: usize,
+    /// Iterations or epochs in all.
+    iterations: usize,
+    state: LayoutState,
+}
+
+enum LayoutState {
+    /// The graph is being built; a warm start shows its initial coordinates meanwhile.
+    Building {
+        builder: LayoutBuilder,
+        initial: Option<Vec<f32>>,
+    },
+    Running(Box<dyn Layout>),
+}
+
+impl LayoutRun {
+    fn progress(&self) -> LayoutProgressDto {
+        match &self.state {
+            LayoutState::Building { builder, .. } => LayoutProgressDto::new(
+                builder.phase(),
+                LayoutProgress { iteration: 0, iterations: self.iterations },
+            ),
+            LayoutState::Running(layout) => LayoutProgressDto::new(LayoutPhase::Layout, layout.progress()),
+        }
+    }
+
+    /// The coordinates to show: the layout's, or a warm start's initial ones while building.
+    fn coords(&self) -> Option<&[f32]> {
+        match &self.state {
+            LayoutState::Building { initial, .. } => initial.as_deref(),
+            LayoutState::Running(layout) => Some(layout.coords()),
+        }
+    }
+}
+
 /// A training and query session over one text, or over vectors opened from a file.
 #[wasm_bindgen]
 #[derive(Default)]
@@ -101,6 +145,8 @@ pub struct Session {
     evaluation: Option<Evaluation>,
     /// The last frame of the map: what the next one is aligned to, and how to place extra words.
     frame: Option<Projection>,
+    /// The t-SNE or UMAP map (`layout_begin`).
+    layout: Option<LayoutRun>,
 }
 
 #[wasm_bindgen]
@@ -226,6 +272,7 @@ impl Session {
         self.snapshot = None;
         self.diverged = false;
         self.frame = None;
+        self.layout = None;
         to_js(&stats)
     }
 
@@ -334,6 +381,130 @@ impl Session {
             .flat_map(|word| emb.index_of(word).map_or([f32::NAN; 2], |i| frame.place(&emb, i)))
             .collect();
         Ok(Float32Array::from(coords.as_slice()))
+    }
+
+    /// Starts a t-SNE or UMAP map for `view` (`ViewSettings` with `method` 'tsne' or 'umap'
+    /// and its `layout` parameters) of the `nWords` most frequent words (all, when the
+    /// vocabulary is smaller) of the vectors as they are now; `layout_step` builds and runs
+    /// it. With `warm`, when the map before was of the same method and word count, it starts
+    /// from that map's coordinates with warm parameters (t-SNE: 250 iterations without
+    /// exaggeration; UMAP: 100 epochs at learning rate 0.1), so a map drawn while training
+    /// moves on rather than starting over. Returns `LayoutProgress`. Bad parameters or too
+    /// few words fail here with the core's message, and the map before stays.
+    pub fn layout_begin(&mut self, view: JsValue, warm: bool) -> Result<JsValue, JsError> {
+        let view: ViewDto = serde_wasm_bindgen::from_value(view)
+            .map_err(|e| JsError::new(&format!("bad view settings: {e}")))?;
+        let (method, params) = match view.layout_params().map_err(js_error)? {
+            Some(params @ LayoutParams::Tsne(_)) => ("tsne", params),
+            Some(params @ LayoutParams::Umap(_)) => ("umap", params),
+            None => return Err(JsError::new("layout_begin takes method 'tsne' or 'umap'")),
+        };
+        let embeddings = self.embeddings()?;
+        let n_words = view.n_words.min(embeddings.len());
+        let previous = self
+            .layout
+            .as_ref()
+            .filter(|run| warm && run.method == method && run.n_words == n_words)
+            .and_then(LayoutRun::coords);
+        let (params, initial) = match previous {
+            Some(coords) => (params.warm(), Some(coords.to_vec())),
+            None => (params, None),
+        };
+        let iterations = match &params {
+            LayoutParams::Tsne(p) => p.iterations,
+            LayoutParams::Umap(p) => p.epochs_for(n_words),
+        };
+        let builder =
+            LayoutBuilder::new(&embeddings, n_words, params, initial.as_deref()).map_err(js_error)?;
+        let run = LayoutRun {
+            method,
+            embeddings,
+            n_words,
+            iterations,
+            state: LayoutState::Building { builder, initial },
+        };
+        let progress = run.progress();
+        self.layout = Some(run);
+        to_js(&progress)
+    }
+
+    /// Does about `max_work` more of the map: while building (phase 'neighbours' or
+    /// 'affinities'), `max_work` units of work (one is about a multiply-add; the worker sizes
+    /// it to its slice time per phase); in phase 'layout', `max_work` iterations. Returns
+    /// `LayoutProgress`.
+    pub fn layout_step(&mut self, max_work: f64) -> Result<JsValue, JsError> {
+        // Taken out while it steps: a layout whose finish fails is dropped.
+        let mut run = self.layout.take().ok_or_else(no_layout)?;
+        let max_work = max_work.max(1.0);
+        run.state = match run.state {
+            LayoutState::Building { mut builder, initial } => {
+                if builder.step(&run.embeddings, max_work as u64) == LayoutPhase::Layout {
+                    LayoutState::Running(builder.finish(&run.embeddings).map_err(js_error)?)
+                } else {
+                    LayoutState::Building { builder, initial }
+                }
+            }
+            LayoutState::Running(mut layout) => {
+                layout.step(max_work as usize);
+                LayoutState::Running(layout)
+            }
+        };
+        let progress = run.progress();
+        self.layout = Some(run);
+        to_js(&progress)
+    }
+
+    /// The map as a frame in the shape of `project`'s (`ProjectionDto` with `explained`
+    /// empty, `axisLabels` such as 't-SNE 1', no clusters), plus `method` and
+    /// `layoutProgress`, and `coords`, a `Float32Array` the worker can transfer; null while a
+    /// cold start is still building its graph and has no coordinates yet.
+    pub fn layout_frame(&self) -> Result<JsValue, JsError> {
+        let run = self.layout.as_ref().ok_or_else(no_layout)?;
+        let Some(coords) = run.coords() else { return Ok(JsValue::NULL) };
+        let title = if run.method == "tsne" { "t-SNE" } else { "UMAP" };
+        let frame = LayoutFrameDto {
+            frame: ProjectionDto {
+                words: (0..run.n_words).map(|i| run.embeddings.word(i).to_string()).collect(),
+                explained: Vec::new(),
+                x_component: 0,
+                y_component: 1,
+                axes: AxesDto::default(),
+                isolated: false,
+                axis_labels: [format!("{title} 1"), format!("{title} 2")],
+            },
+            method: run.method,
+            layout_progress: run.progress(),
+        };
+        let serializer =
+            serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true).serialize_maps_as_objects(true);
+        let out = frame.serialize(&serializer).map_err(|e| JsError::new(&e.to_string()))?;
+        set(&out, "coords", &Float32Array::from(coords))?;
+        set(&out, "clusters", &JsValue::NULL)?;
+        Ok(out)
+    }
+
+    /// Coordinates of `words` on the t-SNE or UMAP map (`Float32Array`): a shown word at its
+    /// point, another at the point of its nearest shown word by cosine (a layout has no
+    /// projection to place new words with), NaN for an unknown word.
+    pub fn layout_place_words(&self, words: Vec<String>) -> Result<Float32Array, JsError> {
+        let run = self.layout.as_ref().ok_or_else(no_layout)?;
+        let coords = run.coords().ok_or_else(|| JsError::new("the map has no coordinates yet"))?;
+        let emb = &run.embeddings;
+        let placed: Vec<f32> = words
+            .iter()
+            .flat_map(|word| {
+                let shown = match emb.index_of(word) {
+                    Some(i) if i < run.n_words => Some(i),
+                    Some(_) => emb
+                        .neighbours(word, 1, Some(run.n_words))
+                        .ok()
+                        .and_then(|n| n.first().map(|n| n.word_idx)),
+                    None => None,
+                };
+                shown.map_or([f32::NAN; 2], |i| [coords[2 * i], coords[2 * i + 1]])
+            })
+            .collect();
+        Ok(Float32Array::from(placed.as_slice()))
     }
 
     /// What a file is, from its first bytes (and its name when they cannot tell): `"bundle"`,
@@ -538,6 +709,9 @@ impl Session {
 
 impl Session {
     fn project_view(&mut self, view: ViewDto) -> Result<JsValue, JsError> {
+        if view.layout_params().map_err(js_error)?.is_some() {
+            return Err(JsError::new("project draws 'pca' maps: t-SNE and UMAP go through layout_begin"));
+        }
         let emb = self.embeddings()?;
         let frame = Projection::fit(&emb, &view.to_spec(), self.frame.as_ref()).map_err(js_error)?;
         // `axes` says null, not undefined, for an axis that is a principal component.
@@ -676,6 +850,10 @@ fn format_id(format: VectorFormat) -> &'static str {
 /// An error about a file, naming it: "vectors.txt: malformed vectors file, line 7: …".
 fn js_error_in(name: &str, err: Error) -> JsError {
     JsError::new(&format!("{name}: {err}"))
+}
+
+fn no_layout() -> JsError {
+    JsError::new("no t-SNE or UMAP map has been started")
 }
 
 fn no_text() -> JsError {

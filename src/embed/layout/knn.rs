@@ -37,45 +37,9 @@ impl Knn {
     /// **Unchecked precondition:** `dim > 0`, `unit.len()` is a multiple of `dim`, there are
     /// at most `u32::MAX` rows, and `k < ` the number of rows (checked only in debug builds).
     pub fn cosine(unit: &[f32], dim: usize, k: usize) -> Knn {
-        let n = unit.len() / dim;
-        debug_assert!(dim > 0 && unit.len() == n * dim && k < n.max(1));
-        let mut heaps = Heaps::new(n, k);
-        let mut panel = vec![0.0f32; dim * PANEL];
-        let zero_row = vec![0.0f32; dim];
-        let mut scores = [[0.0f32; PANEL]; TILE_ROWS];
-        for col_start in (0..n).step_by(PANEL) {
-            let cols = PANEL.min(n - col_start);
-            // The panel holds the block's vectors transposed: `dim` rows of PANEL columns.
-            panel.fill(0.0);
-            for c in 0..cols {
-                let v = &unit[(col_start + c) * dim..(col_start + c + 1) * dim];
-                for (t, &x) in v.iter().enumerate() {
-                    panel[t * PANEL + c] = x;
-                }
-            }
-            // Only pairs i < j: rows before the block's last column.
-            let row_end = col_start + cols - 1;
-            for row_start in (0..row_end).step_by(TILE_ROWS) {
-                let rows: [&[f32]; TILE_ROWS] = std::array::from_fn(|r| {
-                    let i = row_start + r;
-                    if i < n { &unit[i * dim..(i + 1) * dim] } else { &zero_row }
-                });
-                dot_tile(&rows, &panel, dim, &mut scores);
-                for (r, row_scores) in scores.iter().enumerate() {
-                    let i = row_start + r;
-                    let first = (i + 1).max(col_start);
-                    if i >= n || first >= col_start + cols {
-                        continue;
-                    }
-                    for j in first..col_start + cols {
-                        let distance = 1.0 - row_scores[j - col_start];
-                        heaps.offer(i, j as u32, distance);
-                        heaps.offer(j, i as u32, distance);
-                    }
-                }
-            }
-        }
-        heaps.into_knn()
+        let mut builder = KnnBuilder::new(unit.len() / dim, dim, k);
+        while !builder.step(unit, u64::MAX) {}
+        builder.finish()
     }
 
     /// The `k` nearest neighbours of each 2-D point of `coords` (flat `x, y` pairs) by
@@ -125,6 +89,122 @@ impl Knn {
     }
 }
 
+/// [`Knn::cosine`] a slice at a time, so a worker can build a large graph between messages:
+/// the panels of columns a few rows of tiles at a time, then the rows' heaps sorted a few rows
+/// at a time. The products are taken, and offered to the heaps, in the same order however the
+/// work is sliced, so the graph is the same to the bit.
+pub struct KnnBuilder {
+    n: usize,
+    dim: usize,
+    heaps: Heaps,
+    panel: Vec<f32>,
+    zero_row: Vec<f32>,
+    scores: Box<[[f32; PANEL]; TILE_ROWS]>,
+    /// The panel being multiplied (its first column), and the next tile of rows in it.
+    col_start: usize,
+    row_start: usize,
+    /// Rows whose heaps are sorted, once every panel is done.
+    rows_sorted: usize,
+}
+
+/// Work units (about the time of a multiply-add of the dot products, measured natively at
+/// 5,000 × 100; a guide for sizing slices only) of offering one product to the two heaps.
+const OFFER_WORK: usize = 64;
+/// Work units of sorting one row's heap, per neighbour.
+const SORT_WORK_PER_NEIGHBOUR: u64 = 256;
+
+impl KnnBuilder {
+    /// Starts the graph of `k` nearest neighbours of `n` unit vectors of `dim` numbers.
+    ///
+    /// **Unchecked precondition:** as [`Knn::cosine`]'s: `dim > 0`, `n ≤ u32::MAX`, `k < n`.
+    pub fn new(n: usize, dim: usize, k: usize) -> KnnBuilder {
+        debug_assert!(dim > 0 && k < n.max(1));
+        KnnBuilder {
+            n,
+            dim,
+            heaps: Heaps::new(n, k),
+            panel: vec![0.0; dim * PANEL],
+            zero_row: vec![0.0; dim],
+            scores: Box::new([[0.0; PANEL]; TILE_ROWS]),
+            col_start: 0,
+            row_start: 0,
+            rows_sorted: 0,
+        }
+    }
+
+    /// Does about `max_work` units more (a multiply-add of a dot product is one; at least
+    /// one tile of rows or one row), and says whether the graph is complete.
+    ///
+    /// **Unchecked precondition:** `unit` holds the same `n × dim` unit vectors at every call.
+    pub fn step(&mut self, unit: &[f32], max_work: u64) -> bool {
+        let (n, dim) = (self.n, self.dim);
+        debug_assert_eq!(unit.len(), n * dim);
+        let mut work = 0u64;
+        while self.col_start < n {
+            if work >= max_work {
+                return false;
+            }
+            let col_start = self.col_start;
+            let cols = PANEL.min(n - col_start);
+            if self.row_start == 0 {
+                // The panel holds the block's vectors transposed: `dim` rows of PANEL columns.
+                self.panel.fill(0.0);
+                for c in 0..cols {
+                    let v = &unit[(col_start + c) * dim..(col_start + c + 1) * dim];
+                    for (t, &x) in v.iter().enumerate() {
+                        self.panel[t * PANEL + c] = x;
+                    }
+                }
+            }
+            // Only pairs i < j: rows before the block's last column.
+            let row_end = col_start + cols - 1;
+            if self.row_start < row_end {
+                let row_start = self.row_start;
+                let rows: [&[f32]; TILE_ROWS] = std::array::from_fn(|r| {
+                    let i = row_start + r;
+                    if i < n { &unit[i * dim..(i + 1) * dim] } else { &self.zero_row }
+                });
+                dot_tile(&rows, &self.panel, dim, &mut self.scores);
+                for (r, row_scores) in self.scores.iter().enumerate() {
+                    let i = row_start + r;
+                    let first = (i + 1).max(col_start);
+                    if i >= n || first >= col_start + cols {
+                        continue;
+                    }
+                    for j in first..col_start + cols {
+                        let distance = 1.0 - row_scores[j - col_start];
+                        self.heaps.offer(i, j as u32, distance);
+                        self.heaps.offer(j, i as u32, distance);
+                    }
+                }
+                self.row_start += TILE_ROWS;
+                work += (TILE_ROWS * PANEL * (dim + OFFER_WORK)) as u64;
+            }
+            if self.row_start >= row_end {
+                self.col_start += PANEL;
+                self.row_start = 0;
+            }
+        }
+        let row_work = SORT_WORK_PER_NEIGHBOUR * self.heaps.k.max(1) as u64;
+        while self.rows_sorted < n {
+            if work >= max_work {
+                return false;
+            }
+            self.heaps.sort_row(self.rows_sorted);
+            self.rows_sorted += 1;
+            work += row_work;
+        }
+        true
+    }
+
+    /// The graph. **Unchecked precondition:** `step` has said it is complete.
+    pub fn finish(self) -> Knn {
+        debug_assert!(self.rows_sorted == self.n);
+        let Heaps { n, k, indices, distances, .. } = self.heaps;
+        Knn { n, k, indices, distances }
+    }
+}
+
 /// `scores[r][c] = rows[r] · panel column c` for the whole panel, one 4 × 8 tile at a time
 /// with its 32 sums in registers.
 fn dot_tile(rows: &[&[f32]; TILE_ROWS], panel: &[f32], dim: usize, scores: &mut [[f32; PANEL]; TILE_ROWS]) {
@@ -156,6 +236,8 @@ struct Heaps {
     /// many candidates that cannot enter are turned away without reading the heaps: with the
     /// check inlined, this took a third off a 20,000-word graph.
     worst: Vec<f32>,
+    /// A row's candidates while it is sorted.
+    scratch: Vec<(f32, u32)>,
 }
 
 /// Whether candidate `a` ranks after `b`: farther, or as far with a higher index.
@@ -173,6 +255,7 @@ impl Heaps {
             indices: vec![0; n * k],
             distances: vec![0.0; n * k],
             worst: vec![f32::INFINITY; n],
+            scratch: Vec::with_capacity(k),
         }
     }
 
@@ -242,25 +325,26 @@ impl Heaps {
         self.worst[row] = d[0];
     }
 
-    fn into_knn(mut self) -> Knn {
-        let k = self.k;
-        let mut pairs = Vec::with_capacity(k);
-        for row in 0..self.n {
-            let range = row * k..(row + 1) * k;
-            pairs.clear();
-            pairs.extend(
-                self.distances[range.clone()]
-                    .iter()
-                    .copied()
-                    .zip(self.indices[range.clone()].iter().copied()),
-            );
-            pairs.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            for (slot, &(d, i)) in range.zip(&pairs) {
-                self.distances[slot] = d;
-                self.indices[slot] = i;
-            }
+    /// Sorts row `row`'s kept candidates by `(distance, index)`, ascending.
+    fn sort_row(&mut self, row: usize) {
+        let range = row * self.k..(row + 1) * self.k;
+        let pairs = &mut self.scratch;
+        pairs.clear();
+        pairs.extend(
+            self.distances[range.clone()].iter().copied().zip(self.indices[range.clone()].iter().copied()),
+        );
+        pairs.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        for (slot, &(d, i)) in range.zip(pairs.iter()) {
+            self.distances[slot] = d;
+            self.indices[slot] = i;
         }
-        Knn { n: self.n, k, indices: self.indices, distances: self.distances }
+    }
+
+    fn into_knn(mut self) -> Knn {
+        for row in 0..self.n {
+            self.sort_row(row);
+        }
+        Knn { n: self.n, k: self.k, indices: self.indices, distances: self.distances }
     }
 }
 

@@ -18,6 +18,7 @@
 //! generator (Xoshiro256++, as the trainer) supplies all randomness, so native and wasm32
 //! builds draw the same numbers.
 
+mod graph;
 mod knn;
 mod quadtree;
 mod tsne;
@@ -26,6 +27,8 @@ mod umap;
 pub use knn::Knn;
 pub use tsne::{Tsne, TsneParams};
 pub use umap::{Umap, UmapParams};
+
+use graph::GraphBuilder;
 
 use super::{Embeddings, Pca};
 use crate::error::{Error, Result};
@@ -59,6 +62,135 @@ pub trait Layout {
     fn progress(&self) -> LayoutProgress;
     /// The coordinates: `x, y` for each word, most frequent first.
     fn coords(&self) -> &[f32];
+}
+
+/// Which layout to build, with its parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LayoutParams {
+    Tsne(TsneParams),
+    Umap(UmapParams),
+}
+
+/// Iterations of a t-SNE warm start.
+const WARM_TSNE_ITERATIONS: usize = 250;
+/// Epochs and learning rate of a UMAP warm start (see [`Umap::with_initial`]).
+const WARM_UMAP_EPOCHS: usize = 100;
+const WARM_UMAP_LEARNING_RATE: f32 = 0.1;
+
+impl LayoutParams {
+    /// The parameters for a warm start from a settled map of earlier vectors: t-SNE for 250
+    /// iterations (and, from given coordinates, without early exaggeration), UMAP for 100
+    /// epochs at learning rate 0.1, so the map moves on from where it was rather than
+    /// annealing afresh.
+    pub fn warm(&self) -> LayoutParams {
+        match self {
+            LayoutParams::Tsne(p) => {
+                LayoutParams::Tsne(TsneParams { iterations: WARM_TSNE_ITERATIONS, ..p.clone() })
+            }
+            LayoutParams::Umap(p) => LayoutParams::Umap(UmapParams {
+                epochs: Some(WARM_UMAP_EPOCHS),
+                learning_rate: WARM_UMAP_LEARNING_RATE,
+                ..p.clone()
+            }),
+        }
+    }
+}
+
+/// What a layout being built, then run, is doing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LayoutPhase {
+    /// Finding each word's nearest neighbours by cosine.
+    Neighbours,
+    /// Weighing the neighbour graph (t-SNE's affinities, UMAP's memberships).
+    Affinities,
+    /// Moving the points: [`LayoutBuilder::finish`] gives the layout.
+    Layout,
+}
+
+/// The graph of a layout being built.
+enum Graph {
+    Tsne(GraphBuilder<tsne::TsneWeights>, TsneParams),
+    Umap(GraphBuilder<umap::UmapWeights>, UmapParams),
+}
+
+/// A t-SNE or UMAP layout built a slice at a time, so a worker can answer its messages in
+/// between: [`step`](Self::step) with a work budget until the phase is
+/// [`LayoutPhase::Layout`], then [`finish`](Self::finish). The layout is the one
+/// [`Tsne::new`] or [`Umap::new`] (or `with_initial`) builds in one go, to the bit, however
+/// the work is sliced.
+pub struct LayoutBuilder {
+    n_words: usize,
+    initial: Option<Vec<f32>>,
+    graph: Graph,
+    built: bool,
+}
+
+impl LayoutBuilder {
+    /// Starts a layout of the `n_words` most frequent words of `emb`, from their PCA or, a
+    /// warm start, from `initial` (`x, y` for each word). Fails as [`Tsne::new`],
+    /// [`Umap::new`] and their `with_initial` do, on bad parameters, too few or too many
+    /// words, or bad initial coordinates; then nothing is built.
+    pub fn new(
+        emb: &Embeddings,
+        n_words: usize,
+        params: LayoutParams,
+        initial: Option<&[f32]>,
+    ) -> Result<LayoutBuilder> {
+        let graph = match params {
+            LayoutParams::Tsne(p) => Graph::Tsne(Tsne::graph(emb, n_words, &p)?, p),
+            LayoutParams::Umap(p) => Graph::Umap(Umap::graph(emb, n_words, &p)?, p),
+        };
+        if let Some(coords) = initial {
+            check_initial(coords, n_words)?;
+        }
+        Ok(LayoutBuilder { n_words, initial: initial.map(<[f32]>::to_vec), graph, built: false })
+    }
+
+    /// Does about `max_work` more units of work (a unit is about the time of one multiply-add
+    /// of the dot products; at least one piece is done), stopping at the end of a phase, and
+    /// says the phase it is in now.
+    ///
+    /// **Unchecked precondition:** `emb` is the `Embeddings` given to `new`, at every call.
+    pub fn step(&mut self, emb: &Embeddings, max_work: u64) -> LayoutPhase {
+        if !self.built {
+            let unit = &emb.unit()[..self.n_words * emb.dim()];
+            self.built = match &mut self.graph {
+                Graph::Tsne(graph, _) => graph.step(unit, max_work),
+                Graph::Umap(graph, _) => graph.step(unit, max_work),
+            };
+        }
+        self.phase()
+    }
+
+    /// The phase it is in.
+    pub fn phase(&self) -> LayoutPhase {
+        let finding = match &self.graph {
+            Graph::Tsne(graph, _) => graph.finding_neighbours(),
+            Graph::Umap(graph, _) => graph.finding_neighbours(),
+        };
+        match (self.built, finding) {
+            (true, _) => LayoutPhase::Layout,
+            (false, true) => LayoutPhase::Neighbours,
+            (false, false) => LayoutPhase::Affinities,
+        }
+    }
+
+    /// The layout, at iteration 0 (what is left of the graph is built here, in one go).
+    /// The PCA start, when there are no initial coordinates, is computed here too.
+    ///
+    /// **Unchecked precondition:** as for `step`.
+    pub fn finish(self, emb: &Embeddings) -> Result<Box<dyn Layout>> {
+        let unit = &emb.unit()[..self.n_words * emb.dim()];
+        let initial = self.initial.as_deref();
+        Ok(match self.graph {
+            Graph::Tsne(graph, params) => {
+                Box::new(Tsne::from_graph(emb, graph.finish(unit), initial, params))
+            }
+            Graph::Umap(graph, params) => {
+                Box::new(Umap::from_graph(emb, graph.finish(unit), initial, params)?)
+            }
+        })
+    }
 }
 
 /// The share of each of the `coords.len() / 2` most frequent words' `k` nearest neighbours by
@@ -274,6 +406,73 @@ mod tests {
             let done = whole.progress();
             assert!(done.is_done() && done.iteration == done.iterations, "{name}");
             assert_eq!(whole.step(10), done, "{name}: nothing more once done");
+        }
+    }
+
+    #[test]
+    fn a_layout_built_in_slices_is_the_one_built_at_once() {
+        // 300 words span three panels of the dot products; both layouts, cold and warm.
+        let emb = gaussian_clusters(5, 60, 20, 3.0, 8);
+        let initial: Vec<f32> = (0..600).map(|i| (i as f32 * 0.37).sin() * 5.0).collect();
+        let tsne = TsneParams { perplexity: 10.0, iterations: 60, ..TsneParams::default() };
+        let umap = UmapParams { n_neighbours: 10, epochs: Some(60), ..UmapParams::default() };
+        let at_once: [Box<dyn Layout>; 4] = [
+            Box::new(Tsne::new(&emb, 300, tsne.clone()).unwrap()),
+            Box::new(Tsne::with_initial(&emb, 300, &initial, tsne.clone()).unwrap()),
+            Box::new(Umap::new(&emb, 300, umap.clone()).unwrap()),
+            Box::new(Umap::with_initial(&emb, 300, &initial, umap.clone()).unwrap()),
+        ];
+        let cases = [
+            (LayoutParams::Tsne(tsne.clone()), None),
+            (LayoutParams::Tsne(tsne), Some(&initial[..])),
+            (LayoutParams::Umap(umap.clone()), None),
+            (LayoutParams::Umap(umap), Some(&initial[..])),
+        ];
+        for ((params, initial), mut expected) in cases.into_iter().zip(at_once) {
+            run_to_end(expected.as_mut(), 1000);
+            for budget in [1, 5_000, 1_000_000, u64::MAX] {
+                let mut builder = LayoutBuilder::new(&emb, 300, params.clone(), initial).unwrap();
+                let mut phases = vec![builder.phase()];
+                while builder.phase() != LayoutPhase::Layout {
+                    let phase = builder.step(&emb, budget);
+                    if phases.last() != Some(&phase) {
+                        phases.push(phase);
+                    }
+                }
+                let slices = phases.len();
+                assert_eq!(phases, [LayoutPhase::Neighbours, LayoutPhase::Affinities, LayoutPhase::Layout]);
+                let mut layout = builder.finish(&emb).unwrap();
+                assert_eq!(layout.progress().iteration, 0);
+                run_to_end(layout.as_mut(), 7);
+                assert_eq!(
+                    layout.coords(),
+                    expected.coords(),
+                    "{params:?}, budget {budget}, {slices} phases"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_small_budget_cuts_the_build_into_many_slices_and_bad_input_fails_at_once() {
+        let emb = gaussian_clusters(5, 60, 20, 3.0, 8);
+        let params = LayoutParams::Tsne(TsneParams { perplexity: 10.0, ..TsneParams::default() });
+        let mut builder = LayoutBuilder::new(&emb, 300, params.clone(), None).unwrap();
+        let mut slices = 0;
+        while builder.step(&emb, 20_000) != LayoutPhase::Layout {
+            slices += 1;
+        }
+        // 300 × 300 / 2 products of 20 numbers, 300 rows of bisection and of assembly.
+        assert!(slices > 100, "{slices} slices");
+        let too_few = LayoutBuilder::new(&emb, 30, params.clone(), None).err().unwrap();
+        assert_eq!(too_few.to_string(), "invalid words = 30: expected at least 31 words for perplexity 10");
+        assert!(LayoutBuilder::new(&emb, 300, params.clone(), Some(&[0.0; 3])).is_err());
+        let umap = LayoutParams::Umap(UmapParams::default());
+        assert!(LayoutBuilder::new(&emb, 14, umap.clone(), None).is_err());
+        assert!(LayoutBuilder::new(&emb, 301, umap, None).is_err());
+        match params.warm() {
+            LayoutParams::Tsne(p) => assert_eq!((p.iterations, p.perplexity), (250, 10.0)),
+            other => panic!("{other:?}"),
         }
     }
 

@@ -28,6 +28,7 @@
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
+use super::graph::{GraphBuilder, RowWeights, Sparse};
 use super::quadtree::QuadTree;
 use super::{Knn, Layout, LayoutProgress, check_initial, check_words, pca_coords, std_of_x};
 use crate::embed::Embeddings;
@@ -156,17 +157,40 @@ impl Tsne {
     }
 
     fn build(emb: &Embeddings, n_words: usize, initial: Option<&[f32]>, params: TsneParams) -> Result<Tsne> {
+        let graph = Tsne::graph(emb, n_words, &params)?;
+        Ok(Tsne::from_graph(emb, graph.finish(emb.unit()), initial, params))
+    }
+
+    /// Checks `params` and the word count, and starts the affinities of the `n_words` most
+    /// frequent words, for [`Tsne::from_graph`].
+    pub(super) fn graph(
+        emb: &Embeddings,
+        n_words: usize,
+        params: &TsneParams,
+    ) -> Result<GraphBuilder<TsneWeights>> {
         params.validate()?;
         let k = params.n_neighbours();
         check_words(emb, n_words, k.saturating_add(1), &format!("perplexity {}", params.perplexity))?;
-        let n = n_words;
-        let knn = Knn::cosine(&emb.unit()[..n * emb.dim()], emb.dim(), k);
-        let (row_starts, columns, p) = affinities(&knn, params.perplexity);
+        let rule =
+            TsneWeights { target: f64::from(params.perplexity).ln(), n: n_words, scratch: vec![0.0; k] };
+        Ok(GraphBuilder::new(rule, n_words, emb.dim(), k))
+    }
+
+    /// The layout over `graph`, the affinities of the most frequent words of `emb`, from
+    /// their PCA or from `initial` (checked by the caller).
+    pub(super) fn from_graph(
+        emb: &Embeddings,
+        graph: Sparse,
+        initial: Option<&[f32]>,
+        params: TsneParams,
+    ) -> Tsne {
+        let n = graph.row_starts.len() - 1;
+        let Sparse { row_starts, columns, values: p } = graph;
         let (coords, early_iterations) = match initial {
             Some(coords) => (coords.to_vec(), 0),
             None => (initial_coords(emb, n, params.seed), EARLY_ITERATIONS.min(params.iterations)),
         };
-        Ok(Tsne {
+        Tsne {
             params,
             n,
             row_starts,
@@ -179,7 +203,7 @@ impl Tsne {
             tree: QuadTree::new(),
             iteration: 0,
             early_iterations,
-        })
+        }
     }
 
     /// The parameters it was built with.
@@ -272,42 +296,36 @@ impl Layout for Tsne {
     }
 }
 
-/// The symmetric affinities of the k-NN graph in compressed rows: `(row_starts, columns, p)`.
-fn affinities(knn: &Knn, perplexity: f32) -> (Vec<usize>, Vec<u32>, Vec<f32>) {
-    let n = knn.n();
-    let target = f64::from(perplexity).ln();
-    let mut entries: Vec<(u32, u32, f32)> = Vec::with_capacity(2 * n * knn.k());
-    let mut weights = vec![0.0f64; knn.k()];
-    for i in 0..n {
-        let squared: Vec<f64> = knn.distances(i).iter().map(|&d| f64::from(d) * f64::from(d)).collect();
-        conditional_row(&squared, target, &mut weights);
-        for (&j, &w) in knn.neighbours(i).iter().zip(&weights) {
-            let p = (w / (2 * n) as f64) as f32;
-            entries.push((i as u32, j, p));
-            entries.push((j, i as u32, p));
-        }
-    }
-    entries.sort_unstable_by_key(|&(row, col, _)| (row, col));
-    let mut row_starts = vec![0usize; n + 1];
-    let mut columns = Vec::with_capacity(entries.len());
-    let mut p: Vec<f32> = Vec::with_capacity(entries.len());
-    let mut last = None;
-    for (row, col, value) in entries {
-        if last == Some((row, col)) {
-            // At most two entries share a place, and a sum of two is the same either way round.
-            *p.last_mut().expect("a previous entry") += value;
-            continue;
-        }
-        last = Some((row, col));
-        row_starts[row as usize + 1] += 1;
-        columns.push(col);
-        p.push(value);
-    }
-    for i in 0..n {
-        row_starts[i + 1] += row_starts[i];
-    }
-    (row_starts, columns, p)
+/// t-SNE's weights: a row's conditional probabilities over `2N`, so that the symmetric
+/// `p_ij = (p_j|i + p_i|j) / 2N` sums to 1.
+pub(super) struct TsneWeights {
+    /// log(perplexity).
+    target: f64,
+    n: usize,
+    scratch: Vec<f64>,
 }
+
+impl RowWeights for TsneWeights {
+    fn row(&mut self, knn: &Knn, i: usize, out: &mut [f32]) {
+        let squared: Vec<f64> = knn.distances(i).iter().map(|&d| f64::from(d) * f64::from(d)).collect();
+        conditional_row(&squared, self.target, &mut self.scratch);
+        for (p, &w) in out.iter_mut().zip(&self.scratch) {
+            *p = (w / (2 * self.n) as f64) as f32;
+        }
+    }
+
+    fn combine(a: f32, b: f32) -> f32 {
+        a + b
+    }
+
+    fn work_per_row(&self, k: usize) -> u64 {
+        WEIGHTS_WORK_PER_NEIGHBOUR * k as u64
+    }
+}
+
+/// Work units (multiply-adds of the dot products) of a row's bisection, per neighbour: some
+/// 30 to 60 rounds of exponentials, measured natively.
+const WEIGHTS_WORK_PER_NEIGHBOUR: u64 = 1_200;
 
 /// The conditional probabilities `p_j|i ∝ exp(−β d_j²)` of one row, summing to 1, with β
 /// bisected until the entropy is `target` (the log of the perplexity).
@@ -397,8 +415,9 @@ mod tests {
     #[test]
     fn affinities_are_symmetric_and_sum_to_one() {
         let emb = gaussian_clusters(3, 20, 5, 10.0, 2);
-        let knn = Knn::cosine(emb.unit(), 5, 9);
-        let (row_starts, columns, p) = affinities(&knn, 3.0);
+        let params = TsneParams { perplexity: 3.0, ..small() };
+        let Sparse { row_starts, columns, values: p } =
+            Tsne::graph(&emb, 60, &params).unwrap().finish(emb.unit());
         let total: f64 = p.iter().map(|&x| f64::from(x)).sum();
         assert!((total - 1.0).abs() < 1e-5, "{total}");
         let at = |i: usize, j: u32| {

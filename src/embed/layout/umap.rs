@@ -27,6 +27,7 @@ use rand::distr::{Distribution, Uniform};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
+use super::graph::{GraphBuilder, RowWeights, Sparse};
 use super::{Knn, Layout, LayoutProgress, check_initial, check_words, pca_coords};
 use crate::embed::Embeddings;
 use crate::error::{Error, Result};
@@ -154,22 +155,46 @@ impl Umap {
     }
 
     fn build(emb: &Embeddings, n_words: usize, initial: Option<&[f32]>, params: UmapParams) -> Result<Umap> {
+        let graph = Umap::graph(emb, n_words, &params)?;
+        Umap::from_graph(emb, graph.finish(emb.unit()), initial, params)
+    }
+
+    /// Checks `params` and the word count, and starts the fuzzy graph of the `n_words` most
+    /// frequent words, for [`Umap::from_graph`].
+    pub(super) fn graph(
+        emb: &Embeddings,
+        n_words: usize,
+        params: &UmapParams,
+    ) -> Result<GraphBuilder<UmapWeights>> {
         params.validate()?;
         let k = params.n_neighbours;
         check_words(emb, n_words, k, &format!("{k} neighbours"))?;
-        let n = n_words;
-        let knn = Knn::cosine(&emb.unit()[..n * emb.dim()], emb.dim(), k - 1);
-        let (heads, tails, weights) = fuzzy_union(&knn, k);
+        let rule = UmapWeights { n_neighbours: k, all_mean: 0.0 };
+        Ok(GraphBuilder::new(rule, n_words, emb.dim(), k - 1))
+    }
+
+    /// The layout over `graph`, the fuzzy graph of the most frequent words of `emb`, from
+    /// their PCA or from `initial` (checked by the caller).
+    pub(super) fn from_graph(
+        emb: &Embeddings,
+        graph: Sparse,
+        initial: Option<&[f32]>,
+        params: UmapParams,
+    ) -> Result<Umap> {
+        let n = graph.row_starts.len() - 1;
         let epochs = params.epochs_for(n);
 
-        let max_weight = weights.iter().copied().fold(0.0f32, f32::max);
+        let max_weight = graph.values.iter().copied().fold(0.0f32, f32::max);
         let (mut kept_heads, mut kept_tails, mut epochs_per_sample) = (Vec::new(), Vec::new(), Vec::new());
-        for ((&h, &t), &w) in heads.iter().zip(&tails).zip(&weights) {
-            // Edges too weak to be sampled once in the run are dropped, as umap-learn does.
-            if w >= max_weight / epochs as f32 && w > 0.0 {
-                kept_heads.push(h);
-                kept_tails.push(t);
-                epochs_per_sample.push(max_weight / w);
+        for h in 0..n {
+            let edges = graph.row_starts[h]..graph.row_starts[h + 1];
+            for (&t, &w) in graph.columns[edges.clone()].iter().zip(&graph.values[edges]) {
+                // Edges too weak to be sampled once in the run are dropped, as umap-learn does.
+                if w >= max_weight / epochs as f32 && w > 0.0 {
+                    kept_heads.push(h as u32);
+                    kept_tails.push(t);
+                    epochs_per_sample.push(max_weight / w);
+                }
             }
         }
         let epochs_per_negative: Vec<f32> = epochs_per_sample.iter().map(|e| e / NEGATIVE_SAMPLES).collect();
@@ -327,42 +352,44 @@ impl PowTable {
     }
 }
 
-/// The symmetric fuzzy graph of the k-NN graph (`n_neighbours` counting each word itself) as
-/// directed edges sorted by head then tail: `(heads, tails, weights)`, both directions of
-/// each edge.
-fn fuzzy_union(knn: &Knn, n_neighbours: usize) -> (Vec<u32>, Vec<u32>, Vec<f32>) {
-    let n = knn.n();
-    let target = (n_neighbours as f64).log2();
-    let all_mean = (0..n).map(|i| knn.distances(i).iter().map(|&d| f64::from(d)).sum::<f64>()).sum::<f64>()
-        / (n * n_neighbours) as f64;
-    let mut entries: Vec<(u32, u32, f32)> = Vec::with_capacity(2 * n * knn.k());
-    for i in 0..n {
-        let distances: Vec<f64> = knn.distances(i).iter().map(|&d| f64::from(d)).collect();
-        let (rho, sigma) = smooth_knn_distance(&distances, target, n_neighbours, all_mean);
-        for (&j, &d) in knn.neighbours(i).iter().zip(&distances) {
-            let membership = if d - rho <= 0.0 || sigma == 0.0 { 1.0 } else { (-(d - rho) / sigma).exp() };
-            entries.push((i as u32, j, membership as f32));
-            entries.push((j, i as u32, membership as f32));
-        }
-    }
-    entries.sort_unstable_by_key(|&(head, tail, _)| (head, tail));
-    let (mut heads, mut tails, mut weights) = (Vec::new(), Vec::new(), Vec::<f32>::new());
-    let mut last = None;
-    for (head, tail, w) in entries {
-        if last == Some((head, tail)) {
-            // The edge is in both directions: a + b − ab, written so 1 stays exactly 1 and the
-            // result is the same whichever came first.
-            let v = weights.last_mut().expect("a previous edge");
-            *v = 1.0 - (1.0 - *v) * (1.0 - w);
-            continue;
-        }
-        last = Some((head, tail));
-        heads.push(head);
-        tails.push(tail);
-        weights.push(w);
-    }
-    (heads, tails, weights)
+/// UMAP's weights: each word's memberships (`n_neighbours` counting the word itself), an
+/// edge found from both ends joined by the fuzzy union `a + b − ab`.
+pub(super) struct UmapWeights {
+    n_neighbours: usize,
+    /// The mean distance to a neighbour over the whole graph, which floors σ.
+    all_mean: f64,
 }
+
+impl RowWeights for UmapWeights {
+    fn prepare(&mut self, knn: &Knn) {
+        let n = knn.n();
+        self.all_mean =
+            (0..n).map(|i| knn.distances(i).iter().map(|&d| f64::from(d)).sum::<f64>()).sum::<f64>()
+                / (n * self.n_neighbours) as f64;
+    }
+
+    fn row(&mut self, knn: &Knn, i: usize, out: &mut [f32]) {
+        let distances: Vec<f64> = knn.distances(i).iter().map(|&d| f64::from(d)).collect();
+        let target = (self.n_neighbours as f64).log2();
+        let (rho, sigma) = smooth_knn_distance(&distances, target, self.n_neighbours, self.all_mean);
+        for (w, &d) in out.iter_mut().zip(&distances) {
+            let membership = if d - rho <= 0.0 || sigma == 0.0 { 1.0 } else { (-(d - rho) / sigma).exp() };
+            *w = membership as f32;
+        }
+    }
+
+    fn combine(a: f32, b: f32) -> f32 {
+        // Written so 1 stays exactly 1; the product is the same bits either way round.
+        1.0 - (1.0 - a) * (1.0 - b)
+    }
+
+    fn work_per_row(&self, k: usize) -> u64 {
+        WEIGHTS_WORK_PER_NEIGHBOUR * k as u64
+    }
+}
+
+/// Work units (multiply-adds of the dot products) of a row's bisection, per neighbour.
+const WEIGHTS_WORK_PER_NEIGHBOUR: u64 = 1_400;
 
 /// ρ and σ of one word from the distances to its neighbours (itself left out, so at most
 /// `n_neighbours − 1` of them): `Σ exp(−max(0, d − ρ) / σ) = target`.
@@ -522,10 +549,13 @@ mod tests {
     fn the_graph_is_symmetric_with_weights_in_the_unit_interval() {
         let emb = gaussian_clusters(3, 20, 5, 10.0, 2);
         let knn = Knn::cosine(emb.unit(), 5, 9);
-        let (heads, tails, weights) = fuzzy_union(&knn, 10);
-        let edges: std::collections::HashMap<(u32, u32), f32> =
-            heads.iter().zip(&tails).zip(&weights).map(|((&h, &t), &w)| ((h, t), w)).collect();
-        assert_eq!(edges.len(), heads.len(), "each directed edge once");
+        let graph =
+            Umap::graph(&emb, 60, &UmapParams { n_neighbours: 10, ..small() }).unwrap().finish(emb.unit());
+        let edges: std::collections::HashMap<(u32, u32), f32> = (0..60)
+            .flat_map(|h| (graph.row_starts[h]..graph.row_starts[h + 1]).map(move |e| (h as u32, e)))
+            .map(|(h, e)| ((h, graph.columns[e]), graph.values[e]))
+            .collect();
+        assert_eq!(edges.len(), graph.columns.len(), "each directed edge once");
         for (&(h, t), &w) in &edges {
             assert_eq!(edges.get(&(t, h)), Some(&w));
             assert!(w > 0.0 && w <= 1.0 && h != t);
