@@ -515,3 +515,56 @@ test('colour by k-means cluster: k clusters from the worker, stable while traini
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('t-SNE and UMAP maps: chosen on the map, computed in the worker in slices, shown as they converge, live while training', { timeout: 180_000 }, async () => {
+  const { page, problems } = await suite.openExplorer();
+  await trainSample(page);
+  const progress = page.locator('#layout-progress');
+  await combobox(page, 'Projection').selectOption('tsne');
+  assert.equal(await page.locator('#plot-axes-label').isVisible(), false, 'principal components are not offered for t-SNE');
+  await progress.filter({ hasText: /^t-SNE: iteration \d+ of 750$/ }).waitFor();
+  // The worker answers a query while the layout runs.
+  const asked = Date.now();
+  await combobox(page, 'Word', { exact: true }).fill('king');
+  await button(page, 'Find').click();
+  await page.getByText('Nearest to “king”').waitFor();
+  const answered = Date.now() - asked;
+  await progress.filter({ hasText: 't-SNE: done after 750 iterations.' }).waitFor({ timeout: 120_000 });
+  assert.ok(answered < 5_000, `a query during the layout answered in ${answered} ms`);
+  const frame = await page.evaluate(() => ({ method: window.explorer.mapModel.frame.method, words: window.explorer.mapModel.frame.words.length, x: window.explorer.mapModel.scene.options.xLabel }));
+  assert.equal(frame.method, 'tsne');
+  assert.ok(frame.words > 100, `${frame.words} words`);
+  assert.match(frame.x, /t-SNE/);
+  await settle(page);
+  await page.locator('.plot-card').screenshot({ path: join(RESULTS, 'map-tsne.png') });
+
+  await combobox(page, 'Projection').selectOption('umap');
+  await progress.filter({ hasText: /^UMAP: done after \d+ epochs\.$/ }).waitFor({ timeout: 120_000 });
+  await settle(page);
+  await page.locator('.plot-card').screenshot({ path: join(RESULTS, 'map-umap.png') });
+  // A bad parameter is marked and not sent.
+  await page.getByText('Projection parameters').click();
+  await page.locator('#umap-neighbours').fill('1');
+  await button(page, 'Apply').click();
+  assert.equal(await page.locator('#umap-neighbours').getAttribute('aria-invalid'), 'true');
+  await page.locator('#umap-neighbours').fill('15');
+
+  // Chosen before training, the layout follows the vectors as they are learned.
+  await page.evaluate(() => {
+    window.layoutFrames = 0;
+    const model = window.explorer.mapModel;
+    const show = model.showFrame.bind(model);
+    model.showFrame = (f) => { if (f.method === 'umap') window.layoutFrames += 1; show(f); };
+  });
+  await field(page, 'Epochs').fill('40');
+  await button(page, 'Train again').click();
+  await page.waitForFunction(() => !document.getElementById('progress-text').textContent.startsWith('Done.'));
+  await waitUntilDone(page, 120_000);
+  const layoutFrames = await page.evaluate(() => window.layoutFrames);
+  assert.ok(layoutFrames >= 5, `UMAP frames while training: ${layoutFrames}`);
+  await combobox(page, 'Projection').selectOption('pca');
+  await page.waitForFunction(() => window.explorer.mapModel.scene?.options.xLabel.startsWith('PC1'));
+  assert.equal(await progress.textContent(), '');
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -21,7 +21,11 @@ export const MAX_ISOLATE = 10_000;
 /** The view settings the worker projects with (`ViewSettings` in protocol.js). */
 export const DEFAULT_SETTINGS = Object.freeze({
   nWords: 300, xComponent: 0, yComponent: 1, extraWords: [], axes: { x: null, y: null }, isolate: null, clusters: 0,
+  method: 'pca', layout: null,
 });
+
+/** The layouts' names as the page shows them. */
+const METHOD_NAMES = { tsne: 't-SNE', umap: 'UMAP' };
 
 /**
  * A search's test for a word: a case-insensitive substring, or a regular expression
@@ -49,7 +53,9 @@ export class MapModel {
     this.map = map;
     this.panel = panel;
     this.host = host;
-    this.settings = { ...DEFAULT_SETTINGS, nWords: panel.readWordsShown() ?? DEFAULT_SETTINGS.nWords };
+    this.settings = {
+      ...DEFAULT_SETTINGS, nWords: panel.readWordsShown() ?? DEFAULT_SETTINGS.nWords, layout: panel.readLayout(),
+    };
     this.colour = { kind: 'none', k: 8 };
     this.search = { query: '', regex: false };
     this.clear();
@@ -61,6 +67,7 @@ export class MapModel {
     map.bindCamera(() => host.changed());
     panel.bindProjection((settings) => this.project(settings, { refit: true }));
     panel.bindWordAxes((axes) => this.project({ axes }, { refit: true }));
+    panel.bindMethod(({ method, layout }) => this.project({ method, layout }, { refit: true }));
     panel.bindColour((colour) => this.setColour(colour));
     panel.bindFind((query, regex) => this.find(query, regex));
     panel.bindMatchClick((word) => this.pick(word, { add: false }));
@@ -145,6 +152,7 @@ export class MapModel {
   showFrame(frame) {
     this.frame = frame;
     this.panel.setAxes(frame.explained, frame.xComponent, frame.yComponent);
+    this.panel.showLayoutProgress(layoutProgressText(frame));
     this.redraw();
   }
 
@@ -350,6 +358,10 @@ export class MapModel {
     if (s.axes.x) state.set('x', s.axes.x.join('\n'));
     if (s.axes.y) state.set('y', s.axes.y.join('\n'));
     if (s.isolate) state.set('isolate', s.isolate.join('\n'));
+    if (s.method !== 'pca') {
+      state.set('method', s.method);
+      if (s.layout) state.set('layout', JSON.stringify(s.layout));
+    }
     if (this.colour.kind !== 'none') state.set('colour', this.colour.kind === 'clusters' ? `clusters:${this.colour.k}` : this.colour.kind);
     if (this.search.query) state.set(this.search.regex ? 'regex' : 'find', this.search.query);
     if (this.selection.length) state.set('select', this.selection.join('\n'));
@@ -379,7 +391,21 @@ export class MapModel {
     this.panel.setFind(this.search.query, regex);
     this.selection = list('select') ?? [];
     this.panel.showSelection(this.selection);
+    const method = ['tsne', 'umap'].includes(state.get('method')) ? state.get('method') : 'pca';
+    let layout = this.settings.layout;
+    try {
+      const given = JSON.parse(state.get('layout') ?? 'null');
+      if (given && typeof given === 'object') {
+        this.panel.setMethod(method, { ...layout, ...given });
+        layout = this.panel.readLayout() ?? layout;
+      }
+    } catch {
+      // A link with a broken layout keeps the form's parameters.
+    }
+    this.panel.setMethod(method, layout ?? {});
     const changes = {
+      method,
+      layout,
       nWords: Number.isInteger(words) && words >= 10 && words <= 10_000 ? words : this.settings.nWords,
       xComponent: Number.isInteger(xc) && xc >= 0 ? xc : 0,
       yComponent: Number.isInteger(yc) && yc >= 0 && yc !== xc ? yc : 1,
@@ -394,4 +420,15 @@ export class MapModel {
     const word = state.get('word');
     if (word) this.host.select(word);
   }
+}
+
+/** The line under the map on a t-SNE or UMAP frame: where its layout stands. */
+function layoutProgressText(frame) {
+  const p = frame.layoutProgress;
+  const name = METHOD_NAMES[frame.method];
+  if (!p || !name) return '';
+  if (p.phase === 'neighbours') return `${name}: finding each word's neighbours…`;
+  if (p.phase === 'affinities') return `${name}: weighing the neighbours…`;
+  if (p.done) return `${name}: done after ${p.iterations.toLocaleString('en')} ${frame.method === 'umap' ? 'epochs' : 'iterations'}.`;
+  return `${name}: ${frame.method === 'umap' ? 'epoch' : 'iteration'} ${p.iteration.toLocaleString('en')} of ${p.iterations.toLocaleString('en')}`;
 }

@@ -104,6 +104,81 @@ export class MapPanel {
     $('axes-message').textContent = text;
   }
 
+  /**
+   * `handler({method, layout})` when the projection or its parameters change: 'pca', 'tsne'
+   * or 'umap', and the parameters of the form (`layout` null when a field is invalid: the
+   * field is marked and nothing is sent).
+   */
+  bindMethod(handler) {
+    const send = () => {
+      const method = $('map-method').value;
+      this.showMethod(method);
+      const layout = this.readLayout();
+      if (layout) handler({ method, layout });
+    };
+    $('map-method').addEventListener('change', send);
+    $('layout-form').addEventListener('submit', (event) => {
+      event.preventDefault();
+      send();
+    });
+  }
+
+  /** The layout parameters of the form, or null when one is out of range (it is marked). */
+  readLayout() {
+    const read = (id, min, max, { integer = false, auto = false } = {}) => {
+      const input = $(id);
+      const text = input.value.trim();
+      if (auto && (text === '' || text.toLowerCase() === 'auto')) {
+        input.setAttribute('aria-invalid', 'false');
+        return null;
+      }
+      const value = Number(text);
+      const valid = text !== '' && Number.isFinite(value) && value >= min && value <= max && (!integer || Number.isInteger(value));
+      input.setAttribute('aria-invalid', String(!valid));
+      return valid ? value : undefined;
+    };
+    const layout = {
+      perplexity: read('tsne-perplexity', 2, 100),
+      learningRate: read('tsne-learning-rate', 1e-3, 1e5, { auto: true }),
+      iterations: read('tsne-iterations', 50, 5000, { integer: true }),
+      exaggeration: read('tsne-exaggeration', 1, 50),
+      neighbours: read('umap-neighbours', 2, 200, { integer: true }),
+      minDist: read('umap-min-dist', 0, 1),
+      epochs: read('umap-epochs', 1, 5000, { integer: true, auto: true }),
+      seed: read('layout-seed', 0, 2 ** 32 - 1, { integer: true }),
+    };
+    return Object.values(layout).includes(undefined) ? null : layout;
+  }
+
+  /** Shows the controls of `method`: the components for PCA, the parameters for the others. */
+  showMethod(method) {
+    $('plot-axes-label').hidden = method !== 'pca';
+    $('word-axes').hidden = method !== 'pca';
+    $('layout-params').hidden = method === 'pca';
+    for (const fieldset of $('layout-form').querySelectorAll('fieldset[data-method]')) fieldset.hidden = fieldset.dataset.method !== method;
+    if (method === 'pca') this.showLayoutProgress('');
+  }
+
+  /** Shows restored projection settings in the form. */
+  setMethod(method, layout) {
+    $('map-method').value = method;
+    const show = (id, value) => { $(id).value = value == null ? 'auto' : String(value); };
+    show('tsne-perplexity', layout.perplexity);
+    show('tsne-learning-rate', layout.learningRate);
+    show('tsne-iterations', layout.iterations);
+    show('tsne-exaggeration', layout.exaggeration);
+    show('umap-neighbours', layout.neighbours);
+    show('umap-min-dist', layout.minDist);
+    show('umap-epochs', layout.epochs);
+    show('layout-seed', layout.seed);
+    this.showMethod(method);
+  }
+
+  /** Where a t-SNE or UMAP layout stands ("t-SNE: iteration 120 of 750"), or nothing. */
+  showLayoutProgress(text) {
+    if ($('layout-progress').textContent !== text) $('layout-progress').textContent = text;
+  }
+
   /** `handler({kind, k})` when the colouring changes. */
   bindColour(handler) {
     const read = () => {
