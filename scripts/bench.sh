@@ -4,8 +4,9 @@
 # parameters (word2vec defaults, whitespace tokenizer, 5 epochs); then 2-D maps (PCA, t-SNE,
 # UMAP) beside openTSNE and umap-learn at 5,000 and 20,000 words; then neighbour-query and
 # PCA-refresh times in the browser at 10k and 50k words; then loading a 100k x 300 pretrained
-# file natively and in the worker, and peak memory. Prints figures; asserts nothing, since
-# timings depend on the machine.
+# file natively and in the worker, and peak memory; then the map's redraw at 1,000 and
+# 10,000 points, and t-SNE and UMAP maps in the worker. Prints figures; asserts nothing,
+# since timings depend on the machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -78,3 +79,6 @@ JS
 
 section "The map's redraw in Chromium: 1,000 and 10,000 points, every word asking for a label"
 node scripts/bench-map.mjs
+
+section "t-SNE and UMAP maps in the worker (Chromium): 5,000 KJV words, and 20,000 generated ones"
+node scripts/bench-layout.mjs
