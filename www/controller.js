@@ -637,14 +637,16 @@ export function evaluationSummary(report) {
 }
 
 /**
- * The plotted words with their coordinates on the plot's axes, as CSV (RFC 4180: a field
+ * The plotted words with their coordinates on the map's axes, as CSV (RFC 4180: a field
  * holding a comma, a quote or a line break is quoted, quotes doubled). Words are written
  * exactly, whitespace and all.
  */
 export function projectionCsv(scene) {
   const field = (text) => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
   const { xLabel, yLabel } = scene.options;
-  const rows = [['word', xLabel, yLabel].map(field).join(',')];
+  // A t-SNE or UMAP map names how it was made in its column titles: a CSV has nowhere else.
+  const made = scene.method ? ` (${scene.method})` : '';
+  const rows = [['word', `${xLabel}${made}`, `${yLabel}${made}`].map(field).join(',')];
   scene.words.forEach((word, i) => rows.push(`${field(word)},${scene.coords[2 * i]},${scene.coords[2 * i + 1]}`));
   return rows.join('\r\n') + '\r\n';
 }

@@ -537,6 +537,11 @@ test('t-SNE and UMAP maps: chosen on the map, computed in the worker in slices, 
   assert.match(frame.x, /t-SNE/);
   await settle(page);
   await page.locator('.plot-card').screenshot({ path: join(RESULTS, 'map-tsne.png') });
+  // The projection CSV holds the t-SNE map and says how it was made.
+  const [csvFile] = await Promise.all([page.waitForEvent('download'), button(page, 'projection.csv').click()]);
+  const csv = (await readFile(await csvFile.path())).toString('utf8').trimEnd().split('\r\n');
+  assert.equal(csv[0], 'word,t-SNE 1 (t-SNE: perplexity 30; learning rate auto; 750 iterations; early exaggeration 12; seed 1),t-SNE 2 (t-SNE: perplexity 30; learning rate auto; 750 iterations; early exaggeration 12; seed 1)');
+  assert.equal(csv.length - 1, frame.words);
 
   await combobox(page, 'Projection').selectOption('umap');
   await progress.filter({ hasText: /^UMAP: done after \d+ epochs\.$/ }).waitFor({ timeout: 120_000 });

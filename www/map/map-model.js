@@ -283,6 +283,7 @@ export class MapModel {
       words,
       coords: this.sceneCoords,
       styles,
+      method: this.methodDescription(frame),
       options: {
         xLabel,
         yLabel,
@@ -296,6 +297,20 @@ export class MapModel {
         preferred: [...chosen.slice(EMPHASISED), ...(matches ? [...matches].slice(0, PREFERRED) : [])],
       },
     };
+  }
+
+  /**
+   * How a t-SNE or UMAP frame was made, for the exports: "t-SNE: perplexity 30; learning
+   * rate auto; …"; null for PCA and word axes, whose axis titles say it all.
+   */
+  methodDescription(frame) {
+    const l = this.settings.layout;
+    if (!l || !METHOD_NAMES[frame.method]) return null;
+    const auto = (v) => (v == null ? 'auto' : String(v));
+    const parts = frame.method === 'tsne'
+      ? [`perplexity ${l.perplexity}`, `learning rate ${auto(l.learningRate)}`, `${l.iterations} iterations`, `early exaggeration ${l.exaggeration}`]
+      : [`${l.neighbours} neighbours`, `minimum distance ${l.minDist}`, `epochs ${auto(l.epochs)}`];
+    return `${METHOD_NAMES[frame.method]}: ${[...parts, `seed ${l.seed}`].join('; ')}`;
   }
 
   /** The axis titles of a PCA frame (a worker that names its axes sends `axisLabels`). */
