@@ -31,6 +31,6 @@ pub use layout::{
     UmapParams, neighbour_preservation,
 };
 pub use pca::Pca;
-pub use projection::{Axis, KMEANS_WORK_PER_FRAME, MAX_COMPONENTS, Projection, ViewSpec};
+pub use projection::{Axis, KMEANS_WORK_PER_FRAME, MAX_COMPONENTS, Projection, ViewSpec, frame_clusters};
 pub use query::{AnalogyMethod, Neighbour};
 pub use vectors::Embeddings;

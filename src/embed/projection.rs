@@ -53,6 +53,23 @@ const MAX_KMEANS_ITERATIONS: usize = 30;
 /// The seed of the first k-means++ seeding; later frames start from their predecessor.
 const KMEANS_SEED: u64 = 11;
 
+/// The k-means clusters of one frame's `points` (unit vectors, `dim` each), within the
+/// frame's budget of work; from `previous`'s centroids when it has as many of this `dim`,
+/// so cluster numbers (hence colours) stay put between frames. Shared by the PCA and word-axis
+/// frames here and by the t-SNE and UMAP maps of the session.
+pub fn frame_clusters(points: &[f32], dim: usize, k: usize, previous: Option<&KMeans>) -> Result<KMeans> {
+    let n = points.len() / dim.max(1);
+    // Saturating: `k` is the page's number, checked only by `KMeans`.
+    let work = n.saturating_mul(k.saturating_add(2)).saturating_mul(dim);
+    let n_iterations = (KMEANS_WORK_PER_FRAME / work.max(1)).max(1);
+    match previous.filter(|c| c.k() == k && c.dim() == dim) {
+        // The first assignment comes before the iterations.
+        Some(c) => c.refit(points, (n_iterations - 1).clamp(1, MAX_KMEANS_ITERATIONS)),
+        // Seeding costs about as much as another assignment.
+        None => KMeans::fit(points, dim, k, KMEANS_SEED, n_iterations.saturating_sub(2).clamp(1, MAX_KMEANS_ITERATIONS)),
+    }
+}
+
 /// One axis of the map.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Axis {
@@ -238,26 +255,7 @@ impl Projection {
 
         let clusters = match spec.clusters {
             0 => None,
-            k => {
-                let points = rows(emb, &words, true);
-                // Saturating: `k` is the page's number, checked only by `KMeans`.
-                let work = words.len().saturating_mul(k.saturating_add(2)).saturating_mul(emb.dim());
-                let n_iterations = (KMEANS_WORK_PER_FRAME / work.max(1)).max(1);
-                let warm =
-                    previous.and_then(|p| p.clusters.as_ref()).filter(|c| c.k() == k && c.dim() == emb.dim());
-                Some(match warm {
-                    // The first assignment comes before the iterations.
-                    Some(c) => c.refit(&points, (n_iterations - 1).clamp(1, MAX_KMEANS_ITERATIONS))?,
-                    // Seeding costs about as much as another assignment.
-                    None => KMeans::fit(
-                        &points,
-                        emb.dim(),
-                        k,
-                        KMEANS_SEED,
-                        n_iterations.saturating_sub(2).clamp(1, MAX_KMEANS_ITERATIONS),
-                    )?,
-                })
-            }
+            k => Some(frame_clusters(&rows(emb, &words, true), emb.dim(), k, previous.and_then(|p| p.clusters.as_ref()))?),
         };
 
         Ok(Projection { spec: spec.clone(), words, axes, transform, explained, labels, coords, clusters })

@@ -15,8 +15,8 @@ use super::dto::{
 };
 use crate::embed::{
     self, AnalogyEvaluator, AnalogyMethod, AnalogyOptions, AnalogySet, Bundle, BundleRef, EvalProgress,
-    Layout, LayoutBuilder, LayoutParams, LayoutPhase, LayoutProgress, Projection, SimilarityOptions,
-    SimilarityReport, SimilaritySet, VectorFormat, VectorsParser,
+    KMeans, Layout, LayoutBuilder, LayoutParams, LayoutPhase, LayoutProgress, Projection, SimilarityOptions,
+    SimilarityReport, SimilaritySet, VectorFormat, VectorsParser, frame_clusters,
 };
 use crate::error::Error;
 use crate::text::{BpeConfig, BpeLearner, BpeTokenizer, CorpusBuilder, Tokenizer, concordance, decode_text};
@@ -86,6 +86,9 @@ struct LayoutRun {
     /// Iterations or epochs in all.
     iterations: usize,
     state: LayoutState,
+    /// The k-means colours of its words, when the view asks for them (computed once, from
+    /// the vectors the map is built from).
+    clusters: Option<KMeans>,
 }
 
 enum LayoutState {
@@ -416,12 +419,21 @@ impl Session {
         };
         let builder =
             LayoutBuilder::new(&embeddings, n_words, params, initial.as_deref()).map_err(js_error)?;
+        let clusters = match view.clusters {
+            0 => None,
+            k => {
+                let dim = embeddings.dim();
+                let previous = self.layout.as_ref().and_then(|run| run.clusters.as_ref());
+                Some(frame_clusters(&embeddings.unit()[..n_words * dim], dim, k, previous).map_err(js_error)?)
+            }
+        };
         let run = LayoutRun {
             method,
             embeddings,
             n_words,
             iterations,
             state: LayoutState::Building { builder, initial },
+            clusters,
         };
         let progress = run.progress();
         self.layout = Some(run);
@@ -479,7 +491,10 @@ impl Session {
             serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true).serialize_maps_as_objects(true);
         let out = frame.serialize(&serializer).map_err(|e| JsError::new(&e.to_string()))?;
         set(&out, "coords", &Float32Array::from(coords))?;
-        set(&out, "clusters", &JsValue::NULL)?;
+        match &run.clusters {
+            Some(clusters) => set(&out, "clusters", &js_sys::Uint16Array::from(clusters.labels()))?,
+            None => set(&out, "clusters", &JsValue::NULL)?,
+        }
         Ok(out)
     }
 

@@ -562,11 +562,20 @@ test('t-SNE and UMAP maps: chosen on the map, computed in the worker in slices, 
     model.showFrame = (f) => { if (f.method === 'umap') window.layoutFrames += 1; show(f); };
   });
   await field(page, 'Epochs').fill('40');
+  // Coloured by k-means cluster: the UMAP frames carry the clusters too.
+  await combobox(page, 'Colour').selectOption('clusters');
+  const k = page.getByRole('region', { name: 'Map of the vectors' }).getByRole('spinbutton', { name: 'k' });
+  await k.fill('4');
+  await k.dispatchEvent('change');
   await button(page, 'Train again').click();
   await page.waitForFunction(() => !document.getElementById('progress-text').textContent.startsWith('Done.'));
   await waitUntilDone(page, 120_000);
   const layoutFrames = await page.evaluate(() => window.layoutFrames);
   assert.ok(layoutFrames >= 5, `UMAP frames while training: ${layoutFrames}`);
+  const clusters = await page.evaluate(() => Array.from(window.explorer.mapModel.frame.clusters ?? []));
+  assert.equal(new Set(clusters).size, 4, 'the UMAP map is coloured by 4 clusters');
+  await settle(page);
+  await page.locator('.plot-card').screenshot({ path: join(RESULTS, 'map-umap-clusters.png') });
   await combobox(page, 'Projection').selectOption('pca');
   await page.waitForFunction(() => window.explorer.mapModel.scene?.options.xLabel.startsWith('PC1'));
   assert.equal(await progress.textContent(), '');

@@ -121,6 +121,8 @@ export class MapPanel {
       event.preventDefault();
       send();
     });
+    // A corrected field loses its mark as it is typed.
+    $('layout-form').addEventListener('input', () => this.readLayout());
   }
 
   /** The layout parameters of the form, or null when one is out of range (it is marked). */
