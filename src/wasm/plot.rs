@@ -181,6 +181,8 @@ pub struct Chart {
     /// The dots are drawn into this buffer, then onto `dot_canvas`, then over the frame.
     dots: DotBuffer,
     dot_canvas: Option<(HtmlCanvasElement, CanvasRenderingContext2d)>,
+    /// The image the dots go through, with its width and height.
+    dot_image: Option<(u32, u32, web_sys::ImageData)>,
 }
 
 #[wasm_bindgen]
@@ -216,6 +218,7 @@ impl Chart {
             labels_deferred: false,
             dots: DotBuffer::new(),
             dot_canvas: None,
+            dot_image: None,
         };
         chart.resize();
         Ok(chart)
@@ -781,13 +784,18 @@ impl Chart {
             canvas.set_width(width);
             canvas.set_height(height);
         }
-        let image = web_sys::ImageData::new_with_u8_clamped_array_and_sh(
-            wasm_bindgen::Clamped(self.dots.rgba()),
-            width,
-            height,
-        )
-        .map_err(js_error)?;
-        context.put_image_data(&image, 0.0, 0.0).map_err(js_error)?;
+        // One image, reused while its size holds: a new one each redraw made a few MB of
+        // garbage 60 times a second, and collecting it showed as stalls.
+        let fits = self.dot_image.as_ref().is_some_and(|(w, h, _)| (*w, *h) == (width, height));
+        if !fits {
+            let image = web_sys::ImageData::new_with_sw(width, height).map_err(js_error)?;
+            self.dot_image = Some((width, height, image));
+        }
+        let Some((_, _, image)) = &self.dot_image else { unreachable!("made above") };
+        let data: js_sys::Uint8ClampedArray =
+            js_sys::Reflect::get(image, &JsValue::from_str("data")).map_err(js_error)?.unchecked_into();
+        data.copy_from(self.dots.rgba());
+        context.put_image_data(image, 0.0, 0.0).map_err(js_error)?;
         self.context.draw_image_with_html_canvas_element(canvas, origin.0, origin.1).map_err(js_error)?;
         self.dots.reset(0, 0);
         Ok(())
