@@ -121,7 +121,8 @@ function startLayout(settings, id, warm) {
   const progress = session.layout_begin(settings, warm);
   const waiting = layoutJob?.id;
   if (waiting != null && waiting !== id) self.postMessage({ type: 'error', id: waiting, message: SUPERSEDED });
-  layoutJob = { id, key: layoutKey(settings), settings, progress, fresh: false, buildMs: 0, layoutMs: 0, iterations: 1, lastFrameAt: 0 };
+  // A quarter of an iteration first: at 20,000 words a whole t-SNE iteration outlasts a slice.
+  layoutJob = { id, key: layoutKey(settings), settings, progress, fresh: false, buildMs: 0, layoutMs: 0, iterations: 0.25, lastFrameAt: 0 };
   runLayout();
 }
 
@@ -164,7 +165,10 @@ async function runLayout() {
       // A slice that ended its phase (or the map) stopped short of its budget: it says nothing of the rate.
       if (job.progress.phase === phase && !job.progress.done) {
         // Grown at most 4 times a slice: a few fast slices timed coarsely must not make one that takes seconds.
-        const next = Math.min(4 * budget, resized(budget, elapsed, 1, 1e12));
+        // Iterations may be a fraction (the session stops within one); building units are whole.
+        const next = phase === 'layout'
+          ? Math.min(4 * budget, Math.max(0.01, elapsed > 0 ? (budget * CHUNK_MS) / elapsed : budget))
+          : Math.min(4 * budget, resized(budget, elapsed, 1, 1e12));
         if (phase === 'layout') job.iterations = next;
         else buildBudgets[phase] = next;
       }

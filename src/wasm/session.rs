@@ -442,22 +442,25 @@ impl Session {
 
     /// Does about `max_work` more of the map: while building (phase 'neighbours' or
     /// 'affinities'), `max_work` units of work (one is about a multiply-add; the worker sizes
-    /// it to its slice time per phase); in phase 'layout', `max_work` iterations. Returns
+    /// it to its slice time per phase); in phase 'layout', `max_work` iterations, which may be a
+    /// fraction (t-SNE then stops within an iteration; UMAP rounds up to an epoch). Returns
     /// `LayoutProgress`.
     pub fn layout_step(&mut self, max_work: f64) -> Result<JsValue, JsError> {
         // Taken out while it steps: a layout whose finish fails is dropped.
         let mut run = self.layout.take().ok_or_else(no_layout)?;
-        let max_work = max_work.max(1.0);
         run.state = match run.state {
             LayoutState::Building { mut builder, initial } => {
-                if builder.step(&run.embeddings, max_work as u64) == LayoutPhase::Layout {
+                if builder.step(&run.embeddings, max_work.max(1.0) as u64) == LayoutPhase::Layout {
                     LayoutState::Running(builder.finish(&run.embeddings).map_err(js_error)?)
                 } else {
                     LayoutState::Building { builder, initial }
                 }
             }
             LayoutState::Running(mut layout) => {
-                layout.step(max_work as usize);
+                // Iterations, a fraction of one allowed: one t-SNE iteration of 20,000 words
+                // takes longer than a slice.
+                let points = (max_work.max(0.0) * run.n_words as f64).ceil().max(1.0);
+                layout.step_points(points.min(usize::MAX as f64) as usize);
                 LayoutState::Running(layout)
             }
         };

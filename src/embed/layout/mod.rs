@@ -58,6 +58,13 @@ impl LayoutProgress {
 pub trait Layout {
     /// Runs at most `max_iterations` more iterations (none once done) and says where it stands.
     fn step(&mut self, max_iterations: usize) -> LayoutProgress;
+    /// Does about `max_points` points' worth of work (an iteration moves every point once),
+    /// so a caller can slice a long iteration. The default rounds up to whole iterations; a
+    /// layout whose iteration can stop halfway (t-SNE) does less than one when asked.
+    fn step_points(&mut self, max_points: usize) -> LayoutProgress {
+        let n = (self.coords().len() / 2).max(1);
+        self.step(max_points.div_ceil(n).max(1))
+    }
     /// Where it stands, without stepping.
     fn progress(&self) -> LayoutProgress;
     /// The coordinates: `x, y` for each word, most frequent first.
@@ -407,6 +414,29 @@ mod tests {
             assert!(done.is_done() && done.iteration == done.iterations, "{name}");
             assert_eq!(whole.step(10), done, "{name}: nothing more once done");
         }
+    }
+
+    #[test]
+    fn stepping_by_points_gives_the_same_map_as_by_iterations() {
+        // t-SNE stops halfway through an iteration when asked for fewer points than it has;
+        // UMAP rounds up to whole epochs. Either way the map is the one stepped whole.
+        let emb = gaussian_clusters(4, 30, 8, 10.0, 5);
+        for (name, build) in LAYOUTS {
+            let mut whole = build(&emb, 120, 1);
+            run_to_end(whole.as_mut(), 1000);
+            let mut by_points = build(&emb, 120, 1);
+            let mut slices = 0;
+            while !by_points.step_points(37).is_done() {
+                slices += 1;
+            }
+            assert_eq!(whole.coords(), by_points.coords(), "{name}");
+            assert!(slices > 0, "{name}");
+        }
+        // 37 points of 120 a slice: the fourth ends the first iteration and goes on into the
+        // second with what is left of it, and so on.
+        let mut tsne = Tsne::new(&emb, 120, TsneParams { iterations: 10, ..TsneParams::default() }).unwrap();
+        let seen: Vec<usize> = (0..8).map(|_| tsne.step_points(37).iteration).collect();
+        assert_eq!(seen, [0, 0, 0, 1, 1, 1, 2, 2]);
     }
 
     #[test]

@@ -130,6 +130,17 @@ pub struct Tsne {
     iteration: usize,
     /// Iterations with early exaggeration: 250, or none after a warm start.
     early_iterations: usize,
+    /// An iteration under way: the repulsion of the points in the tree's order before
+    /// `next` is computed, and `z` sums their terms. At 20,000 words one iteration takes
+    /// over 100 ms in wasm, so the worker stops halfway through one.
+    partial: Option<Partial>,
+}
+
+/// See `Tsne::partial`.
+#[derive(Clone, Copy, Debug)]
+struct Partial {
+    next: usize,
+    z: f64,
 }
 
 impl Tsne {
@@ -203,6 +214,7 @@ impl Tsne {
             tree: QuadTree::new(),
             iteration: 0,
             early_iterations,
+            partial: None,
         }
     }
 
@@ -213,6 +225,42 @@ impl Tsne {
 
     /// One gradient-descent iteration.
     fn iterate(&mut self) {
+        while !self.advance(usize::MAX) {}
+    }
+
+    /// Carries the iteration under way (or a new one) on by the repulsion of at most
+    /// `max_points` points; true when that ended the iteration. Sliced or not, the sums run
+    /// in the same order, so the coordinates are the same to the bit.
+    fn advance(&mut self, max_points: usize) -> bool {
+        let mut partial = match self.partial.take() {
+            Some(partial) => partial,
+            None => {
+                self.tree.build(&self.coords);
+                Partial { next: 0, z: 0.0 }
+            }
+        };
+        let order = self.tree.order();
+        let end = partial.next.saturating_add(max_points.max(1)).min(order.len());
+        for &i in &order[partial.next..end] {
+            let i = i as usize;
+            let (fx, fy, zi) =
+                self.tree.repulsion(i, self.coords[2 * i], self.coords[2 * i + 1], THETA * THETA);
+            self.repulsion[2 * i] = fx;
+            self.repulsion[2 * i + 1] = fy;
+            partial.z += f64::from(zi);
+        }
+        partial.next = end;
+        if end < order.len() {
+            self.partial = Some(partial);
+            return false;
+        }
+        self.finish_iteration(partial.z);
+        true
+    }
+
+    /// The rest of an iteration once every point's repulsion is known: the attractive
+    /// forces, the gains and the step.
+    fn finish_iteration(&mut self, z: f64) {
         let early = self.iteration < self.early_iterations;
         if self.iteration == self.early_iterations && self.early_iterations > 0 {
             // The normal phase starts afresh, as openTSNE's second optimisation call does.
@@ -224,16 +272,6 @@ impl Tsne {
         let learning_rate =
             self.params.learning_rate.unwrap_or_else(|| (self.n as f32 / exaggeration / 4.0).max(50.0));
 
-        self.tree.build(&self.coords);
-        let mut z = 0.0f64;
-        for &i in self.tree.order() {
-            let i = i as usize;
-            let (fx, fy, zi) =
-                self.tree.repulsion(i, self.coords[2 * i], self.coords[2 * i + 1], THETA * THETA);
-            self.repulsion[2 * i] = fx;
-            self.repulsion[2 * i + 1] = fy;
-            z += f64::from(zi);
-        }
         let z = z.max(f64::MIN_POSITIVE) as f32;
 
         for i in 0..self.n {
@@ -283,6 +321,20 @@ impl Layout for Tsne {
                 break;
             }
             self.iterate();
+        }
+        self.progress()
+    }
+
+    fn step_points(&mut self, max_points: usize) -> LayoutProgress {
+        let mut left = max_points.max(1);
+        while left > 0 && self.iteration < self.params.iterations {
+            let from = self.partial.map_or(0, |p| p.next);
+            let ended = self.advance(left);
+            let done = self.partial.map_or(self.n, |p| p.next) - from;
+            left = left.saturating_sub(done.max(1));
+            if !ended {
+                break;
+            }
         }
         self.progress()
     }
