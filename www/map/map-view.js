@@ -48,6 +48,17 @@ export class MapView {
     this.draws = 0;
     this.applyPalette();
     bindMapInput(this.canvas, this.input());
+    // The first drawing in a page costs tens of milliseconds more than the next ones (the
+    // canvas, its fonts and the dots' image are set up): spend them while the page is idle,
+    // not in the middle of the first frames of a training.
+    setTimeout(() => this.warmUp(), 0);
+  }
+
+  /** Draws a dot and its label, then clears the canvas, unless a scene came first. */
+  warmUp() {
+    if (this.scene) return;
+    this.chart.draw_scatter(new Float32Array([0, 0, 1, 1]), ['a', 'b'], { labelCount: 2 });
+    if (!this.scene) this.canvas.getContext('2d').clearRect(0, 0, this.canvas.width, this.canvas.height);
   }
 
   /** The stylesheet's colours changed (a theme): read them again and redraw. */
