@@ -155,3 +155,35 @@ export const stat = (page, name) => page.locator(`[data-stat="${name}"]`);
 export async function waitUntilDone(page, timeout = 60_000) {
   await page.waitForFunction(() => document.getElementById('progress-text').textContent.startsWith('Done.'), null, { timeout });
 }
+
+/** Starts tracing every task of the page's renderer (the `toplevel` category). */
+export async function startTrace(cdp) {
+  await cdp.send('Tracing.start', { categories: 'toplevel', transferMode: 'ReturnAsStream' });
+}
+
+/**
+ * Ends the trace and returns the tasks of the renderer's main thread (`CrRendererMain`),
+ * each with its wall-clock and its thread (CPU) time in ms.
+ */
+export async function endTrace(cdp) {
+  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.end');
+  const { stream } = await complete;
+  const chunks = [];
+  for (;;) {
+    const { data, eof, base64Encoded } = await cdp.send('IO.read', { handle: stream, size: 1 << 22 });
+    chunks.push(base64Encoded ? Buffer.from(data, 'base64').toString('utf8') : data);
+    if (eof) break;
+  }
+  await cdp.send('IO.close', { handle: stream });
+  const parsed = JSON.parse(chunks.join(''));
+  const events = Array.isArray(parsed) ? parsed : parsed.traceEvents;
+  const main = new Set(events
+    .filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+    .map((e) => `${e.pid}:${e.tid}`));
+  return events
+    // A task is one complete event, named 'RunTask' or, in newer Chromium, 'ThreadControllerImpl::RunTask'.
+    .filter((e) => /(^|::)RunTask$/.test(e.name) && e.ph === 'X' && main.has(`${e.pid}:${e.tid}`))
+    // Without thread time (a platform that lacks it) a task counts by its wall-clock length.
+    .map((e) => ({ wallMs: e.dur / 1000, cpuMs: (e.tdur ?? e.dur) / 1000, threadTimed: e.tdur != null }));
+}

@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import os from 'node:os';
 import { LossSeries, LOSS_POINTS } from '../../www/loss-series.js';
-import { button, explorerSuite, field, stat } from './helpers.js';
+import { button, endTrace, explorerSuite, field, startTrace, stat } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -27,38 +27,6 @@ async function heapAfterGc(page, cdp) {
   const { metrics } = await cdp.send('Performance.getMetrics');
   const to = await page.evaluate(() => performance.now());
   return { bytes: metrics.find((m) => m.name === 'JSHeapUsedSize').value, from, to };
-}
-
-/** Starts tracing every task of the page's renderer (the `toplevel` category). */
-async function startTrace(cdp) {
-  await cdp.send('Tracing.start', { categories: 'toplevel', transferMode: 'ReturnAsStream' });
-}
-
-/**
- * Ends the trace and returns the tasks of the renderer's main thread (`CrRendererMain`),
- * each with its wall-clock and its thread (CPU) time in ms.
- */
-async function endTrace(cdp) {
-  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-  await cdp.send('Tracing.end');
-  const { stream } = await complete;
-  const chunks = [];
-  for (;;) {
-    const { data, eof, base64Encoded } = await cdp.send('IO.read', { handle: stream, size: 1 << 22 });
-    chunks.push(base64Encoded ? Buffer.from(data, 'base64').toString('utf8') : data);
-    if (eof) break;
-  }
-  await cdp.send('IO.close', { handle: stream });
-  const parsed = JSON.parse(chunks.join(''));
-  const events = Array.isArray(parsed) ? parsed : parsed.traceEvents;
-  const main = new Set(events
-    .filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
-    .map((e) => `${e.pid}:${e.tid}`));
-  return events
-    // A task is one complete event, named 'RunTask' or, in newer Chromium, 'ThreadControllerImpl::RunTask'.
-    .filter((e) => /(^|::)RunTask$/.test(e.name) && e.ph === 'X' && main.has(`${e.pid}:${e.tid}`))
-    // Without thread time (a platform that lacks it) a task counts by its wall-clock length.
-    .map((e) => ({ wallMs: e.dur / 1000, cpuMs: (e.tdur ?? e.dur) / 1000, threadTimed: e.tdur != null }));
 }
 
 /** The epoch the progress line names ("Epoch 12 of 1000 · …"). */
