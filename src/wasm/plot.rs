@@ -762,7 +762,8 @@ impl Chart {
 
     /// Draws the dots in the buffer onto the canvas at `origin` (see `raster`).
     fn flush_dots(&mut self, origin: Px) -> Result<(), JsError> {
-        let (width, height) = (self.dots.width() as u32, self.dots.height() as u32);
+        let (width, height) = self.dots.size();
+        let (width, height) = (width as u32, height as u32);
         if width == 0 || height == 0 {
             return Ok(());
         }
@@ -864,69 +865,58 @@ impl Chart {
             ctx.move_to(x + r, y);
             ctx.arc(x, y, r, 0.0, std::f64::consts::TAU).map_err(js_error)
         };
-        {
-            match shape {
-                Shape::Clip(area) => {
-                    ctx.save();
-                    ctx.begin_path();
-                    ctx.rect(area.left, area.top, area.right - area.left, area.bottom - area.top);
-                    ctx.clip();
-                }
-                Shape::Unclip => ctx.restore(),
-                // `paint` draws dots through the pixel buffer; this is for a lone one.
-                Shape::Dots { centres, radius, fill } => {
-                    ctx.set_fill_style_str(&fill.css());
-                    ctx.begin_path();
-                    for &centre in centres {
-                        circle(centre, *radius)?;
-                    }
-                    ctx.fill();
-                }
-                Shape::Disc { centre, radius, fill, outline, width } => {
-                    ctx.begin_path();
-                    circle(*centre, *radius)?;
-                    ctx.set_fill_style_str(&fill.css());
-                    ctx.fill();
-                    ctx.set_stroke_style_str(&outline.css());
-                    ctx.set_line_width(*width);
-                    ctx.stroke();
-                }
-                Shape::Ring { centre, radius, stroke, width } => {
-                    ctx.begin_path();
-                    circle(*centre, *radius)?;
-                    ctx.set_stroke_style_str(&stroke.css());
-                    ctx.set_line_width(*width);
-                    ctx.stroke();
-                }
-                Shape::Segments { segments, stroke, width } => {
-                    ctx.set_stroke_style_str(&stroke.css());
-                    ctx.set_line_width(*width);
-                    ctx.begin_path();
-                    for (a, b) in segments {
-                        ctx.move_to(a.0, a.1);
-                        ctx.line_to(b.0, b.1);
-                    }
-                    ctx.stroke();
-                }
-                Shape::Backdrops { rects, fill } => {
-                    ctx.begin_path();
-                    for r in rects {
-                        ctx.rect(r.left, r.top, r.right - r.left, r.bottom - r.top);
-                    }
-                    ctx.set_fill_style_str(&fill.css());
-                    ctx.fill();
-                }
-                Shape::Polygon { corners, fill } => {
-                    ctx.begin_path();
-                    for (i, c) in corners.iter().enumerate() {
-                        if i == 0 { ctx.move_to(c.0, c.1) } else { ctx.line_to(c.0, c.1) }
-                    }
-                    ctx.close_path();
-                    ctx.set_fill_style_str(&fill.css());
-                    ctx.fill();
-                }
-                Shape::Label { .. } => unreachable!("`paint` paints labels"),
+        match shape {
+            Shape::Clip(area) => {
+                ctx.save();
+                ctx.begin_path();
+                ctx.rect(area.left, area.top, area.right - area.left, area.bottom - area.top);
+                ctx.clip();
             }
+            Shape::Unclip => ctx.restore(),
+            Shape::Disc { centre, radius, fill, outline, width } => {
+                ctx.begin_path();
+                circle(*centre, *radius)?;
+                ctx.set_fill_style_str(&fill.css());
+                ctx.fill();
+                ctx.set_stroke_style_str(&outline.css());
+                ctx.set_line_width(*width);
+                ctx.stroke();
+            }
+            Shape::Ring { centre, radius, stroke, width } => {
+                ctx.begin_path();
+                circle(*centre, *radius)?;
+                ctx.set_stroke_style_str(&stroke.css());
+                ctx.set_line_width(*width);
+                ctx.stroke();
+            }
+            Shape::Segments { segments, stroke, width } => {
+                ctx.set_stroke_style_str(&stroke.css());
+                ctx.set_line_width(*width);
+                ctx.begin_path();
+                for (a, b) in segments {
+                    ctx.move_to(a.0, a.1);
+                    ctx.line_to(b.0, b.1);
+                }
+                ctx.stroke();
+            }
+            Shape::Backdrops { rects, fill } => {
+                ctx.begin_path();
+                for r in rects {
+                    ctx.rect(r.left, r.top, r.right - r.left, r.bottom - r.top);
+                }
+                ctx.set_fill_style_str(&fill.css());
+                ctx.fill();
+            }
+            Shape::Polygon { corners, fill } => {
+                ctx.begin_path();
+                for (i, c) in corners.iter().enumerate() {
+                    if i == 0 { ctx.move_to(c.0, c.1) } else { ctx.line_to(c.0, c.1) }
+                }
+                ctx.close_path();
+                ctx.set_fill_style_str(&fill.css());
+                ctx.fill();
+            }
+            Shape::Dots { .. } | Shape::Label { .. } => unreachable!("`paint` paints dots and labels"),
         }
         Ok(())
     }
