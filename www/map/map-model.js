@@ -115,9 +115,7 @@ export class MapModel {
     const previous = this.settings;
     this.settings = { ...this.settings, ...changes };
     try {
-      const frame = await this.host.project(this.settings);
-      if (refit) this.map.refit();
-      if (frame) this.showFrame(frame);
+      await this.fetchFrame(refit);
       this.panel.showAxesMessage('');
     } catch (error) {
       this.settings = previous;
@@ -134,18 +132,21 @@ export class MapModel {
    */
   async sendView() {
     try {
-      const frame = await this.host.project(this.settings);
-      this.map.refit();
-      if (frame) this.showFrame(frame);
+      await this.fetchFrame(true);
       this.panel.showAxesMessage('');
     } catch (error) {
       this.settings = { ...this.settings, axes: { x: null, y: null }, isolate: null };
       this.panel.showAxesMessage(`Back to principal components: ${error.message}.`);
-      const frame = await this.host.project(this.settings).catch(() => null);
-      this.map.refit();
-      if (frame) this.showFrame(frame);
+      await this.fetchFrame(true).catch(() => {});
     }
     this.panel.showIsolated(null);
+  }
+
+  /** Asks the worker for a frame of the settings and shows it; `refit` lets the camera fit it. */
+  async fetchFrame(refit) {
+    const frame = await this.host.project(this.settings);
+    if (refit) this.map.refit();
+    if (frame) this.showFrame(frame);
   }
 
   /** A frame of the model shown (the controller checked). */
