@@ -176,9 +176,10 @@
 
 /**
  * Where a t-SNE or UMAP map stands. `phase`: 'neighbours' (the exact cosine k-NN graph),
- * 'affinities' (t-SNE's affinities or UMAP's memberships), then 'layout', the points moving,
- * `iteration` of `iterations` (t-SNE iterations, UMAP epochs); `done` at the last.
- * @typedef {{phase: 'neighbours'|'affinities'|'layout', iteration: number, iterations: number, done: boolean}} LayoutProgress
+ * 'affinities' (t-SNE's affinities or UMAP's memberships), 'start' (a cold start's PCA, the
+ * points' first places), then 'layout', the points moving, `iteration` of `iterations`
+ * (t-SNE iterations, UMAP epochs); `done` at the last.
+ * @typedef {{phase: 'neighbours'|'affinities'|'start'|'layout', iteration: number, iterations: number, done: boolean}} LayoutProgress
  */
 
 /**

@@ -53,7 +53,7 @@ let lastProjectionAt = 0;
  */
 let layoutJob = null;
 /** Work per slice of building a graph, by phase, sized to CHUNK_MS; kept across maps (the units do not depend on the word count). */
-const buildBudgets = { neighbours: FIRST_LAYOUT_WORK, affinities: FIRST_LAYOUT_WORK };
+const buildBudgets = { neighbours: FIRST_LAYOUT_WORK, affinities: FIRST_LAYOUT_WORK, start: FIRST_LAYOUT_WORK };
 /** Whether `runLayout` is stepping the map. */
 let layoutRunning = false;
 

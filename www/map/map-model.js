@@ -445,6 +445,7 @@ function layoutProgressText(frame) {
   if (!p || !name) return '';
   if (p.phase === 'neighbours') return `${name}: finding each word's neighbours…`;
   if (p.phase === 'affinities') return `${name}: weighing the neighbours…`;
+  if (p.phase === 'start') return `${name}: placing the words by PCA to start from…`;
   if (p.done) return `${name}: done after ${p.iterations.toLocaleString('en')} ${frame.method === 'umap' ? 'epochs' : 'iterations'}.`;
   return `${name}: ${frame.method === 'umap' ? 'epoch' : 'iteration'} ${p.iteration.toLocaleString('en')} of ${p.iterations.toLocaleString('en')}`;
 }
