@@ -483,6 +483,8 @@ const handlers = {
       postProjection(id, next);
       cancelLayout();
     } else if (layoutJob?.key === layoutKey(next)) {
+      // Other colours recolour the map as it runs (a bad k throws here, and nothing changes).
+      if ((next.clusters ?? 0) !== (layoutJob.settings.clusters ?? 0)) session.layout_set_clusters(next.clusters ?? 0);
       if (layoutJob.id != null) self.postMessage({ type: 'error', id: layoutJob.id, message: SUPERSEDED });
       Object.assign(layoutJob, { id, settings: next });
       // Without coordinates yet, the frame comes when the graph is built.
