@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::io::Read;
 
 use super::escape::{escape_token, unescape, unescape_leniently};
-use super::format::VectorFormat;
+use super::format::{UTF8_BOM, VectorFormat, header_counts};
 use crate::embed::Embeddings;
 use crate::error::{Error, Result};
 
@@ -22,9 +22,6 @@ const MAX_PREALLOCATED_FLOATS: usize = 1 << 22;
 
 /// Bytes read per `read` call by [`VectorsParser::read_all`].
 const READ_CHUNK: usize = 1 << 20;
-
-/// The byte order mark some editors put at the start of a UTF-8 file; readers skip it.
-pub(super) const UTF8_BOM: &[u8] = b"\xef\xbb\xbf";
 
 /// Words and values longer than this are shortened in error messages, which stay one line.
 const MAX_SHOWN_CHARS: usize = 40;
@@ -142,14 +139,6 @@ pub(super) fn parse_values<'a>(
         }
         None => Ok(found),
     }
-}
-
-/// The header line `"<n> <dim>"` as (`n`, `dim`), or `None` when the line is not two
-/// unsigned integers.
-pub(super) fn header_counts(line: &str) -> Option<(usize, usize)> {
-    let mut fields = line.split_ascii_whitespace();
-    let (Some(n), Some(dim), None) = (fields.next(), fields.next(), fields.next()) else { return None };
-    Some((n.parse().ok()?, dim.parse().ok()?))
 }
 
 /// `text` in single quotes, shortened and with control characters escaped, so an error
