@@ -203,9 +203,11 @@ impl LayoutBuilder {
         let unit = &emb.unit()[..self.n_words * emb.dim()];
         let start = match (&self.initial, self.pca) {
             (Some(coords), _) => Start::Warm(coords),
-            (None, Some((pca, _))) => {
-                Start::Pca(spread_coords(&pca.finish(&emb.raw()[..self.n_words * emb.dim()]), emb, self.n_words))
-            }
+            (None, Some((pca, _))) => Start::Pca(spread_coords(
+                &pca.finish(&emb.raw()[..self.n_words * emb.dim()]),
+                emb,
+                self.n_words,
+            )),
             (None, None) => Start::Pca(None),
         };
         Ok(match self.graph {
@@ -475,7 +477,8 @@ mod tests {
         let mut tsne = Tsne::new(&emb, 120, TsneParams { iterations: 10, ..TsneParams::default() }).unwrap();
         let seen: Vec<usize> = (0..8).map(|_| tsne.step_points(37).iteration).collect();
         assert_eq!(seen, [0, 0, 0, 1, 1, 1, 2, 2]);
-        let mut umap = Umap::new(&emb, 120, UmapParams { epochs: Some(10), ..UmapParams::default() }).unwrap();
+        let mut umap =
+            Umap::new(&emb, 120, UmapParams { epochs: Some(10), ..UmapParams::default() }).unwrap();
         let seen: Vec<usize> = (0..8).map(|_| umap.step_points(37).iteration).collect();
         assert_eq!(seen, [0, 0, 0, 1, 1, 1, 2, 2]);
     }
