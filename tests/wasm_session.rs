@@ -423,7 +423,7 @@ fn tsne_and_umap_maps_are_built_in_slices_and_warm_start() {
         assert_eq!(number(&started, "iterations"), iterations);
         assert!(session.layout_frame().unwrap().is_null(), "{method}: no coordinates before the graph is built");
         let (phases, slices) = run_layout(&mut session, 2_000.0, 25.0);
-        assert_eq!(phases, ["neighbours", "affinities", "layout"], "{method}");
+        assert_eq!(phases, ["neighbours", "affinities", "start", "layout"], "{method}: a cold start places its points by PCA");
         assert!(slices > 10, "{method}: {slices} slices");
 
         let frame = session.layout_frame().unwrap();
