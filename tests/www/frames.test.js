@@ -1,0 +1,63 @@
+// Unit tests of the timeline's frame store (www/timeline/frames.js): its cap, its even
+// thinning, the newest frame always held, word lists shared.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { FRAME_CAP, FrameStore } from '../../www/timeline/frames.js';
+
+const frame = (n, words = ['a', 'b']) => ({ n, words: [...words], coords: new Float32Array(2 * words.length) });
+
+test('the store keeps every frame until it is full', () => {
+  const store = new FrameStore(8);
+  for (let n = 0; n < 8; n += 1) store.push(frame(n));
+  assert.deepEqual(store.all().map((f) => f.n), [0, 1, 2, 3, 4, 5, 6, 7]);
+  assert.equal(store.length, 8);
+  assert.equal(store.at(7).n, 7);
+});
+
+test('a long run is thinned evenly, within the cap, the newest always held', () => {
+  const store = new FrameStore(8);
+  for (let n = 0; n < 1000; n += 1) {
+    store.push(frame(n));
+    const ns = store.all().map((f) => f.n);
+    assert.ok(ns.length <= 9, `${ns.length} frames held`);
+    assert.equal(ns.at(-1), n, 'the newest is held');
+    const kept = store.kept.map((f) => f.n);
+    assert.equal(kept[0], 0, 'the first stays');
+    const gaps = new Set(kept.slice(1).map((k, i) => k - kept[i]));
+    assert.ok(gaps.size <= 1, `evenly spaced: ${kept}`);
+    if (n >= 8) assert.ok(kept.length >= 4, 'at least half the cap stays');
+  }
+  assert.equal(store.stride, 128);
+});
+
+test('the default cap bounds the memory of 10,000 words to 20 MB', () => {
+  const store = new FrameStore();
+  const words = Array.from({ length: 10_000 }, (_, i) => `w${i}`);
+  for (let n = 0; n < 3 * FRAME_CAP; n += 1) store.push({ n, words: n === 0 ? words : [...words], coords: new Float32Array(20_000) });
+  assert.ok(store.length <= FRAME_CAP + 1);
+  assert.ok(store.coordinateBytes() <= (FRAME_CAP + 1) * 10_000 * 8);
+  // Every frame shows the same words, so they hold one list.
+  assert.equal(new Set(store.all().map((f) => f.words)).size, 1);
+});
+
+test('frames of other words keep their own list', () => {
+  const store = new FrameStore(4);
+  store.push(frame(0, ['a', 'b']));
+  store.push(frame(1, ['a', 'c']));
+  store.push(frame(2, ['a', 'c']));
+  const [f0, f1, f2] = store.all();
+  assert.notEqual(f0.words, f1.words);
+  assert.equal(f1.words, f2.words);
+});
+
+test('loading a bundle replaces the frames; the capacity and the newest are kept', () => {
+  const store = new FrameStore(4);
+  store.push(frame(99));
+  store.load([0, 1, 2, 3, 4].map((n) => frame(n)));
+  assert.deepEqual(store.all().map((f) => f.n), [0, 1, 2, 3, 4]);
+  const before = store.version;
+  store.push(frame(5));
+  assert.ok(store.version > before);
+  assert.ok(store.all().map((f) => f.n).at(-1) === 5);
+  assert.throws(() => new FrameStore(3), /even number/);
+});
