@@ -468,12 +468,15 @@ impl Chart {
             let line = ShapeStyle::from(&colour).stroke_width(px(scene::TRAIL * s));
             chart.draw_series(LineSeries::new([(x, range.y.0), (x, range.y.1)], line)).map_err(drawing_error)?;
             if let Some(label) = marker_label {
-                // Beside the line, on the side with room: right of it in the chart's first half.
+                // Beside the line, on the side with room for it (its width guessed from its
+                // length, as plotters measures text only when drawing it).
                 let font = (scene::FONT_FAMILY, TICK_FONT * s).into_font().color(&colour);
-                let right = x <= (range.x.0 + range.x.1) / 2.0;
-                let style = font.pos(Pos::new(if right { HPos::Left } else { HPos::Right }, VPos::Top));
                 let gap = 4.0 * s;
                 let (px_x, px_y) = chart.backend_coord(&(x, range.y.1));
+                let (area_right, _) = chart.backend_coord(&(range.x.1, range.y.1));
+                let width = 0.6 * TICK_FONT * s * label.chars().count() as f64;
+                let right = f64::from(px_x) + gap + width <= f64::from(area_right);
+                let style = font.pos(Pos::new(if right { HPos::Left } else { HPos::Right }, VPos::Top));
                 let at = (px_x + if right { gap } else { -gap } as i32, px_y + gap as i32);
                 root.draw(&Text::new(label, at, style)).map_err(drawing_error)?;
             }

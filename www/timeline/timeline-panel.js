@@ -36,9 +36,13 @@ export class TimelinePanel {
     $('timeline-note').textContent = text;
   }
 
+  /**
+   * A toggle: its name stays "Play" (the training card has its own Pause), pressed while the
+   * replay runs; pressing it again pauses. The title says so to the pointer.
+   */
   setPlaying(playing) {
     this.play.setAttribute('aria-pressed', String(playing));
-    this.play.textContent = playing ? 'Pause' : 'Play';
+    this.play.title = playing ? 'Playing: press to pause' : 'Replay the frames from the moment shown';
   }
 
   setRecording(recording, canRecord) {
