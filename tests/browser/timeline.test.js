@@ -131,9 +131,16 @@ test('Play replays the frames at the chosen speed and Pause stops there', { time
 
 test('a selected word leaves a fading trail on the map and in the SVG; its neighbours through the epochs', { timeout: 120_000 }, async () => {
   const { page, problems } = await suite.openExplorer();
+  // 60 words shown: "king" (the 49th) is among them, some of its neighbours are not.
+  await page.getByRole('spinbutton', { name: 'Words shown' }).fill('60');
+  await page.getByRole('spinbutton', { name: 'Words shown' }).press('Enter');
   await trainSample(page, 4);
+  const framesBefore = (await state(page)).frames;
   await selectWord(page, 'king');
+  await page.waitForFunction(() => window.explorer.mapModel.frame.extraWords.length > 0);
   await page.waitForTimeout(300);
+  // The map drawn again with the neighbours placed is the same moment, not a new frame.
+  assert.equal((await state(page)).frames, framesBefore);
   const trail = await page.evaluate(() => window.explorer.mapModel.scene.options.trails);
   assert.equal(trail.length, 1, 'one trail, the selected word’s');
   const frames = (await state(page)).frames;
@@ -202,13 +209,23 @@ test('the replay is recorded as a WebM video', { timeout: 120_000 }, async () =>
 test('a bundle saved after training holds the timeline, and re-opened it replays', { timeout: 120_000 }, async () => {
   const { page, problems } = await suite.openExplorer();
   await trainSample(page, 3);
+  // Then a t-SNE map of the trained vectors: its frames are kept with their parameters.
+  await combobox(page, 'Projection').selectOption('tsne');
+  await page.locator('#layout-progress').filter({ hasText: 't-SNE: done after 750 iterations.' }).waitFor({ timeout: 60_000 });
+  await page.waitForTimeout(300);
   const { frames } = await state(page);
   const kept = await page.evaluate(() => window.explorer.timeline.store.all().map((f) => [f.tokensDone, f.view.method, Array.from(f.coords.subarray(0, 4))]));
   const bundle = await download(page, () => button(page, 'embedscope-bundle.json').click());
   const json = JSON.parse(bundle.bytes.toString('utf8'));
   assert.equal(json.timeline.frames.length, frames);
   assert.deepEqual(json.timeline.frames.map((f) => f.tokensDone), kept.map((k) => k[0]));
-  assert.ok(json.timeline.frames.every((f) => f.view.method === 'pca' && Number.isInteger(f.view.xComponent)));
+  // Each frame says how it was made: PCA's components while training, then t-SNE's parameters.
+  const pca = json.timeline.frames.filter((f) => f.view.method === 'pca');
+  const tsne = json.timeline.frames.filter((f) => f.view.method === 'tsne');
+  assert.ok(pca.length >= 4 && pca.every((f) => f.view.xComponent === 0 && f.view.yComponent === 1 && f.axisLabels[0].startsWith('PC1')));
+  assert.ok(tsne.length >= 1, 'the t-SNE frames are kept');
+  assert.ok(tsne.every((f) => f.view.layout.perplexity === 30 && f.view.layout.iterations === 750 && f.axisLabels[0] === 't-SNE 1'), JSON.stringify(tsne[0]?.view));
+  assert.equal(pca.length + tsne.length, frames);
   assert.equal(json.timeline.neighbours.epochs.length, 3);
 
   // Opened in a fresh tab: the frames come back, and Play replays them.
@@ -269,6 +286,7 @@ test('scrubbing and playing 10,000 words: no main-thread task over 50 ms', { tim
   assert.ok(frames >= 4, `${frames} frames`);
   await selectWord(page, 'w1');
 
+  const drawsBefore = await page.evaluate(() => window.explorer.view.map.draws);
   const cdp = await page.context().newCDPSession(page);
   await startTrace(cdp);
   await slider(page).focus();
@@ -289,8 +307,10 @@ test('scrubbing and playing 10,000 words: no main-thread task over 50 ms', { tim
   await page.waitForFunction(() => document.getElementById('timeline-play').getAttribute('aria-pressed') === 'false', null, { timeout: 60_000 });
   await page.waitForTimeout(400);
   const tasks = await endTrace(cdp);
+  const draws = (await page.evaluate(() => window.explorer.view.map.draws)) - drawsBefore;
   const longest = Math.max(...tasks.map((t) => t.cpuMs));
-  console.log(`timeline at 10,000 words, ${frames} frames: longest main-thread task ${longest.toFixed(1)} ms of thread time`);
+  console.log(`timeline at 10,000 words, ${frames} frames: ${draws} draws, longest main-thread task ${longest.toFixed(1)} ms of thread time`);
+  assert.ok(draws > 2 * frames, `the map drew the frames scrubbed and played (${draws} draws)`);
   assert.ok(tasks.length > 50, `the trace holds the page's tasks (${tasks.length})`);
   assert.deepEqual(tasks.filter((t) => t.cpuMs > 50).map((t) => Math.round(t.cpuMs)), [], 'no main-thread task over 50 ms of thread time');
   assert.deepEqual(problems, []);

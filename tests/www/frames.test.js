@@ -50,6 +50,19 @@ test('frames of other words keep their own list', () => {
   assert.equal(f1.words, f2.words);
 });
 
+test('the last frame can be replaced by the same moment drawn again', () => {
+  const store = new FrameStore(4);
+  store.push(frame(0));
+  store.push(frame(1));
+  const again = store.replaceLast(frame(2));
+  assert.deepEqual(store.all().map((f) => f.n), [0, 2]);
+  assert.equal(again.words, store.at(0).words, 'its words are still shared');
+  for (let n = 3; n < 12; n += 1) store.push(frame(n));
+  store.replaceLast(frame(99));
+  assert.equal(store.last().n, 99);
+  assert.ok(store.length <= 5);
+});
+
 test('loading a bundle replaces the frames; the capacity and the newest are kept', () => {
   const store = new FrameStore(4);
   store.push(frame(99));

@@ -95,6 +95,17 @@ export class FrameStore {
     return stored;
   }
 
+  /** Puts `frame` in the place of the last one (the same moment, drawn again). */
+  replaceLast(frame) {
+    if (!this.length) return this.push(frame);
+    const previous = this.last();
+    const stored = sameWords(previous.words, frame.words) ? { ...frame, words: previous.words } : frame;
+    if (this.newest) this.newest = stored;
+    else this.kept[this.kept.length - 1] = stored;
+    this.version += 1;
+    return stored;
+  }
+
   /**
    * Replaces the frames with `frames` (a bundle's, which holds at most `capacity` + 1: the
    * kept ones and the newest). More than that keeps the first `capacity` and the last.

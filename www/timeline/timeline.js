@@ -6,6 +6,7 @@
 //
 // It knows no DOM (TimelinePanel and HistoryPanel show it) and never talks to the worker
 // itself: the host (the controller) shows frames on the map and asks the worker.
+import { sameWords } from '../map/glide.js';
 import { FRAME_CAP, FrameStore } from './frames.js';
 import { canRecord, recordCanvas } from './recorder.js';
 
@@ -96,8 +97,15 @@ export class Timeline {
       tokensTotal: from?.tokensTotal ?? 0,
     };
     const key = segmentKey(view);
-    const stored = this.store.push({ ...frame, ...moment, view, key, segment: 0 });
-    stored.segment = previous && previous.key === key && previous.words === stored.words ? previous.segment : (previous?.segment ?? 0) + 1;
+    const entry = { ...frame, ...moment, view, key, segment: 0 };
+    // A PCA frame of the same vectors and view is the same map (asked again for other extra
+    // words, a selection's neighbours): it takes the last one's place rather than a new moment.
+    // t-SNE and UMAP frames of the same vectors are the layout moving, each its own moment.
+    const again = previous && view.method === 'pca' && previous.key === key && previous.tokensDone === moment.tokensDone
+      && previous.model === frame.model && sameWords(previous.words, frame.words);
+    const stored = again ? this.store.replaceLast(entry) : this.store.push(entry);
+    const sameSegment = previous && previous.key === key && previous.words === stored.words;
+    stored.segment = sameSegment ? previous.segment : (previous?.segment ?? 0) + 1;
     this.paint();
     return this.index == null;
   }
