@@ -1,5 +1,6 @@
 // Unit tests of the timeline's frame store (www/timeline/frames.js): its cap, its even
-// thinning, the newest frame always held, word lists shared.
+// thinning, the newest frame always held, word lists shared; and the Timeline keeping the
+// frame scrubbed to in its place when the store thins.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FRAME_CAP, FrameStore } from '../../www/timeline/frames.js';
@@ -73,4 +74,23 @@ test('loading a bundle replaces the frames; the capacity and the newest are kept
   assert.ok(store.version > before);
   assert.ok(store.all().map((f) => f.n).at(-1) === 5);
   assert.throws(() => new FrameStore(3), /even number/);
+});
+
+test('a frame scrubbed to keeps its place when the store thins under it', async () => {
+  // The Timeline without a page: a panel and host that record nothing.
+  globalThis.requestAnimationFrame ??= (f) => setTimeout(() => f(performance.now()), 0);
+  const { Timeline } = await import('../../www/timeline/timeline.js');
+  const panel = new Proxy({}, { get: (_, name) => (name === 'readTrails' ? () => true : () => {}) });
+  const shown = [];
+  const timeline = new Timeline(panel, { hide() {} }, { show: (f) => shown.push(f), redraw() {}, drawLoss() {}, canvas: {} });
+  timeline.store = new FrameStore(8);
+  const progress = (n) => ({ epoch: 1, epochs: 1, tokensDone: n, tokensTotal: 100 });
+  const words = ['a', 'b'];
+  for (let n = 0; n < 8; n += 1) timeline.arrived({ n, words, coords: new Float32Array(4) }, progress(n));
+  timeline.showIndex(6);
+  assert.equal(shown.at(-1).n, 6);
+  // The 9th frame halves the store: frame 6 is now the 4th kept.
+  assert.equal(timeline.arrived({ n: 8, words, coords: new Float32Array(4) }, progress(8)), false, 'not drawn while scrubbed');
+  assert.equal(timeline.shown().n, 6);
+  assert.equal(timeline.index, 3);
 });

@@ -103,7 +103,13 @@ export class Timeline {
     // t-SNE and UMAP frames of the same vectors are the layout moving, each its own moment.
     const again = previous && view.method === 'pca' && previous.key === key && previous.tokensDone === moment.tokensDone
       && previous.model === frame.model && sameWords(previous.words, frame.words);
+    const showing = this.index == null ? null : this.store.at(this.index);
     const stored = again ? this.store.replaceLast(entry) : this.store.push(entry);
+    // Thinning moves the frames down: the one on the map keeps its place on the slider.
+    if (showing && this.store.at(this.index) !== showing) {
+      const at = this.store.kept.indexOf(showing);
+      this.index = at >= 0 ? at : Math.min(this.store.length - 2, Math.floor(this.index / 2));
+    }
     const sameSegment = previous && previous.key === key && previous.words === stored.words;
     stored.segment = sameSegment ? previous.segment : (previous?.segment ?? 0) + 1;
     this.paint();
