@@ -11,12 +11,17 @@ export function canRecord(canvas) {
     && TYPES.some((type) => MediaRecorder.isTypeSupported(type));
 }
 
+/** The shortest recording: an encoder just started may not have written a frame sooner. */
+const MIN_MS = 1500;
+
 /**
  * Records `canvas` while `play()` runs (a promise that ends with the replay) and gives the
- * WebM file. `settle` ms more are recorded at the end, so the last frame's glide is in it.
- * @param {HTMLCanvasElement} canvas @param {() => Promise<void>} play
+ * WebM file. Recording goes on `settle` ms more (and to MIN_MS in all), with `repaint()`
+ * drawing the canvas again meanwhile (a canvas gives a video frame only when drawn), so the
+ * last frame's glide is in it. Fails when the browser recorded nothing.
+ * @param {HTMLCanvasElement} canvas @param {() => Promise<void>} play @param {() => void} repaint
  */
-export async function recordCanvas(canvas, play, { settle = 400, fps = 30 } = {}) {
+export async function recordCanvas(canvas, play, repaint, { settle = 400, fps = 30 } = {}) {
   const stream = canvas.captureStream(fps);
   const mimeType = TYPES.find((type) => MediaRecorder.isTypeSupported(type));
   const recorder = new MediaRecorder(stream, { mimeType });
@@ -29,14 +34,21 @@ export async function recordCanvas(canvas, play, { settle = 400, fps = 30 } = {}
     recorder.addEventListener('error', (event) => reject(event.error ?? new Error('the recording failed')));
   });
   // Data every second, so a long replay is not held in one piece until the end.
+  const started = performance.now();
   recorder.start(1000);
   try {
     await play();
-    await new Promise((resolve) => setTimeout(resolve, settle));
+    const until = Math.max(performance.now() + settle, started + MIN_MS);
+    while (performance.now() < until) {
+      repaint();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   } finally {
     recorder.stop();
     await stopped;
     for (const track of stream.getTracks()) track.stop();
   }
-  return new Blob(chunks, { type: 'video/webm' });
+  const blob = new Blob(chunks, { type: 'video/webm' });
+  if (blob.size === 0) throw new Error('the browser recorded no video: try again');
+  return blob;
 }

@@ -256,14 +256,18 @@ export class Timeline {
     if (this.recording || this.store.length < 2 || !this.recordable) return;
     this.recording = true;
     this.paint();
+    let failure = null;
     try {
       this.showIndex(0);
-      const blob = await recordCanvas(canvas, () => this.play());
+      const blob = await recordCanvas(canvas, () => this.play(), () => this.host.redraw());
       this.host.save('embedscope-timeline.webm', blob);
+    } catch (error) {
+      failure = error;
     } finally {
       this.recording = false;
       this.paint();
     }
+    if (failure) this.panel.showNote(`No video: ${failure.message}.`);
   }
 
   /** The map as shown, trails and all, as an SVG file. */
