@@ -32,6 +32,7 @@ export class Controller {
       changed: () => this.linkChanged(),
       frameArrived: (frame, options) => this.timeline.arrived(frame, this.progress, options),
       trails: (words) => this.timeline.trailsOf(words),
+      caption: () => this.timeline.caption(),
     });
     this.timeline = new Timeline(view.timelinePanel, view.historyPanel, {
       show: (frame) => this.mapModel.displayFrame(frame),

@@ -70,13 +70,14 @@ struct ScatterOptions {
     preferred: Vec<u32>,
     fixed_range: Option<[f64; 4]>,
     trails: Vec<Vec<f64>>,
+    caption: Option<String>,
 }
 
 impl ScatterOptions {
     /// The option names as JS spells them. serde-wasm-bindgen reads only the fields it knows
     /// (so `deny_unknown_fields` has no effect); `from_js` checks the names itself, so that a
     /// misspelt option fails instead of being ignored.
-    const NAMES: [&str; 11] = [
+    const NAMES: [&str; 12] = [
         "xLabel",
         "yLabel",
         "labelCount",
@@ -88,6 +89,7 @@ impl ScatterOptions {
         "preferred",
         "fixedRange",
         "trails",
+        "caption",
     ];
 
     /// Reads the options from JS (`undefined` or `null` means all defaults) and checks every
@@ -302,7 +304,9 @@ impl Chart {
     /// - `fixedRange` (`[xmin, xmax, ymin, ymax]` or null) is the data range shown (the
     ///   page's camera); without it the range is fitted to the points with a small margin;
     /// - `trails` (arrays of data coordinates `[x0, y0, x1, y1, …]`, oldest first) are drawn
-    ///   as lines in the palette's trail colour, fading with age, under the other marks.
+    ///   as lines in the palette's trail colour, fading with age, under the other marks;
+    /// - `caption` (a string or null) is written in the plotting area's top-left corner, over
+    ///   everything (the moment a replay shows, so a recorded video says it too).
     ///
     /// Fails on a coordinate count that is not twice the word count, a style count that is
     /// neither 0 nor the word count, a coordinate that is not finite, an index out of range
@@ -473,11 +477,20 @@ impl Chart {
                 let font = (scene::FONT_FAMILY, TICK_FONT * s).into_font().color(&colour);
                 let gap = 4.0 * s;
                 let (px_x, px_y) = chart.backend_coord(&(x, range.y.1));
+                let (area_left, _) = chart.backend_coord(&(range.x.0, range.y.1));
                 let (area_right, _) = chart.backend_coord(&(range.x.1, range.y.1));
                 let width = 0.6 * TICK_FONT * s * label.chars().count() as f64;
-                let right = f64::from(px_x) + gap + width <= f64::from(area_right);
-                let style = font.pos(Pos::new(if right { HPos::Left } else { HPos::Right }, VPos::Top));
-                let at = (px_x + if right { gap } else { -gap } as i32, px_y + gap as i32);
+                let (x, left, right) = (f64::from(px_x), f64::from(area_left), f64::from(area_right));
+                // Right of the line, else left of it, else as far right as it fits.
+                let (anchor, at_x) = if x + gap + width <= right {
+                    (HPos::Left, x + gap)
+                } else if x - gap - width >= left {
+                    (HPos::Right, x - gap)
+                } else {
+                    (HPos::Left, (right - width).max(left))
+                };
+                let style = font.pos(Pos::new(anchor, VPos::Top));
+                let at = (at_x as i32, px_y + gap as i32);
                 root.draw(&Text::new(label, at, style)).map_err(drawing_error)?;
             }
         }
@@ -727,6 +740,7 @@ impl<'a> Scatter<'a> {
             neighbours: &neighbours,
             arrows: &arrows,
             trails: &trails,
+            caption: options.caption.as_deref(),
             labels: &placed,
             texts: &texts,
             styles: &self.styles,

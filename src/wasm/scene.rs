@@ -181,7 +181,7 @@ pub enum Shape {
         fill: Paint,
     },
     /// Text whose left end and vertical middle are at `at`; `point` is the point it names
-    /// (the canvas keeps that word as a JS string).
+    /// (the canvas keeps that word as a JS string), or [`NO_POINT`] for a caption.
     Label {
         point: usize,
         at: Px,
@@ -191,6 +191,9 @@ pub enum Shape {
         fill: Paint,
     },
 }
+
+/// The `point` of a label that names no point (the caption): its `text` is painted.
+pub const NO_POINT: usize = usize::MAX;
 
 /// What the scatter shows, decided by `Chart` before anything is drawn.
 pub struct ScatterMarks<'a> {
@@ -205,6 +208,8 @@ pub struct ScatterMarks<'a> {
     pub arrows: &'a [[usize; 2]],
     /// Paths of positions, oldest first, drawn as lines that fade with age.
     pub trails: &'a [Vec<Px>],
+    /// A line in the plotting area's top-left corner (the moment a replay shows), over all.
+    pub caption: Option<&'a str>,
     /// `(point, box)` of each placed label, most important first.
     pub labels: &'a [(usize, Rect)],
     pub texts: &'a [String],
@@ -334,6 +339,15 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
             fill,
         });
     }
+    if let Some(text) = marks.caption {
+        let at = (marks.area.left + 8.0 * s, marks.area.top + 10.0 * s);
+        // Its width guessed from its length: the shapes are made before anything is measured.
+        let width = 0.62 * LABEL_FONT * s * text.chars().count() as f64;
+        let half = LABEL_FONT * s * 0.7;
+        let rect = Rect { left: at.0 - pad, top: at.1 - half, right: at.0 + width + pad, bottom: at.1 + half };
+        shapes.push(Shape::Backdrops { rects: vec![rect], fill: palette.background.alpha(0.85) });
+        shapes.push(Shape::Label { point: NO_POINT, at, text: text.to_string(), weight: 600, size: LABEL_FONT * s, fill: palette.trail });
+    }
     shapes
 }
 
@@ -462,6 +476,7 @@ mod tests {
             neighbours,
             arrows,
             trails,
+            caption: Some("epoch 2, <1.2 M> tokens"),
             labels: &labels,
             texts: &texts,
             styles: &[PLAIN; 4],
@@ -490,7 +505,7 @@ mod tests {
         // Labelled dots (point 2); the plain point 3 is outside the area and drawn nowhere.
         assert_eq!(
             kinds,
-            ["clip", "dots", "segments", "segments", "polygon", "disc", "disc", "unclip", "backdrops", "label"]
+            ["clip", "dots", "segments", "segments", "polygon", "disc", "disc", "unclip", "backdrops", "label", "backdrops", "label"]
         );
         let Shape::Dots { centres, .. } = &list[1] else { unreachable!() };
         assert_eq!(centres, &[(90.0, 30.0)]);
@@ -523,6 +538,8 @@ mod tests {
         let mut svg = String::new();
         write_svg(&mut svg, &shapes(None, &[], &[]));
         assert!(svg.contains(">&lt;king&gt;</text>"), "{svg}");
+        // The caption comes last, on top, escaped too.
+        assert!(svg.ends_with(">epoch 2, &lt;1.2 M&gt; tokens</text>"), "{svg}");
         assert!(!svg.contains("<king>"));
         assert_eq!(svg.matches("<g").count(), svg.matches("</g>").count());
     }

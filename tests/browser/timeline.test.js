@@ -73,6 +73,8 @@ test('the slider scrubs the frames of a run by keys, says where it is, and the l
   assert.equal(now.index, 0);
   assert.ok(!now.live && now.mapShowsIt, 'the map shows the first frame');
   assert.equal(await s.getAttribute('aria-valuetext'), `frame 1 of ${before.frames}, before training`);
+  // The map says which moment it shows (a recorded video does too).
+  assert.equal(await page.evaluate(() => window.explorer.mapModel.scene.options.caption), 'before training');
   // Before training there is no moment of the loss to mark.
   assert.equal(await page.locator('#loss-chart').getAttribute('data-marker'), '');
   await page.screenshot({ path: join(RESULTS, 'timeline-first-frame.png') });
@@ -84,6 +86,8 @@ test('the slider scrubs the frames of a run by keys, says where it is, and the l
   assert.equal(now.index, 2);
   assert.ok(now.mapShowsIt);
   assert.match(await page.locator('#timeline-moment').textContent(), new RegExp(`^Frame 3 of ${before.frames} · epoch`));
+  await page.locator('#plot').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(RESULTS, 'timeline-scrubbed.png') });
   // A frame of training in the middle: the marker is between the ends of the loss chart.
   const marker = await page.evaluate(() => window.explorer.timeline.marker());
   assert.ok(marker.at > 0 && marker.at < 4, JSON.stringify(marker));
@@ -93,6 +97,7 @@ test('the slider scrubs the frames of a run by keys, says where it is, and the l
   await page.waitForTimeout(100);
   now = await state(page);
   assert.ok(now.live && now.index === before.frames - 1);
+  assert.equal(await page.evaluate(() => window.explorer.mapModel.scene.options.caption), null, 'the newest frame needs no caption');
   assert.match(await page.locator('#loss-chart').getAttribute('data-marker'), /^epoch 4, /);
   assert.deepEqual(problems, []);
   await page.close();

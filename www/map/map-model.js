@@ -47,10 +47,11 @@ export class MapModel {
    * @param {import('./map-panel.js').MapPanel} panel
    * @param {{project: (settings: object) => Promise<object|null>, select: (word: string) => void,
    *   changed: () => void, frameArrived: (frame: object, options: {live: boolean}) => boolean,
-   *   trails: (words: string[]) => number[][]}} host  asks the worker for a frame; selects a word
+   *   trails: (words: string[]) => number[][], caption: () => string|null}} host  asks the worker for a frame; selects a word
    *   (its neighbours); hears that the link's state changed; hands each frame to the timeline,
    *   which says whether to show it now (not while it replays an earlier one; `live` brings
-   *   it back); gives the paths of words up to the frame shown
+   *   it back); gives the paths of words up to the frame shown, and the line the map writes in
+   *   its corner (the moment a replay shows)
    */
   constructor(map, panel, host) {
     this.map = map;
@@ -305,6 +306,7 @@ export class MapModel {
         highlighted: [...a.filter(known), ...chosen.slice(0, EMPHASISED), ...(matches && matches.size <= EMPHASISED ? matches : [])],
         preferred: [...chosen.slice(EMPHASISED), ...(matches ? [...matches].slice(0, PREFERRED) : [])],
         trails: this.host.trails([...new Set([selected, ...this.selection].filter((w) => w != null))]),
+        caption: this.host.caption(),
       },
     };
   }

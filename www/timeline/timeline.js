@@ -234,6 +234,8 @@ export class Timeline {
           this.pause();
           this.index = null;
           this.paint();
+          // Following the newest again: the map's caption goes.
+          this.host.redraw();
           return;
         }
         requestAnimationFrame(tick);
@@ -266,6 +268,7 @@ export class Timeline {
     } finally {
       this.recording = false;
       this.paint();
+      this.host.redraw();
     }
     if (failure) this.panel.showNote(`No video: ${failure.message}.`);
   }
@@ -310,6 +313,13 @@ export class Timeline {
       this.indexes.set(words, index);
     }
     return index;
+  }
+
+  /** The map's caption while an earlier moment is shown or recorded: that moment; else null. */
+  caption() {
+    const f = this.shown();
+    if (!f || (this.index == null && !this.recording)) return null;
+    return f.epoch ? `epoch ${f.epoch}${f.epochs ? ` of ${f.epochs}` : ''} · ${tokenCount(f.tokensDone)} tokens` : 'before training';
   }
 
   /** Where the loss chart marks the moment shown: `{at, label}` in fractional epochs, or null. */
