@@ -122,10 +122,10 @@ impl ScatterOptions {
                 "point index {bad} in the scatter options is out of range for {n_points} points"
             )));
         }
-        if let Some(bad) = options.trails.iter().position(|t| t.len() % 2 != 0 || t.iter().any(|v| !v.is_finite())) {
-            return Err(JsError::new(&format!(
-                "trail {bad} must be [x0, y0, x1, y1, …] of finite numbers"
-            )));
+        if let Some(bad) =
+            options.trails.iter().position(|t| t.len() % 2 != 0 || t.iter().any(|v| !v.is_finite()))
+        {
+            return Err(JsError::new(&format!("trail {bad} must be [x0, y0, x1, y1, …] of finite numbers")));
         }
         if let Some([x0, x1, y0, y1]) = options.fixed_range {
             let valid = |lo: f64, hi: f64| lo.is_finite() && hi.is_finite() && lo < hi;
@@ -470,7 +470,9 @@ impl Chart {
             let x = at.clamp(range.x.0, range.x.1);
             let colour = rgb(self.palette.trail);
             let line = ShapeStyle::from(&colour).stroke_width(px(scene::TRAIL * s));
-            chart.draw_series(LineSeries::new([(x, range.y.0), (x, range.y.1)], line)).map_err(drawing_error)?;
+            chart
+                .draw_series(LineSeries::new([(x, range.y.0), (x, range.y.1)], line))
+                .map_err(drawing_error)?;
             if let Some(label) = marker_label {
                 // Beside the line, on the side with room for it (its width guessed from its
                 // length, as plotters measures text only when drawing it).

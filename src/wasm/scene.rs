@@ -259,12 +259,20 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
         let segments: Vec<(Px, Px)> = (marks.trails.iter())
             .flat_map(|trail| {
                 let n = trail.len().saturating_sub(1);
-                trail.windows(2).enumerate().filter(move |(j, _)| trail_shade(*j, n) == shade).map(|(_, w)| (w[0], w[1]))
+                trail
+                    .windows(2)
+                    .enumerate()
+                    .filter(move |(j, _)| trail_shade(*j, n) == shade)
+                    .map(|(_, w)| (w[0], w[1]))
             })
             .collect();
         if !segments.is_empty() {
             let alpha = 0.1 + 0.8 * (shade + 1) as f64 / TRAIL_SHADES as f64;
-            shapes.push(Shape::Segments { segments, stroke: palette.trail.alpha_times(alpha), width: TRAIL * s });
+            shapes.push(Shape::Segments {
+                segments,
+                stroke: palette.trail.alpha_times(alpha),
+                width: TRAIL * s,
+            });
         }
     }
 
@@ -344,9 +352,17 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
         // Its width guessed from its length: the shapes are made before anything is measured.
         let width = 0.62 * LABEL_FONT * s * text.chars().count() as f64;
         let half = LABEL_FONT * s * 0.7;
-        let rect = Rect { left: at.0 - pad, top: at.1 - half, right: at.0 + width + pad, bottom: at.1 + half };
+        let rect =
+            Rect { left: at.0 - pad, top: at.1 - half, right: at.0 + width + pad, bottom: at.1 + half };
         shapes.push(Shape::Backdrops { rects: vec![rect], fill: palette.background.alpha(0.85) });
-        shapes.push(Shape::Label { point: NO_POINT, at, text: text.to_string(), weight: 600, size: LABEL_FONT * s, fill: palette.trail });
+        shapes.push(Shape::Label {
+            point: NO_POINT,
+            at,
+            text: text.to_string(),
+            weight: 600,
+            size: LABEL_FONT * s,
+            fill: palette.trail,
+        });
     }
     shapes
 }
@@ -505,7 +521,20 @@ mod tests {
         // Labelled dots (point 2); the plain point 3 is outside the area and drawn nowhere.
         assert_eq!(
             kinds,
-            ["clip", "dots", "segments", "segments", "polygon", "disc", "disc", "unclip", "backdrops", "label", "backdrops", "label"]
+            [
+                "clip",
+                "dots",
+                "segments",
+                "segments",
+                "polygon",
+                "disc",
+                "disc",
+                "unclip",
+                "backdrops",
+                "label",
+                "backdrops",
+                "label"
+            ]
         );
         let Shape::Dots { centres, .. } = &list[1] else { unreachable!() };
         assert_eq!(centres, &[(90.0, 30.0)]);
@@ -518,7 +547,9 @@ mod tests {
         let trails: Vec<(usize, f64)> = (list.iter())
             .take_while(|s| !matches!(s, Shape::Disc { .. }))
             .filter_map(|s| match s {
-                Shape::Segments { segments, stroke, width } if *width == TRAIL => Some((segments.len(), stroke.alpha)),
+                Shape::Segments { segments, stroke, width } if *width == TRAIL => {
+                    Some((segments.len(), stroke.alpha))
+                }
                 _ => None,
             })
             .collect();
@@ -526,8 +557,10 @@ mod tests {
         assert_eq!(trails.iter().map(|t| t.0).collect::<Vec<_>>(), [2; TRAIL_SHADES]);
         assert!(trails.windows(2).all(|w| w[0].1 < w[1].1), "{trails:?}");
         // Under the selection's lines (the last segments before the discs).
-        let first_trail = list.iter().position(|s| matches!(s, Shape::Segments { width, .. } if *width == TRAIL));
-        let selection = list.iter().position(|s| matches!(s, Shape::Segments { width, .. } if *width == LINE));
+        let first_trail =
+            list.iter().position(|s| matches!(s, Shape::Segments { width, .. } if *width == TRAIL));
+        let selection =
+            list.iter().position(|s| matches!(s, Shape::Segments { width, .. } if *width == LINE));
         assert!(first_trail < selection);
         // Every segment of a short trail is drawn, in the strongest shade last.
         assert_eq!((0..3).map(|j| trail_shade(j, 3)).collect::<Vec<_>>(), [1, 3, 5]);

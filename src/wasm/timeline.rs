@@ -40,12 +40,16 @@ fn get(value: &JsValue, key: &str) -> Result<JsValue, JsError> {
 /// The page's timeline (see the module documentation) over the words of `emb`, with
 /// `neighbours` (the session's per-epoch neighbours) added; None for a timeline of no
 /// frames. Fails on a word the vectors lack or coordinates that do not add up.
-pub fn from_js(value: &JsValue, emb: &Embeddings, neighbours: Option<&NeighbourHistory>) -> Result<Option<Timeline>, JsError> {
+pub fn from_js(
+    value: &JsValue,
+    emb: &Embeddings,
+    neighbours: Option<&NeighbourHistory>,
+) -> Result<Option<Timeline>, JsError> {
     if value.is_null() || value.is_undefined() {
         return Ok(neighbours.map(|h| Timeline { neighbours: Some(h.clone()), ..Timeline::default() }));
     }
-    let dto: TimelineDto =
-        serde_wasm_bindgen::from_value(value.clone()).map_err(|e| JsError::new(&format!("bad timeline: {e}")))?;
+    let dto: TimelineDto = serde_wasm_bindgen::from_value(value.clone())
+        .map_err(|e| JsError::new(&format!("bad timeline: {e}")))?;
     let coords: Vec<f32> = get(value, "coords")?
         .dyn_into::<Float32Array>()
         .map_err(|_| JsError::new("the timeline's `coords` must be a Float32Array"))?
@@ -95,8 +99,11 @@ pub fn to_js(timeline: &Timeline, emb: &Embeddings) -> Result<JsValue, JsError> 
         return Ok(JsValue::NULL);
     }
     let out = JsValue::from(Object::new());
-    let lists: Vec<Vec<&str>> =
-        timeline.word_lists.iter().map(|list| list.iter().map(|&id| emb.word(id as usize)).collect()).collect();
+    let lists: Vec<Vec<&str>> = timeline
+        .word_lists
+        .iter()
+        .map(|list| list.iter().map(|&id| emb.word(id as usize)).collect())
+        .collect();
     set(&out, "wordLists", &super::session::to_js(&lists)?)?;
     let frames = Array::new();
     let mut coords = Vec::new();
@@ -140,7 +147,12 @@ struct HistoryDto {
 
 /// `word`'s nearest neighbours at the end of each epoch `history` holds, at most `k` of them;
 /// fails, saying which words it keeps, for a word outside them.
-pub fn word_history(history: &NeighbourHistory, emb: &Embeddings, word: &str, k: usize) -> Result<JsValue, JsError> {
+pub fn word_history(
+    history: &NeighbourHistory,
+    emb: &Embeddings,
+    word: &str,
+    k: usize,
+) -> Result<JsValue, JsError> {
     let word_idx = emb.try_index_of(word).map_err(|e| JsError::new(&e.to_string()))?;
     let rows = history.of_word(word_idx).ok_or_else(|| {
         JsError::new(&format!(
