@@ -153,7 +153,8 @@
  * @property {number} [clusters]  k-means clusters (spherical, on unit vectors) to colour the words by, 2..50; 0 = none
  * @property {'pca'|'tsne'|'umap'} [method]  missing = 'pca': principal components or word axes, as above. 'tsne'
  *   and 'umap' map the `nWords` most frequent words with t-SNE or UMAP (`layout`'s parameters); `xComponent`,
- *   `yComponent`, `axes`, `isolate` and `clusters` do not apply to them (their frames are uncoloured), and each of
+ *   `yComponent`, `axes` and `isolate` do not apply to them; `clusters` colours them (k-means of the vectors the map is
+ *   built from; another `clusters` recolours the running map without starting it again), and each of
  *   `extraWords` is placed at the point of its nearest shown word by cosine (a layout cannot place new words).
  * @property {LayoutSettings} [layout]  the t-SNE or UMAP parameters; missing fields take the defaults
  */
@@ -176,9 +177,10 @@
 
 /**
  * Where a t-SNE or UMAP map stands. `phase`: 'neighbours' (the exact cosine k-NN graph),
- * 'affinities' (t-SNE's affinities or UMAP's memberships), then 'layout', the points moving,
- * `iteration` of `iterations` (t-SNE iterations, UMAP epochs); `done` at the last.
- * @typedef {{phase: 'neighbours'|'affinities'|'layout', iteration: number, iterations: number, done: boolean}} LayoutProgress
+ * 'affinities' (t-SNE's affinities or UMAP's memberships), 'start' (a cold start's PCA, the
+ * points' first places), then 'layout', the points moving, `iteration` of `iterations`
+ * (t-SNE iterations, UMAP epochs); `done` at the last.
+ * @typedef {{phase: 'neighbours'|'affinities'|'start'|'layout', iteration: number, iterations: number, done: boolean}} LayoutProgress
  */
 
 /**
@@ -203,7 +205,7 @@
  * @property {string[]} extraWords
  * @property {Float32Array} extraCoords
  * @property {'tsne'|'umap'} [method]  only on t-SNE and UMAP frames, which have `explained` empty, `axisLabels`
- *   ['t-SNE 1', 't-SNE 2'] or ['UMAP 1', 'UMAP 2'], `axes` both null, `isolated` false, `clusters` null, and
+ *   ['t-SNE 1', 't-SNE 2'] or ['UMAP 1', 'UMAP 2'], `axes` both null, `isolated` false, and
  *   are not aligned to the frame before (they move on from it)
  * @property {LayoutProgress} [layoutProgress]  likewise: where the map stands
  * @property {LayoutSettings|null} [layout]  likewise: the parameters the map was made with (the timeline records them)

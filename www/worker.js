@@ -53,7 +53,7 @@ let lastProjectionAt = 0;
  */
 let layoutJob = null;
 /** Work per slice of building a graph, by phase, sized to CHUNK_MS; kept across maps (the units do not depend on the word count). */
-const buildBudgets = { neighbours: FIRST_LAYOUT_WORK, affinities: FIRST_LAYOUT_WORK };
+const buildBudgets = { neighbours: FIRST_LAYOUT_WORK, affinities: FIRST_LAYOUT_WORK, start: FIRST_LAYOUT_WORK };
 /** Whether `runLayout` is stepping the map. */
 let layoutRunning = false;
 
@@ -484,6 +484,8 @@ const handlers = {
       postProjection(id, next);
       cancelLayout();
     } else if (layoutJob?.key === layoutKey(next)) {
+      // Other colours recolour the map as it runs (a bad k throws here, and nothing changes).
+      if ((next.clusters ?? 0) !== (layoutJob.settings.clusters ?? 0)) session.layout_set_clusters(next.clusters ?? 0);
       if (layoutJob.id != null) self.postMessage({ type: 'error', id: layoutJob.id, message: SUPERSEDED });
       Object.assign(layoutJob, { id, settings: next });
       // Without coordinates yet, the frame comes when the graph is built.

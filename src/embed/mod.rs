@@ -31,7 +31,7 @@ pub use layout::{
     Knn, Layout, LayoutBuilder, LayoutParams, LayoutPhase, LayoutProgress, Tsne, TsneParams, Umap,
     UmapParams, neighbour_preservation,
 };
-pub use pca::Pca;
+pub use pca::{Pca, PcaBuilder};
 pub use projection::{Axis, KMEANS_WORK_PER_FRAME, MAX_COMPONENTS, Projection, ViewSpec, frame_clusters};
 pub use query::{AnalogyMethod, Neighbour};
 pub use timeline::{

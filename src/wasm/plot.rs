@@ -319,7 +319,7 @@ impl Chart {
             self.widths_scale = self.scale;
         }
         let mut measure = Measure::new(&self.context, &mut self.widths, &self.labels, MEASURES_PER_DRAW);
-        let drawn = scene.draw(&root, self.scale, &self.palette, &mut measure)?;
+        let drawn = scene.draw(&root, self.scale, &self.palette, &mut measure, Texts::Kept)?;
         self.labels_deferred = measure.deferred;
         self.points = drawn.points;
         self.points_scale = self.scale;
@@ -353,7 +353,7 @@ impl Chart {
             root.fill(&rgb(self.palette.background)).map_err(drawing_error)?;
             let mut widths = [vec![f64::NAN; self.labels.len()], vec![f64::NAN; self.labels.len()]];
             let mut measure = Measure::new(&self.context, &mut widths, &self.labels, usize::MAX);
-            let drawn = scene.draw(&root, 1.0, &self.palette, &mut measure)?;
+            let drawn = scene.draw(&root, 1.0, &self.palette, &mut measure, Texts::Copied)?;
             root.present().map_err(drawing_error)?;
             drawn.shapes
         };
@@ -645,6 +645,15 @@ impl<'a> Measure<'a> {
     }
 }
 
+/// Whether a drawing copies the labels' text into its shapes (the SVG writes them) or leaves
+/// them empty, the canvas painting each from the JS string `set_words` kept: copying a JS
+/// string into Rust costs a call across the boundary, for each label of every redraw.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Texts {
+    Kept,
+    Copied,
+}
+
 impl<'a> Scatter<'a> {
     fn new(coords: &'a [f32], labels: &'a [JsString], styles: &[u8], options: JsValue) -> Result<Scatter<'a>, JsError> {
         let n_points = labels.len();
@@ -680,6 +689,7 @@ impl<'a> Scatter<'a> {
         s: f64,
         palette: &Palette,
         measure: &mut Measure<'_>,
+        texts_wanted: Texts,
     ) -> Result<Drawn, JsError> {
         let options = &self.options;
         let range = match options.fixed_range {
@@ -721,10 +731,11 @@ impl<'a> Scatter<'a> {
         for (point, _) in &placed {
             emphasis[*point] = emphasis[*point].max(Emphasis::Labelled);
         }
-        // The text of the labels placed, for the shapes (the SVG writes it).
         let mut texts = vec![String::new(); self.labels.len()];
-        for &(point, _) in &placed {
-            texts[point] = String::from(&self.labels[point]);
+        if texts_wanted == Texts::Copied {
+            for &(point, _) in &placed {
+                texts[point] = String::from(&self.labels[point]);
+            }
         }
         let as_usize = |i: &u32| *i as usize;
         let neighbours: Vec<usize> = options.neighbours.iter().map(as_usize).collect();
@@ -817,7 +828,8 @@ impl Chart {
 
     /// Draws the dots in the buffer onto the canvas at `origin` (see `raster`).
     fn flush_dots(&mut self, origin: Px) -> Result<(), JsError> {
-        let (width, height) = (self.dots.width() as u32, self.dots.height() as u32);
+        let (width, height) = self.dots.size();
+        let (width, height) = (width as u32, height as u32);
         if width == 0 || height == 0 {
             return Ok(());
         }
@@ -861,7 +873,7 @@ impl Chart {
     fn paint(&mut self, shapes: &[Shape]) -> Result<(), JsError> {
         let mut clip = Rect { left: 0.0, top: 0.0, right: 0.0, bottom: 0.0 };
         let mut dots_origin: Option<Px> = None;
-        let mut style: Option<(String, Paint)> = None;
+        let mut style: Option<((u16, u64), Paint)> = None;
         let ctx = &self.context;
         ctx.set_line_cap("round");
         ctx.set_line_join("round");
@@ -889,17 +901,23 @@ impl Chart {
             if let Shape::Label { point, at, text, weight, size, fill } = shape {
                 // Hundreds of labels share a font and two colours: set the context's state
                 // only when it changes (a font is parsed each time it is set).
+                // The font is compared as numbers, so its string is made only when it changes,
+                // and the word is drawn from the JS string kept by `set_words`: no string is
+                // made or copied per label.
                 let ctx = &self.context;
-                let wanted = (font(*weight, *size), *fill);
-                if style.as_ref().is_none_or(|current| current.0 != wanted.0) {
-                    ctx.set_font(&wanted.0);
+                let wanted = ((*weight, size.to_bits()), *fill);
+                if style.is_none_or(|current| current.0 != wanted.0) {
+                    ctx.set_font(&font(*weight, *size));
                 }
-                let js_text = self.labels.get(*point).cloned().unwrap_or_else(|| text.as_str().into());
-                let text_ctx: &TextContext = ctx.unchecked_ref();
-                if style.as_ref().is_none_or(|current| current.1 != wanted.1) {
+                if style.is_none_or(|current| current.1 != wanted.1) {
                     ctx.set_fill_style_str(&fill.css());
                 }
-                text_ctx.fill_js_text(&js_text, at.0, at.1).map_err(js_error)?;
+                let text_ctx: &TextContext = ctx.unchecked_ref();
+                match self.labels.get(*point) {
+                    Some(js_text) => text_ctx.fill_js_text(js_text, at.0, at.1),
+                    None => text_ctx.fill_js_text(&text.as_str().into(), at.0, at.1),
+                }
+                .map_err(js_error)?;
                 style = Some(wanted);
                 continue;
             }
@@ -919,69 +937,58 @@ impl Chart {
             ctx.move_to(x + r, y);
             ctx.arc(x, y, r, 0.0, std::f64::consts::TAU).map_err(js_error)
         };
-        {
-            match shape {
-                Shape::Clip(area) => {
-                    ctx.save();
-                    ctx.begin_path();
-                    ctx.rect(area.left, area.top, area.right - area.left, area.bottom - area.top);
-                    ctx.clip();
-                }
-                Shape::Unclip => ctx.restore(),
-                // `paint` draws dots through the pixel buffer; this is for a lone one.
-                Shape::Dots { centres, radius, fill } => {
-                    ctx.set_fill_style_str(&fill.css());
-                    ctx.begin_path();
-                    for &centre in centres {
-                        circle(centre, *radius)?;
-                    }
-                    ctx.fill();
-                }
-                Shape::Disc { centre, radius, fill, outline, width } => {
-                    ctx.begin_path();
-                    circle(*centre, *radius)?;
-                    ctx.set_fill_style_str(&fill.css());
-                    ctx.fill();
-                    ctx.set_stroke_style_str(&outline.css());
-                    ctx.set_line_width(*width);
-                    ctx.stroke();
-                }
-                Shape::Ring { centre, radius, stroke, width } => {
-                    ctx.begin_path();
-                    circle(*centre, *radius)?;
-                    ctx.set_stroke_style_str(&stroke.css());
-                    ctx.set_line_width(*width);
-                    ctx.stroke();
-                }
-                Shape::Segments { segments, stroke, width } => {
-                    ctx.set_stroke_style_str(&stroke.css());
-                    ctx.set_line_width(*width);
-                    ctx.begin_path();
-                    for (a, b) in segments {
-                        ctx.move_to(a.0, a.1);
-                        ctx.line_to(b.0, b.1);
-                    }
-                    ctx.stroke();
-                }
-                Shape::Backdrops { rects, fill } => {
-                    ctx.begin_path();
-                    for r in rects {
-                        ctx.rect(r.left, r.top, r.right - r.left, r.bottom - r.top);
-                    }
-                    ctx.set_fill_style_str(&fill.css());
-                    ctx.fill();
-                }
-                Shape::Polygon { corners, fill } => {
-                    ctx.begin_path();
-                    for (i, c) in corners.iter().enumerate() {
-                        if i == 0 { ctx.move_to(c.0, c.1) } else { ctx.line_to(c.0, c.1) }
-                    }
-                    ctx.close_path();
-                    ctx.set_fill_style_str(&fill.css());
-                    ctx.fill();
-                }
-                Shape::Label { .. } => unreachable!("`paint` paints labels"),
+        match shape {
+            Shape::Clip(area) => {
+                ctx.save();
+                ctx.begin_path();
+                ctx.rect(area.left, area.top, area.right - area.left, area.bottom - area.top);
+                ctx.clip();
             }
+            Shape::Unclip => ctx.restore(),
+            Shape::Disc { centre, radius, fill, outline, width } => {
+                ctx.begin_path();
+                circle(*centre, *radius)?;
+                ctx.set_fill_style_str(&fill.css());
+                ctx.fill();
+                ctx.set_stroke_style_str(&outline.css());
+                ctx.set_line_width(*width);
+                ctx.stroke();
+            }
+            Shape::Ring { centre, radius, stroke, width } => {
+                ctx.begin_path();
+                circle(*centre, *radius)?;
+                ctx.set_stroke_style_str(&stroke.css());
+                ctx.set_line_width(*width);
+                ctx.stroke();
+            }
+            Shape::Segments { segments, stroke, width } => {
+                ctx.set_stroke_style_str(&stroke.css());
+                ctx.set_line_width(*width);
+                ctx.begin_path();
+                for (a, b) in segments {
+                    ctx.move_to(a.0, a.1);
+                    ctx.line_to(b.0, b.1);
+                }
+                ctx.stroke();
+            }
+            Shape::Backdrops { rects, fill } => {
+                ctx.begin_path();
+                for r in rects {
+                    ctx.rect(r.left, r.top, r.right - r.left, r.bottom - r.top);
+                }
+                ctx.set_fill_style_str(&fill.css());
+                ctx.fill();
+            }
+            Shape::Polygon { corners, fill } => {
+                ctx.begin_path();
+                for (i, c) in corners.iter().enumerate() {
+                    if i == 0 { ctx.move_to(c.0, c.1) } else { ctx.line_to(c.0, c.1) }
+                }
+                ctx.close_path();
+                ctx.set_fill_style_str(&fill.css());
+                ctx.fill();
+            }
+            Shape::Dots { .. } | Shape::Label { .. } => unreachable!("`paint` paints dots and labels"),
         }
         Ok(())
     }

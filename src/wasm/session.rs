@@ -444,14 +444,8 @@ impl Session {
         };
         let builder =
             LayoutBuilder::new(&embeddings, n_words, params, initial.as_deref()).map_err(js_error)?;
-        let clusters = match view.clusters {
-            0 => None,
-            k => {
-                let dim = embeddings.dim();
-                let previous = self.layout.as_ref().and_then(|run| run.clusters.as_ref());
-                Some(frame_clusters(&embeddings.unit()[..n_words * dim], dim, k, previous).map_err(js_error)?)
-            }
-        };
+        let previous = self.layout.as_ref().and_then(|run| run.clusters.as_ref());
+        let clusters = layout_clusters(&embeddings, n_words, view.clusters, previous)?;
         let run = LayoutRun {
             method,
             embeddings,
@@ -463,6 +457,16 @@ impl Session {
         let progress = run.progress();
         self.layout = Some(run);
         to_js(&progress)
+    }
+
+    /// Colours the running map's words by `k` k-means clusters (0: none), from the vectors
+    /// it is built from, without starting it again: the colouring changed, not the map. The
+    /// clusters start from the old ones when `k` is the same. A bad `k` fails with the
+    /// core's message, and the colours before stay.
+    pub fn layout_set_clusters(&mut self, k: usize) -> Result<(), JsError> {
+        let run = self.layout.as_mut().ok_or_else(no_layout)?;
+        run.clusters = layout_clusters(&run.embeddings, run.n_words, k, run.clusters.as_ref())?;
+        Ok(())
     }
 
     /// Does about `max_work` more of the map: while building (phase 'neighbours' or
@@ -912,6 +916,21 @@ fn format_id(format: VectorFormat) -> &'static str {
 /// An error about a file, naming it: "vectors.txt: malformed vectors file, line 7: …".
 fn js_error_in(name: &str, err: Error) -> JsError {
     JsError::new(&format!("{name}: {err}"))
+}
+
+/// The k-means colours of a map of the `n_words` most frequent words of `embeddings`, `k`
+/// clusters (0: none), warm from `previous`.
+fn layout_clusters(
+    embeddings: &Embeddings,
+    n_words: usize,
+    k: usize,
+    previous: Option<&KMeans>,
+) -> Result<Option<KMeans>, JsError> {
+    if k == 0 {
+        return Ok(None);
+    }
+    let dim = embeddings.dim();
+    frame_clusters(&embeddings.unit()[..n_words * dim], dim, k, previous).map(Some).map_err(js_error)
 }
 
 fn no_layout() -> JsError {

@@ -547,6 +547,14 @@ test('t-SNE and UMAP maps: chosen on the map, computed in the worker in slices, 
   await progress.filter({ hasText: /^UMAP: done after \d+ epochs\.$/ }).waitFor({ timeout: 120_000 });
   await settle(page);
   await page.locator('.plot-card').screenshot({ path: join(RESULTS, 'map-umap.png') });
+  // Colouring a map recolours it where it stands: the map is not made again.
+  await combobox(page, 'Colour').selectOption('clusters');
+  const kField = page.getByRole('region', { name: 'Map of the vectors' }).getByRole('spinbutton', { name: 'k' });
+  await kField.fill('3');
+  await kField.dispatchEvent('change');
+  await page.waitForFunction(() => new Set(window.explorer.mapModel.frame.clusters ?? []).size === 3, null, { timeout: 20_000 });
+  assert.match(await progress.textContent(), /^UMAP: done after \d+ epochs\.$/, 'the finished map stays finished');
+  await combobox(page, 'Colour').selectOption('none');
   // A bad parameter is marked and not sent.
   await page.getByText('Projection parameters').click();
   await page.locator('#umap-neighbours').fill('1');

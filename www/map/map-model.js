@@ -119,10 +119,7 @@ export class MapModel {
     const previous = this.settings;
     this.settings = { ...this.settings, ...changes };
     try {
-      const frame = await this.host.project(this.settings);
-      if (refit) this.map.refit();
-      // Other settings (a projection, other words) bring a replay back to the newest frame.
-      if (frame) this.showFrame(frame, { live: refit });
+      await this.fetchFrame(refit);
       this.panel.showAxesMessage('');
     } catch (error) {
       this.settings = previous;
@@ -139,18 +136,24 @@ export class MapModel {
    */
   async sendView() {
     try {
-      const frame = await this.host.project(this.settings);
-      this.map.refit();
-      if (frame) this.showFrame(frame, { live: true });
+      await this.fetchFrame(true);
       this.panel.showAxesMessage('');
     } catch (error) {
       this.settings = { ...this.settings, axes: { x: null, y: null }, isolate: null };
       this.panel.showAxesMessage(`Back to principal components: ${error.message}.`);
-      const frame = await this.host.project(this.settings).catch(() => null);
-      this.map.refit();
-      if (frame) this.showFrame(frame, { live: true });
+      await this.fetchFrame(true).catch(() => {});
     }
     this.panel.showIsolated(null);
+  }
+
+  /**
+   * Asks the worker for a frame of the settings and shows it; `refit` lets the camera fit it.
+   * Other settings (a projection, other words: `refit`) bring a replay back to the newest frame.
+   */
+  async fetchFrame(refit) {
+    const frame = await this.host.project(this.settings);
+    if (refit) this.map.refit();
+    if (frame) this.showFrame(frame, { live: refit });
   }
 
   /** A frame of the model shown (the controller checked): the timeline keeps it, and says whether it is drawn now. */
@@ -456,6 +459,7 @@ function layoutProgressText(frame) {
   if (!p || !name) return '';
   if (p.phase === 'neighbours') return `${name}: finding each word's neighbours…`;
   if (p.phase === 'affinities') return `${name}: weighing the neighbours…`;
+  if (p.phase === 'start') return `${name}: placing the words by PCA to start from…`;
   if (p.done) return `${name}: done after ${p.iterations.toLocaleString('en')} ${frame.method === 'umap' ? 'epochs' : 'iterations'}.`;
   return `${name}: ${frame.method === 'umap' ? 'epoch' : 'iteration'} ${p.iteration.toLocaleString('en')} of ${p.iterations.toLocaleString('en')}`;
 }
