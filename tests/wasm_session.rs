@@ -516,6 +516,13 @@ fn neighbours_through_time_and_the_timeline_survive_a_bundle() {
     let reopened = session.neighbour_history("the", 4).unwrap();
     assert_eq!(Array::from(&field(&reopened, "epochs")).length(), 3);
 
+    // Vectors from a word2vec file have no history: null, not an error.
+    let file = "2 2\nking 1 0\nqueen 0.9 0.2\n";
+    session.load_begin("word2vec-text", "v.txt", None).unwrap();
+    session.load_push(file.as_bytes()).unwrap();
+    session.load_finish(file.len() as f64).unwrap();
+    assert!(session.neighbour_history("king", 4).unwrap().is_null());
+
     // A frame naming a word the vectors lack is refused.
     let bad = view(r#"{"wordLists": [["no-such-word"]], "frames": [{"words": 0, "epoch": 1, "epochs": 1,
         "tokensDone": 0, "tokensTotal": 1, "axisLabels": ["x", "y"], "view": {}}]}"#);

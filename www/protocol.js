@@ -269,7 +269,8 @@
  * @typedef {{type: 'analogy', id: number, a: string, b: string, c: string, k: number}} AnalogyRequest
  * @typedef {{type: 'complete', id: number, prefix: string, limit: number}} CompleteRequest
  * @typedef {{type: 'neighbourHistory', id: number, word: string, k: number}} NeighbourHistoryRequest
- *   replies `{history: NeighbourHistory}`; fails for a word outside the most frequent kept, or vectors not trained here
+ *   replies `{history: NeighbourHistory|null}` (null for vectors opened from a word2vec, GloVe or Projector file);
+ *   fails for a word outside the most frequent kept
  * @typedef {{type: 'tokenInfo', id: number, token: string, maxLines: number}} TokenInfoRequest
  * @typedef {{type: 'openFiles', id: number, files: File[]}} OpenFilesRequest
  *   Vectors (or a bundle) are read, with `loadProgress`, and replace the session's text and

@@ -332,14 +332,15 @@ impl Session {
     }
 
     /// `word`'s `k` nearest neighbours (at most `NEIGHBOUR_K`) at the end of each epoch kept
-    /// (`NeighbourHistory` in www/protocol.js): of the trainer, or of an opened bundle.
-    /// Fails for a word outside the most frequent ones kept, or vectors without a history.
+    /// (`NeighbourHistory` in www/protocol.js): of the trainer, or of an opened bundle; null
+    /// for vectors without a history (opened from a word2vec, GloVe or Projector file). Fails
+    /// for a word outside the most frequent ones kept.
     pub fn neighbour_history(&mut self, word: &str, k: usize) -> Result<JsValue, JsError> {
         let embeddings = self.embeddings()?;
-        let history = self.kept_history().ok_or_else(|| {
-            JsError::new("these vectors have no neighbours through time: they were not trained here")
-        })?;
-        super::timeline::word_history(history, &embeddings, word, k)
+        match self.kept_history() {
+            Some(history) => super::timeline::word_history(history, &embeddings, word, k),
+            None => Ok(JsValue::NULL),
+        }
     }
 
     /// The progress without training.

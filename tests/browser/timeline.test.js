@@ -289,6 +289,10 @@ test('scrubbing and playing 10,000 words: no main-thread task over 50 ms', { tim
   const words = await page.evaluate(() => window.explorer.timeline.store.last().words.length);
   assert.equal(words, 10_000);
   assert.ok(frames >= 4, `${frames} frames`);
+  // Neighbours through time are kept for the 1,000 most frequent words only, and it says so.
+  const rare = await page.evaluate(() => window.explorer.timeline.store.last().words[5000]);
+  await selectWord(page, rare);
+  await page.locator('#history-message').filter({ hasText: /kept for the 1000 most frequent words/ }).waitFor();
   await selectWord(page, 'w1');
 
   const drawsBefore = await page.evaluate(() => window.explorer.view.map.draws);
@@ -318,6 +322,20 @@ test('scrubbing and playing 10,000 words: no main-thread task over 50 ms', { tim
   assert.ok(draws > 2 * frames, `the map drew the frames scrubbed and played (${draws} draws)`);
   assert.ok(tasks.length > 50, `the trace holds the page's tasks (${tasks.length})`);
   assert.deepEqual(tasks.filter((t) => t.cpuMs > 50).map((t) => Math.round(t.cpuMs)), [], 'no main-thread task over 50 ms of thread time');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('vectors trained elsewhere have no timeline to replay and no neighbours through time', { timeout: 60_000 }, async () => {
+  const { page, problems } = await suite.openExplorer();
+  const rows = ['king 1 0 0', 'queen 0.9 0.2 0', 'man 0.5 0.5 0.1', 'woman 0.4 0.6 0.2', 'prince 0.8 0.1 0.3'];
+  const file = `${rows.length} 3\n${rows.join('\n')}\n`;
+  await page.getByLabel('Open a file…').setInputFiles({ name: 'vectors.txt', mimeType: 'text/plain', buffer: Buffer.from(file) });
+  await page.waitForFunction(() => window.explorer.mapModel.frame?.words.length === 5);
+  await selectWord(page, 'king');
+  await page.waitForTimeout(300);
+  assert.equal(await page.locator('#history').isHidden(), true, 'no neighbours through time');
+  assert.equal(await page.locator('#timeline').isHidden(), true, 'one frame: nothing to scrub');
   assert.deepEqual(problems, []);
   await page.close();
 });

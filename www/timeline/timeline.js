@@ -339,7 +339,10 @@ export class Timeline {
     }
     try {
       const history = await this.host.history(word);
-      if (this.historyWord === word) this.historyPanel.show(history);
+      if (this.historyWord !== word) return;
+      // Vectors not trained here (a word2vec file) have none.
+      if (history) this.historyPanel.show(history);
+      else this.historyPanel.hide();
     } catch (error) {
       if (this.historyWord === word) this.historyPanel.showMessage(`${error.message[0].toUpperCase()}${error.message.slice(1)}.`);
     }
