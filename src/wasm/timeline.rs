@@ -50,10 +50,11 @@ pub fn from_js(
     }
     let dto: TimelineDto = serde_wasm_bindgen::from_value(value.clone())
         .map_err(|e| JsError::new(&format!("bad timeline: {e}")))?;
-    let coords: Vec<f32> = get(value, "coords")?
+    // Each frame's coordinates are copied out of the page's buffer once, straight into the frame.
+    let coords = get(value, "coords")?
         .dyn_into::<Float32Array>()
-        .map_err(|_| JsError::new("the timeline's `coords` must be a Float32Array"))?
-        .to_vec();
+        .map_err(|_| JsError::new("the timeline's `coords` must be a Float32Array"))?;
+    let n_coords = coords.length() as usize;
     let word_lists = (dto.word_lists.iter())
         .map(|list| {
             list.iter()
@@ -68,7 +69,7 @@ pub fn from_js(
     for (i, meta) in dto.frames.into_iter().enumerate() {
         let n = 2 * word_lists.get(meta.words).map_or(0, Vec::len);
         let end = offset + n;
-        if end > coords.len() {
+        if end > n_coords {
             return Err(JsError::new(&format!("the timeline's coordinates end before frame {}", i + 1)));
         }
         let view_json = JSON::stringify(&get(&views.get(i as u32), "view")?)
@@ -83,7 +84,7 @@ pub fn from_js(
             view,
             axis_labels: meta.axis_labels,
             word_list: meta.words,
-            coords: coords[offset..end].to_vec(),
+            coords: coords.subarray(offset as u32, end as u32).to_vec(),
         });
         offset = end;
     }
