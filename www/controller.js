@@ -5,6 +5,7 @@ import { checkParams, DEFAULTS, KJV_PRESET, presetKeepingBpe, SAMPLE_PRESET } fr
 import { LossSeries } from './loss-series.js';
 import { SUPERSEDED } from './protocol.js';
 import { MapModel } from './map/map-model.js';
+import { Timeline } from './timeline/timeline.js';
 
 /** @typedef {import('./protocol.js').Projection} Projection */
 /** @typedef {import('./protocol.js').Progress} Progress */
@@ -29,6 +30,18 @@ export class Controller {
       project: (settings) => this.projectFrame(settings),
       select: (word) => this.select(word),
       changed: () => this.linkChanged(),
+      frameArrived: (frame, options) => this.timeline.arrived(frame, this.progress, options),
+      trails: (words) => this.timeline.trailsOf(words),
+      caption: () => this.timeline.caption(),
+    });
+    this.timeline = new Timeline(view.timelinePanel, view.historyPanel, {
+      show: (frame) => this.mapModel.displayFrame(frame),
+      redraw: () => this.mapModel.redraw(),
+      drawLoss: () => this.drawLoss(),
+      history: async (word) => (await this.worker.request('neighbourHistory', { word, k: Math.min(10, view.readK()) })).history,
+      canvas: view.map.canvas,
+      svg: () => view.map.svg(),
+      save: (name, blob) => view.saveFile(name, blob),
     });
     this.reset();
 
@@ -105,6 +118,7 @@ export class Controller {
     this.selected = null;
     this.analogyWords = null;
     this.mapModel.clear();
+    this.timeline.clear();
   }
 
   paintAll() {
@@ -151,6 +165,8 @@ export class Controller {
       ? { ...EMPTY_PROGRESS, epoch: reply.epochLosses.length, epochs: reply.epochLosses.length, epochLosses: reply.epochLosses, done: true }
       : null;
     this.sourceName = names;
+    // A bundle saved after training holds its timeline: it replays.
+    this.timeline.load(reply.timeline);
     this.view.showVectorsStats(names, reply.info);
     this.loadedText = `Opened ${reply.info.words.toLocaleString('en')} vectors of ${reply.info.dim} dimensions from ${names}.`;
     this.setState('loaded');
@@ -245,6 +261,7 @@ export class Controller {
       this.progress = null;
       this.learning = null;
       this.withinEpoch = new LossSeries();
+      this.timeline.clear();
       this.preparedParams = JSON.stringify(params);
       this.setState('prepared');
       // The progress line said how the text was read and tokenized: now it says where training stands.
@@ -377,7 +394,9 @@ export class Controller {
 
   /** @param {Progress} progress */
   showProgress(progress) {
+    const epochEnded = progress.epochLosses.length !== (this.progress?.epochLosses.length ?? 0);
     this.progress = progress;
+    if (epochEnded) this.timeline.epochEnded();
     if (progress.loss > 0) {
       const at = progress.done ? progress.epochs : progress.epoch - 1 + progress.epochTokensDone / progress.epochTokens;
       this.withinEpoch.push(at, progress.loss);
@@ -389,7 +408,7 @@ export class Controller {
 
   drawLoss() {
     const p = this.progress;
-    this.view.drawLoss(p ? p.epochs : 1, p ? p.epochLosses : [], this.withinEpoch.points());
+    this.view.drawLoss(p ? p.epochs : 1, p ? p.epochLosses : [], this.withinEpoch.points(), this.timeline.marker());
   }
 
   // ---- the map (www/map/map-model.js has the rest)
@@ -488,6 +507,7 @@ export class Controller {
     this.selected = word;
     this.view.showNeighbours(word, reply.neighbours);
     this.mapModel.setAnswers({ selected: word, neighbours: reply.neighbours });
+    this.timeline.showHistory(word);
     if (!this.source) return true;
     const info = await this.request('tokenInfo', { token: word, maxLines: CONCORDANCE_LINES });
     if (info && this.selected === word && this.model === model) this.view.showTokenInfo(info.info, this.tokenizer === 'bpe');
@@ -588,7 +608,9 @@ export class Controller {
   /** The file's contents: vectors from the worker, the plot from the page; null when there are none. */
   async exportBlob(file) {
     if (file.format) {
-      const reply = await this.request('export', { format: file.format });
+      // A bundle holds the timeline too, so it replays when opened.
+      const timeline = file.format === 'bundle' ? this.timeline.forBundle() : undefined;
+      const reply = await this.request('export', { format: file.format, timeline });
       // The blob takes the bytes; the transferred buffer is let go with the reply.
       return reply && new Blob([reply.bytes], { type: file.type });
     }

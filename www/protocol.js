@@ -208,6 +208,31 @@
  *   ['t-SNE 1', 't-SNE 2'] or ['UMAP 1', 'UMAP 2'], `axes` both null, `isolated` false, and
  *   are not aligned to the frame before (they move on from it)
  * @property {LayoutProgress} [layoutProgress]  likewise: where the map stands
+ * @property {LayoutSettings|null} [layout]  likewise: the parameters the map was made with (the timeline records them)
+ */
+
+/**
+ * The training timeline's frames as a bundle holds them (`src/wasm/timeline.rs`): the page
+ * sends them with a bundle `export` and gets them back from `openFiles`. `coords` holds every
+ * frame's coordinates one after another, 2 per word of its list (`wordLists[words]`).
+ * @typedef {object} TimelineData
+ * @property {string[][]} wordLists
+ * @property {{words: number, epoch: number, epochs: number, tokensDone: number, tokensTotal: number,
+ *   view: TimelineView, axisLabels: [string, string]}[]} frames
+ * @property {Float32Array} coords
+ */
+
+/**
+ * How a timeline frame was made: `{method: 'pca', nWords, xComponent, yComponent, axes, isolated}`
+ * or `{method: 'tsne'|'umap', nWords, layout: LayoutSettings}`.
+ * @typedef {object} TimelineView
+ */
+
+/**
+ * A word's nearest neighbours at the end of each epoch the worker kept (`HistoryDto` in
+ * src/wasm/timeline.rs): kept for the `nWords` most frequent words (1,000), 10 each, at most
+ * 64 epochs thinned evenly plus the newest.
+ * @typedef {{word: string, nWords: number, epochs: {epoch: number, tokensDone: number, neighbours: Neighbour[]}[]}} NeighbourHistory
  */
 
 /**
@@ -243,6 +268,9 @@
  * @typedef {{type: 'neighbours', id: number, word: string, k: number}} NeighboursRequest
  * @typedef {{type: 'analogy', id: number, a: string, b: string, c: string, k: number}} AnalogyRequest
  * @typedef {{type: 'complete', id: number, prefix: string, limit: number}} CompleteRequest
+ * @typedef {{type: 'neighbourHistory', id: number, word: string, k: number}} NeighbourHistoryRequest
+ *   replies `{history: NeighbourHistory|null}` (null for vectors opened from a word2vec, GloVe or Projector file);
+ *   fails for a word outside the most frequent kept
  * @typedef {{type: 'tokenInfo', id: number, token: string, maxLines: number}} TokenInfoRequest
  * @typedef {{type: 'openFiles', id: number, files: File[]}} OpenFilesRequest
  *   Vectors (or a bundle) are read, with `loadProgress`, and replace the session's text and
@@ -251,13 +279,15 @@
  *   purpose: 'benchmark'|'sanity'}} EvaluateRequest
  *   runs in chunks, with `evalProgress` (carrying `purpose`) between them; `purpose` says whose
  *   it is: the person's evaluation card, or the sanity check after training on the sample
- * @typedef {{type: 'export', id: number, format: 'bundle'|'word2vec'|'word2vecBinary'|'projectorVectors'|'projectorMetadata'}} ExportRequest
+ * @typedef {{type: 'export', id: number, format: 'bundle'|'word2vec'|'word2vecBinary'|'projectorVectors'|'projectorMetadata',
+ *   timeline?: TimelineData|null}} ExportRequest
  *   Builds one file of the vectors when asked for. A bundle of vectors trained here holds the
- *   parameters they were trained with (the session keeps them; the form may have changed since).
+ *   parameters they were trained with (the session keeps them; the form may have changed since),
+ *   the page's `timeline` and the neighbours of each epoch the worker kept.
  * @typedef {{type: 'testPanic', id: number}} TestPanicRequest
  *   panics inside wasm on purpose; only the browser tests send it, to test recovery
  * @typedef {PrepareRequest|LearnBpeRequest|TrainRequest|PauseRequest|StopRequest|ProjectRequest
- *   |NeighboursRequest|AnalogyRequest|CompleteRequest|TokenInfoRequest|OpenFilesRequest
+ *   |NeighboursRequest|AnalogyRequest|CompleteRequest|NeighbourHistoryRequest|TokenInfoRequest|OpenFilesRequest
  *   |EvaluateRequest|ExportRequest|TestPanicRequest} Request
  */
 
@@ -289,8 +319,8 @@
  * @typedef {{type: 'complete', id: number, prefix: string, words: string[]}} CompleteReply
  * @typedef {{type: 'tokenInfo', id: number, info: TokenInfo}} TokenInfoReply
  * @typedef {{type: 'openFiles', id: number, kind: 'text'} | {type: 'openFiles', id: number, kind: 'vectors',
- *   model: number, info: VectorsInfo, params?: Params|null, epochLosses?: number[]}} OpenFilesReply
- *   `params` and `epochLosses` come from a bundle; `model` as in PreparedReply
+ *   model: number, info: VectorsInfo, params?: Params|null, epochLosses?: number[], timeline?: TimelineData|null}} OpenFilesReply
+ *   `params`, `epochLosses` and `timeline` come from a bundle; `model` as in PreparedReply
  * @typedef {{type: 'loadProgress', bytesDone: number, bytesTotal: number, words: number}} LoadProgressMessage
  * @typedef {{type: 'evalProgress', purpose: 'benchmark'|'sanity', done: number, total: number}} EvalProgressMessage
  * @typedef {{type: 'evaluate', id: number, report: EvaluationReport}} EvaluateReply

@@ -3,6 +3,7 @@
 //!
 //! - `session`: the worker's one opaque handle (train, query, project, export).
 //! - `dto`: the serialisable shapes that cross the boundary.
+//! - `timeline`: the training timeline across the boundary (frames for a bundle, neighbours through time).
 //! - `plot`: `Chart`, the page's drawing handle (plotters-canvas), over the pure geometry of `layout`.
 
 mod dto;
@@ -11,6 +12,7 @@ mod plot;
 mod raster;
 mod scene;
 mod session;
+mod timeline;
 
 use wasm_bindgen::prelude::*;
 

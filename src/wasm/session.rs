@@ -18,6 +18,7 @@ use crate::embed::{
     KMeans, Layout, LayoutBuilder, LayoutParams, LayoutPhase, LayoutProgress, Projection, SimilarityOptions,
     SimilarityReport, SimilaritySet, VectorFormat, VectorsParser, frame_clusters,
 };
+use crate::embed::{NeighbourHistory, Timeline};
 use crate::error::Error;
 use crate::text::{BpeConfig, BpeLearner, BpeTokenizer, CorpusBuilder, Tokenizer, concordance, decode_text};
 use crate::train::Trainer;
@@ -38,7 +39,7 @@ fn js_error(err: Error) -> JsError {
     JsError::new(&err.to_string())
 }
 
-fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsError> {
+pub(super) fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsError> {
     serde_wasm_bindgen::to_value(value).map_err(|e| JsError::new(&e.to_string()))
 }
 
@@ -56,6 +57,8 @@ struct Opened {
     params: Option<json::Value>,
     fingerprint: Option<String>,
     epoch_losses: Vec<f64>,
+    /// A bundle's timeline (its frames, for the page, and its neighbours per epoch).
+    timeline: Option<Timeline>,
 }
 
 /// The text being tokenized into a corpus, a piece at a time, with the parameters it is for.
@@ -150,6 +153,8 @@ pub struct Session {
     frame: Option<Projection>,
     /// The t-SNE or UMAP map (`layout_begin`).
     layout: Option<LayoutRun>,
+    /// The trainer's neighbours at each epoch end, for `neighbour_history` and the bundle.
+    history: Option<NeighbourHistory>,
 }
 
 #[wasm_bindgen]
@@ -276,6 +281,7 @@ impl Session {
         self.diverged = false;
         self.frame = None;
         self.layout = None;
+        self.history = Some(NeighbourHistory::for_vocabulary(self.vocab_size()));
         to_js(&stats)
     }
 
@@ -314,7 +320,27 @@ impl Session {
             }
             Err(err) => return Err(js_error(err)),
         };
-        to_js(&ProgressDto::new(progress, trainer.epoch_losses()))
+        let out = to_js(&ProgressDto::new(progress.clone(), trainer.epoch_losses()))?;
+        // A chunk stops at an epoch's end, so this sees every epoch end once, whatever the chunks.
+        if progress.epoch_tokens > 0 && progress.epoch_tokens_done == progress.epoch_tokens {
+            let embeddings = self.embeddings()?;
+            if let Some(history) = &mut self.history {
+                history.record(&embeddings, progress.epoch, progress.tokens_done);
+            }
+        }
+        Ok(out)
+    }
+
+    /// `word`'s `k` nearest neighbours (at most `NEIGHBOUR_K`) at the end of each epoch kept
+    /// (`NeighbourHistory` in www/protocol.js): of the trainer, or of an opened bundle; null
+    /// for vectors without a history (opened from a word2vec, GloVe or Projector file). Fails
+    /// for a word outside the most frequent ones kept.
+    pub fn neighbour_history(&mut self, word: &str, k: usize) -> Result<JsValue, JsError> {
+        let embeddings = self.embeddings()?;
+        match self.kept_history() {
+            Some(history) => super::timeline::word_history(history, &embeddings, word, k),
+            None => Ok(JsValue::NULL),
+        }
     }
 
     /// The progress without training.
@@ -591,13 +617,15 @@ impl Session {
             params: None,
             fingerprint: None,
             epoch_losses: Vec::new(),
+            timeline: None,
         });
         to_js(&info)
     }
 
     /// Opens a bundle (as `export_bundle` writes) and makes its vectors the ones queried.
-    /// Returns `{ info: VectorsInfo, params, epochLosses }`, `params` being the training
-    /// parameters the bundle holds (or null).
+    /// Returns `{ info: VectorsInfo, params, epochLosses, timeline }`, `params` being the
+    /// training parameters the bundle holds (or null), `timeline` its frames (`TimelineData`
+    /// in www/protocol.js, or null).
     pub fn open_bundle(&mut self, text: &str, name: &str, bytes: f64) -> Result<JsValue, JsError> {
         let bundle = embed::read_bundle(text).map_err(|e| js_error_in(name, e))?;
         let info = VectorsInfo::new(
@@ -616,12 +644,18 @@ impl Session {
         };
         set(&out, "params", &params)?;
         set(&out, "epochLosses", &to_js(&bundle.epoch_losses)?)?;
+        let timeline = match &bundle.timeline {
+            Some(timeline) => super::timeline::to_js(timeline, &bundle.embeddings)?,
+            None => JsValue::NULL,
+        };
+        set(&out, "timeline", &timeline)?;
         self.open(Opened {
             embeddings: Rc::new(bundle.embeddings),
             counts: bundle.counts,
             params: bundle.params,
             fingerprint: bundle.fingerprint,
             epoch_losses: bundle.epoch_losses,
+            timeline: bundle.timeline,
         });
         Ok(out)
     }
@@ -630,9 +664,12 @@ impl Session {
     /// bundle (JSON bytes), which `open_bundle` re-opens exactly. Trained vectors carry the
     /// parameters they were trained with; opened ones keep what their file held (none for a
     /// word2vec or GloVe file). The vectors are written from where they are, not copied.
-    pub fn export_bundle(&mut self) -> Result<Vec<u8>, JsError> {
+    /// `timeline` is the page's frames (`TimelineData` in www/protocol.js, or null); the
+    /// bundle holds them with the neighbours of each epoch the session kept.
+    pub fn export_bundle(&mut self, timeline: JsValue) -> Result<Vec<u8>, JsError> {
         let embeddings = self.embeddings()?;
-        let mut bundle = BundleRef::new(&embeddings);
+        let timeline = super::timeline::from_js(&timeline, &embeddings, self.kept_history())?;
+        let mut bundle = BundleRef { timeline: timeline.as_ref(), ..BundleRef::new(&embeddings) };
         if let Some(opened) = &self.opened {
             bundle = BundleRef {
                 counts: opened.counts.as_deref(),
@@ -730,6 +767,14 @@ impl Session {
 }
 
 impl Session {
+    /// The neighbours per epoch of the vectors queried: the trainer's, or an opened bundle's.
+    fn kept_history(&self) -> Option<&NeighbourHistory> {
+        match &self.opened {
+            Some(opened) => opened.timeline.as_ref().and_then(|t| t.neighbours.as_ref()),
+            None => self.history.as_ref(),
+        }
+    }
+
     fn project_view(&mut self, view: ViewDto) -> Result<JsValue, JsError> {
         if view.layout_params().map_err(js_error)?.is_some() {
             return Err(JsError::new("project draws 'pca' maps: t-SNE and UMAP go through layout_begin"));

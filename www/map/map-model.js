@@ -46,8 +46,12 @@ export class MapModel {
    * @param {import('./map-view.js').MapView} map
    * @param {import('./map-panel.js').MapPanel} panel
    * @param {{project: (settings: object) => Promise<object|null>, select: (word: string) => void,
-   *   changed: () => void}} host  asks the worker for a frame; selects a word (its neighbours);
-   *   hears that the link's state changed
+   *   changed: () => void, frameArrived: (frame: object, options: {live: boolean}) => boolean,
+   *   trails: (words: string[]) => number[][], caption: () => string|null}} host  asks the worker for a frame; selects a word
+   *   (its neighbours); hears that the link's state changed; hands each frame to the timeline,
+   *   which says whether to show it now (not while it replays an earlier one; `live` brings
+   *   it back); gives the paths of words up to the frame shown, and the line the map writes in
+   *   its corner (the moment a replay shows)
    */
   constructor(map, panel, host) {
     this.map = map;
@@ -142,15 +146,23 @@ export class MapModel {
     this.panel.showIsolated(null);
   }
 
-  /** Asks the worker for a frame of the settings and shows it; `refit` lets the camera fit it. */
+  /**
+   * Asks the worker for a frame of the settings and shows it; `refit` lets the camera fit it.
+   * Other settings (a projection, other words: `refit`) bring a replay back to the newest frame.
+   */
   async fetchFrame(refit) {
     const frame = await this.host.project(this.settings);
     if (refit) this.map.refit();
-    if (frame) this.showFrame(frame);
+    if (frame) this.showFrame(frame, { live: refit });
   }
 
-  /** A frame of the model shown (the controller checked). */
-  showFrame(frame) {
+  /** A frame of the model shown (the controller checked): the timeline keeps it, and says whether it is drawn now. */
+  showFrame(frame, { live = false } = {}) {
+    if (this.host.frameArrived(frame, { live })) this.displayFrame(frame);
+  }
+
+  /** Draws `frame`: the newest, or one the timeline replays. */
+  displayFrame(frame) {
     this.frame = frame;
     this.panel.setAxes(frame.explained, frame.xComponent, frame.yComponent);
     this.panel.showLayoutProgress(layoutProgressText(frame));
@@ -296,6 +308,8 @@ export class MapModel {
         // A handful of matches stand out like the selection; many are only coloured and labelled first.
         highlighted: [...a.filter(known), ...chosen.slice(0, EMPHASISED), ...(matches && matches.size <= EMPHASISED ? matches : [])],
         preferred: [...chosen.slice(EMPHASISED), ...(matches ? [...matches].slice(0, PREFERRED) : [])],
+        trails: this.host.trails([...new Set([selected, ...this.selection].filter((w) => w != null))]),
+        caption: this.host.caption(),
       },
     };
   }
