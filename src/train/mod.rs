@@ -10,5 +10,5 @@ mod trainer;
 
 pub use config::{MAX_MODEL_BYTES, TrainConfig};
 pub use sampler::AliasTable;
-pub use sgns::{Logistic, sgns_update};
+pub use sgns::{Logistic, Scratch, sgns_update};
 pub use trainer::{Clock, MAX_SEGMENT, Progress, Trainer};

@@ -18,7 +18,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 
 use super::config::{MAX_MODEL_BYTES, TrainConfig};
 use super::sampler::AliasTable;
-use super::sgns::{Logistic, sgns_update};
+use super::sgns::{Logistic, Scratch, sgns_update};
 use crate::embed::Embeddings;
 use crate::error::{Error, Result};
 use crate::text::Corpus;
@@ -68,8 +68,9 @@ pub struct Trainer {
     rng: Xoshiro256PlusPlus,
     input: Vec<f32>,
     output: Vec<f32>,
-    scratch: Vec<f32>,
-    negatives: Vec<u32>,
+    scratch: Scratch,
+    /// The observed word of a pair, then its noise words.
+    words: Vec<u32>,
 
     /// 0-based epoch in progress.
     epoch: u32,
@@ -144,8 +145,8 @@ impl Trainer {
             rng,
             input,
             output: vec![0.0; n_words * dim],
-            scratch: vec![0.0; dim],
-            negatives: Vec::with_capacity(config.negative),
+            scratch: Scratch::new(dim, config.negative),
+            words: Vec::with_capacity(config.negative + 1),
             epoch: 0,
             epoch_done: 0,
             sentence: 0,
@@ -284,11 +285,12 @@ impl Trainer {
             let from = centre.saturating_sub(reach);
             let to = (centre + reach + 1).min(self.kept.len());
             for context in (from..to).filter(|&c| c != centre) {
-                self.negatives.clear();
+                self.words.clear();
+                self.words.push(target);
                 for _ in 0..self.config.negative {
                     let noise = self.noise.sample(&mut self.rng);
                     if noise != target {
-                        self.negatives.push(noise);
+                        self.words.push(noise);
                     }
                 }
                 let word = self.kept[context] as usize;
@@ -297,8 +299,7 @@ impl Trainer {
                     &self.logistic,
                     input,
                     &mut self.output,
-                    target,
-                    &self.negatives,
+                    &self.words,
                     alpha,
                     &mut self.scratch,
                 ) else {
