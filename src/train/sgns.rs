@@ -80,6 +80,11 @@ impl Scratch {
             coefs: Vec::with_capacity(negative + 1),
         }
     }
+
+    /// The gradient for the vector scored in the last step.
+    pub(crate) fn grad(&self) -> &[f32] {
+        &self.grad
+    }
 }
 
 /// Updates `input` (the vector of the input word) and the rows of `outputs` (the output
