@@ -702,28 +702,6 @@ mod tests {
     }
 
     #[test]
-    fn divergence_on_several_threads_is_an_error_that_sticks() {
-        let config = TrainConfig {
-            dim: 16,
-            alpha: 10.0,
-            min_alpha: 10.0,
-            epochs: 50,
-            sample: 0.0,
-            threads: 2,
-            ..TrainConfig::default()
-        };
-        let mut trainer = Trainer::new(corpus(&text()), config, no_clock).unwrap();
-        let err = loop {
-            match trainer.step(1_000) {
-                Ok(p) => assert!(!p.done, "a learning rate of 10 should diverge"),
-                Err(err) => break err,
-            }
-        };
-        assert!(matches!(err, Error::Diverged { .. }), "{err:?}");
-        assert_eq!(trainer.step(10), Err(err));
-    }
-
-    #[test]
     fn steps_respect_their_budget_and_stop_at_epoch_ends() {
         let (seen, trainer) = train(333);
         let epoch_tokens = trainer.corpus().n_tokens() as u64;
@@ -792,23 +770,27 @@ mod tests {
 
     #[test]
     fn divergence_is_an_error_that_sticks() {
-        let config = TrainConfig {
-            dim: 16,
-            alpha: 10.0,
-            min_alpha: 10.0,
-            epochs: 50,
-            sample: 0.0,
-            ..TrainConfig::default()
-        };
-        let mut trainer = Trainer::new(corpus(&text()), config, no_clock).unwrap();
-        let err = loop {
-            match trainer.step(1_000) {
-                Ok(p) => assert!(!p.done, "a learning rate of 10 should diverge"),
-                Err(err) => break err,
-            }
-        };
-        assert!(matches!(err, Error::Diverged { .. }), "{err:?}");
-        assert_eq!(trainer.step(10), Err(err));
+        for (threads, cbow) in [(1, false), (1, true), (2, false), (3, true)] {
+            let config = TrainConfig {
+                dim: 16,
+                alpha: 10.0,
+                min_alpha: 10.0,
+                epochs: 50,
+                sample: 0.0,
+                threads,
+                cbow,
+                ..TrainConfig::default()
+            };
+            let mut trainer = Trainer::new(corpus(&text()), config, no_clock).unwrap();
+            let err = loop {
+                match trainer.step(1_000) {
+                    Ok(p) => assert!(!p.done, "a learning rate of 10 should diverge"),
+                    Err(err) => break err,
+                }
+            };
+            assert!(matches!(err, Error::Diverged { .. }), "{threads} {cbow}: {err:?}");
+            assert_eq!(trainer.step(10), Err(err));
+        }
     }
 
     #[test]
