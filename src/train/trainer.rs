@@ -33,7 +33,7 @@ use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 
 use super::config::{MAX_MODEL_BYTES, TrainConfig};
-use super::hogwild::Hogwild;
+use super::hogwild::{Hogwild, unshared_vec};
 use super::sampler::AliasTable;
 use super::sgns::{Logistic, Scratch, output_step, sgns_update};
 use crate::embed::Embeddings;
@@ -111,7 +111,9 @@ struct Segment {
 }
 
 /// What one thread of training owns: its random generator, its buffers and its share of
-/// the epoch's loss.
+/// the epoch's loss. Aligned to two cache lines, and its buffers padded, so that threads
+/// writing their own workers never write the same cache line (false sharing).
+#[repr(align(128))]
 struct Worker {
     rng: Xoshiro256PlusPlus,
     scratch: Scratch,
@@ -143,10 +145,10 @@ impl Worker {
         Worker {
             rng,
             scratch: Scratch::new(config.dim, config.negative),
-            words: Vec::with_capacity(config.negative + 1),
-            hidden: vec![0.0; if config.cbow { config.dim } else { 0 }],
-            kept: Vec::new(),
-            kept_offsets: Vec::new(),
+            words: unshared_vec(config.negative + 1, 0),
+            hidden: unshared_vec(if config.cbow { config.dim } else { 0 }, 0.0),
+            kept: unshared_vec(0, 0),
+            kept_offsets: unshared_vec(0, 0),
             loss: 0.0,
             pairs: 0,
             diverged_at: None,
