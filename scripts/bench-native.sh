@@ -4,7 +4,8 @@
 # fastText skip-gram without subwords when its package is installed; the speed ratios and
 # the top-10 neighbour agreement with gensim (scripts/bench_gensim.py). Same corpus and
 # parameters everywhere: word2vec defaults, whitespace tokens, 5 epochs. Part of
-# `npm run bench`; alone: scripts/bench-native.sh [OUT_DIR] (after setup.sh --kjv --gensim).
+# `npm run bench`; alone: scripts/bench-native.sh [OUT_DIR [WORD...]] (after setup.sh --kjv
+# --gensim, and --fasttext for its row); gensim's neighbours of each WORD are printed too.
 # Prints figures; asserts nothing, since timings depend on the machine and its load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +13,7 @@ source scripts/lib.sh
 
 corpus=data/kjv.txt
 out=${1:-$(mktemp -d)}
+words=("${@:2}")
 mkdir -p "$out"
 
 section "Build: native release"
@@ -30,14 +32,16 @@ runs=(
 compare=()
 for run in "${runs[@]}"; do
     IFS='|' read -r name label kind flags <<< "$run"
+    # The process's CPU seconds (user + system), to tell how many cores it had.
+    TIMEFORMAT='%3U %3S'
     # shellcheck disable=SC2086 # the flags are separate words on purpose
-    ./target/release/embedscope train "$corpus" --tokenizer whitespace --out "$out/$name.bin" --quiet $flags \
-        > "$out/$name.log" 2>&1
+    cpu=$( { time ./target/release/embedscope train "$corpus" --tokenizer whitespace --out "$out/$name.bin" \
+        --quiet $flags > "$out/$name.log" 2>&1; } 2>&1 | awk '{ print $1 + $2 }')
     grep -E '^trained' "$out/$name.log"
     seconds=$(grep -o 'trained .* in [0-9.]* s' "$out/$name.log" | grep -o '[0-9.]* s$' | cut -d' ' -f1)
-    compare+=(--native "$label" "$kind" "$seconds" "$out/$name.bin")
+    compare+=(--native "$label" "$kind" "$seconds" "$cpu" "$out/$name.bin")
 done
 
 section "gensim $(.tools/venv/bin/python -c 'import gensim; print(gensim.__version__)') and fastText beside embedscope: $corpus"
-.tools/venv/bin/python scripts/bench_gensim.py "$corpus" "${compare[@]}"
+.tools/venv/bin/python scripts/bench_gensim.py "$corpus" "${words[@]}" "${compare[@]}"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

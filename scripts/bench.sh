@@ -25,8 +25,10 @@ trap 'rm -rf "$out"; report_failure' EXIT
 words=(silver night Pharaoh drink)
 
 # Its own sections: native training on 1 and 2 threads, skip-gram and CBOW, beside gensim
-# and fastText; it leaves $out/native-1.log for the browser's comparison below.
-run_script bench-native.sh "$out"
+# and fastText (with gensim's neighbours of the words); it leaves $out/native-1.log for the
+# browser's comparison below.
+run_script bench-native.sh "$out" "${words[@]}"
+echo "embedscope's neighbours (1 thread):"
 for word in "${words[@]}"; do
     printf '%-8s ' "$word"
     ./target/release/embedscope neighbours "$out/native-1.bin" "$word" -k 8 | cut -f2 | paste -sd' '
