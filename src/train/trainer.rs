@@ -827,7 +827,7 @@ mod tests {
 
     #[test]
     fn tokens_per_second_uses_time_inside_step() {
-        use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+        use std::sync::atomic::{AtomicU64, Ordering};
         static TICKS: AtomicU64 = AtomicU64::new(0);
         // Each clock read advances half a second, so each step takes 0.5 s.
         fn ticking() -> f64 {
