@@ -136,6 +136,8 @@ impl Params {
             epochs: self.epochs,
             ns_exponent: self.ns_exponent,
             seed: self.seed,
+            // The page trains on one thread, skip-gram, until its form offers more.
+            ..TrainConfig::default()
         }
     }
 }
