@@ -1,3 +1,4 @@
+// @ts-check
 // What the page says when the wasm module does not load, in the page (main.js) or in the
 // training worker (worker-client.js): what went wrong and what the person can do about it.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The within-epoch loss as the loss chart draws it: a series that never holds more than a
 // fixed number of points, so storing it and redrawing it (about 20 times a second while
 // training) costs the same after a thousand epochs as after one.

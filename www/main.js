@@ -1,3 +1,4 @@
+// @ts-check
 // Composition root: load the wasm module (the page uses it to draw), start the training
 // worker, wire the view to it through the controller, open the built-in sample, and offer the
 // King James Bible when the server has it.
@@ -42,7 +43,7 @@ async function main() {
   // A handle for the console and the browser tests (which use it to make the worker panic),
   // on the dev server only: Vite replaces import.meta.env.DEV with false in `npm run build`,
   // and the bundler drops the branch.
-  if (import.meta.env.DEV) window.explorer = controller;
+  if (import.meta.env.DEV) /** @type {any} */ (window).explorer = controller;
   // A link to a view ("Copy link") names a built-in text and the map's state in its hash.
   const link = new URLSearchParams(location.hash.slice(1));
   if (link.has('text')) {

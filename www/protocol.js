@@ -225,7 +225,8 @@
 /**
  * How a timeline frame was made: `{method: 'pca', nWords, xComponent, yComponent, axes, isolated}`
  * or `{method: 'tsne'|'umap', nWords, layout: LayoutSettings}`.
- * @typedef {object} TimelineView
+ * @typedef {{method: 'pca'|'tsne'|'umap', nWords: number, xComponent?: number, yComponent?: number,
+ *   axes?: {x: [string, string]|null, y: [string, string]|null}, isolated?: boolean, layout?: LayoutSettings}} TimelineView
  */
 
 /**

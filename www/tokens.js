@@ -1,10 +1,14 @@
+// @ts-check
 // How a token is shown and typed. BPE tokens may hold spaces, tabs and line breaks
 // ("from the dead", "Jesus.\n"), which a label, a list or an input would lose or blur, so
 // everything that shows a token shows it through `displayToken`, and everything a person
 // types is read back through `parseTypedToken`. The page documents the mapping next to the
 // search box (index.html).
 
-/** Each whitespace character a token may hold and the visible sign that stands for it. */
+/**
+ * Each whitespace character a token may hold and the visible sign that stands for it.
+ * @type {[string, string][]}
+ */
 export const WHITESPACE_SIGNS = [
   [' ', '·'],
   ['\n', '⏎'],

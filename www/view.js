@@ -10,6 +10,7 @@ import { HistoryPanel, TimelinePanel } from './timeline/timeline-panel.js';
 import { readPalette } from './map/palette.js';
 import { NUMBER_FIELDS } from './params.js';
 import { displayToken, markToken, parseTypedToken, revealInvisible } from './tokens.js';
+import { $ } from './dom.js';
 
 /** @typedef {import('./protocol.js').CorpusStats} CorpusStats */
 /** @typedef {import('./protocol.js').Progress} Progress */
@@ -17,7 +18,6 @@ import { displayToken, markToken, parseTypedToken, revealInvisible } from './tok
 /** @typedef {import('./protocol.js').BpeProgress} BpeProgress */
 /** @typedef {import('./protocol.js').TokenInfo} TokenInfo */
 
-const $ = (id) => document.getElementById(id);
 const integer = new Intl.NumberFormat('en');
 /** Where the chosen theme is remembered. */
 const THEME_KEY = 'embedscope-theme';

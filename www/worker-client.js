@@ -1,3 +1,4 @@
+// @ts-check
 // The page's end of www/protocol.js: starts the worker, numbers requests and matches
 // replies to them, hands the worker's own messages to listeners, and starts a fresh worker
 // when the old one dies. A worker that dies before it is ready is tried again a few times,
@@ -53,7 +54,7 @@ export class WorkerClient {
   start() {
     // Requests made while a worker starts wait on this promise; one that failed to start
     // leaves it for the next, so they go to the first worker that is ready.
-    if (!this.ready || this.isReady) this.ready = new Promise((resolve) => { this.markReady = resolve; });
+    if (!this.ready || this.isReady) this.ready = new Promise((resolve) => { this.markReady = () => resolve(undefined); });
     this.worker = this.createWorker();
     /** Whether this worker said 'ready'. */
     this.isReady = false;
@@ -76,9 +77,11 @@ export class WorkerClient {
       this.lost(message.message);
       return;
     }
-    const waiting = message.id != null && this.pending.get(message.id);
+    // Replies carry the id of their request; unasked messages (progress, frames) have none.
+    const id = 'id' in message ? message.id : null;
+    const waiting = id != null && this.pending.get(id);
     if (waiting) {
-      this.pending.delete(message.id);
+      this.pending.delete(id);
       if (message.type === 'error') waiting.reject(new Error(message.message));
       else waiting.resolve(message);
       return;

@@ -1,3 +1,4 @@
+// @ts-check
 // The map's camera: the data range the plotting area shows. Input handlers change it
 // (zoom about a point, pan, reset), new frames ask it to follow their points, and drawing
 // reads it at the moment it draws, so a move can ease over a few frames of the display.

@@ -1,3 +1,4 @@
+// @ts-check
 // Points glide from one frame to the next: the worker sends a frame a few times a second,
 // and the display, at its own frame rate, shows positions interpolated between the last
 // shown and the new ones for GLIDE_MS. Points are matched by word, so a word keeps its

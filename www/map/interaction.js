@@ -1,3 +1,4 @@
+// @ts-check
 // The map's input: mouse, pen and touch through Pointer Events, the wheel, and keys when
 // the canvas has focus, turned into a few intentions (zoom about a point, pan, reset, hover,
 // pick a point, select a region). It changes nothing itself: `MapView` passes handlers that

@@ -1,3 +1,4 @@
+// @ts-check
 // What the map shows and why: the worker's frame, the person's marks on it (hover, the
 // selected word and its neighbours, a selection of several words, a search, an analogy)
 // and how points are coloured, turned into the scene `MapView` draws. It also holds the

@@ -1,11 +1,12 @@
+// @ts-check
 // The map's controls: words shown, principal components, axes defined by words, colour,
 // the search on the map and its matches, the selection, the legend, the view buttons. The
 // only code that queries or changes these elements (view.js keeps the rest of the page);
 // `bindX(handler)` for each action, `showX` / `setX` for each display.
 import { displayToken, parseTypedToken } from '../tokens.js';
 import { css } from './palette.js';
+import { $ } from '../dom.js';
 
-const $ = (id) => document.getElementById(id);
 
 /** A `<button>` showing `word`, which calls `onClick(word)`. */
 function wordChip(word, onClick) {
@@ -21,7 +22,9 @@ function wordChip(word, onClick) {
 
 export class MapPanel {
   constructor() {
+    /** @type {(word: string) => void} */
     this.onMatchClick = () => {};
+    /** @type {(word: string) => void} */
     this.onSelectionClick = () => {};
   }
 
@@ -201,7 +204,10 @@ export class MapPanel {
     $('map-k-label').hidden = kind !== 'clusters';
   }
 
-  /** The legend: `{entries: [{style, text}], note?}`; the swatches take the palette's colours. */
+  /**
+   * The legend: `{entries: [{style, text}], note?}`; the swatches take the palette's colours.
+   * @param {{entries: {style: number, text: string}[], note?: string}} legend
+   */
   showLegend({ entries, note }, palette = this.palette) {
     const legend = $('map-legend');
     const key = JSON.stringify([entries, note]);

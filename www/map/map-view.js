@@ -1,3 +1,4 @@
+// @ts-check
 // The map on the page: the canvas, its camera, the glide between frames and the input,
 // drawn through the wasm `Chart` from typed arrays (one call per redraw, never one per
 // word). It owns the canvas and the elements drawn over it (tooltip, selection
@@ -42,6 +43,11 @@ export class MapView {
     this.words = null;
     this.pending = false;
     this.regionTool = false;
+    /**
+     * What the view reports, set by the `bindX` methods.
+     * @type {{pick: (index: number, options: {add: boolean}) => void, region: (indices: number[], options: {add: boolean}) => void,
+     *   hover: (index: number|null) => void, escape: () => void, camera: () => void}}
+     */
     this.handlers = { pick: () => {}, region: () => {}, hover: () => {}, escape: () => {}, camera: () => {} };
     /** Time of the last redraws in ms, newest last, and how many there were in all (tests read them). */
     this.drawTimes = [];

@@ -1,3 +1,4 @@
+// @ts-check
 // The charts' colours come from the stylesheet's custom properties (style.css), so a theme
 // is CSS's business: `readPalette` turns them into the `[r, g, b, alpha]` lists that
 // `Chart.set_palette` takes. Class colours come in two runs: categorical ones for k-means

@@ -1,3 +1,4 @@
+// @ts-check
 // The frames of a run's map as the timeline keeps them: every frame the page receives,
 // within a fixed number, thinned evenly when a run is long, so a thousand epochs take no
 // more memory than a few. Plain JavaScript (no DOM), unit-tested in tests/www/.
@@ -20,7 +21,11 @@ export const FRAME_CAP = 256;
  * @property {number} epochs
  * @property {number} tokensDone
  * @property {number} tokensTotal
- * @property {object} view  the projection's method and parameters (`TimelineView`)
+ * @property {[string, string]} axisLabels
+ * @property {number} [model]  the worker's model the frame is of (none for a bundle's frames)
+ * @property {import('../protocol.js').TimelineView} view  the projection's method and parameters
+ * @property {string} [key]  what makes two frames the same map (method, view, words)
+ * @property {number} [segment]  frames of one run of the same map share it: a trail joins only them
  */
 
 /**

@@ -1,3 +1,4 @@
+// @ts-check
 // The replay as a video: the map's canvas captured (`captureStream`) and encoded by the
 // browser's MediaRecorder as WebM, no dependency. The canvas emits a video frame whenever it
 // is drawn, so the recording is as smooth as the replay on screen.

@@ -1,9 +1,10 @@
+// @ts-check
 // The timeline's controls under the map (the slider, Play / Pause, the speed, trails, the
 // recordings) and the table of a word's neighbours through the epochs: the only code that
 // queries or changes these elements. `bindX(handler)` for each action, `showX` for each display.
 import { displayToken } from '../tokens.js';
+import { $ } from '../dom.js';
 
-const $ = (id) => document.getElementById(id);
 
 /** Replay speeds, in frames a second, as the Speed list offers them. */
 export const SPEEDS = { '0.5': 3, '1': 6, '2': 12, '4': 24 };

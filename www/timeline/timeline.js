@@ -1,3 +1,4 @@
+// @ts-check
 // The training timeline: every frame of the map the page receives is kept (FrameStore), and
 // the person can scrub back through them, replay them at a chosen speed, see the paths
 // selected words travelled (trails), the moment shown marked on the loss chart, a word's
@@ -40,7 +41,7 @@ export class Timeline {
    * @param {import('./timeline-panel.js').TimelinePanel} panel
    * @param {import('./timeline-panel.js').HistoryPanel} historyPanel
    * @param {{show: (frame: object) => void, redraw: () => void, drawLoss: () => void,
-   *   history: (word: string) => Promise<object>, canvas: HTMLCanvasElement,
+   *   history: (word: string) => Promise<import('../protocol.js').NeighbourHistory|null>, canvas: HTMLCanvasElement,
    *   svg: () => string|null, save: (name: string, blob: Blob) => void}} host
    *   shows a kept frame on the map; redraws the map (new trails) and the loss chart (the
    *   marker); asks the worker for a word's neighbours through time; the map's canvas, its SVG;
