@@ -3,11 +3,13 @@
 //!
 //! - `session`: the worker's one opaque handle (train, query, project, export).
 //! - `dto`: the serialisable shapes that cross the boundary.
+//! - `pool`: the training threads of the threaded build (host workers over shared memory).
 //! - `plot`: `Chart`, the page's drawing handle (plotters-canvas), over the pure geometry of `layout`.
 
 mod dto;
 mod layout;
 mod plot;
+mod pool;
 mod raster;
 mod scene;
 mod session;
