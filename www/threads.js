@@ -7,23 +7,30 @@
 export const MAX_THREADS = 8;
 
 /**
- * Whether the threaded module can run here, and if not, the one line the page shows: why,
- * and what would change it.
- * @returns {{available: boolean, reason: string|null}}
+ * Whether the threaded module can run here, and if not why, as the end of the one line the
+ * page shows ("Training on 1 thread: …"), saying what would change it.
+ * @returns {{available: boolean, cause: string|null}}
  */
 export function threadSupport() {
-  if (!self.crossOriginIsolated) {
-    return { available: false, reason: 'Training on 1 thread: this page is not cross-origin isolated (the server must send the COOP and COEP headers, as `npm start` and `vite preview` do).' };
+  // The page and its dedicated workers are isolated alike, so the page knows before its worker says.
+  if (!globalThis.crossOriginIsolated) {
+    return { available: false, cause: 'this page is not cross-origin isolated (the server must send the COOP and COEP headers, as `npm start` and `vite preview` do)' };
   }
   if (typeof SharedArrayBuffer !== 'function') {
-    return { available: false, reason: 'Training on 1 thread: this browser has no SharedArrayBuffer; a current Chrome, Edge, Firefox or Safari has.' };
+    return { available: false, cause: 'this browser has no SharedArrayBuffer (a current Chrome, Edge, Firefox or Safari has)' };
   }
-  return { available: true, reason: null };
+  return { available: true, cause: null };
 }
 
-/** The threads a machine offers by default: its cores, at most MAX_THREADS. */
+/** The threads the form starts with: the machine's cores, at most MAX_THREADS, where the page can use them; else 1. */
 export function defaultThreads() {
-  return Math.max(1, Math.min(navigator.hardwareConcurrency || 1, MAX_THREADS));
+  return threadSupport().available ? machineThreads() : 1;
+}
+
+/** The most threads a pool here may have: the machine's cores, at most MAX_THREADS. */
+export function machineThreads() {
+  // `globalThis`: Node.js 20, where tests/www runs the page's modules, has no navigator.
+  return Math.max(1, Math.min(globalThis.navigator?.hardwareConcurrency || 1, MAX_THREADS));
 }
 
 /**

@@ -3,7 +3,7 @@
 // chunks so that queries, pause and stop are read between two chunks. Where the page is
 // cross-origin isolated it loads the threaded module and trains on a pool of threads
 // (www/threads.js), else the single-threaded one, and says why.
-import { ThreadHosts, defaultThreads, threadSupport } from './threads.js';
+import { ThreadHosts, machineThreads, threadSupport } from './threads.js';
 import { CHUNK_MS, FIRST_CHUNK_MERGES, FIRST_CHUNK_TOKENS, FIRST_LAYOUT_WORK, LAYOUT_FRAME_MS, LOAD_SLICE_BYTES, PROJECTION_INTERVAL_MS, SNIFF_BYTES, SUPERSEDED } from './protocol.js';
 
 /** @typedef {import('./protocol.js').Request} Request */
@@ -557,7 +557,12 @@ const handlers = {
 // Panics inside wasm on purpose, for the browser tests that the page recovers (see
 // `panic_for_test`). Dev server only: `npm run build` replaces import.meta.env.DEV with false,
 // so the bundler drops the handler and the glue's wrapper, and vite.config.js the export.
-if (import.meta.env.DEV) handlers.testPanic = () => wasm.panic_for_test();
+if (import.meta.env.DEV) {
+  handlers.testPanic = async () => {
+    const { panic_for_test } = threads.module === 'threaded' ? await import('./pkg-threads/embedscope.js') : await import('./pkg/embedscope.js');
+    panic_for_test();
+  };
+}
 
 /** Turns a failure into an `error` message; a trap of the wasm instance ends the worker. */
 function reportError(id) {
@@ -594,11 +599,28 @@ self.addEventListener('message', async ({ data }) => {
 async function useThreads(n) {
   if (!Number.isInteger(n) || n < 1 || n > threads.max) {
     throw new Error(threads.max === 1
-      ? `cannot train on ${n} threads: ${threads.reason}`
+      ? `cannot train on ${n} threads: ${threads.cause}`
       : `threads: from 1 to ${threads.max} here (this machine's cores, at most 8)`);
   }
   if (n > 1) await threadHosts.ensure(n);
   session.use_threads(n);
+}
+
+// Each module is imported with its exports named, as the bundler drops only the unnamed
+// ones from the build (`panic_for_test` among them, which only the dev server's hook names).
+
+/** The threaded module (www/pkg-threads), loaded and started. */
+async function loadThreaded() {
+  const { default: init, Session, benchmark_text, version, thread_host_init } = await import('./pkg-threads/embedscope.js');
+  await init();
+  return { Session, benchmark_text, version, thread_host_init };
+}
+
+/** The single-threaded module (www/pkg), loaded and started. */
+async function loadSingle() {
+  const { default: init, Session, benchmark_text, version } = await import('./pkg/embedscope.js');
+  await init();
+  return { Session, benchmark_text, version, thread_host_init: null };
 }
 
 /**
@@ -610,20 +632,14 @@ async function loadModule() {
   const support = threadSupport();
   if (support.available) {
     try {
-      const module = await import('./pkg-threads/embedscope.js');
-      await module.default();
-      return { module, info: { module: 'threaded', max: defaultThreads(), reason: null } };
+      return { module: await loadThreaded(), info: { module: 'threaded', max: machineThreads(), cause: null } };
     } catch (error) {
-      const reason = `Training on 1 thread: the threaded WebAssembly module did not load (${error?.message ?? error}).`;
-      console.warn(reason);
-      const module = await import('./pkg/embedscope.js');
-      await module.default();
-      return { module, info: { module: 'single', max: 1, reason } };
+      const cause = `the threaded WebAssembly module did not load (${error?.message ?? error}); reload the page to try again`;
+      console.warn(`Training on 1 thread: ${cause}`);
+      return { module: await loadSingle(), info: { module: 'single', max: 1, cause } };
     }
   }
-  const module = await import('./pkg/embedscope.js');
-  await module.default();
-  return { module, info: { module: 'single', max: 1, reason: support.reason } };
+  return { module: await loadSingle(), info: { module: 'single', max: 1, cause: support.cause } };
 }
 
 ({ module: wasm, info: threads } = await loadModule());
