@@ -800,7 +800,9 @@ impl Session {
     }
 
     fn replace_text(&mut self, text: String) {
-        *self = Session { text, ..Session::default() };
+        // The pool is the worker's, not the text's: it stays.
+        let pool = std::mem::take(&mut self.pool);
+        *self = Session { text, pool, ..Session::default() };
     }
 
     /// The vectors to query: those opened from a file, or those trained so far, copied out
@@ -827,7 +829,8 @@ impl Session {
 
     /// Replaces the text, the trainer and the plot with vectors opened from a file.
     fn open(&mut self, opened: Opened) {
-        *self = Session { opened: Some(opened), ..Session::default() };
+        let pool = std::mem::take(&mut self.pool);
+        *self = Session { opened: Some(opened), pool, ..Session::default() };
     }
 }
 

@@ -59,11 +59,21 @@ test('on the dev server the worker trains on a pool of 2 threads that really run
   const [, correct, total] = (await sanity.textContent()).match(/3CosAdd ([\d,]+) of ([\d,]+)/).map((n) => Number(n.replaceAll(',', '')));
   assert.ok(total === 296 && correct / total >= 0.9, await sanity.textContent());
 
+  // The pool is the worker's, not the model's: vectors opened from a file keep it (the
+  // session once dropped it with the text, and went on with one thread until the next prepare).
+  const word2vec = '3 2\nalpha 1 0\nbeta 0 1\ngamma 0.5 0.5\n';
+  await page.getByLabel('Open a file…').setInputFiles([{ name: 'small.txt', mimeType: 'text/plain', buffer: Buffer.from(word2vec) }]);
+  await stat(page, 'Format').filter({ hasText: 'word2vec' }).waitFor();
+  const opened = await ask('threads');
+  assert.deepEqual([opened.poolThreads, opened.working], [2, 2], 'the pool outlives the model it trained');
+  await button(page, 'Use the built-in sample').click();
+  await stat(page, 'Vocabulary').waitFor();
+
   // Back to one thread: the pool goes, and the same run gives the same vectors twice.
   await field(page, 'Threads').fill('1');
   const once = [];
   for (let run = 0; run < 2; run++) {
-    await button(page, 'Train again').click();
+    await page.locator('#train').click();
     await page.waitForFunction(() => !document.getElementById('progress-text').textContent.startsWith('Done.'));
     await waitUntilDone(page, 120_000);
     once.push(await page.locator('#loss-chart').getAttribute('data-epoch-losses'));
