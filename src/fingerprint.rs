@@ -1,6 +1,7 @@
 //! A run fingerprint: FNV-1a (64 bit) over the text and a canonical description of the
-//! tokenizer, vocabulary and training parameters and the seed. Two runs with the same
-//! fingerprint on the same build produce bit-identical vectors.
+//! tokenizer, vocabulary and training parameters (the thread count and the model kind
+//! among them) and the seed. Two runs with the same fingerprint on the same build produce
+//! bit-identical vectors when they train on one thread; with more, threads race.
 //!
 //! FNV-1a is not a cryptographic hash; it identifies runs, it does not authenticate them.
 
@@ -24,7 +25,7 @@ pub(crate) fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
 pub fn fingerprint(text: &str, tokenizer: &str, vocab: &VocabConfig, train: &TrainConfig) -> String {
     let params = format!(
         "\u{0}tokenizer={tokenizer};min_count={};max_vocab={:?};dim={};window={};negative={};sample={:e};\
-         alpha={:e};min_alpha={:e};epochs={};ns_exponent={:e};seed={}",
+         alpha={:e};min_alpha={:e};epochs={};ns_exponent={:e};seed={};threads={};cbow={}",
         vocab.min_count,
         vocab.max_vocab,
         train.dim,
@@ -35,7 +36,9 @@ pub fn fingerprint(text: &str, tokenizer: &str, vocab: &VocabConfig, train: &Tra
         train.min_alpha,
         train.epochs,
         train.ns_exponent,
-        train.seed
+        train.seed,
+        train.threads,
+        train.cbow
     );
     let hash = fnv1a(fnv1a(FNV_OFFSET, text.as_bytes()), params.as_bytes());
     format!("{hash:016x}")
@@ -64,6 +67,8 @@ mod tests {
             fingerprint("text", "word", &VocabConfig { min_count: 4, ..v }, &t),
             fingerprint("text", "word", &v, &TrainConfig { seed: 2, ..t }),
             fingerprint("text", "word", &v, &TrainConfig { alpha: 0.0251, ..t }),
+            fingerprint("text", "word", &v, &TrainConfig { threads: 2, ..t }),
+            fingerprint("text", "word", &v, &TrainConfig { cbow: true, ..t }),
         ];
         for other in others {
             assert_ne!(base, other);

@@ -1,8 +1,15 @@
-//! The two hot loops of the crate, `dot` and `axpy`, over plain `f32` slices.
+//! The hot loops of the crate over plain `f32` slices: `dot` and `axpy`, and the two halves
+//! of an SGNS step over rows of a matrix, `dot_rows` and `update_rows`.
 //!
 //! They walk `chunks_exact(8)` with eight independent accumulators so LLVM turns them
 //! into SIMD (SSE on x86-64, `simd128` in the browser); an indexed loop with one
 //! accumulator did not vectorise and was measured 5x slower.
+//!
+//! Tried and left out, since they measured no faster on the King James Bible benchmark
+//! (dim 100, AVX2): four 8-wide accumulators in `dot` (0 to 10 % slower), four rows' dot
+//! products in one pass over `x` (LLVM vectorised it across the rows, with shuffles, and it
+//! was slower than one row at a time), and `f32::mul_add` under `target_feature = "fma"`
+//! (within 1 %: the loops wait on memory, not on arithmetic).
 //!
 //! **Unchecked precondition:** both slices have the same length (checked only in debug builds).
 
@@ -40,27 +47,52 @@ pub fn axpy(a: f32, x: &[f32], y: &mut [f32]) {
     }
 }
 
-/// The SGNS pair update in one pass over `output`: `grad += g · output`, then
-/// `output += g · input`, each reading the old `output`. Fusing the two saves a pass over
-/// memory per pair (measured on the King James Bible benchmark).
+/// The dot products of `x` with rows `ids` of `matrix` (`x.len()` floats a row), into `out`.
 ///
-/// **Unchecked precondition:** the three slices have the same length.
+/// **Unchecked precondition:** `out.len() == ids.len()`. Panics when an id is not a row.
 #[inline]
-pub fn scatter_update(g: f32, input: &[f32], output: &mut [f32], grad: &mut [f32]) {
-    debug_assert!(input.len() == output.len() && output.len() == grad.len());
-    let mut outs = output.chunks_exact_mut(8);
-    let mut grads = grad.chunks_exact_mut(8);
-    let mut ins = input.chunks_exact(8);
-    for ((o, d), x) in (&mut outs).zip(&mut grads).zip(&mut ins) {
-        for i in 0..8 {
-            d[i] += g * o[i];
-            o[i] += g * x[i];
-        }
+pub fn dot_rows(x: &[f32], matrix: &[f32], ids: &[u32], out: &mut [f32]) {
+    debug_assert_eq!(out.len(), ids.len());
+    let dim = x.len();
+    for (&id, out) in ids.iter().zip(out) {
+        *out = dot(x, &matrix[id as usize * dim..(id as usize + 1) * dim]);
     }
-    let tail = outs.into_remainder().iter_mut().zip(grads.into_remainder()).zip(ins.remainder());
-    for ((o, d), x) in tail {
-        *d += g * *o;
-        *o += g * x;
+}
+
+/// The SGNS update of rows `ids` of `matrix` against `x`, in one pass over the rows:
+/// `grad = Σ_r g_r · row_r` (overwritten), then `row_r += g_r · x`, every product reading the
+/// rows as they were before, except that a row listed twice sees its first update, as in
+/// word2vec.c's sequential loop. Fusing the passes saves a pass over memory per row
+/// (measured on the King James Bible benchmark).
+///
+/// **Unchecked precondition:** `grad.len() == x.len()`, `coefs.len() == ids.len()`. Panics
+/// when an id is not a row.
+#[inline]
+pub fn update_rows(x: &[f32], matrix: &mut [f32], ids: &[u32], coefs: &[f32], grad: &mut [f32]) {
+    debug_assert!(grad.len() == x.len() && coefs.len() == ids.len());
+    let dim = x.len();
+    let whole = dim - dim % 8;
+    for start in (0..whole).step_by(8) {
+        let xc: &[f32; 8] = x[start..start + 8].try_into().unwrap();
+        let mut gc = [0.0f32; 8];
+        for (&id, &g) in ids.iter().zip(coefs) {
+            let at = id as usize * dim + start;
+            let rc: &mut [f32; 8] = (&mut matrix[at..at + 8]).try_into().unwrap();
+            for i in 0..8 {
+                gc[i] += g * rc[i];
+                rc[i] += g * xc[i];
+            }
+        }
+        grad[start..start + 8].copy_from_slice(&gc);
+    }
+    grad[whole..].fill(0.0);
+    for (&id, &g) in ids.iter().zip(coefs) {
+        let at = id as usize * dim;
+        let row = &mut matrix[at + whole..at + dim];
+        for ((o, d), &xv) in row.iter_mut().zip(&mut grad[whole..]).zip(&x[whole..]) {
+            *d += g * *o;
+            *o += g * xv;
+        }
     }
 }
 
@@ -92,17 +124,49 @@ mod tests {
         }
     }
 
+    /// `matrix` rows of `dim` floats, each different, for the row kernels' tests.
+    fn rows(n_rows: usize, dim: usize) -> Vec<f32> {
+        (0..n_rows * dim).map(|i| ((i * 7) % 11) as f32 * 0.25 - 1.0).collect()
+    }
+
     #[test]
-    fn scatter_update_reads_the_old_output() {
-        for n in [0, 3, 8, 13] {
-            let input: Vec<f32> = (0..n).map(|i| i as f32).collect();
-            let mut output: Vec<f32> = (0..n).map(|i| 1.0 - i as f32).collect();
-            let mut grad = vec![0.5; n];
-            let old = output.clone();
-            scatter_update(2.0, &input, &mut output, &mut grad);
-            for i in 0..n {
-                assert_eq!(grad[i], 0.5 + 2.0 * old[i]);
-                assert_eq!(output[i], old[i] + 2.0 * input[i]);
+    fn dot_rows_matches_dot_for_any_number_of_rows_and_dim() {
+        for dim in [1, 7, 8, 13, 100] {
+            let matrix = rows(6, dim);
+            let x: Vec<f32> = (0..dim).map(|i| 0.5 - i as f32 * 0.125).collect();
+            for n in 0..=9 {
+                let ids: Vec<u32> = (0..n).map(|i| (i * 5 % 6) as u32).collect();
+                let mut out = vec![f32::NAN; n];
+                dot_rows(&x, &matrix, &ids, &mut out);
+                for (&id, got) in ids.iter().zip(&out) {
+                    let row = &matrix[id as usize * dim..(id as usize + 1) * dim];
+                    let want: f32 = x.iter().zip(row).map(|(a, b)| a * b).sum();
+                    assert!(
+                        (got - want).abs() <= 1e-5 * (1.0 + want.abs()),
+                        "dim {dim}, n {n}: {got} vs {want}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn update_rows_reads_the_old_rows_and_a_repeated_row_its_update() {
+        for dim in [0, 3, 8, 13] {
+            let x: Vec<f32> = (0..dim).map(|i| i as f32).collect();
+            let old = rows(3, dim);
+            let (ids, coefs) = ([2u32, 0, 2], [2.0f32, -1.0, 0.5]);
+            let mut matrix = old.clone();
+            let mut grad = vec![f32::NAN; dim];
+            update_rows(&x, &mut matrix, &ids, &coefs, &mut grad);
+            for i in 0..dim {
+                let (r0, r2) = (old[i], old[2 * dim + i]);
+                // Row 2 moves twice; its second product reads it after the first move.
+                let r2_once = r2 + 2.0 * x[i];
+                assert_eq!(grad[i], 2.0 * r2 - r0 + 0.5 * r2_once, "dim {dim}");
+                assert_eq!(matrix[i], r0 - x[i]);
+                assert_eq!(matrix[2 * dim + i], r2_once + 0.5 * x[i]);
+                assert_eq!(matrix[dim + i], old[dim + i]);
             }
         }
     }

@@ -36,7 +36,9 @@ fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-const SMALL: &[&str] = &["--dim", "16", "--epochs", "3", "--min-count", "1", "--seed", "7", "--quiet"];
+/// One thread, since only one thread repeats a run bit for bit (the default is every core).
+const SMALL: &[&str] =
+    &["--dim", "16", "--epochs", "3", "--min-count", "1", "--seed", "7", "--threads", "1", "--quiet"];
 
 #[test]
 fn train_then_query_in_both_formats() {
@@ -133,6 +135,11 @@ fn errors_are_one_line_and_exit_non_zero() {
         (&["train", &corpus], "train needs --out"),
         (&["train", &corpus, "--out", vectors, "--window", "0"], "invalid window = 0"),
         (&["train", &corpus, "--out", vectors, "--alpha", "NaN"], "invalid alpha"),
+        (
+            &["train", &corpus, "--out", vectors, "--threads", "0"],
+            "invalid threads = 0: expected an integer from 1 to 256",
+        ),
+        (&["train", &corpus, "--out", vectors, "--threads", "two"], "--threads 'two' is not a valid number"),
         (&["train", &corpus, "--out", vectors, "--dim", "ten"], "--dim 'ten' is not a valid number"),
         (&["train", &corpus, "--out", vectors, "--tokenizer", "pieces"], "--tokenizer 'pieces' is not word"),
         (
@@ -727,4 +734,50 @@ fn project_errors_are_one_line_and_exit_non_zero() {
     fails_with_one_line(&["project", &vectors], "project needs --out FILE");
     fails_with_one_line(&["project", "missing.txt", "--out", out], "cannot open missing.txt");
     assert!(!Path::new(out).exists(), "no file is written when the map fails");
+}
+
+#[test]
+fn threads_and_cbow_train_and_say_whether_a_run_repeats() {
+    let dir = scratch_dir("threads");
+    let corpus = write_corpus(&dir);
+    let run = |name: &str, extra: &[&str]| {
+        let out = dir.join(name).to_str().unwrap().to_string();
+        let args =
+            [&["train", &corpus, "--out", &out, "--dim", "16", "--epochs", "3", "--min-count", "1"], extra];
+        let trained = embedscope(&args.concat());
+        assert!(trained.status.success(), "{name}: {}", stderr(&trained));
+        (out, stderr(&trained))
+    };
+    let fingerprint = |log: &str| log.split("fingerprint ").nth(1).unwrap()[..16].to_string();
+    let params = |path: &str| {
+        let bundle = embedscope::embed::read_bundle(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let params = bundle.params.expect("params");
+        let number = |name| params.get(name).and_then(|v| v.as_number()).map(|n| n.to_f64());
+        let cbow = params.get("cbow").and_then(|v| v.as_bool());
+        (number("threads"), cbow, number("alpha").map(|a| (a * 1e6).round() / 1e6))
+    };
+
+    let (one, one_log) = run("one.json", &["--threads", "1"]);
+    assert!(one_log.contains("skip-gram, 1 thread: bit-reproducible;"), "{one_log}");
+    assert_eq!(params(&one), (Some(1.0), Some(false), Some(0.025)));
+    let (two, two_log) = run("two.json", &["--threads", "2"]);
+    assert!(two_log.contains("skip-gram, 2 threads: not bit-reproducible"), "{two_log}");
+    assert_eq!(params(&two), (Some(2.0), Some(false), Some(0.025)));
+    assert_ne!(fingerprint(&one_log), fingerprint(&two_log));
+
+    // CBOW takes word2vec.c's learning rate unless one is given.
+    let (cbow, cbow_log) = run("cbow.json", &["--threads", "1", "--cbow"]);
+    assert!(cbow_log.contains("CBOW, 1 thread: bit-reproducible;"), "{cbow_log}");
+    assert_eq!(params(&cbow), (Some(1.0), Some(true), Some(0.05)));
+    assert_ne!(fingerprint(&one_log), fingerprint(&cbow_log));
+    let (given, _) = run("given.json", &["--threads", "1", "--cbow", "--alpha", "0.01"]);
+    assert_eq!(params(&given), (Some(1.0), Some(true), Some(0.01)));
+
+    // The default is this machine's cores.
+    let cores = std::thread::available_parallelism().unwrap().get();
+    let (default, _) = run("default.json", &[]);
+    assert_eq!(params(&default).0, Some(cores as f64));
+
+    let help = stdout(&embedscope(&["help"]));
+    assert!(help.contains("[--cbow]") && help.contains("[--threads N]"), "{help}");
 }

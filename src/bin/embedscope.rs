@@ -42,7 +42,8 @@ usage:
                    [--vocab-size 8000] [--bpe-mode cross|within]
                    [--dim 100] [--window 5] [--negative 5] [--sample 1e-3]
                    [--min-count 5] [--max-vocab N] [--epochs 5] [--alpha 0.025]
-                   [--min-alpha 0.0001] [--ns-exponent 0.75] [--seed 1] [--quiet]
+                   [--min-alpha 0.0001] [--ns-exponent 0.75] [--seed 1] [--cbow]
+                   [--threads N] [--quiet]
   embedscope neighbours VECTORS WORD [-k 10] [--restrict N] [--metadata FILE]
   embedscope analogy VECTORS A B C [-k 10] [--cosmul] [--restrict N] [--metadata FILE]
   embedscope eval VECTORS [--analogies FILE] [--similarity FILE] [--restrict N]
@@ -63,6 +64,12 @@ embedscope bundle, which also holds the counts, parameters, losses and fingerpri
 in the explorer as it was.
 Tokens holding whitespace are stored escaped (\\s for a space, \\n for a newline);
 give WORD escaped the same way, e.g. 'Jesus\\s' or 'from\\sthe\\sdead'.
+
+train learns skip-gram vectors, or with --cbow continuous bag of words (the mean of a
+window predicts its centre; --alpha then defaults to 0.05, as in word2vec.c). --threads N
+trains on N threads at once (default: this machine's cores), lock-free as word2vec.c and
+gensim do; only --threads 1 gives bit-identical vectors for the same text, parameters and
+seed, and the output says which a run was.
 
 --tokenizer bpe learns byte-pair merges from CORPUS up to --vocab-size tokens; with
 --bpe-mode cross (default) tokens may span words within a line, with within they stay
@@ -126,8 +133,16 @@ struct Args {
 }
 
 /// Options that take no value.
-const SWITCHES: &[&str] =
-    &["--lowercase", "--keep-punctuation", "--quiet", "--cosmul", "--ignore-case", "--gensim", "--json"];
+const SWITCHES: &[&str] = &[
+    "--lowercase",
+    "--keep-punctuation",
+    "--quiet",
+    "--cosmul",
+    "--ignore-case",
+    "--gensim",
+    "--json",
+    "--cbow",
+];
 /// Options that take a value; each command reads the ones it knows.
 const VALUED: &[&str] = &[
     "--out",
@@ -146,6 +161,7 @@ const VALUED: &[&str] = &[
     "--min-alpha",
     "--ns-exponent",
     "--seed",
+    "--threads",
     "-k",
     "--restrict",
     "--metadata",
@@ -290,7 +306,10 @@ fn train(mut args: Args) -> Result<(), String> {
             return Err(format!("{bpe_only} only applies to --tokenizer bpe"));
         }
     }
-    let d = TrainConfig::default();
+    let cbow = args.switch("--cbow");
+    let d = if cbow { TrainConfig::cbow_default() } else { TrainConfig::default() };
+    let cores =
+        std::thread::available_parallelism().map_or(1, |n| n.get()).min(embedscope::train::MAX_THREADS);
     let config = TrainConfig {
         dim: args.value("--dim", d.dim)?,
         window: args.value("--window", d.window)?,
@@ -301,6 +320,8 @@ fn train(mut args: Args) -> Result<(), String> {
         epochs: args.value("--epochs", d.epochs)?,
         ns_exponent: args.value("--ns-exponent", d.ns_exponent)?,
         seed: args.value("--seed", d.seed)?,
+        threads: args.value("--threads", cores)?,
+        cbow,
     };
     let max_vocab: usize = args.value("--max-vocab", 0)?;
     let vocab_config = VocabConfig {
@@ -322,6 +343,8 @@ fn train(mut args: Args) -> Result<(), String> {
         ("minAlpha".into(), config.min_alpha.into()),
         ("nsExponent".into(), config.ns_exponent.into()),
         ("seed".into(), config.seed.into()),
+        ("cbow".into(), config.cbow.into()),
+        ("threads".into(), config.threads.into()),
     ]);
     // Check parameters before reading a large file.
     config.validate().map_err(|e| e.to_string())?;
@@ -362,8 +385,10 @@ fn train(mut args: Args) -> Result<(), String> {
     let mut trainer = Trainer::new(corpus, config, now).map_err(|e| e.to_string())?;
     let mut bar = ProgressBar::new(quiet);
     let mut reported_epochs = 0;
+    // Threads wait for each other at the end of a step, so each gets 50,000 tokens a step.
+    let step_tokens = 50_000 * config.threads as u64;
     while !trainer.is_done() {
-        let progress = trainer.step(50_000).map_err(|e| e.to_string())?;
+        let progress = trainer.step(step_tokens).map_err(|e| e.to_string())?;
         bar.draw(&progress);
         for (epoch, loss) in trainer.epoch_losses().iter().enumerate().skip(reported_epochs) {
             bar.line(&format!("epoch {}/{}  loss {loss:.4}", epoch + 1, config.epochs));
@@ -372,8 +397,14 @@ fn train(mut args: Args) -> Result<(), String> {
     }
     let p = trainer.progress();
     let seconds = p.tokens_done as f64 / p.tokens_per_sec;
+    let model = if config.cbow { "CBOW" } else { "skip-gram" };
+    let reproducible = match config.threads {
+        1 => "1 thread: bit-reproducible".to_string(),
+        n => format!("{n} threads: not bit-reproducible, threads race on shared vectors"),
+    };
     eprintln!(
-        "trained {} tokens ({} epochs x {}) in {seconds:.2} s: {:.0} tokens/s; final loss {:.4}; fingerprint {run_id}",
+        "trained {} tokens ({} epochs x {}) in {seconds:.2} s: {:.0} tokens/s; final loss {:.4}; \
+         {model}, {reproducible}; fingerprint {run_id}",
         p.tokens_done, p.epochs, p.epoch_tokens, p.tokens_per_sec, p.loss
     );
 

@@ -25,7 +25,11 @@ const BYTES_PER_WORD_DIM: u64 = 4 * 4;
 /// Bytes per token of the corpus: its `u32` id.
 const BYTES_PER_TOKEN: u64 = 4;
 
-/// Parameters of Skip-Gram with Negative Sampling. Defaults follow word2vec.c and gensim.
+/// The most threads [`TrainConfig::validate`] accepts.
+pub const MAX_THREADS: usize = 256;
+
+/// Parameters of word2vec with negative sampling: skip-gram (the default) or CBOW.
+/// Defaults follow word2vec.c and gensim; [`TrainConfig::cbow_default`] gives CBOW's.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TrainConfig {
     /// Dimension of each vector (1..=4096; default 100).
@@ -45,8 +49,17 @@ pub struct TrainConfig {
     pub epochs: u32,
     /// Exponent applied to counts for the noise distribution (-10..=10; default 0.75).
     pub ns_exponent: f64,
-    /// Seed of every random choice: the same text, parameters and seed give the same vectors.
+    /// Seed of every random choice: with `threads == 1`, the same text, parameters and seed
+    /// give the same vectors.
     pub seed: u64,
+    /// Threads that train at once, lock-free (Hogwild), each on its own range of sentences
+    /// (1..=256; default 1). With more than one, runs are not bit-reproducible: threads race
+    /// on shared vectors.
+    pub threads: usize,
+    /// Continuous bag of words instead of skip-gram: the mean of a window's input vectors
+    /// predicts its centre word (word2vec.c's `-cbow 1`, gensim's `cbow_mean=1`; default false).
+    /// Its usual learning rate is 0.05: see [`TrainConfig::cbow_default`].
+    pub cbow: bool,
 }
 
 impl Default for TrainConfig {
@@ -61,17 +74,35 @@ impl Default for TrainConfig {
             epochs: 5,
             ns_exponent: 0.75,
             seed: 1,
+            threads: 1,
+            cbow: false,
         }
     }
 }
 
 impl TrainConfig {
+    /// The initial learning rate word2vec.c and gensim use for CBOW.
+    pub const CBOW_ALPHA: f32 = 0.05;
+
+    /// The defaults for CBOW: [`TrainConfig::default`] with `cbow` set and the learning rate
+    /// at [`TrainConfig::CBOW_ALPHA`] (word2vec.c's rule: 0.05 for CBOW, 0.025 for
+    /// skip-gram, unless the user gives one).
+    pub fn cbow_default() -> TrainConfig {
+        TrainConfig { cbow: true, alpha: TrainConfig::CBOW_ALPHA, ..TrainConfig::default() }
+    }
+
+    /// The default learning rate for the model kind asked for: 0.05 for CBOW, else 0.025.
+    pub fn default_alpha(cbow: bool) -> f32 {
+        if cbow { TrainConfig::CBOW_ALPHA } else { TrainConfig::default().alpha }
+    }
+
     /// Checks every field, naming the first bad one and its valid range.
     pub fn validate(&self) -> Result<()> {
         check_int("dim", self.dim as u64, 1, MAX_DIM)?;
         check_int("window", self.window as u64, 1, 100)?;
         check_int("negative", self.negative as u64, 1, 100)?;
         check_int("epochs", self.epochs as u64, 1, 1000)?;
+        check_int("threads", self.threads as u64, 1, MAX_THREADS as u64)?;
         check_real(
             "sample",
             self.sample,
@@ -176,6 +207,8 @@ mod tests {
             (TrainConfig { alpha: f32::INFINITY, ..d }, "alpha"),
             (TrainConfig { min_alpha: 0.5, ..d }, "min_alpha"),
             (TrainConfig { ns_exponent: f64::NAN, ..d }, "ns_exponent"),
+            (TrainConfig { threads: 0, ..d }, "threads"),
+            (TrainConfig { threads: 257, ..d }, "threads"),
         ];
         for (config, name) in cases {
             match config.validate() {
@@ -185,6 +218,18 @@ mod tests {
         }
         let message = TrainConfig { window: 0, ..d }.validate().unwrap_err().to_string();
         assert_eq!(message, "invalid window = 0: expected an integer from 1 to 100");
+        let message = TrainConfig { threads: 0, ..d }.validate().unwrap_err().to_string();
+        assert_eq!(message, "invalid threads = 0: expected an integer from 1 to 256");
+        assert_eq!(TrainConfig { threads: 256, ..d }.validate(), Ok(()));
+    }
+
+    #[test]
+    fn cbow_defaults_differ_only_in_kind_and_learning_rate() {
+        let cbow = TrainConfig::cbow_default();
+        assert_eq!(cbow.validate(), Ok(()));
+        assert_eq!((cbow.cbow, cbow.alpha), (true, 0.05));
+        assert_eq!(TrainConfig { cbow: false, alpha: 0.025, ..cbow }, TrainConfig::default());
+        assert_eq!((TrainConfig::default_alpha(true), TrainConfig::default_alpha(false)), (0.05, 0.025));
     }
 
     #[test]

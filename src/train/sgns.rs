@@ -11,8 +11,13 @@
 //! `x = u · v` and label `y` (1 for the observed word, 0 for noise), `d(log σ(±x))/dx = y - σ(x)`,
 //! so each output vector moves by `α (y - σ(x)) u` and the input vector by
 //! `α Σ (y - σ(x)) v`, applied after all outputs are updated, as in word2vec.c.
+//!
+//! The 1 + k dot products of a pair are computed together, before any output moves
+//! ([`dot_rows`]), then every output moves in one pass ([`update_rows`]). word2vec.c
+//! interleaves them, which differs only when a noise word is drawn twice for one pair: there
+//! its second dot product reads the first update; here both read the vector as it was.
 
-use crate::linalg::{axpy, dot, scatter_update};
+use crate::linalg::{axpy, dot_rows, update_rows};
 
 /// σ(x) is tabulated on [-MAX_X, MAX_X]; beyond it the gradient is taken as 0 or ±1.
 const MAX_X: f32 = 6.0;
@@ -56,36 +61,80 @@ impl Logistic {
     }
 }
 
+/// The buffers one SGD step needs, allocated once per trainer (or thread).
+#[derive(Debug, Clone)]
+pub struct Scratch {
+    /// The input's gradient, `dim` floats.
+    grad: Vec<f32>,
+    /// The dot product, then the step `α (y - σ(x))`, of each output word.
+    dots: Vec<f32>,
+    coefs: Vec<f32>,
+}
+
+impl Scratch {
+    /// Buffers for vectors of `dim` floats and up to `negative` noise words a pair.
+    pub fn new(dim: usize, negative: usize) -> Scratch {
+        Scratch {
+            grad: vec![0.0; dim],
+            dots: Vec::with_capacity(negative + 1),
+            coefs: Vec::with_capacity(negative + 1),
+        }
+    }
+
+    /// The gradient for the vector scored in the last step.
+    pub(crate) fn grad(&self) -> &[f32] {
+        &self.grad
+    }
+}
+
 /// Updates `input` (the vector of the input word) and the rows of `outputs` (the output
-/// matrix, `dim` floats a row) for the observed word `target` and the given noise words,
-/// at learning rate `alpha`. Returns the pair's loss, or `None` as soon as a dot product
-/// is NaN or infinite, leaving the vectors partly updated.
+/// matrix, `dim` floats a row) for `words`, the observed word followed by the noise words,
+/// at learning rate `alpha`. Returns the pair's loss, or `None`, before any vector moves,
+/// when a dot product is NaN or infinite.
 ///
-/// **Unchecked preconditions:** `input.len() == scratch.len() == dim`; every id is a row of `outputs`.
+/// **Unchecked preconditions:** `input.len() == dim` of `scratch`; `words` is not empty;
+/// every id is a row of `outputs`.
 #[inline]
 pub fn sgns_update(
     logistic: &Logistic,
     input: &mut [f32],
     outputs: &mut [f32],
-    target: u32,
-    noise: &[u32],
+    words: &[u32],
     alpha: f32,
-    scratch: &mut [f32],
+    scratch: &mut Scratch,
 ) -> Option<f32> {
-    let dim = input.len();
-    scratch.fill(0.0);
+    let loss = output_step(logistic, input, outputs, words, alpha, scratch)?;
+    axpy(1.0, &scratch.grad, input);
+    Some(loss)
+}
+
+/// The output half of a step, shared by skip-gram and CBOW: scores `hidden` against each of
+/// `words` (the observed word first), moves their output vectors, and leaves the gradient
+/// for `hidden` in `scratch.grad`. Returns the loss, or `None` before any vector moves
+/// when a dot product is not finite.
+#[inline]
+pub(crate) fn output_step(
+    logistic: &Logistic,
+    hidden: &[f32],
+    outputs: &mut [f32],
+    words: &[u32],
+    alpha: f32,
+    scratch: &mut Scratch,
+) -> Option<f32> {
+    let Scratch { grad, dots, coefs } = scratch;
+    dots.resize(words.len(), 0.0);
+    dot_rows(hidden, outputs, words, dots);
+    coefs.clear();
     let mut loss = 0.0;
-    for (word, label) in std::iter::once((target, true)).chain(noise.iter().map(|&n| (n, false))) {
-        let output = &mut outputs[word as usize * dim..(word as usize + 1) * dim];
-        let x = dot(input, output);
+    for (i, &x) in dots.iter().enumerate() {
         if !x.is_finite() {
             return None;
         }
-        let (pair_loss, gradient) = logistic.log_logistic_loss(x, label);
+        let (pair_loss, gradient) = logistic.log_logistic_loss(x, i == 0);
         loss += pair_loss;
-        scatter_update(alpha * gradient, input, output, scratch);
+        coefs.push(alpha * gradient);
     }
-    axpy(1.0, scratch, input);
+    update_rows(hidden, outputs, words, coefs, grad);
     Some(loss)
 }
 
@@ -126,9 +175,9 @@ mod tests {
         let logistic = Logistic::default();
         let mut input = vec![1.0, 0.0];
         let mut outputs = vec![0.5, 0.5, -1.0, 2.0];
-        let mut scratch = vec![0.0; 2];
+        let mut scratch = Scratch::new(2, 1);
         let alpha = 0.1;
-        let loss = sgns_update(&logistic, &mut input, &mut outputs, 0, &[1], alpha, &mut scratch).unwrap();
+        let loss = sgns_update(&logistic, &mut input, &mut outputs, &[0, 1], alpha, &mut scratch).unwrap();
 
         // x0 = u·v0 = 0.5, x1 = u·v1 = -1.
         let (s0, s1) = (sigmoid(0.5), sigmoid(-1.0));
@@ -154,7 +203,9 @@ mod tests {
         let logistic = Logistic::default();
         let mut input = vec![f32::NAN, 0.0];
         let mut outputs = vec![0.5, 0.5];
-        let mut scratch = vec![0.0; 2];
-        assert_eq!(sgns_update(&logistic, &mut input, &mut outputs, 0, &[], 0.1, &mut scratch), None);
+        let mut scratch = Scratch::new(2, 0);
+        assert_eq!(sgns_update(&logistic, &mut input, &mut outputs, &[0], 0.1, &mut scratch), None);
+        // Nothing moved.
+        assert!(input[0].is_nan() && input[1] == 0.0 && outputs == [0.5, 0.5]);
     }
 }

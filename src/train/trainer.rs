@@ -4,21 +4,38 @@
 //!
 //! Sampling follows word2vec.c and gensim: frequent tokens are subsampled out of each
 //! sentence before windows are formed; each centre token draws a window radius uniformly
-//! from `1..=window`; each (context, centre) pair updates the context's input vector
-//! against the centre's output vector and `negative` noise words drawn from counts^0.75.
-//! Sentences longer than [`MAX_SEGMENT`] tokens are cut into segments, as gensim does.
+//! from `1..=window`. Skip-gram: each (context, centre) pair updates the context's input
+//! vector against the centre's output vector and `negative` noise words drawn from
+//! counts^0.75. CBOW: the mean of the window's input vectors is scored against the centre
+//! and the noise words, and its gradient is added to every context word's input vector
+//! (word2vec.c's `-cbow 1`, gensim's `cbow_mean=1`). Sentences longer than [`MAX_SEGMENT`]
+//! tokens are cut into segments, as gensim does.
 //!
-//! **Architecture Invariant:** given the corpus, the configuration and the seed, the
-//! sequence of updates is fixed, whatever the chunk sizes, so the vectors are bit-identical
-//! (one random generator, Xoshiro256++, the same on native and wasm32 builds).
+//! With `threads > 1` each step's tokens are cut, at segment boundaries, into `threads`
+//! ranges of about equal length, trained at once on rayon's global pool (however many
+//! threads it has) with Hogwild updates ([`super::hogwild`]), each range with its own random
+//! generator derived from the seed. The learning rate follows the tokens all threads have
+//! walked (read at each segment's start), and each thread's loss is summed in `f64`. A step
+//! then ends at a segment boundary: at most `max_tokens` tokens, or one segment when the
+//! first segment is longer.
+//!
+//! **Architecture Invariant:** with `threads == 1`, given the corpus, the configuration and
+//! the seed, the sequence of updates is fixed, whatever the chunk sizes, so the vectors are
+//! bit-identical (one random generator, Xoshiro256++, the same on native and wasm32 builds).
+//! With `threads > 1` the vectors depend on how the threads interleave; every token of every
+//! epoch is still trained exactly once, and the learning-rate schedule and the loss cover
+//! the same tokens.
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use rand::Rng;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 
 use super::config::{MAX_MODEL_BYTES, TrainConfig};
+use super::hogwild::Hogwild;
 use super::sampler::AliasTable;
-use super::sgns::{Logistic, sgns_update};
+use super::sgns::{Logistic, Scratch, output_step, sgns_update};
 use crate::embed::Embeddings;
 use crate::error::{Error, Result};
 use crate::text::Corpus;
@@ -48,7 +65,8 @@ pub struct Progress {
     pub tokens_total: u64,
     /// The learning rate now.
     pub alpha: f32,
-    /// Mean loss per training pair so far in this epoch (0 before the first pair).
+    /// Mean loss per training pair (per centre word for CBOW) so far in this epoch (0
+    /// before the first one).
     pub loss: f64,
     /// Tokens walked per second of time spent inside `step`.
     pub tokens_per_sec: f64,
@@ -56,7 +74,7 @@ pub struct Progress {
     pub done: bool,
 }
 
-/// Trains SGNS vectors over a corpus, a chunk at a time.
+/// Trains word2vec vectors over a corpus, a chunk at a time.
 pub struct Trainer {
     corpus: Corpus,
     config: TrainConfig,
@@ -65,26 +83,21 @@ pub struct Trainer {
     noise: AliasTable,
     /// Keep probability of each type under subsampling, scaled to 2^32.
     keep: Vec<u64>,
-    rng: Xoshiro256PlusPlus,
     input: Vec<f32>,
     output: Vec<f32>,
-    scratch: Vec<f32>,
-    negatives: Vec<u32>,
+    /// One per thread; the first holds the generator that initialised the vectors.
+    workers: Vec<Worker>,
 
     /// 0-based epoch in progress.
     epoch: u32,
     /// Tokens of the epoch walked so far.
     epoch_done: u64,
-    /// Index of the sentence that holds the current position.
+    /// Index of the sentence that holds the current position (one thread only).
     sentence: usize,
-    /// The current segment, when loaded: its start in the corpus, its length, its kept
-    /// (not subsampled) tokens with their offsets, and the next kept token to train.
+    /// The current segment, when loaded (one thread only): its start in the corpus, its
+    /// length, and the next kept token to train; its kept tokens are the first worker's.
     segment: Option<Segment>,
-    kept: Vec<u32>,
-    kept_offsets: Vec<u32>,
 
-    epoch_loss: f64,
-    epoch_pairs: u64,
     epoch_losses: Vec<f64>,
     seconds: f64,
     failed: Option<Error>,
@@ -95,6 +108,159 @@ struct Segment {
     start: usize,
     len: usize,
     next: usize,
+}
+
+/// What one thread of training owns: its random generator, its buffers and its share of
+/// the epoch's loss.
+struct Worker {
+    rng: Xoshiro256PlusPlus,
+    scratch: Scratch,
+    /// The observed word, then its noise words.
+    words: Vec<u32>,
+    /// CBOW: the mean of a window's input vectors.
+    hidden: Vec<f32>,
+    /// The current segment's kept (not subsampled) tokens and their offsets in it.
+    kept: Vec<u32>,
+    kept_offsets: Vec<u32>,
+    /// Loss summed over this epoch's pairs (predictions, for CBOW) trained by this worker.
+    loss: f64,
+    pairs: u64,
+    /// Where this worker's range diverged, in tokens of the epoch.
+    diverged_at: Option<u64>,
+}
+
+/// What a worker trains with: the shared tables and the two matrices.
+struct Model<'a> {
+    config: &'a TrainConfig,
+    logistic: &'a Logistic,
+    noise: &'a AliasTable,
+    input: &'a mut [f32],
+    output: &'a mut [f32],
+}
+
+impl Worker {
+    fn new(rng: Xoshiro256PlusPlus, config: &TrainConfig) -> Worker {
+        Worker {
+            rng,
+            scratch: Scratch::new(config.dim, config.negative),
+            words: Vec::with_capacity(config.negative + 1),
+            hidden: vec![0.0; if config.cbow { config.dim } else { 0 }],
+            kept: Vec::new(),
+            kept_offsets: Vec::new(),
+            loss: 0.0,
+            pairs: 0,
+            diverged_at: None,
+        }
+    }
+
+    /// Keeps each token of `ids` with its probability in `keep`.
+    fn subsample(&mut self, ids: &[u32], keep: &[u64]) {
+        self.kept.clear();
+        self.kept_offsets.clear();
+        for (offset, &id) in ids.iter().enumerate() {
+            if (self.rng.next_u32() as u64) < keep[id as usize] {
+                self.kept.push(id);
+                self.kept_offsets.push(offset as u32);
+            }
+        }
+    }
+
+    /// Trains the window around kept token `centre` at learning rate `alpha`. Returns
+    /// `None` when a dot product is not finite.
+    #[inline]
+    fn train_centre(&mut self, model: &mut Model, centre: usize, alpha: f32) -> Option<()> {
+        let config = model.config;
+        let dim = config.dim;
+        let reach = config.window - (self.rng.next_u32() as usize % config.window);
+        let target = self.kept[centre];
+        let from = centre.saturating_sub(reach);
+        let to = (centre + reach + 1).min(self.kept.len());
+        if config.cbow {
+            if to - from < 2 {
+                return Some(());
+            }
+            self.hidden.fill(0.0);
+            for context in (from..to).filter(|&c| c != centre) {
+                let word = self.kept[context] as usize;
+                crate::linalg::axpy(1.0, &model.input[word * dim..(word + 1) * dim], &mut self.hidden);
+            }
+            let scale = 1.0 / (to - from - 1) as f32;
+            self.hidden.iter_mut().for_each(|h| *h *= scale);
+            self.draw_noise(model.noise, target, config.negative);
+            let loss = output_step(
+                model.logistic,
+                &self.hidden,
+                model.output,
+                &self.words,
+                alpha,
+                &mut self.scratch,
+            )?;
+            // word2vec.c adds the whole gradient of the mean to every context word.
+            for context in (from..to).filter(|&c| c != centre) {
+                let word = self.kept[context] as usize;
+                crate::linalg::axpy(1.0, self.scratch.grad(), &mut model.input[word * dim..(word + 1) * dim]);
+            }
+            self.loss += loss as f64;
+            self.pairs += 1;
+            return Some(());
+        }
+        for context in (from..to).filter(|&c| c != centre) {
+            self.draw_noise(model.noise, target, config.negative);
+            let word = self.kept[context] as usize;
+            let input = &mut model.input[word * dim..(word + 1) * dim];
+            let loss =
+                sgns_update(model.logistic, input, model.output, &self.words, alpha, &mut self.scratch)?;
+            self.loss += loss as f64;
+            self.pairs += 1;
+        }
+        Some(())
+    }
+
+    /// Fills `words` with `target` and `negative` noise draws, leaving out draws of `target`.
+    #[inline]
+    fn draw_noise(&mut self, noise: &AliasTable, target: u32, negative: usize) {
+        self.words.clear();
+        self.words.push(target);
+        for _ in 0..negative {
+            let word = noise.sample(&mut self.rng);
+            if word != target {
+                self.words.push(word);
+            }
+        }
+    }
+
+    /// Trains the whole segments of `range` (token positions of the epoch, starting and
+    /// ending at segment boundaries), adding the tokens walked to `walked`; the learning
+    /// rate at each segment comes from `alpha_after(walked so far)`. Records where a
+    /// divergence happened and stops there.
+    fn train_range(
+        &mut self,
+        model: &mut Model,
+        corpus: &Corpus,
+        keep: &[u64],
+        range: (usize, usize),
+        walked: &AtomicU64,
+        alpha_after: impl Fn(u64) -> f32,
+    ) {
+        let ends = corpus.sentence_ends();
+        let (mut start, end) = range;
+        let mut sentence = ends.partition_point(|&e| e <= start);
+        while start < end {
+            while ends[sentence] <= start {
+                sentence += 1;
+            }
+            let len = (ends[sentence] - start).min(MAX_SEGMENT);
+            let alpha = alpha_after(walked.fetch_add(len as u64, Ordering::Relaxed));
+            self.subsample(&corpus.ids()[start..start + len], keep);
+            for centre in 0..self.kept.len() {
+                if self.train_centre(model, centre, alpha).is_none() {
+                    self.diverged_at = Some((start + self.kept_offsets[centre] as usize + 1) as u64);
+                    return;
+                }
+            }
+            start += len;
+        }
+    }
 }
 
 impl Trainer {
@@ -134,6 +300,13 @@ impl Trainer {
             .into_iter()
             .map(|p| (p * 4_294_967_296.0) as u64)
             .collect();
+        // The first thread goes on with the generator that drew the vectors, so one thread
+        // trains as before threads existed; the others get streams of their own from the seed.
+        let mut workers = vec![Worker::new(rng, &config)];
+        for i in 1..config.threads.max(1) as u64 {
+            let seed = config.seed ^ i.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            workers.push(Worker::new(Xoshiro256PlusPlus::seed_from_u64(seed), &config));
+        }
         Trainer {
             noise: AliasTable::unigram(corpus.vocab().counts(), config.ns_exponent),
             keep,
@@ -141,19 +314,13 @@ impl Trainer {
             config,
             clock,
             logistic: Logistic::default(),
-            rng,
             input,
             output: vec![0.0; n_words * dim],
-            scratch: vec![0.0; dim],
-            negatives: Vec::with_capacity(config.negative),
+            workers,
             epoch: 0,
             epoch_done: 0,
             sentence: 0,
             segment: None,
-            kept: Vec::new(),
-            kept_offsets: Vec::new(),
-            epoch_loss: 0.0,
-            epoch_pairs: 0,
             epoch_losses: Vec::new(),
             seconds: 0.0,
             failed: None,
@@ -186,7 +353,9 @@ impl Trainer {
     }
 
     /// Trains on at most `max_tokens` more tokens, stopping early at the end of an epoch,
-    /// and says where training stands. After the last epoch it does nothing.
+    /// and says where training stands. After the last epoch it does nothing. With
+    /// `threads > 1` a step ends at a segment boundary, so it trains at least one segment
+    /// (a sentence, or [`MAX_SEGMENT`] tokens of a longer one) even when that is more.
     ///
     /// Fails with [`Error::Diverged`] when a NaN or infinity appears; every later call
     /// fails the same way.
@@ -201,11 +370,18 @@ impl Trainer {
         }
         if !self.is_done() {
             let budget_end = self.epoch_done.saturating_add(max_tokens).min(epoch_tokens);
-            while self.epoch_done < budget_end {
-                if let Err(err) = self.advance(budget_end) {
-                    self.failed = Some(err.clone());
-                    return Err(err);
+            let trained = if self.config.threads > 1 {
+                if self.epoch_done < budget_end { self.advance_threads(budget_end) } else { Ok(()) }
+            } else {
+                let mut trained = Ok(());
+                while self.epoch_done < budget_end && trained.is_ok() {
+                    trained = self.advance(budget_end);
                 }
+                trained
+            };
+            if let Err(err) = trained {
+                self.failed = Some(err.clone());
+                return Err(err);
             }
             if self.epoch_done == epoch_tokens && self.epoch + 1 == self.config.epochs {
                 self.finish_epoch();
@@ -224,10 +400,9 @@ impl Trainer {
         } else {
             self.epoch as u64 * epoch_tokens + self.epoch_done
         };
-        let loss = match (done, self.epoch_pairs) {
+        let loss = match (done, self.epoch_mean_loss()) {
             (true, _) => self.epoch_losses.last().copied().unwrap_or(0.0),
-            (false, 0) => 0.0,
-            (false, pairs) => self.epoch_loss / pairs as f64,
+            (false, mean) => mean,
         };
         Progress {
             epoch: (self.epoch + 1).min(self.config.epochs),
@@ -236,82 +411,67 @@ impl Trainer {
             epoch_tokens,
             tokens_done,
             tokens_total: epoch_tokens * self.config.epochs as u64,
-            alpha: self.alpha_at(tokens_done),
+            alpha: alpha_at(&self.config, epoch_tokens, tokens_done),
             loss,
             tokens_per_sec: if self.seconds > 0.0 { tokens_done as f64 / self.seconds } else { 0.0 },
             done,
         }
     }
 
+    /// The mean loss of this epoch's pairs so far, over every thread (0 before any).
+    fn epoch_mean_loss(&self) -> f64 {
+        let pairs: u64 = self.workers.iter().map(|w| w.pairs).sum();
+        if pairs == 0 {
+            return 0.0;
+        }
+        self.workers.iter().map(|w| w.loss).sum::<f64>() / pairs as f64
+    }
+
     fn finish_epoch(&mut self) {
-        let mean = if self.epoch_pairs == 0 { 0.0 } else { self.epoch_loss / self.epoch_pairs as f64 };
-        self.epoch_losses.push(mean);
+        self.epoch_losses.push(self.epoch_mean_loss());
         self.epoch += 1;
         self.epoch_done = 0;
         self.sentence = 0;
-        self.epoch_loss = 0.0;
-        self.epoch_pairs = 0;
+        for worker in &mut self.workers {
+            worker.loss = 0.0;
+            worker.pairs = 0;
+        }
     }
 
-    /// The learning rate after `tokens_done` tokens: linear from `alpha` to `min_alpha`.
-    fn alpha_at(&self, tokens_done: u64) -> f32 {
-        let total = self.corpus.n_tokens() as f64 * self.config.epochs as f64;
-        let fraction = (tokens_done as f64 / total).min(1.0);
-        let (alpha, min_alpha) = (self.config.alpha as f64, self.config.min_alpha as f64);
-        (alpha - (alpha - min_alpha) * fraction) as f32
-    }
-
-    /// Trains the current segment (loading one if needed) until it ends or the epoch
-    /// reaches `budget_end` tokens.
+    /// One thread: trains the current segment (loading one if needed) until it ends or the
+    /// epoch reaches `budget_end` tokens.
     fn advance(&mut self, budget_end: u64) -> Result<()> {
         let mut segment = match self.segment {
             Some(segment) => segment,
             None => self.load_segment(),
         };
-        let dim = self.config.dim;
-        let epoch_base = self.epoch as u64 * self.corpus.n_tokens() as u64;
-        while segment.next < self.kept.len() {
+        let epoch_tokens = self.corpus.n_tokens() as u64;
+        let epoch_base = self.epoch as u64 * epoch_tokens;
+        let worker = &mut self.workers[0];
+        let mut model = Model {
+            config: &self.config,
+            logistic: &self.logistic,
+            noise: &self.noise,
+            input: &mut self.input,
+            output: &mut self.output,
+        };
+        while segment.next < worker.kept.len() {
             let centre = segment.next;
-            let walked = segment.start as u64 + self.kept_offsets[centre] as u64 + 1;
+            let walked = segment.start as u64 + worker.kept_offsets[centre] as u64 + 1;
             if walked > budget_end {
                 // Every token before the budget's end is trained or subsampled away.
                 self.epoch_done = budget_end;
                 break;
             }
-            let alpha = self.alpha_at(epoch_base + walked - 1);
-            let reach = self.config.window - (self.rng.next_u32() as usize % self.config.window);
-            let target = self.kept[centre];
-            let from = centre.saturating_sub(reach);
-            let to = (centre + reach + 1).min(self.kept.len());
-            for context in (from..to).filter(|&c| c != centre) {
-                self.negatives.clear();
-                for _ in 0..self.config.negative {
-                    let noise = self.noise.sample(&mut self.rng);
-                    if noise != target {
-                        self.negatives.push(noise);
-                    }
-                }
-                let word = self.kept[context] as usize;
-                let input = &mut self.input[word * dim..(word + 1) * dim];
-                let Some(loss) = sgns_update(
-                    &self.logistic,
-                    input,
-                    &mut self.output,
-                    target,
-                    &self.negatives,
-                    alpha,
-                    &mut self.scratch,
-                ) else {
-                    return Err(Error::Diverged { epoch: self.epoch + 1, tokens_done: epoch_base + walked });
-                };
-                self.epoch_loss += loss as f64;
-                self.epoch_pairs += 1;
+            let alpha = alpha_at(model.config, epoch_tokens, epoch_base + walked - 1);
+            if worker.train_centre(&mut model, centre, alpha).is_none() {
+                return Err(Error::Diverged { epoch: self.epoch + 1, tokens_done: epoch_base + walked });
             }
             segment.next += 1;
             self.epoch_done = walked;
         }
         let end = (segment.start + segment.len) as u64;
-        if segment.next == self.kept.len() {
+        if segment.next == worker.kept.len() {
             // Subsampled tokens after the last kept one are walked too, within the budget.
             self.epoch_done = end.min(budget_end);
         }
@@ -319,7 +479,7 @@ impl Trainer {
         Ok(())
     }
 
-    /// Cuts the next segment at the current position and subsamples it.
+    /// One thread: cuts the next segment at the current position and subsamples it.
     fn load_segment(&mut self) -> Segment {
         let start = self.epoch_done as usize;
         let ends = self.corpus.sentence_ends();
@@ -327,16 +487,92 @@ impl Trainer {
             self.sentence += 1;
         }
         let len = (ends[self.sentence] - start).min(MAX_SEGMENT);
-        self.kept.clear();
-        self.kept_offsets.clear();
-        for (offset, &id) in self.corpus.ids()[start..start + len].iter().enumerate() {
-            if (self.rng.next_u32() as u64) < self.keep[id as usize] {
-                self.kept.push(id);
-                self.kept_offsets.push(offset as u32);
-            }
-        }
+        self.workers[0].subsample(&self.corpus.ids()[start..start + len], &self.keep);
         Segment { start, len, next: 0 }
     }
+
+    /// Several threads: trains the segments from the current position up to the last
+    /// segment boundary at or before `budget_end` (or the first one after the position),
+    /// cut into one range per thread.
+    fn advance_threads(&mut self, budget_end: u64) -> Result<()> {
+        let start = self.epoch_done as usize;
+        let mut end = self.boundary_before(budget_end as usize);
+        if end <= start {
+            end = self.boundary_after(start + 1);
+        }
+        let threads = self.workers.len();
+        let mut cuts = vec![start];
+        for i in 1..threads {
+            let cut = self.boundary_after(start + (end - start) * i / threads);
+            cuts.push(cut.clamp(*cuts.last().unwrap(), end));
+        }
+        cuts.push(end);
+
+        let epoch_tokens = self.corpus.n_tokens() as u64;
+        let step_base = self.epoch as u64 * epoch_tokens + start as u64;
+        let walked = AtomicU64::new(0);
+        let (config, corpus, keep) = (&self.config, &self.corpus, &self.keep[..]);
+        let (logistic, noise) = (&self.logistic, &self.noise);
+        let input = Hogwild::new(&mut self.input);
+        let output = Hogwild::new(&mut self.output);
+        rayon::scope(|scope| {
+            for (worker, range) in self.workers.iter_mut().zip(cuts.windows(2)) {
+                if range[0] == range[1] {
+                    continue;
+                }
+                let (input, output, walked) = (&input, &output, &walked);
+                scope.spawn(move |_| {
+                    // SAFETY: the threads of this scope race on the matrices, as Hogwild
+                    // does; `Hogwild` documents why that is accepted.
+                    let (input, output) = unsafe { (input.slice(), output.slice()) };
+                    let mut model = Model { config, logistic, noise, input, output };
+                    let alpha_after = |walked: u64| alpha_at(config, epoch_tokens, step_base + walked);
+                    worker.train_range(&mut model, corpus, keep, (range[0], range[1]), walked, alpha_after);
+                });
+            }
+        });
+        if let Some(at) = self.workers.iter_mut().find_map(|w| w.diverged_at.take()) {
+            let tokens_done = self.epoch as u64 * epoch_tokens + at;
+            return Err(Error::Diverged { epoch: self.epoch + 1, tokens_done });
+        }
+        self.epoch_done = end as u64;
+        Ok(())
+    }
+
+    /// The segment boundaries around token position `at` of the epoch: sentence ends, and
+    /// every [`MAX_SEGMENT`] tokens from a sentence's start. `boundary_before` gives the last
+    /// at or before `at`, `boundary_after` the first at or after it.
+    fn boundary_before(&self, at: usize) -> usize {
+        let (sentence_start, sentence_end) = self.sentence_around(at);
+        if at >= sentence_end {
+            return sentence_end;
+        }
+        sentence_start + (at - sentence_start) / MAX_SEGMENT * MAX_SEGMENT
+    }
+
+    fn boundary_after(&self, at: usize) -> usize {
+        let (sentence_start, sentence_end) = self.sentence_around(at);
+        let segments = (at - sentence_start).div_ceil(MAX_SEGMENT);
+        (sentence_start + segments * MAX_SEGMENT).min(sentence_end)
+    }
+
+    /// The start and end of the sentence holding position `at` (the last one for the
+    /// epoch's end).
+    fn sentence_around(&self, at: usize) -> (usize, usize) {
+        let ends = self.corpus.sentence_ends();
+        let i = ends.partition_point(|&e| e <= at).min(ends.len() - 1);
+        let start = if i == 0 { 0 } else { ends[i - 1] };
+        (start, ends[i])
+    }
+}
+
+/// The learning rate after `tokens_done` tokens: linear from `alpha` to `min_alpha` over
+/// every epoch's `epoch_tokens`.
+fn alpha_at(config: &TrainConfig, epoch_tokens: u64, tokens_done: u64) -> f32 {
+    let total = epoch_tokens as f64 * config.epochs as f64;
+    let fraction = (tokens_done as f64 / total).min(1.0);
+    let (alpha, min_alpha) = (config.alpha as f64, config.min_alpha as f64);
+    (alpha - (alpha - min_alpha) * fraction) as f32
 }
 
 /// A float uniform in [0, 1) from the top 24 bits of a draw.
@@ -384,6 +620,107 @@ mod tests {
         assert_eq!(whole.input, small.input);
         assert_eq!(whole.input, one.input);
         assert_eq!(whole.epoch_losses(), small.epoch_losses());
+    }
+
+    #[test]
+    fn cbow_on_one_thread_does_not_depend_on_chunk_sizes_either() {
+        let run = |chunk| {
+            let config = TrainConfig { cbow: true, ..small_config() };
+            let mut trainer = Trainer::new(corpus(&text()), config, no_clock).unwrap();
+            while !trainer.is_done() {
+                trainer.step(chunk).unwrap();
+            }
+            trainer
+        };
+        let (whole, small) = (run(1_000_000), run(7));
+        assert_eq!(whole.input, small.input);
+        assert_eq!(whole.epoch_losses(), small.epoch_losses());
+        // One prediction per centre word: the loss starts near an untrained pair's 6 ln 2.
+        let losses = whole.epoch_losses();
+        assert!(losses[2] < losses[0] && losses[0] < 4.2, "{losses:?}");
+        assert_ne!(whole.input, train(1_000_000).1.input, "CBOW trains other vectors than skip-gram");
+    }
+
+    /// Trains `text` with `config` in steps of `chunk` tokens on a rayon pool of
+    /// `pool_threads`, returning every step's progress and the trainer.
+    fn train_on_pool(
+        text: &str,
+        config: TrainConfig,
+        chunk: u64,
+        pool_threads: usize,
+    ) -> (Vec<Progress>, Trainer) {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(pool_threads).build().unwrap();
+        pool.install(|| {
+            let mut trainer = Trainer::new(corpus(text), config, no_clock).unwrap();
+            let mut seen = Vec::new();
+            while !trainer.is_done() {
+                seen.push(trainer.step(chunk).unwrap());
+            }
+            (seen, trainer)
+        })
+    }
+
+    #[test]
+    fn several_threads_walk_every_token_once_within_the_budget_and_learn() {
+        // Sentences of 8 tokens: a step of 333 tokens ends at the last sentence end within it.
+        for (threads, pool_threads, cbow) in [(2, 2, false), (3, 1, false), (4, 2, true), (7, 3, false)] {
+            let config = TrainConfig { threads, cbow, ..small_config() };
+            let (seen, trainer) = train_on_pool(&text(), config, 333, pool_threads);
+            let mut previous = 0;
+            for p in &seen {
+                let walked = p.tokens_done - previous;
+                assert!(
+                    walked <= 333 && (walked % 8 == 0 || p.epoch_tokens_done == 1600),
+                    "{threads}: {p:?}"
+                );
+                previous = p.tokens_done;
+            }
+            // 41 sentences a step (328 tokens): five steps an epoch, the fifth ends it.
+            assert_eq!(seen.len(), 15, "{threads}");
+            assert_eq!(seen[4].epoch_tokens_done, 1600);
+            let last = seen.last().unwrap();
+            assert!(last.done && last.tokens_done == last.tokens_total);
+            assert!((last.alpha - config.min_alpha).abs() < 1e-7);
+            let losses = trainer.epoch_losses();
+            assert!(losses.len() == 3 && losses[2] < losses[0] && losses[0] < 4.2, "{threads}: {losses:?}");
+            assert!(trainer.to_embeddings().is_ok());
+        }
+    }
+
+    #[test]
+    fn several_threads_train_one_segment_when_the_budget_is_smaller() {
+        let long_line: String = (0..25_000).map(|i| format!("w{} ", i % 50)).collect();
+        let config = TrainConfig { dim: 8, epochs: 1, threads: 2, ..TrainConfig::default() };
+        let (seen, _) = train_on_pool(&long_line, config, 4_000, 2);
+        // Segments of 10,000, 10,000 and 5,000 tokens, one a step.
+        let walked: Vec<u64> = seen.iter().map(|p| p.epoch_tokens_done).collect();
+        assert_eq!(walked, [10_000, 20_000, 25_000]);
+        // A budget of 0 trains nothing.
+        let mut trainer =
+            Trainer::new(corpus(&text()), TrainConfig { threads: 2, ..small_config() }, no_clock).unwrap();
+        assert_eq!(trainer.step(0).unwrap().tokens_done, 0);
+    }
+
+    #[test]
+    fn divergence_on_several_threads_is_an_error_that_sticks() {
+        let config = TrainConfig {
+            dim: 16,
+            alpha: 10.0,
+            min_alpha: 10.0,
+            epochs: 50,
+            sample: 0.0,
+            threads: 2,
+            ..TrainConfig::default()
+        };
+        let mut trainer = Trainer::new(corpus(&text()), config, no_clock).unwrap();
+        let err = loop {
+            match trainer.step(1_000) {
+                Ok(p) => assert!(!p.done, "a learning rate of 10 should diverge"),
+                Err(err) => break err,
+            }
+        };
+        assert!(matches!(err, Error::Diverged { .. }), "{err:?}");
+        assert_eq!(trainer.step(10), Err(err));
     }
 
     #[test]
@@ -543,6 +880,8 @@ mod tests {
                 epochs: rng.random_range(1..3),
                 ns_exponent: [-10.0, 0.0, 0.75, 10.0][rng.random_range(0..4)],
                 seed: rng.next_u64(),
+                threads: [1, 1, 2, 3][rng.random_range(0..4)],
+                cbow: rng.random_range(0..3) == 0,
             };
             let mut trainer = Trainer::new(corpus, config, no_clock).unwrap();
             let finished = loop {
