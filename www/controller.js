@@ -272,8 +272,14 @@ export class Controller {
     return params;
   }
 
-  /** Puts `values` into the form, and remembers the model they leave chosen (see `paramsChanged`). */
+  /**
+   * Puts `values` into the form, and remembers the model they leave chosen (see
+   * `paramsChanged`). Threads beyond what this page offers (a bundle trained on 16 by the
+   * command-line tool) become the most it offers.
+   */
   setParams(values) {
+    const max = this.threads?.max;
+    if (max != null && values.threads > max) values = { ...values, threads: max };
     this.view.setParams(values);
     this.modelShown = this.view.readParams().model;
   }
