@@ -3,15 +3,18 @@
 // module on 1 thread, the threaded module on 1 thread and on 2, then a 100 MB text (the KJV
 // repeated, written to data/ once) on 2 threads, with its time and peak memory. Each run has
 // a fresh Chromium, so memory and caches are its own; the Vite dev server makes the page
-// cross-origin isolated, as the app needs for threads. Prints figures; asserts nothing.
+// cross-origin isolated, as the app needs for threads. The KJV runs go twice, interleaved,
+// and the faster of each counts; the load average is printed beside them. Prints figures;
+// asserts nothing.
 // Usage: node scripts/bench-threads.mjs [CORPUS] [BIG_CORPUS]  (defaults data/kjv.txt, data/kjv-100mb.txt)
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { createServer } from 'vite';
 
 const [corpus = 'data/kjv.txt', big = 'data/kjv-100mb.txt'] = process.argv.slice(2);
+console.log(`load average before: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} on ${availableParallelism()} cores`);
 const BIG_BYTES = 100_000_000;
 
 /** Writes `big` once: `corpus` repeated until it holds at least BIG_BYTES. */
@@ -69,9 +72,20 @@ await server.listen();
 const { port } = server.httpServer.address();
 try {
   writeBigCorpus();
+  // Two rounds, the three runs interleaved, and the faster of each: on a shared machine a
+  // run's time also measures what else ran meanwhile.
+  const configs = [['single', 1], ['threaded', 1], ['threaded', 2]];
+  const best = configs.map(() => null);
+  for (let round = 0; round < 2; round++) {
+    for (const [i, [module, threads]] of configs.entries()) {
+      const r = await run(port, corpus, module, threads);
+      console.log(`  round ${round + 1}: ${module} module, ${threads} thread(s): ${r.seconds.toFixed(2)} s`);
+      if (!best[i] || r.seconds < best[i].seconds) best[i] = r;
+    }
+  }
   const rows = [];
-  for (const [module, threads] of [['single', 1], ['threaded', 1], ['threaded', 2]]) {
-    const r = await run(port, corpus, module, threads);
+  for (const [i, [module, threads]] of configs.entries()) {
+    const r = best[i];
     const words = r.stats.tokens * r.epochLosses.length;
     rows.push({ module, threads, seconds: r.seconds });
     console.log(`browser, ${module === 'single' ? 'single-threaded module' : 'threaded module'}, ${threads} ${threads === 1 ? 'thread ' : 'threads'}`.padEnd(52)
@@ -88,6 +102,7 @@ try {
   console.log(`${big} (${mb(r.stats.bytes)}, ${r.stats.tokens.toLocaleString('en')} words, ${r.stats.vocabSize.toLocaleString('en')} in the vocabulary), `
     + `threaded module, 2 threads, 5 epochs: read and prepared in ${r.prepareSeconds.toFixed(1)} s, trained in ${r.seconds.toFixed(1)} s `
     + `(${Math.round(words / r.seconds).toLocaleString('en')} corpus words/s); epoch losses ${r.epochLosses.map((l) => l.toFixed(4)).join(' ')}`);
+  console.log(`load average after: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
   console.log(`peak memory: wasm memory ${mb(r.wasmMemory)}; Chromium's renderer process (page and workers) ${mb(r.peaks.renderer ?? 0)} resident at its peak`);
 } finally {
   await server.close();
