@@ -10,14 +10,7 @@ const SIZES = [[1_000, 4], [10_000, 16]];
 const REDRAWS = 60;
 
 async function measure({ n, redraws }) {
-  let seed = 7;
-  const random = () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const gaussian = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  const { gaussian } = window.seeded(7);
   const syllables = ['an', 'ber', 'cor', 'da', 'el', 'fen', 'gal', 'hin', 'is', 'jor', 'ka', 'lem', 'mo', 'nur'];
   const words = Array.from({ length: n }, (_, i) => `${syllables[i % 14]}${syllables[(i * 7) % 13]}${i}`);
   const coords = new Float32Array(2 * n);

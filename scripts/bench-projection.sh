@@ -45,11 +45,12 @@ compare() {
 
 section "Maps of 5,000 words: vectors of $corpus (whitespace tokenizer, default parameters)"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
-./target/release/embedscope train "$corpus" --tokenizer whitespace --seed "$seed" --out "$work/kjv.bin" --quiet 2>&1 \
+# One thread: the same seed gives the same vectors, so the maps' figures compare run to run.
+./target/release/embedscope train "$corpus" --tokenizer whitespace --seed "$seed" --threads 1 --out "$work/kjv.bin" --quiet 2>&1 \
     | grep -E '^trained'
 compare "$work/kjv.bin" 5000
 
 section "Maps of 20,000 words: vectors of $corpus with --min-count 1"
-./target/release/embedscope train "$corpus" --tokenizer whitespace --min-count 1 --seed "$seed" \
+./target/release/embedscope train "$corpus" --tokenizer whitespace --min-count 1 --seed "$seed" --threads 1 \
     --out "$work/kjv-all.bin" --quiet 2>&1 | grep -E 'vocabulary|^trained' | sed 's/ (cut.*//'
 compare "$work/kjv-all.bin" 20000

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# `npm run bench`: training speed and quality on the King James Bible: embedscope native,
-# embedscope in a Web Worker in Chromium, and gensim's single worker, same corpus, same
-# parameters (word2vec defaults, whitespace tokenizer, 5 epochs); then 2-D maps (PCA, t-SNE,
+# `npm run bench`: training speed and quality on the King James Bible: embedscope native
+# (1 and 2 threads, skip-gram and CBOW), embedscope in a Web Worker in Chromium, gensim with
+# 1 and 2 workers and fastText (when its package installs), same corpus, same parameters
+# (word2vec defaults, whitespace tokenizer, 5 epochs), with the speed ratios and top-10
+# neighbour agreement with gensim; then 2-D maps (PCA, t-SNE,
 # UMAP) beside openTSNE and umap-learn at 5,000 and 20,000 words; then neighbour-query and
 # PCA-refresh times in the browser at 10k and 50k words; then loading a 100k x 300 pretrained
 # file natively and in the worker, and peak memory; then training in the browser on 1 and 2
@@ -12,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
-run_script setup.sh --browser --kjv --gensim
+run_script setup.sh --browser --kjv --gensim --fasttext
 run_script build-wasm.sh
 
 section "Build: native release"
@@ -23,13 +25,14 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"; report_failure' EXIT
 words=(silver night Pharaoh drink)
 
-section "embedscope (native, 1 thread): $corpus"
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
-./target/release/embedscope train "$corpus" --tokenizer whitespace --out "$out/kjv.bin" --quiet 2>&1 \
-    | tee "$out/native.log"
+# Its own sections: native training on 1 and 2 threads, skip-gram and CBOW, beside gensim
+# and fastText (with gensim's neighbours of the words); it leaves $out/native-1.log for the
+# browser's comparison below.
+run_script bench-native.sh "$out" "${words[@]}"
+echo "embedscope's neighbours (1 thread):"
 for word in "${words[@]}"; do
     printf '%-8s ' "$word"
-    ./target/release/embedscope neighbours "$out/kjv.bin" "$word" -k 8 | cut -f2 | paste -sd' '
+    ./target/release/embedscope neighbours "$out/native-1.bin" "$word" -k 8 | cut -f2 | paste -sd' '
 done
 
 section "embedscope BPE, native: learning 8,000-token vocabularies on $corpus"
@@ -37,9 +40,6 @@ for mode in cross within; do
     ./target/release/embedscope train "$corpus" --tokenizer bpe --vocab-size 8000 --bpe-mode "$mode" \
         --epochs 1 --out "$out/bpe-$mode.bin" --quiet 2>&1 | grep -E '^learned|tokens;'
 done
-
-section "gensim $(.tools/venv/bin/python -c 'import gensim; print(gensim.__version__)') (workers=1): $corpus"
-.tools/venv/bin/python scripts/bench_gensim.py "$corpus" "${words[@]}"
 
 # Its own sections: PCA, t-SNE and UMAP maps beside openTSNE and umap-learn.
 run_script bench-projection.sh
@@ -50,7 +50,7 @@ cargo run --release --quiet --example vectors_bench -- "$vectors" 100000 300
 
 section "embedscope (wasm in a Web Worker, Chromium): $corpus, then $vectors"
 node scripts/bench-browser.mjs "/$corpus" 5 "/$vectors" > "$out/browser.json"
-native_seconds=$(grep -o 'trained .* in [0-9.]* s' "$out/native.log" | grep -o '[0-9.]* s$' | cut -d' ' -f1)
+native_seconds=$(grep -o 'trained .* in [0-9.]* s' "$out/native-1.log" | grep -o '[0-9.]* s$' | cut -d' ' -f1)
 node --input-type=module - "$out/browser.json" "$native_seconds" <<'JS'
 import { readFileSync } from 'node:fs';
 const [file, nativeSeconds] = process.argv.slice(2);

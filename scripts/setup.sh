@@ -2,11 +2,13 @@
 # Installs what building, serving and testing embedscope need, and nothing that is
 # already there, so every `npm start` and `npm test` can run it first.
 #
-# Usage: scripts/setup.sh [--browser] [--kjv] [--gensim]
+# Usage: scripts/setup.sh [--browser] [--kjv] [--gensim] [--fasttext]
 #   --browser  also Chromium and chromedriver (Debian packages), for the browser tests
 #   --kjv      also the King James Bible corpus in data/kjv.txt, for benchmarks
 #   --gensim   also gensim in a Python venv in .tools/venv, the reference we test our
 #              file formats against and benchmark our training against
+#   --fasttext with --gensim, also fastText's Python package in that venv if it builds,
+#              a further row of the benchmark
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -14,14 +16,17 @@ source scripts/lib.sh
 want_browser=false
 want_kjv=false
 want_gensim=false
+want_fasttext=false
 # The version whose speed and file reader the README quotes.
 GENSIM_VERSION=4.4.0
+FASTTEXT_VERSION=0.9.3
 for arg in "$@"; do
     case $arg in
         --browser) want_browser=true ;;
         --kjv) want_kjv=true ;;
         --gensim) want_gensim=true ;;
-        *) echo "usage: scripts/setup.sh [--browser] [--kjv] [--gensim]" >&2; exit 2 ;;
+        --fasttext) want_fasttext=true ;;
+        *) echo "usage: scripts/setup.sh [--browser] [--kjv] [--gensim] [--fasttext]" >&2; exit 2 ;;
     esac
 done
 
@@ -106,5 +111,15 @@ if $want_gensim; then
     else
         python3 -m venv .tools/venv
         .tools/venv/bin/pip install --quiet "gensim==$GENSIM_VERSION"
+    fi
+fi
+
+if $want_fasttext; then
+    section "Setup: fastText's Python package in .tools/venv (optional: a further benchmark row)"
+    if .tools/venv/bin/python -c "import fasttext" 2>/dev/null; then
+        echo "present"
+    elif ! .tools/venv/bin/pip install --quiet "fasttext==$FASTTEXT_VERSION"; then
+        # It builds from source (a C++ compiler and pybind11); without it the row is skipped.
+        echo "fastText did not install (above: why); the benchmark goes on without it"
     fi
 fi

@@ -24,9 +24,10 @@ rm -rf "$formats_dir"
 
 section "Test: embedscope eval gives gensim's evaluate_word_pairs and evaluate_word_analogies figures"
 # Vectors trained on the King James Bible, scored on the benchmark files shipped inside gensim
-# (WordSim-353 and SimLex-999 with their '#' comment lines, questions-words.txt).
+# (WordSim-353 and SimLex-999 with their '#' comment lines, questions-words.txt). One thread,
+# so every run scores the same vectors.
 eval_dir=$(mktemp -d)
-./target/release/embedscope train data/kjv.txt --out "$eval_dir/kjv.txt" --dim 50 --epochs 3 --quiet
+./target/release/embedscope train data/kjv.txt --out "$eval_dir/kjv.txt" --dim 50 --epochs 3 --threads 1 --quiet
 .tools/venv/bin/python tests/gensim_eval.py ./target/release/embedscope "$eval_dir/kjv.txt"
 rm -rf "$eval_dir"
 

@@ -257,7 +257,7 @@ fn a_bundle_records_the_parameters_its_vectors_were_trained_with() {
     prepare(&mut session, &planted_corpus(200, 5), sample_params(&[("epochs", 2.into())])).unwrap();
     while !field(&session.step(50_000.0).unwrap(), "done").is_truthy() {}
     // Every parameter the trainer got, under the page's names, defaults included.
-    let params = bundle_params(&session.export_bundle().unwrap());
+    let params = bundle_params(&session.export_bundle(JsValue::NULL).unwrap());
     let expected = [
         ("dim", 50.0),
         ("window", 8.0),
@@ -274,7 +274,7 @@ fn a_bundle_records_the_parameters_its_vectors_were_trained_with() {
 
     // A new trainer, made with other parameters, is what a bundle then tells of.
     session.prepare(sample_params(&[("epochs", 3.into()), ("tokenizer", "word".into())])).unwrap();
-    let params = bundle_params(&session.export_bundle().unwrap());
+    let params = bundle_params(&session.export_bundle(JsValue::NULL).unwrap());
     assert_eq!(number(&params, "epochs"), 3.0);
     assert_eq!(field(&params, "lowercase").as_bool(), Some(false));
 
@@ -283,7 +283,7 @@ fn a_bundle_records_the_parameters_its_vectors_were_trained_with() {
     session.load_begin("word2vec-text", "v.txt", None).unwrap();
     session.load_push(file.as_bytes()).unwrap();
     session.load_finish(file.len() as f64).unwrap();
-    assert!(bundle_params(&session.export_bundle().unwrap()).is_undefined());
+    assert!(bundle_params(&session.export_bundle(JsValue::NULL).unwrap()).is_undefined());
 }
 
 /// A `ViewSettings` object from its JSON.
@@ -421,9 +421,12 @@ fn tsne_and_umap_maps_are_built_in_slices_and_warm_start() {
         let started = session.layout_begin(view(&settings), false).unwrap();
         assert_eq!(field(&started, "phase").as_string().as_deref(), Some("neighbours"));
         assert_eq!(number(&started, "iterations"), iterations);
-        assert!(session.layout_frame().unwrap().is_null(), "{method}: no coordinates before the graph is built");
+        assert!(
+            session.layout_frame().unwrap().is_null(),
+            "{method}: no coordinates before the graph is built"
+        );
         let (phases, slices) = run_layout(&mut session, 2_000.0, 25.0);
-        assert_eq!(phases, ["neighbours", "affinities", "layout"], "{method}");
+        assert_eq!(phases, ["neighbours", "affinities", "start", "layout"], "{method}: a cold start places its points by PCA");
         assert!(slices > 10, "{method}: {slices} slices");
 
         let frame = session.layout_frame().unwrap();
@@ -469,4 +472,60 @@ fn tsne_and_umap_maps_are_built_in_slices_and_warm_start() {
     assert!(error_message(session.project(view(r#"{"method": "tsne"}"#))).contains("layout_begin"));
     let frame = session.layout_frame().unwrap();
     assert_eq!(field(&frame, "method").as_string().as_deref(), Some("umap"));
+}
+
+#[wasm_bindgen_test]
+fn neighbours_through_time_and_the_timeline_survive_a_bundle() {
+    let mut session = Session::new();
+    prepare(&mut session, &planted_corpus(200, 5), sample_params(&[("epochs", 3.into())])).unwrap();
+    // Chunks of any size: each epoch's end is seen once.
+    while !field(&session.step(7_777.0).unwrap(), "done").is_truthy() {}
+    let history = session.neighbour_history("the", 4).unwrap();
+    let epochs = Array::from(&field(&history, "epochs"));
+    assert_eq!(epochs.iter().map(|e| number(&e, "epoch")).collect::<Vec<_>>(), [1.0, 2.0, 3.0]);
+    let last = Array::from(&field(&epochs.get(2), "neighbours"));
+    assert_eq!(last.length(), 4);
+    // The last epoch's neighbours are the vectors' own neighbours (among the kept words).
+    let now = Array::from(&session.neighbours("the", 4).unwrap());
+    let word = |v: JsValue| field(&v, "word").as_string().unwrap();
+    assert_eq!(word(last.get(0)), word(now.get(0)));
+
+    // A timeline of two frames goes into the bundle and comes back from it.
+    let timeline = view(
+        r#"{"wordLists": [["the", "a"]], "frames": [
+        {"words": 0, "epoch": 1, "epochs": 3, "tokensDone": 10, "tokensTotal": 30, "axisLabels": ["PC1", "PC2"],
+         "view": {"method": "pca", "xComponent": 0, "yComponent": 1}},
+        {"words": 0, "epoch": 3, "epochs": 3, "tokensDone": 30, "tokensTotal": 30, "axisLabels": ["t-SNE 1", "t-SNE 2"],
+         "view": {"method": "tsne", "layout": {"perplexity": 5}}}]}"#,
+    );
+    Reflect::set(&timeline, &"coords".into(), &Float32Array::from(&[0.5f32, 1.0, -2.0, 0.25, 3.0, 4.0, 5.0, 6.0][..]))
+        .unwrap();
+    let bytes = session.export_bundle(timeline).unwrap();
+    let text = std::str::from_utf8(&bytes).unwrap();
+    let opened = session.open_bundle(text, "run.json", bytes.len() as f64).unwrap();
+    let back = field(&opened, "timeline");
+    assert_eq!(Array::from(&field(&back, "wordLists")).get(0).dyn_into::<Array>().unwrap().get(1).as_string().unwrap(), "a");
+    let frames = Array::from(&field(&back, "frames"));
+    assert_eq!(frames.length(), 2);
+    let perplexity = field(&field(&field(&frames.get(1), "view"), "layout"), "perplexity");
+    assert_eq!(perplexity.as_f64(), Some(5.0));
+    assert_eq!(number(&frames.get(1), "tokensDone"), 30.0);
+    let coords: Float32Array = field(&back, "coords").dyn_into().unwrap();
+    assert_eq!(coords.to_vec(), [0.5, 1.0, -2.0, 0.25, 3.0, 4.0, 5.0, 6.0]);
+    // The opened bundle answers neighbours through time too.
+    let reopened = session.neighbour_history("the", 4).unwrap();
+    assert_eq!(Array::from(&field(&reopened, "epochs")).length(), 3);
+
+    // Vectors from a word2vec file have no history: null, not an error.
+    let file = "2 2\nking 1 0\nqueen 0.9 0.2\n";
+    session.load_begin("word2vec-text", "v.txt", None).unwrap();
+    session.load_push(file.as_bytes()).unwrap();
+    session.load_finish(file.len() as f64).unwrap();
+    assert!(session.neighbour_history("king", 4).unwrap().is_null());
+
+    // A frame naming a word the vectors lack is refused.
+    let bad = view(r#"{"wordLists": [["no-such-word"]], "frames": [{"words": 0, "epoch": 1, "epochs": 1,
+        "tokensDone": 0, "tokensTotal": 1, "axisLabels": ["x", "y"], "view": {}}]}"#);
+    Reflect::set(&bad, &"coords".into(), &Float32Array::from(&[0.0f32, 0.0][..])).unwrap();
+    assert!(error_message(session.export_bundle(bad)).contains("no-such-word"));
 }

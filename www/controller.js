@@ -5,6 +5,7 @@ import { alphaForModel, checkParams, DEFAULTS, KJV_PRESET, presetKeepingBpe, SAM
 import { LossSeries } from './loss-series.js';
 import { SUPERSEDED } from './protocol.js';
 import { MapModel } from './map/map-model.js';
+import { Timeline } from './timeline/timeline.js';
 
 /** @typedef {import('./protocol.js').Projection} Projection */
 /** @typedef {import('./protocol.js').Progress} Progress */
@@ -29,6 +30,18 @@ export class Controller {
       project: (settings) => this.projectFrame(settings),
       select: (word) => this.select(word),
       changed: () => this.linkChanged(),
+      frameArrived: (frame, options) => this.timeline.arrived(frame, this.progress, options),
+      trails: (words) => this.timeline.trailsOf(words),
+      caption: () => this.timeline.caption(),
+    });
+    this.timeline = new Timeline(view.timelinePanel, view.historyPanel, {
+      show: (frame) => this.mapModel.displayFrame(frame),
+      redraw: () => this.mapModel.redraw(),
+      drawLoss: () => this.drawLoss(),
+      history: async (word) => (await this.worker.request('neighbourHistory', { word, k: Math.min(10, view.readK()) })).history,
+      canvas: view.map.canvas,
+      svg: () => view.map.svg(),
+      save: (name, blob) => view.saveFile(name, blob),
     });
     this.reset();
 
@@ -110,6 +123,7 @@ export class Controller {
     this.selected = null;
     this.analogyWords = null;
     this.mapModel.clear();
+    this.timeline.clear();
   }
 
   paintAll() {
@@ -156,6 +170,8 @@ export class Controller {
       ? { ...EMPTY_PROGRESS, epoch: reply.epochLosses.length, epochs: reply.epochLosses.length, epochLosses: reply.epochLosses, done: true }
       : null;
     this.sourceName = names;
+    // A bundle saved after training holds its timeline: it replays.
+    this.timeline.load(reply.timeline);
     this.view.showVectorsStats(names, reply.info);
     this.loadedText = `Opened ${reply.info.words.toLocaleString('en')} vectors of ${reply.info.dim} dimensions from ${names}.`;
     this.setState('loaded');
@@ -250,6 +266,7 @@ export class Controller {
       this.progress = null;
       this.learning = null;
       this.withinEpoch = new LossSeries();
+      this.timeline.clear();
       this.preparedParams = JSON.stringify(params);
       this.setState('prepared');
       // The progress line said how the text was read and tokenized: now it says where training stands.
@@ -422,7 +439,9 @@ export class Controller {
 
   /** @param {Progress} progress */
   showProgress(progress) {
+    const epochEnded = progress.epochLosses.length !== (this.progress?.epochLosses.length ?? 0);
     this.progress = progress;
+    if (epochEnded) this.timeline.epochEnded();
     if (progress.loss > 0) {
       const at = progress.done ? progress.epochs : progress.epoch - 1 + progress.epochTokensDone / progress.epochTokens;
       this.withinEpoch.push(at, progress.loss);
@@ -434,7 +453,7 @@ export class Controller {
 
   drawLoss() {
     const p = this.progress;
-    this.view.drawLoss(p ? p.epochs : 1, p ? p.epochLosses : [], this.withinEpoch.points());
+    this.view.drawLoss(p ? p.epochs : 1, p ? p.epochLosses : [], this.withinEpoch.points(), this.timeline.marker());
   }
 
   // ---- the map (www/map/map-model.js has the rest)
@@ -533,6 +552,7 @@ export class Controller {
     this.selected = word;
     this.view.showNeighbours(word, reply.neighbours);
     this.mapModel.setAnswers({ selected: word, neighbours: reply.neighbours });
+    this.timeline.showHistory(word);
     if (!this.source) return true;
     const info = await this.request('tokenInfo', { token: word, maxLines: CONCORDANCE_LINES });
     if (info && this.selected === word && this.model === model) this.view.showTokenInfo(info.info, this.tokenizer === 'bpe');
@@ -633,7 +653,9 @@ export class Controller {
   /** The file's contents: vectors from the worker, the plot from the page; null when there are none. */
   async exportBlob(file) {
     if (file.format) {
-      const reply = await this.request('export', { format: file.format });
+      // A bundle holds the timeline too, so it replays when opened.
+      const timeline = file.format === 'bundle' ? this.timeline.forBundle() : undefined;
+      const reply = await this.request('export', { format: file.format, timeline });
       // The blob takes the bytes; the transferred buffer is let go with the reply.
       return reply && new Blob([reply.bytes], { type: file.type });
     }

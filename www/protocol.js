@@ -164,7 +164,8 @@
  * @property {number} [clusters]  k-means clusters (spherical, on unit vectors) to colour the words by, 2..50; 0 = none
  * @property {'pca'|'tsne'|'umap'} [method]  missing = 'pca': principal components or word axes, as above. 'tsne'
  *   and 'umap' map the `nWords` most frequent words with t-SNE or UMAP (`layout`'s parameters); `xComponent`,
- *   `yComponent`, `axes`, `isolate` and `clusters` do not apply to them (their frames are uncoloured), and each of
+ *   `yComponent`, `axes` and `isolate` do not apply to them; `clusters` colours them (k-means of the vectors the map is
+ *   built from; another `clusters` recolours the running map without starting it again), and each of
  *   `extraWords` is placed at the point of its nearest shown word by cosine (a layout cannot place new words).
  * @property {LayoutSettings} [layout]  the t-SNE or UMAP parameters; missing fields take the defaults
  */
@@ -187,9 +188,10 @@
 
 /**
  * Where a t-SNE or UMAP map stands. `phase`: 'neighbours' (the exact cosine k-NN graph),
- * 'affinities' (t-SNE's affinities or UMAP's memberships), then 'layout', the points moving,
- * `iteration` of `iterations` (t-SNE iterations, UMAP epochs); `done` at the last.
- * @typedef {{phase: 'neighbours'|'affinities'|'layout', iteration: number, iterations: number, done: boolean}} LayoutProgress
+ * 'affinities' (t-SNE's affinities or UMAP's memberships), 'start' (a cold start's PCA, the
+ * points' first places), then 'layout', the points moving, `iteration` of `iterations`
+ * (t-SNE iterations, UMAP epochs); `done` at the last.
+ * @typedef {{phase: 'neighbours'|'affinities'|'start'|'layout', iteration: number, iterations: number, done: boolean}} LayoutProgress
  */
 
 /**
@@ -214,9 +216,34 @@
  * @property {string[]} extraWords
  * @property {Float32Array} extraCoords
  * @property {'tsne'|'umap'} [method]  only on t-SNE and UMAP frames, which have `explained` empty, `axisLabels`
- *   ['t-SNE 1', 't-SNE 2'] or ['UMAP 1', 'UMAP 2'], `axes` both null, `isolated` false, `clusters` null, and
+ *   ['t-SNE 1', 't-SNE 2'] or ['UMAP 1', 'UMAP 2'], `axes` both null, `isolated` false, and
  *   are not aligned to the frame before (they move on from it)
  * @property {LayoutProgress} [layoutProgress]  likewise: where the map stands
+ * @property {LayoutSettings|null} [layout]  likewise: the parameters the map was made with (the timeline records them)
+ */
+
+/**
+ * The training timeline's frames as a bundle holds them (`src/wasm/timeline.rs`): the page
+ * sends them with a bundle `export` and gets them back from `openFiles`. `coords` holds every
+ * frame's coordinates one after another, 2 per word of its list (`wordLists[words]`).
+ * @typedef {object} TimelineData
+ * @property {string[][]} wordLists
+ * @property {{words: number, epoch: number, epochs: number, tokensDone: number, tokensTotal: number,
+ *   view: TimelineView, axisLabels: [string, string]}[]} frames
+ * @property {Float32Array} coords
+ */
+
+/**
+ * How a timeline frame was made: `{method: 'pca', nWords, xComponent, yComponent, axes, isolated}`
+ * or `{method: 'tsne'|'umap', nWords, layout: LayoutSettings}`.
+ * @typedef {object} TimelineView
+ */
+
+/**
+ * A word's nearest neighbours at the end of each epoch the worker kept (`HistoryDto` in
+ * src/wasm/timeline.rs): kept for the `nWords` most frequent words (1,000), 10 each, at most
+ * 64 epochs thinned evenly plus the newest.
+ * @typedef {{word: string, nWords: number, epochs: {epoch: number, tokensDone: number, neighbours: Neighbour[]}[]}} NeighbourHistory
  */
 
 /**
@@ -252,6 +279,9 @@
  * @typedef {{type: 'neighbours', id: number, word: string, k: number}} NeighboursRequest
  * @typedef {{type: 'analogy', id: number, a: string, b: string, c: string, k: number}} AnalogyRequest
  * @typedef {{type: 'complete', id: number, prefix: string, limit: number}} CompleteRequest
+ * @typedef {{type: 'neighbourHistory', id: number, word: string, k: number}} NeighbourHistoryRequest
+ *   replies `{history: NeighbourHistory|null}` (null for vectors opened from a word2vec, GloVe or Projector file);
+ *   fails for a word outside the most frequent kept
  * @typedef {{type: 'tokenInfo', id: number, token: string, maxLines: number}} TokenInfoRequest
  * @typedef {{type: 'openFiles', id: number, files: File[]}} OpenFilesRequest
  *   Vectors (or a bundle) are read, with `loadProgress`, and replace the session's text and
@@ -260,15 +290,17 @@
  *   purpose: 'benchmark'|'sanity'}} EvaluateRequest
  *   runs in chunks, with `evalProgress` (carrying `purpose`) between them; `purpose` says whose
  *   it is: the person's evaluation card, or the sanity check after training on the sample
- * @typedef {{type: 'export', id: number, format: 'bundle'|'word2vec'|'word2vecBinary'|'projectorVectors'|'projectorMetadata'}} ExportRequest
+ * @typedef {{type: 'export', id: number, format: 'bundle'|'word2vec'|'word2vecBinary'|'projectorVectors'|'projectorMetadata',
+ *   timeline?: TimelineData|null}} ExportRequest
  *   Builds one file of the vectors when asked for. A bundle of vectors trained here holds the
- *   parameters they were trained with (the session keeps them; the form may have changed since).
+ *   parameters they were trained with (the session keeps them; the form may have changed since),
+ *   the page's `timeline` and the neighbours of each epoch the worker kept.
  * @typedef {{type: 'threads', id: number}} ThreadsRequest
  *   Replies `threads`: where training runs now (see ThreadsReply).
  * @typedef {{type: 'testPanic', id: number}} TestPanicRequest
  *   panics inside wasm on purpose; only the browser tests send it, to test recovery
  * @typedef {PrepareRequest|LearnBpeRequest|TrainRequest|PauseRequest|StopRequest|ProjectRequest
- *   |NeighboursRequest|AnalogyRequest|CompleteRequest|TokenInfoRequest|OpenFilesRequest
+ *   |NeighboursRequest|AnalogyRequest|CompleteRequest|NeighbourHistoryRequest|TokenInfoRequest|OpenFilesRequest
  *   |EvaluateRequest|ExportRequest|ThreadsRequest|TestPanicRequest} Request
  */
 
@@ -304,8 +336,8 @@
  * @typedef {{type: 'complete', id: number, prefix: string, words: string[]}} CompleteReply
  * @typedef {{type: 'tokenInfo', id: number, info: TokenInfo}} TokenInfoReply
  * @typedef {{type: 'openFiles', id: number, kind: 'text'} | {type: 'openFiles', id: number, kind: 'vectors',
- *   model: number, info: VectorsInfo, params?: Params|null, epochLosses?: number[]}} OpenFilesReply
- *   `params` and `epochLosses` come from a bundle; `model` as in PreparedReply
+ *   model: number, info: VectorsInfo, params?: Params|null, epochLosses?: number[], timeline?: TimelineData|null}} OpenFilesReply
+ *   `params`, `epochLosses` and `timeline` come from a bundle; `model` as in PreparedReply
  * @typedef {{type: 'loadProgress', bytesDone: number, bytesTotal: number, words: number}} LoadProgressMessage
  * @typedef {{type: 'evalProgress', purpose: 'benchmark'|'sanity', done: number, total: number}} EvalProgressMessage
  * @typedef {{type: 'evaluate', id: number, report: EvaluationReport}} EvaluateReply

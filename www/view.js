@@ -6,6 +6,7 @@
 // they are, whitespace and all.
 import { MapPanel } from './map/map-panel.js';
 import { MapView } from './map/map-view.js';
+import { HistoryPanel, TimelinePanel } from './timeline/timeline-panel.js';
 import { readPalette } from './map/palette.js';
 import { NUMBER_FIELDS } from './params.js';
 import { displayToken, markToken, parseTypedToken, revealInvisible } from './tokens.js';
@@ -89,6 +90,8 @@ export class View {
     this.lossChart = new Chart(this.lossCanvas);
     this.map = new MapView(Chart, { canvas: $('plot'), tooltip: $('tooltip'), region: $('map-region-box'), empty: $('plot-empty') });
     this.mapPanel = new MapPanel();
+    this.timelinePanel = new TimelinePanel();
+    this.historyPanel = new HistoryPanel();
     this.onResize = () => {};
     this.setUpTheme();
     // The charts size their backing store from the CSS size, so a resize needs a redraw.
@@ -457,9 +460,11 @@ export class View {
    * @param {number} epochs
    * @param {number[]} epochLosses
    * @param {Float64Array} withinEpoch  flat [fractional epoch, loss, …], bounded (see LossSeries)
+   * @param {{at: number, label: string}|null} marker  the moment the map shows (the timeline's)
    */
-  drawLoss(epochs, epochLosses, withinEpoch) {
-    this.lossChart.draw_loss(epochs, new Float64Array(epochLosses), withinEpoch);
+  drawLoss(epochs, epochLosses, withinEpoch, marker = null) {
+    this.lossChart.draw_loss(epochs, new Float64Array(epochLosses), withinEpoch, marker?.at, marker?.label);
+    this.lossCanvas.dataset.marker = marker ? marker.label : '';
     this.lossCanvas.setAttribute('aria-label', epochLosses.length
       ? `Loss per epoch: ${epochLosses.map((loss, i) => `${i + 1}: ${loss.toFixed(4)}`).join(', ')}`
       : 'Loss per epoch: none finished yet');
@@ -828,7 +833,8 @@ export class View {
     link.download = name;
     link.click();
     setTimeout(() => URL.revokeObjectURL(url), REVOKE_AFTER_MS);
-    const note = downloadItem(name).querySelector('.hint');
-    note.textContent = ` ${note.dataset.description}, ${formatBytes(blob.size)}`;
+    // The timeline's recordings are saved here too, and have no line in the Export card.
+    const note = downloadItem(name)?.querySelector('.hint');
+    if (note) note.textContent = ` ${note.dataset.description}, ${formatBytes(blob.size)}`;
   }
 }

@@ -61,7 +61,7 @@ let lastProjectionAt = 0;
  */
 let layoutJob = null;
 /** Work per slice of building a graph, by phase, sized to CHUNK_MS; kept across maps (the units do not depend on the word count). */
-const buildBudgets = { neighbours: FIRST_LAYOUT_WORK, affinities: FIRST_LAYOUT_WORK };
+const buildBudgets = { neighbours: FIRST_LAYOUT_WORK, affinities: FIRST_LAYOUT_WORK, start: FIRST_LAYOUT_WORK };
 /** Whether `runLayout` is stepping the map. */
 let layoutRunning = false;
 
@@ -141,7 +141,8 @@ function postLayoutFrame(job) {
   const extraWords = job.settings.extraWords ?? [];
   const extraCoords = extraWords.length ? session.layout_place_words(extraWords) : new Float32Array(0);
   job.lastFrameAt = performance.now();
-  self.postMessage({ type: 'projection', id: job.id, model, ...frame, extraWords, extraCoords }, [frame.coords.buffer, extraCoords.buffer]);
+  // The parameters go with the frame, so the timeline records how its maps were made.
+  self.postMessage({ type: 'projection', id: job.id, model, ...frame, layout: job.settings.layout ?? null, extraWords, extraCoords }, [frame.coords.buffer, extraCoords.buffer]);
   job.id = null;
   return true;
 }
@@ -346,7 +347,7 @@ async function benchmarkSource(benchmark) {
 
 /** The session's writer of each export format (www/protocol.js `ExportRequest`). */
 const EXPORTS = {
-  bundle: () => session.export_bundle(),
+  bundle: (request) => session.export_bundle(request.timeline ?? null),
   word2vec: () => session.export_word2vec(),
   word2vecBinary: () => session.export_word2vec_binary(),
   projectorVectors: () => session.export_projector_vectors(),
@@ -494,6 +495,8 @@ const handlers = {
       postProjection(id, next);
       cancelLayout();
     } else if (layoutJob?.key === layoutKey(next)) {
+      // Other colours recolour the map as it runs (a bad k throws here, and nothing changes).
+      if ((next.clusters ?? 0) !== (layoutJob.settings.clusters ?? 0)) session.layout_set_clusters(next.clusters ?? 0);
       if (layoutJob.id != null) self.postMessage({ type: 'error', id: layoutJob.id, message: SUPERSEDED });
       Object.assign(layoutJob, { id, settings: next });
       // Without coordinates yet, the frame comes when the graph is built.
@@ -523,6 +526,10 @@ const handlers = {
   tokenInfo({ token, maxLines }) {
     return { info: session.token_info(token, maxLines) };
   },
+  /** A word's neighbours at the end of each epoch (the session keeps them as it trains). */
+  neighbourHistory({ word, k }) {
+    return { history: session.neighbour_history(word, k) };
+  },
   /**
    * Scores the vectors on a benchmark, in chunks, posting `evalProgress` between them. A
    * newer evaluation replaces one still running, which then fails saying so.
@@ -546,10 +553,11 @@ const handlers = {
    * Builds the one file asked for, now (a large one takes seconds), and transfers its bytes
    * to the page rather than copying them; the worker keeps nothing of it.
    */
-  export({ id, format }) {
+  export(request) {
+    const { id, format } = request;
     const build = EXPORTS[format];
     if (!build) throw new Error(`unknown export format '${format}'`);
-    const bytes = build();
+    const bytes = build(request);
     self.postMessage({ type: 'export', id, bytes }, [bytes.buffer]);
   },
 };

@@ -43,6 +43,34 @@
 //! | `words`       | the words, most frequent first, strings                  | yes      |
 //! | `counts`      | how often each word occurs, whole numbers, one per word  | no       |
 //! | `vectors`     | one array of `dim` numbers per word, in the words' order | yes      |
+//! | `timeline`    | the run's map through time, an object (below)            | no       |
+//!
+//! # The timeline
+//!
+//! A bundle saved after training in the explorer holds how its map looked as it was learned
+//! (see `src/embed/timeline.rs`), after the vectors, so the keys above read as before and a
+//! reader that does not know the section skips it:
+//!
+//! ```text
+//! "timeline":{"wordLists":[
+//! [0,1,2]
+//! ],
+//! "frames":[
+//! {"epoch":1,"epochs":2,"tokensDone":0,"tokensTotal":40,"view":{"method":"tsne","nWords":3,"layout":{"perplexity":30}},"axisLabels":["t-SNE 1","t-SNE 2"],"words":0,"coords":[0.5,1,-2,0,3,1.5]}
+//! ],
+//! "neighbours":{"words":3,"k":2,"epochs":[
+//! {"epoch":1,"tokensDone":20,"ids":[1,2,0,2,0,1],"scores":[0.9,0.1,0.9,0.3,0.3,0.1]}
+//! ]}}
+//! ```
+//!
+//! `wordLists` are lists of word ids (0-based indices into `words`); each frame names the list
+//! it shows (`words`, 0-based), with two `coords` per word, the moment of training (`epoch`,
+//! `epochs`, `tokensDone`, `tokensTotal`), how the map was made (`view`: `method` "pca",
+//! "tsne" or "umap" with its parameters: components or word axes, t-SNE's perplexity, UMAP's
+//! neighbours, …) and the axes' titles. `neighbours`, optional, holds each kept epoch's `k`
+//! nearest neighbour ids of the `words` most frequent words, word after word, and their
+//! cosines. The reader checks every id against `words`, the coordinate counts, and that
+//! numbers are finite.
 //!
 //! The writer puts the small keys first, `format` and `version` on the first line (which
 //! is what [`Bundle::sniff`] looks for), then one word, count or vector per line, so a diff
@@ -64,6 +92,7 @@ use std::fmt::Write as _;
 use std::io::{BufWriter, Write};
 
 use super::Embeddings;
+use super::{EpochNeighbours, NeighbourHistory, Timeline, TimelineFrame};
 use crate::error::{Error, Result};
 use crate::json::{self, JsonError, Kind, Reader, Value, quoted};
 
@@ -103,6 +132,8 @@ pub struct Bundle {
     pub epoch_losses: Vec<f64>,
     /// Where the text came from, such as its file name.
     pub source: Option<String>,
+    /// The run's map through time and its neighbours per epoch, for replay.
+    pub timeline: Option<Timeline>,
 }
 
 impl Bundle {
@@ -115,6 +146,7 @@ impl Bundle {
             fingerprint: None,
             epoch_losses: Vec::new(),
             source: None,
+            timeline: None,
         }
     }
 
@@ -148,6 +180,8 @@ pub struct BundleRef<'a> {
     pub epoch_losses: &'a [f64],
     /// Where the text came from.
     pub source: Option<&'a str>,
+    /// The run's map through time (see [`Bundle::timeline`]).
+    pub timeline: Option<&'a Timeline>,
 }
 
 impl<'a> BundleRef<'a> {
@@ -160,6 +194,7 @@ impl<'a> BundleRef<'a> {
             fingerprint: None,
             epoch_losses: &[],
             source: None,
+            timeline: None,
         }
     }
 }
@@ -173,6 +208,7 @@ impl<'a> From<&'a Bundle> for BundleRef<'a> {
             fingerprint: bundle.fingerprint.as_deref(),
             epoch_losses: &bundle.epoch_losses,
             source: bundle.source.as_deref(),
+            timeline: bundle.timeline.as_ref(),
         }
     }
 }
@@ -232,6 +268,10 @@ pub fn write_bundle<'a>(bundle: impl Into<BundleRef<'a>>, writer: impl Write) ->
         }
         out.push(']');
     })?;
+    if let Some(timeline) = bundle.timeline {
+        out.push_str(",\n");
+        write_timeline(&mut w, &mut out, timeline)?;
+    }
     out.push_str("}\n");
     w.write_all(out.as_bytes())?;
     w.flush()?;
@@ -261,6 +301,147 @@ fn check_writable(bundle: &BundleRef<'_>) -> Result<()> {
             expected: "finite numbers".into(),
         });
     }
+    if let Some((_, message)) = bundle.timeline.and_then(|t| timeline_fault(t, n_words)) {
+        return Err(Error::InvalidParameter {
+            name: "timeline",
+            value: message,
+            expected: "a timeline of this bundle's words, with finite coordinates".into(),
+        });
+    }
+    Ok(())
+}
+
+/// Where in a timeline a fault is, for the reader to name its line.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum TimelinePlace {
+    WordList(usize),
+    Frame(usize),
+    Neighbours,
+    Epoch(usize),
+}
+
+/// The first fault of a timeline for a bundle of `n_words` words, which both the writer and
+/// the reader refuse: a word id beyond the words, a frame of another word list or with the
+/// wrong number of coordinates, a coordinate or score that is not finite, a `view` that is
+/// not an object, neighbours of the wrong shape.
+fn timeline_fault(timeline: &Timeline, n_words: usize) -> Option<(TimelinePlace, String)> {
+    let too_large = |id: u32| id as usize >= n_words;
+    for (i, list) in timeline.word_lists.iter().enumerate() {
+        if let Some(id) = list.iter().copied().find(|&id| too_large(id)) {
+            let message =
+                format!("word list {} names word id {id}, and the bundle has {n_words} words", i + 1);
+            return Some((TimelinePlace::WordList(i), message));
+        }
+    }
+    for (i, frame) in timeline.frames.iter().enumerate() {
+        let fault = |message: String| Some((TimelinePlace::Frame(i), format!("frame {}: {message}", i + 1)));
+        let Some(list) = timeline.word_lists.get(frame.word_list) else {
+            let lists = timeline.word_lists.len();
+            return fault(format!(
+                "it shows word list {}, and there are {lists} word lists",
+                frame.word_list + 1
+            ));
+        };
+        if frame.coords.len() != 2 * list.len() {
+            return fault(format!(
+                "it has {} coordinates for {} words; it needs 2 per word",
+                frame.coords.len(),
+                list.len()
+            ));
+        }
+        if frame.coords.iter().any(|v| !v.is_finite()) {
+            return fault("a coordinate is not a finite number".into());
+        }
+        if frame.view.kind() != Kind::Object {
+            return fault(format!("\"view\" must be an object, not {}", frame.view.kind()));
+        }
+    }
+    let history = timeline.neighbours.as_ref()?;
+    let (h_words, k) = (history.n_words(), history.k());
+    if h_words > n_words || (k > 0 && k >= h_words) {
+        let message = format!("neighbours of {h_words} words, {k} each, in a bundle of {n_words} words");
+        return Some((TimelinePlace::Neighbours, message));
+    }
+    for (i, epoch) in history.epochs().enumerate() {
+        let fault = |message: String| {
+            Some((TimelinePlace::Epoch(i), format!("neighbours of epoch {}: {message}", epoch.epoch)))
+        };
+        if epoch.ids.len() != h_words * k || epoch.scores.len() != epoch.ids.len() {
+            return fault(format!(
+                "{} ids and {} scores, where {h_words} words of {k} neighbours need {} of each",
+                epoch.ids.len(),
+                epoch.scores.len(),
+                h_words * k
+            ));
+        }
+        if let Some(id) = epoch.ids.iter().copied().find(|&id| too_large(id)) {
+            return fault(format!("word id {id}, and the bundle has {n_words} words"));
+        }
+        if epoch.scores.iter().any(|v| !v.is_finite()) {
+            return fault("a score is not a finite number".into());
+        }
+    }
+    None
+}
+
+/// Appends the `timeline` section: the word lists, then one frame, and one epoch of
+/// neighbours, per line.
+fn write_timeline(w: &mut impl Write, out: &mut String, timeline: &Timeline) -> Result<()> {
+    let numbers = |out: &mut String, values: &mut dyn Iterator<Item = String>| {
+        out.push('[');
+        for (i, value) in values.enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(&value);
+        }
+        out.push(']');
+    };
+    let floats = |out: &mut String, values: &[f32]| {
+        out.push('[');
+        for (i, &v) in values.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            json::write_f32(out, v);
+        }
+        out.push(']');
+    };
+    out.push_str("\"timeline\":{");
+    write_rows(w, out, "wordLists", timeline.word_lists.len(), |out, i| {
+        numbers(out, &mut timeline.word_lists[i].iter().map(u32::to_string))
+    })?;
+    out.push_str(",\n");
+    write_rows(w, out, "frames", timeline.frames.len(), |out, i| {
+        let f = &timeline.frames[i];
+        let _ = write!(
+            out,
+            "{{\"epoch\":{},\"epochs\":{},\"tokensDone\":{},\"tokensTotal\":{},\"view\":",
+            f.epoch, f.epochs, f.tokens_done, f.tokens_total
+        );
+        f.view.write_json(out);
+        out.push_str(",\"axisLabels\":[");
+        json::write_string(out, &f.axis_labels[0]);
+        out.push(',');
+        json::write_string(out, &f.axis_labels[1]);
+        let _ = write!(out, "],\"words\":{},\"coords\":", f.word_list);
+        floats(out, &f.coords);
+        out.push('}');
+    })?;
+    if let Some(history) = &timeline.neighbours {
+        let _ = write!(out, ",\n\"neighbours\":{{\"words\":{},\"k\":{},", history.n_words(), history.k());
+        let epochs: Vec<&EpochNeighbours> = history.epochs().collect();
+        write_rows(w, out, "epochs", epochs.len(), |out, i| {
+            let e = epochs[i];
+            let _ = write!(out, "{{\"epoch\":{},\"tokensDone\":{},\"ids\":", e.epoch, e.tokens_done);
+            numbers(out, &mut e.ids.iter().map(u32::to_string));
+            out.push_str(",\"scores\":");
+            floats(out, &e.scores);
+            out.push('}');
+        })?;
+        out.push('}');
+    }
+    out.push('}');
     Ok(())
 }
 
@@ -363,6 +544,7 @@ pub fn read_bundle(text: &str) -> Result<Bundle> {
             "words" => parts.words = Some(r.words()?),
             "counts" => parts.counts = r.counts(parts.words.as_ref())?,
             "vectors" => parts.vectors = Some(r.vectors(parts.words.as_ref(), parts.dim)?),
+            "timeline" => parts.timeline = r.timeline()?,
             _ => {
                 r.value()?;
             }
@@ -387,6 +569,17 @@ struct Parts {
     fingerprint: Option<String>,
     source: Option<String>,
     params: Option<Value>,
+    timeline: Option<TimelinePart>,
+}
+
+/// The `timeline` section with where its pieces start, for the line of a fault.
+struct TimelinePart {
+    timeline: Timeline,
+    at: usize,
+    word_lists_at: Vec<usize>,
+    frames_at: Vec<usize>,
+    neighbours_at: usize,
+    epochs_at: Vec<usize>,
 }
 
 struct Words {
@@ -597,6 +790,213 @@ impl<'a> BundleReader<'a> {
         Ok(Vectors { at, values, rows })
     }
 
+    /// A whole number that fits a `u32`; `what` names it.
+    fn small_number(&mut self, what: &str) -> Result<u32> {
+        let at = self.json.offset();
+        let n = self.whole_number(what)?;
+        u32::try_from(n).map_err(|_| self.fault(at, format!("{what} is {n}, too large")))
+    }
+
+    /// An array of finite `f32` numbers; `what(i)` names the i-th in messages.
+    fn floats(&mut self, whose: &str, what: &str) -> Result<Vec<f32>> {
+        let mut values = Vec::new();
+        self.array(
+            |kind| format!("{whose} must be an array of numbers, not {kind}"),
+            |r, i, at| {
+                let text = r.number(|| format!("{what} {} of {whose}", i + 1))?;
+                let value: f32 = text.parse().unwrap_or(f32::NAN);
+                if !value.is_finite() {
+                    return Err(r.fault(
+                        at,
+                        format!("{what} {} of {whose} is {text}, beyond the range of f32", i + 1),
+                    ));
+                }
+                values.push(value);
+                Ok(())
+            },
+        )?;
+        Ok(values)
+    }
+
+    /// An array of word ids.
+    fn ids(&mut self, whose: &str) -> Result<Vec<u32>> {
+        let mut ids = Vec::new();
+        self.array(
+            |kind| format!("{whose} must be an array of word ids, not {kind}"),
+            |r, i, _| {
+                ids.push(r.small_number(&format!("word id {} of {whose}", i + 1))?);
+                Ok(())
+            },
+        )?;
+        Ok(ids)
+    }
+
+    /// Reads the object of `what` key by key with `field(self, key, offset)`, unknown keys
+    /// skipped by `field` itself; then checks none of `required` was missing.
+    fn object(
+        &mut self,
+        what: &str,
+        required: &[&str],
+        mut field: impl FnMut(&mut Self, &str, usize) -> Result<()>,
+    ) -> Result<usize> {
+        let at = self.expect(Kind::Object, |kind| format!("{what} must be an object, not {kind}"))?;
+        self.json.begin_object().map_err(invalid_json)?;
+        let mut seen: HashSet<String> = HashSet::new();
+        while let Some(key) = self.json.next_key().map_err(invalid_json)? {
+            let key_at = self.json.offset();
+            if !seen.insert(key.clone()) {
+                return Err(self.fault(key_at, format!("the key {} occurs twice in {what}", quoted(&key))));
+            }
+            field(self, &key, key_at)?;
+        }
+        if let Some(key) = required.iter().find(|key| !seen.contains(**key)) {
+            return Err(self.fault(at, format!("{what} lacks the key \"{key}\"")));
+        }
+        Ok(at)
+    }
+
+    /// The optional `timeline` section (see the module documentation); null is none.
+    fn timeline(&mut self) -> Result<Option<TimelinePart>> {
+        if self.peek_kind()? == Kind::Null {
+            self.value()?;
+            return Ok(None);
+        }
+        let mut part = TimelinePart {
+            timeline: Timeline::default(),
+            at: 0,
+            word_lists_at: Vec::new(),
+            frames_at: Vec::new(),
+            neighbours_at: 0,
+            epochs_at: Vec::new(),
+        };
+        part.at = self.object("\"timeline\"", &["wordLists", "frames"], |r, key, at| {
+            match key {
+                "wordLists" => r.array(
+                    |kind| format!("\"wordLists\" must be an array of arrays of word ids, not {kind}"),
+                    |r, i, at| {
+                        part.timeline.word_lists.push(r.ids(&format!("word list {}", i + 1))?);
+                        part.word_lists_at.push(at);
+                        Ok(())
+                    },
+                )?,
+                "frames" => r.array(
+                    |kind| format!("\"frames\" must be an array of objects, not {kind}"),
+                    |r, i, at| {
+                        part.timeline.frames.push(r.timeline_frame(i)?);
+                        part.frames_at.push(at);
+                        Ok(())
+                    },
+                )?,
+                "neighbours" => {
+                    part.neighbours_at = at;
+                    if r.peek_kind()? == Kind::Null {
+                        r.value()?;
+                    } else {
+                        let (history, epochs_at) = r.neighbour_history()?;
+                        part.timeline.neighbours = Some(history);
+                        part.epochs_at = epochs_at;
+                    }
+                }
+                _ => {
+                    r.value()?;
+                }
+            }
+            Ok(())
+        })?;
+        Ok(Some(part))
+    }
+
+    fn timeline_frame(&mut self, i: usize) -> Result<TimelineFrame> {
+        let what = format!("frame {}", i + 1);
+        let mut frame = TimelineFrame {
+            epoch: 0,
+            epochs: 0,
+            tokens_done: 0,
+            tokens_total: 0,
+            view: Value::Null,
+            axis_labels: [String::new(), String::new()],
+            word_list: 0,
+            coords: Vec::new(),
+        };
+        self.object(&what, &["view", "words", "coords"], |r, key, at| {
+            let named = |name: &str| format!("\"{name}\" of {what}");
+            match key {
+                "epoch" => frame.epoch = r.small_number(&named(key))?,
+                "epochs" => frame.epochs = r.small_number(&named(key))?,
+                "tokensDone" => frame.tokens_done = r.whole_number(&named(key))?,
+                "tokensTotal" => frame.tokens_total = r.whole_number(&named(key))?,
+                "words" => frame.word_list = r.small_number(&named(key))? as usize,
+                "coords" => frame.coords = r.floats(&named(key), "coordinate")?,
+                "view" => {
+                    frame.view = r.value()?;
+                    if frame.view.kind() != Kind::Object {
+                        return Err(r.fault(
+                            at,
+                            format!("{} must be an object, not {}", named(key), frame.view.kind()),
+                        ));
+                    }
+                }
+                "axisLabels" => {
+                    let labels = r.value()?;
+                    match labels.as_array() {
+                        Some([Value::String(x), Value::String(y)]) => {
+                            frame.axis_labels = [x.clone(), y.clone()]
+                        }
+                        _ => return Err(r.fault(at, format!("{} must be two strings", named(key)))),
+                    }
+                }
+                _ => {
+                    r.value()?;
+                }
+            }
+            Ok(())
+        })?;
+        Ok(frame)
+    }
+
+    fn neighbour_history(&mut self) -> Result<(NeighbourHistory, Vec<usize>)> {
+        let (mut n_words, mut k) = (0, 0);
+        let mut epochs = Vec::new();
+        let mut epochs_at = Vec::new();
+        self.object("the timeline's \"neighbours\"", &["words", "k", "epochs"], |r, key, _| {
+            match key {
+                "words" => n_words = r.small_number("the number of words with neighbours")? as usize,
+                "k" => k = r.small_number("the number of neighbours")? as usize,
+                "epochs" => r.array(
+                    |kind| format!("the neighbours' \"epochs\" must be an array of objects, not {kind}"),
+                    |r, i, at| {
+                        let what = format!("epoch record {} of the neighbours", i + 1);
+                        let mut record =
+                            EpochNeighbours { epoch: 0, tokens_done: 0, ids: Vec::new(), scores: Vec::new() };
+                        r.object(&what, &["epoch", "ids", "scores"], |r, key, _| {
+                            match key {
+                                "epoch" => record.epoch = r.small_number(&format!("the epoch of {what}"))?,
+                                "tokensDone" => {
+                                    record.tokens_done =
+                                        r.whole_number(&format!("\"tokensDone\" of {what}"))?
+                                }
+                                "ids" => record.ids = r.ids(&what)?,
+                                "scores" => record.scores = r.floats(&what, "score")?,
+                                _ => {
+                                    r.value()?;
+                                }
+                            }
+                            Ok(())
+                        })?;
+                        epochs.push(record);
+                        epochs_at.push(at);
+                        Ok(())
+                    },
+                )?,
+                _ => {
+                    r.value()?;
+                }
+            }
+            Ok(())
+        })?;
+        Ok((NeighbourHistory::from_epochs(n_words, k, epochs), epochs_at))
+    }
+
     /// The checks that need several keys, then the bundle.
     fn assemble(&self, parts: Parts) -> Result<Bundle> {
         let missing =
@@ -659,6 +1059,21 @@ impl<'a> BundleReader<'a> {
                 ));
             }
         }
+        let timeline = match parts.timeline {
+            Some(part) => {
+                if let Some((place, message)) = timeline_fault(&part.timeline, words.list.len()) {
+                    let at = match place {
+                        TimelinePlace::WordList(i) => part.word_lists_at[i],
+                        TimelinePlace::Frame(i) => part.frames_at[i],
+                        TimelinePlace::Neighbours => part.neighbours_at,
+                        TimelinePlace::Epoch(i) => part.epochs_at[i],
+                    };
+                    return Err(self.fault(at.max(part.at), format!("the timeline's {message}")));
+                }
+                Some(part.timeline)
+            }
+            None => None,
+        };
         Ok(Bundle {
             embeddings: Embeddings::new(words.list, dim, vectors.values)?,
             counts: parts.counts.map(|(_, counts)| counts),
@@ -666,6 +1081,7 @@ impl<'a> BundleReader<'a> {
             fingerprint: parts.fingerprint,
             epoch_losses: parts.epoch_losses,
             source: parts.source,
+            timeline,
         })
     }
 }
@@ -790,6 +1206,136 @@ mod tests {
         assert_reads_as(&text, &bundle);
         let empty = Bundle::new(Embeddings::new(vec![], 4, vec![]).unwrap());
         assert_reads_as(&written(&empty), &empty);
+    }
+
+    /// The documented bundle with a timeline: two word lists, two frames (PCA, t-SNE) and
+    /// two epochs of neighbours.
+    fn timeline_bundle() -> Bundle {
+        let view = |method: &str| {
+            Value::Object(vec![("method".into(), method.into()), ("perplexity".into(), 30u64.into())])
+        };
+        let frame = |epoch, word_list, method: &str, coords: Vec<f32>| TimelineFrame {
+            epoch,
+            epochs: 2,
+            tokens_done: 20 * u64::from(epoch),
+            tokens_total: 40,
+            view: view(method),
+            axis_labels: ["PC1 (50.0 % of variance)".into(), "t-SNE \"2\"\n".into()],
+            word_list,
+            coords,
+        };
+        let epoch = |epoch, ids: Vec<u32>| EpochNeighbours {
+            epoch,
+            tokens_done: 20 * u64::from(epoch),
+            ids,
+            scores: vec![0.5, -0.25, 1e-45, 0.1, -0.0, 0.3],
+        };
+        Bundle {
+            timeline: Some(Timeline {
+                word_lists: vec![vec![0, 1, 2], vec![2, 0]],
+                frames: vec![
+                    frame(1, 0, "pca", vec![0.1, -0.2, 1e-45, 3.5, -0.0, 2.0]),
+                    frame(2, 1, "tsne", vec![1.0, f32::MAX, -3.0, 4.0]),
+                ],
+                neighbours: Some(NeighbourHistory::from_epochs(
+                    3,
+                    2,
+                    vec![epoch(1, vec![1, 2, 0, 2, 0, 1]), epoch(2, vec![2, 1, 2, 0, 1, 0])],
+                )),
+            }),
+            ..documented_bundle()
+        }
+    }
+
+    #[test]
+    fn a_timeline_round_trips_bit_exactly_after_the_vectors() {
+        let bundle = timeline_bundle();
+        let text = written(&bundle);
+        // The version 1 keys come first, unchanged; the section follows the vectors.
+        let old = written(&documented_bundle());
+        assert!(text.starts_with(old.strip_suffix("}\n").unwrap()), "{text}");
+        assert!(text.contains("\n\"frames\":[\n{\"epoch\":1,\"epochs\":2,\"tokensDone\":20,\"tokensTotal\":40,\"view\":{\"method\":\"pca\",\"perplexity\":30},"), "{text}");
+        assert_reads_as(&text, &bundle);
+        let back = read_bundle(&text).unwrap();
+        let coord_bits = |b: &Bundle| -> Vec<u32> {
+            b.timeline
+                .as_ref()
+                .unwrap()
+                .frames
+                .iter()
+                .flat_map(|f| f.coords.iter().map(|v| v.to_bits()))
+                .collect()
+        };
+        assert_eq!(coord_bits(&back), coord_bits(&bundle));
+        assert_eq!(written(&back), text);
+    }
+
+    #[test]
+    fn a_bundle_written_before_timelines_opens_and_writes_the_same() {
+        // A version 1 file as written before the timeline section existed.
+        let old = written(&documented_bundle());
+        assert!(!old.contains("timeline"));
+        let bundle = read_bundle(&old).unwrap();
+        assert_eq!(bundle.timeline, None);
+        assert_eq!(written(&bundle), old);
+        // And a null section is none.
+        let null = old.replacen("\"dim\":3,", "\"timeline\":null,\"dim\":3,", 1);
+        assert_eq!(read_bundle(&null).unwrap().timeline, None);
+    }
+
+    #[test]
+    fn rejects_every_fault_in_the_timeline() {
+        let text = written(&timeline_bundle());
+        let line_of = |text: &str, piece: &str| {
+            1 + text[..text.find(piece).unwrap_or_else(|| panic!("{piece}"))].matches('\n').count()
+        };
+        let cases: &[(&str, &str, &str)] = &[
+            ("[2,0]", "[2,7]", "word list 2 names word id 7, and the bundle has 3 words"),
+            ("\"words\":1,", "\"words\":4,", "frame 2: it shows word list 5, and there are 2 word lists"),
+            ("[1,3.4028235e38,-3,4]", "[1,3.4028235e38,-3]", "frame 2: it has 3 coordinates for 2 words"),
+            ("[1,3.4028235e38,-3,4]", "[1,3.5e38,-3,4]", "coordinate 2 of \"coords\" of frame 2 is 3.5e38"),
+            (
+                "{\"method\":\"tsne\",\"perplexity\":30}",
+                "[\"tsne\"]",
+                "\"view\" of frame 2 must be an object",
+            ),
+            (
+                "\"axisLabels\":[\"PC1 (50.0 % of variance)\",\"t-SNE \\\"2\\\"\\n\"],\"words\":1",
+                "\"axisLabels\":[\"x\"],\"words\":1",
+                "\"axisLabels\" of frame 2 must be two strings",
+            ),
+            ("\"ids\":[2,1,2,0,1,0]", "\"ids\":[2,1,2,0,1]", "neighbours of epoch 2: 5 ids and 6 scores"),
+            ("\"ids\":[2,1,2,0,1,0]", "\"ids\":[2,1,2,0,1,9]", "neighbours of epoch 2: word id 9"),
+            ("\"ids\":[2,1,2,0,1,0]", "\"idz\":[2,1,2,0,1,0]", "lacks the key \"ids\""),
+            ("\"k\":2", "\"k\":3", "neighbours of 3 words, 3 each"),
+        ];
+        for &(from, to, fragment) in cases {
+            assert!(text.contains(from), "{from}");
+            // The fault is reported on the line of the piece changed.
+            let at = text.rfind(from).unwrap();
+            let broken = format!("{}{to}{}", &text[..at], &text[at + from.len()..]);
+            check(&broken, line_of(&text, &text[at..]).max(line_of(&broken, &broken[at..])), fragment);
+        }
+        check(
+            &text.replacen("\"timeline\":{", "\"timeline\":[", 1),
+            line_of(&text, "\"timeline\""),
+            "must be an object",
+        );
+    }
+
+    #[test]
+    fn writer_rejects_a_timeline_it_could_not_read_back() {
+        for broken in [
+            |t: &mut Timeline| t.frames[0].coords[0] = f32::NAN,
+            |t: &mut Timeline| t.frames[1].word_list = 2,
+            |t: &mut Timeline| t.word_lists[0].push(3),
+            |t: &mut Timeline| t.frames[0].view = Value::Null,
+        ] {
+            let mut bundle = timeline_bundle();
+            broken(bundle.timeline.as_mut().unwrap());
+            let err = write_bundle(&bundle, Vec::new()).unwrap_err();
+            assert!(matches!(err, Error::InvalidParameter { name: "timeline", .. }), "{err:?}");
+        }
     }
 
     #[test]
@@ -1034,23 +1580,36 @@ mod tests {
 
     #[test]
     fn random_and_mutated_bundles_never_panic() {
-        let keys = ["\"words\"", "\"vectors\"", "\"counts\"", "\"dim\"", "\"version\"", "-1"];
+        let keys = [
+            "\"words\"",
+            "\"vectors\"",
+            "\"counts\"",
+            "\"dim\"",
+            "\"version\"",
+            "-1",
+            "\"coords\"",
+            "\"ids\"",
+        ];
         let interesting = [crate::fuzz::JSON_PIECES, &keys].concat();
-        let document = written(&documented_bundle());
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(41);
-        let mut read = 0;
-        for _ in 0..2_000 {
-            let text = crate::fuzz::random_or_mutated(&mut rng, &document, &interesting);
-            let _ = Bundle::sniff(text.as_bytes());
-            match read_bundle(&text) {
-                // What was read writes out and reads back the same.
-                Ok(bundle) => {
-                    read += 1;
-                    assert_reads_as(&written(&bundle), &bundle);
+        // The bundle as before, and one with a timeline (longer, so fewer of its mutations read).
+        for (document, seed, least) in
+            [(written(&documented_bundle()), 41, 100), (written(&timeline_bundle()), 42, 60)]
+        {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut read = 0;
+            for _ in 0..2_000 {
+                let text = crate::fuzz::random_or_mutated(&mut rng, &document, &interesting);
+                let _ = Bundle::sniff(text.as_bytes());
+                match read_bundle(&text) {
+                    // What was read writes out and reads back the same.
+                    Ok(bundle) => {
+                        read += 1;
+                        assert_reads_as(&written(&bundle), &bundle);
+                    }
+                    Err(err) => assert!(matches!(err, Error::Format { .. }), "{err:?}"),
                 }
-                Err(err) => assert!(matches!(err, Error::Format { .. }), "{err:?}"),
             }
+            assert!(read > least, "{read}");
         }
-        assert!(read > 100, "{read}");
     }
 }

@@ -11,6 +11,7 @@ mod layout;
 mod pca;
 mod projection;
 mod query;
+mod timeline;
 mod vectors;
 
 pub use align::{IDENTITY, Transform2, align_signs, apply_2d, procrustes_2d};
@@ -30,7 +31,10 @@ pub use layout::{
     Knn, Layout, LayoutBuilder, LayoutParams, LayoutPhase, LayoutProgress, Tsne, TsneParams, Umap,
     UmapParams, neighbour_preservation,
 };
-pub use pca::Pca;
+pub use pca::{Pca, PcaBuilder};
 pub use projection::{Axis, KMEANS_WORK_PER_FRAME, MAX_COMPONENTS, Projection, ViewSpec, frame_clusters};
 pub use query::{AnalogyMethod, Neighbour};
+pub use timeline::{
+    EPOCH_RECORDS, EpochNeighbours, NEIGHBOUR_K, NEIGHBOUR_WORDS, NeighbourHistory, Timeline, TimelineFrame,
+};
 pub use vectors::Embeddings;

@@ -66,7 +66,13 @@ pub fn frame_clusters(points: &[f32], dim: usize, k: usize, previous: Option<&KM
         // The first assignment comes before the iterations.
         Some(c) => c.refit(points, (n_iterations - 1).clamp(1, MAX_KMEANS_ITERATIONS)),
         // Seeding costs about as much as another assignment.
-        None => KMeans::fit(points, dim, k, KMEANS_SEED, n_iterations.saturating_sub(2).clamp(1, MAX_KMEANS_ITERATIONS)),
+        None => KMeans::fit(
+            points,
+            dim,
+            k,
+            KMEANS_SEED,
+            n_iterations.saturating_sub(2).clamp(1, MAX_KMEANS_ITERATIONS),
+        ),
     }
 }
 
@@ -255,7 +261,12 @@ impl Projection {
 
         let clusters = match spec.clusters {
             0 => None,
-            k => Some(frame_clusters(&rows(emb, &words, true), emb.dim(), k, previous.and_then(|p| p.clusters.as_ref()))?),
+            k => Some(frame_clusters(
+                &rows(emb, &words, true),
+                emb.dim(),
+                k,
+                previous.and_then(|p| p.clusters.as_ref()),
+            )?),
         };
 
         Ok(Projection { spec: spec.clone(), words, axes, transform, explained, labels, coords, clusters })

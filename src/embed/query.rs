@@ -15,7 +15,7 @@
 //! **Architecture Invariant:** an analogy score is always computed the same way, by
 //! [`AnalogyMethod::score`] from the three dot products `dot(d, a)`, `dot(d, b)`, `dot(d, c)`
 //! of unit vectors in that operand order, and compared through [`Candidate`]. The benchmark
-//! in `eval.rs` relies on it: its answer to a question is, to the bit, what
+//! in `eval/analogy.rs` relies on it: its answer to a question is, to the bit, what
 //! [`Embeddings::analogy`] answers.
 
 use std::cmp::Ordering;
@@ -55,7 +55,7 @@ const COS_MUL_EPSILON: f32 = 0.001;
 impl AnalogyMethod {
     /// The score of a candidate `d` from its cosines `[cos(d, a), cos(d, b), cos(d, c)]`.
     ///
-    /// Both the query ([`Embeddings::analogy`]) and the benchmark (`eval.rs`) score through
+    /// Both the query ([`Embeddings::analogy`]) and the benchmark (`eval/analogy.rs`) score through
     /// here, so they agree to the bit.
     #[inline]
     pub(super) fn score(self, [cos_a, cos_b, cos_c]: [f32; 3]) -> f32 {

@@ -55,3 +55,19 @@ impl<'a> Hogwild<'a> {
         unsafe { std::slice::from_raw_parts_mut(self.ptr, self.len) }
     }
 }
+
+/// Bytes of unused capacity after each of a thread's buffers: two cache lines (adjacent-line
+/// prefetchers fetch lines in pairs).
+const PAD_BYTES: usize = 128;
+
+/// A vector of `len` copies of `value` with [`PAD_BYTES`] of spare capacity after them, so
+/// its elements share no cache line with another buffer allocated after it. Each thread's
+/// buffers are allocated one after another on the thread that makes the trainer, and
+/// without the gap one thread's writes would keep evicting the line another thread reads
+/// (false sharing).
+pub(crate) fn unshared_vec<T: Clone>(len: usize, value: T) -> Vec<T> {
+    let pad = PAD_BYTES.div_ceil(size_of::<T>().max(1));
+    let mut v = Vec::with_capacity(len + pad);
+    v.resize(len, value);
+    v
+}

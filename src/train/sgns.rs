@@ -17,6 +17,7 @@
 //! interleaves them, which differs only when a noise word is drawn twice for one pair: there
 //! its second dot product reads the first update; here both read the vector as it was.
 
+use super::hogwild::unshared_vec;
 use crate::linalg::{axpy, dot_rows, update_rows};
 
 /// σ(x) is tabulated on [-MAX_X, MAX_X]; beyond it the gradient is taken as 0 or ±1.
@@ -75,9 +76,9 @@ impl Scratch {
     /// Buffers for vectors of `dim` floats and up to `negative` noise words a pair.
     pub fn new(dim: usize, negative: usize) -> Scratch {
         Scratch {
-            grad: vec![0.0; dim],
-            dots: Vec::with_capacity(negative + 1),
-            coefs: Vec::with_capacity(negative + 1),
+            grad: unshared_vec(dim, 0.0),
+            dots: unshared_vec(negative + 1, 0.0),
+            coefs: unshared_vec(negative + 1, 0.0),
         }
     }
 

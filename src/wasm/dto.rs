@@ -417,6 +417,7 @@ impl LayoutProgressDto {
         let phase_name = match phase {
             LayoutPhase::Neighbours => "neighbours",
             LayoutPhase::Affinities => "affinities",
+            LayoutPhase::Start => "start",
             LayoutPhase::Layout => "layout",
         };
         LayoutProgressDto {

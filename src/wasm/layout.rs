@@ -461,29 +461,32 @@ mod tests {
         assert_eq!(placed[1].unwrap().right, 95.0, "goes left of its point instead");
     }
 
-    #[test]
-    fn the_grid_and_the_thin_box_test_give_what_the_plain_greedy_placement_gives() {
-        // Many labels at random spots, some reaching over the bounds' edges: the result must
-        // be what the plain O(n²) greedy placement, measuring every label, gives.
-        let mut state = 7u64;
-        let mut random = move || {
+    /// A seeded generator of numbers in [0, 1).
+    fn uniform(seed: u64) -> impl FnMut() -> f64 {
+        let mut state = seed;
+        move || {
             state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             (state >> 33) as f64 / f64::from(1u32 << 31)
-        };
-        let bounds = Rect { left: 0.0, top: 0.0, right: 400.0, bottom: 300.0 };
-        let points: Vec<Px> = (0..800).map(|_| (random() * 440.0 - 20.0, random() * 340.0 - 20.0)).collect();
-        let requests: Vec<_> = (0..800).map(|i| request(i, 10.0 + 60.0 * random(), i % 97 == 0)).collect();
-        let placed = place(&points, &requests, &bounds);
+        }
+    }
 
-        let r = GEOMETRY.dot_radius;
+    /// Places `requests` (point, width, must) and checks the result is what the plain O(n²)
+    /// greedy placement, measuring every label, gives; returns how many were placed.
+    fn assert_plain_greedy(points: &[Px], requests: &[(usize, f64, bool)], geometry: &LabelGeometry, bounds: &Rect) -> usize {
+        let mut widths = vec![0.0; points.len()];
+        requests.iter().for_each(|&(point, width, _)| widths[point] = width);
+        let asked: Vec<_> = requests.iter().map(|&(point, _, must)| LabelRequest { point, must }).collect();
+        let placed = place_labels(points, &asked, |p| Ok::<_, ()>(widths[p]), geometry, bounds).unwrap();
+
+        let r = geometry.dot_radius;
         let mut obstacles: Vec<Rect> = Vec::new();
         for (&(point, width, must), got) in requests.iter().zip(&placed) {
             let p = points[point];
             let dot = Rect { left: p.0 - r, top: p.1 - r, right: p.0 + r, bottom: p.1 + r };
-            let boxes = candidates(p, width, &GEOMETRY);
-            let clear = |b: &&Rect| b.is_inside(&bounds) && !obstacles.iter().any(|o| o.overlaps(b)) && !dot.overlaps(b);
+            let boxes = candidates(p, width, geometry);
+            let clear = |b: &&Rect| b.is_inside(bounds) && !obstacles.iter().any(|o| o.overlaps(b)) && !dot.overlaps(b);
             let expected = boxes.iter().find(clear).copied().or_else(|| {
-                must.then(|| *boxes.iter().find(|b| b.is_inside(&bounds)).unwrap_or(&boxes[0]))
+                must.then(|| *boxes.iter().find(|b| b.is_inside(bounds)).unwrap_or(&boxes[0]))
             });
             assert_eq!(*got, expected, "label {point}");
             if let Some(b) = expected {
@@ -491,6 +494,34 @@ mod tests {
                 obstacles.push(dot);
             }
         }
-        assert!(placed.iter().filter(|b| b.is_some()).count() > 100, "a fair share is placed");
+        placed.iter().filter(|b| b.is_some()).count()
+    }
+
+    #[test]
+    fn the_grids_and_the_thin_box_test_give_what_the_plain_greedy_placement_gives() {
+        // Many labels at random spots, some reaching over the bounds' edges.
+        let mut random = uniform(7);
+        let bounds = Rect { left: 0.0, top: 0.0, right: 400.0, bottom: 300.0 };
+        let points: Vec<Px> = (0..800).map(|_| (random() * 440.0 - 20.0, random() * 340.0 - 20.0)).collect();
+        let requests: Vec<_> = (0..800).map(|i| request(i, 10.0 + 60.0 * random(), i % 97 == 0)).collect();
+        assert!(assert_plain_greedy(&points, &requests, &GEOMETRY, &bounds) > 100, "a fair share is placed");
+
+        // A crowd, as a map of thousands of words is: most have no room. The page's geometry
+        // at two pixel ratios, the bounds not at the origin, coordinates anywhere in a pixel.
+        for scale in [1.0, 2.0] {
+            let mut random = uniform(11);
+            let geometry = LabelGeometry { height: 12.0 * scale, gap: 3.0 * scale, dot_radius: 2.5 * scale };
+            let bounds = Rect { left: 41.5 * scale, top: 12.25 * scale, right: 941.5 * scale, bottom: 572.25 * scale };
+            let gaussian = |random: &mut dyn FnMut() -> f64| {
+                (-2.0 * (1.0 - random()).ln()).sqrt() * (std::f64::consts::TAU * random()).cos()
+            };
+            let points: Vec<Px> = (0..3000)
+                .map(|_| (scale * (490.0 + 150.0 * gaussian(&mut random)), scale * (290.0 + 90.0 * gaussian(&mut random))))
+                .collect();
+            let requests: Vec<_> =
+                (0..3000).map(|i| request(i, scale * (15.0 + 50.0 * random()), i % 500 == 7)).collect();
+            let placed = assert_plain_greedy(&points, &requests, &geometry, &bounds);
+            assert!((100..1500).contains(&placed), "{placed} of 3,000 placed at scale {scale}");
+        }
     }
 }

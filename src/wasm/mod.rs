@@ -4,6 +4,7 @@
 //! - `session`: the worker's one opaque handle (train, query, project, export).
 //! - `dto`: the serialisable shapes that cross the boundary.
 //! - `pool`: the training threads of the threaded build (host workers over shared memory).
+//! - `timeline`: the training timeline across the boundary (frames for a bundle, neighbours through time).
 //! - `plot`: `Chart`, the page's drawing handle (plotters-canvas), over the pure geometry of `layout`.
 
 mod dto;
@@ -13,6 +14,7 @@ mod pool;
 mod raster;
 mod scene;
 mod session;
+mod timeline;
 
 use wasm_bindgen::prelude::*;
 

@@ -13,6 +13,7 @@
 use plotters::coord::Shift;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use js_sys::JsString;
 use plotters_canvas::CanvasBackend;
 use serde::Deserialize;
@@ -68,13 +69,15 @@ struct ScatterOptions {
     highlighted: Vec<u32>,
     preferred: Vec<u32>,
     fixed_range: Option<[f64; 4]>,
+    trails: Vec<Vec<f64>>,
+    caption: Option<String>,
 }
 
 impl ScatterOptions {
     /// The option names as JS spells them. serde-wasm-bindgen reads only the fields it knows
     /// (so `deny_unknown_fields` has no effect); `from_js` checks the names itself, so that a
     /// misspelt option fails instead of being ignored.
-    const NAMES: [&str; 10] = [
+    const NAMES: [&str; 12] = [
         "xLabel",
         "yLabel",
         "labelCount",
@@ -85,6 +88,8 @@ impl ScatterOptions {
         "highlighted",
         "preferred",
         "fixedRange",
+        "trails",
+        "caption",
     ];
 
     /// Reads the options from JS (`undefined` or `null` means all defaults) and checks every
@@ -116,6 +121,11 @@ impl ScatterOptions {
             return Err(JsError::new(&format!(
                 "point index {bad} in the scatter options is out of range for {n_points} points"
             )));
+        }
+        if let Some(bad) =
+            options.trails.iter().position(|t| t.len() % 2 != 0 || t.iter().any(|v| !v.is_finite()))
+        {
+            return Err(JsError::new(&format!("trail {bad} must be [x0, y0, x1, y1, …] of finite numbers")));
         }
         if let Some([x0, x1, y0, y1]) = options.fixed_range {
             let valid = |lo: f64, hi: f64| lo.is_finite() && hi.is_finite() && lo < hi;
@@ -246,7 +256,7 @@ impl Chart {
     }
 
     /// The colours to draw with, as the page reads them from its stylesheet:
-    /// `{ background, axis, grid, text, point, labelledPoint, accent, arrow, dimmed, classes }`,
+    /// `{ background, axis, grid, text, point, labelledPoint, accent, arrow, dimmed, trail, classes }`,
     /// each `[r, g, b, alpha]` with channels 0–255 and alpha 0–1 (`classes` a list of them).
     /// Fails on a missing or malformed colour; the next draw uses them.
     pub fn set_palette(&mut self, palette: JsValue) -> Result<(), JsError> {
@@ -292,7 +302,11 @@ impl Chart {
     /// - `highlighted` (indices) are drawn emphasised and labelled;
     /// - `preferred` (indices) are labelled before the frequent ones, where they fit;
     /// - `fixedRange` (`[xmin, xmax, ymin, ymax]` or null) is the data range shown (the
-    ///   page's camera); without it the range is fitted to the points with a small margin.
+    ///   page's camera); without it the range is fitted to the points with a small margin;
+    /// - `trails` (arrays of data coordinates `[x0, y0, x1, y1, …]`, oldest first) are drawn
+    ///   as lines in the palette's trail colour, fading with age, under the other marks;
+    /// - `caption` (a string or null) is written in the plotting area's top-left corner, over
+    ///   everything (the moment a replay shows, so a recorded video says it too).
     ///
     /// Fails on a coordinate count that is not twice the word count, a style count that is
     /// neither 0 nor the word count, a coordinate that is not finite, an index out of range
@@ -305,7 +319,7 @@ impl Chart {
             self.widths_scale = self.scale;
         }
         let mut measure = Measure::new(&self.context, &mut self.widths, &self.labels, MEASURES_PER_DRAW);
-        let drawn = scene.draw(&root, self.scale, &self.palette, &mut measure)?;
+        let drawn = scene.draw(&root, self.scale, &self.palette, &mut measure, Texts::Kept)?;
         self.labels_deferred = measure.deferred;
         self.points = drawn.points;
         self.points_scale = self.scale;
@@ -339,7 +353,7 @@ impl Chart {
             root.fill(&rgb(self.palette.background)).map_err(drawing_error)?;
             let mut widths = [vec![f64::NAN; self.labels.len()], vec![f64::NAN; self.labels.len()]];
             let mut measure = Measure::new(&self.context, &mut widths, &self.labels, usize::MAX);
-            let drawn = scene.draw(&root, 1.0, &self.palette, &mut measure)?;
+            let drawn = scene.draw(&root, 1.0, &self.palette, &mut measure, Texts::Copied)?;
             root.present().map_err(drawing_error)?;
             drawn.shapes
         };
@@ -407,13 +421,17 @@ impl Chart {
     /// Draws the loss chart: `epoch_losses` (mean loss of each finished epoch, at x = 1, 2,
     /// ...) and `within_epoch` (flat `[x, loss, x, loss, ...]` samples where x is a
     /// fractional epoch, e.g. 1.25), with axes "epoch" and "loss"; fits the y range to the
-    /// data; the x range is `0..=epochs`. Fails on an odd `within_epoch` length or a value
+    /// data; the x range is `0..=epochs`. `marker`, when given, is the moment the map shows
+    /// (a fractional epoch, as the timeline replays it), drawn as a vertical line in the trail
+    /// colour with `marker_label` beside it. Fails on an odd `within_epoch` length or a value
     /// that is not finite.
     pub fn draw_loss(
         &mut self,
         epochs: u32,
         epoch_losses: &[f64],
         within_epoch: &[f64],
+        marker: Option<f64>,
+        marker_label: Option<String>,
     ) -> Result<(), JsError> {
         if !within_epoch.len().is_multiple_of(2) {
             return Err(JsError::new(&format!(
@@ -421,7 +439,7 @@ impl Chart {
                 within_epoch.len()
             )));
         }
-        if epoch_losses.iter().chain(within_epoch).any(|v| !v.is_finite()) {
+        if epoch_losses.iter().chain(within_epoch).chain(&marker).any(|v| !v.is_finite()) {
             return Err(JsError::new("the loss data contains a value that is not finite"));
         }
         let samples: Vec<(f64, f64)> = within_epoch.chunks_exact(2).map(|s| (s[0], s[1])).collect();
@@ -447,6 +465,36 @@ impl Chart {
         if dotted {
             let dots = epoch_points.into_iter().map(|p| Circle::new(p, dot, accent.filled()));
             chart.draw_series(dots).map_err(drawing_error)?;
+        }
+        if let Some(at) = marker {
+            let x = at.clamp(range.x.0, range.x.1);
+            let colour = rgb(self.palette.trail);
+            let line = ShapeStyle::from(&colour).stroke_width(px(scene::TRAIL * s));
+            chart
+                .draw_series(LineSeries::new([(x, range.y.0), (x, range.y.1)], line))
+                .map_err(drawing_error)?;
+            if let Some(label) = marker_label {
+                // Beside the line, on the side with room for it (its width guessed from its
+                // length, as plotters measures text only when drawing it).
+                let font = (scene::FONT_FAMILY, TICK_FONT * s).into_font().color(&colour);
+                let gap = 4.0 * s;
+                let (px_x, px_y) = chart.backend_coord(&(x, range.y.1));
+                let (area_left, _) = chart.backend_coord(&(range.x.0, range.y.1));
+                let (area_right, _) = chart.backend_coord(&(range.x.1, range.y.1));
+                let width = 0.6 * TICK_FONT * s * label.chars().count() as f64;
+                let (x, left, right) = (f64::from(px_x), f64::from(area_left), f64::from(area_right));
+                // Right of the line, else left of it, else as far right as it fits.
+                let (anchor, at_x) = if x + gap + width <= right {
+                    (HPos::Left, x + gap)
+                } else if x - gap - width >= left {
+                    (HPos::Right, x - gap)
+                } else {
+                    (HPos::Left, (right - width).max(left))
+                };
+                let style = font.pos(Pos::new(anchor, VPos::Top));
+                let at = (at_x as i32, px_y + gap as i32);
+                root.draw(&Text::new(label, at, style)).map_err(drawing_error)?;
+            }
         }
         root.present().map_err(drawing_error)
     }
@@ -597,6 +645,15 @@ impl<'a> Measure<'a> {
     }
 }
 
+/// Whether a drawing copies the labels' text into its shapes (the SVG writes them) or leaves
+/// them empty, the canvas painting each from the JS string `set_words` kept: copying a JS
+/// string into Rust costs a call across the boundary, for each label of every redraw.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Texts {
+    Kept,
+    Copied,
+}
+
 impl<'a> Scatter<'a> {
     fn new(coords: &'a [f32], labels: &'a [JsString], styles: &[u8], options: JsValue) -> Result<Scatter<'a>, JsError> {
         let n_points = labels.len();
@@ -632,6 +689,7 @@ impl<'a> Scatter<'a> {
         s: f64,
         palette: &Palette,
         measure: &mut Measure<'_>,
+        texts_wanted: Texts,
     ) -> Result<Drawn, JsError> {
         let options = &self.options;
         let range = match options.fixed_range {
@@ -673,15 +731,19 @@ impl<'a> Scatter<'a> {
         for (point, _) in &placed {
             emphasis[*point] = emphasis[*point].max(Emphasis::Labelled);
         }
-        // The text of the labels placed, for the shapes (the SVG writes it).
         let mut texts = vec![String::new(); self.labels.len()];
-        for &(point, _) in &placed {
-            texts[point] = String::from(&self.labels[point]);
+        if texts_wanted == Texts::Copied {
+            for &(point, _) in &placed {
+                texts[point] = String::from(&self.labels[point]);
+            }
         }
         let as_usize = |i: &u32| *i as usize;
         let neighbours: Vec<usize> = options.neighbours.iter().map(as_usize).collect();
         let arrows: Vec<[usize; 2]> =
             options.arrows.iter().map(|[a, b]| [*a as usize, *b as usize]).collect();
+        let trails: Vec<Vec<Px>> = (options.trails.iter())
+            .map(|t| t.chunks_exact(2).map(|xy| viewport.to_pixel(xy[0], xy[1])).collect())
+            .collect();
         let marks = ScatterMarks {
             positions: &points,
             emphasis: &emphasis,
@@ -690,6 +752,8 @@ impl<'a> Scatter<'a> {
             hovered: options.hovered.as_ref().map(as_usize),
             neighbours: &neighbours,
             arrows: &arrows,
+            trails: &trails,
+            caption: options.caption.as_deref(),
             labels: &placed,
             texts: &texts,
             styles: &self.styles,
@@ -714,6 +778,7 @@ struct PaletteDto {
     accent: [f64; 4],
     arrow: [f64; 4],
     dimmed: [f64; 4],
+    trail: [f64; 4],
     classes: Vec<[f64; 4]>,
 }
 
@@ -739,6 +804,7 @@ impl PaletteDto {
             accent: paint(self.accent)?,
             arrow: paint(self.arrow)?,
             dimmed: paint(self.dimmed)?,
+            trail: paint(self.trail)?,
             classes: self.classes.into_iter().map(paint).collect::<Result<_, _>>()?,
         })
     }
@@ -762,7 +828,8 @@ impl Chart {
 
     /// Draws the dots in the buffer onto the canvas at `origin` (see `raster`).
     fn flush_dots(&mut self, origin: Px) -> Result<(), JsError> {
-        let (width, height) = (self.dots.width() as u32, self.dots.height() as u32);
+        let (width, height) = self.dots.size();
+        let (width, height) = (width as u32, height as u32);
         if width == 0 || height == 0 {
             return Ok(());
         }
@@ -806,7 +873,7 @@ impl Chart {
     fn paint(&mut self, shapes: &[Shape]) -> Result<(), JsError> {
         let mut clip = Rect { left: 0.0, top: 0.0, right: 0.0, bottom: 0.0 };
         let mut dots_origin: Option<Px> = None;
-        let mut style: Option<(String, Paint)> = None;
+        let mut style: Option<((u16, u64), Paint)> = None;
         let ctx = &self.context;
         ctx.set_line_cap("round");
         ctx.set_line_join("round");
@@ -834,17 +901,23 @@ impl Chart {
             if let Shape::Label { point, at, text, weight, size, fill } = shape {
                 // Hundreds of labels share a font and two colours: set the context's state
                 // only when it changes (a font is parsed each time it is set).
+                // The font is compared as numbers, so its string is made only when it changes,
+                // and the word is drawn from the JS string kept by `set_words`: no string is
+                // made or copied per label.
                 let ctx = &self.context;
-                let wanted = (font(*weight, *size), *fill);
-                if style.as_ref().is_none_or(|current| current.0 != wanted.0) {
-                    ctx.set_font(&wanted.0);
+                let wanted = ((*weight, size.to_bits()), *fill);
+                if style.is_none_or(|current| current.0 != wanted.0) {
+                    ctx.set_font(&font(*weight, *size));
                 }
-                let js_text = self.labels.get(*point).cloned().unwrap_or_else(|| text.as_str().into());
-                let text_ctx: &TextContext = ctx.unchecked_ref();
-                if style.as_ref().is_none_or(|current| current.1 != wanted.1) {
+                if style.is_none_or(|current| current.1 != wanted.1) {
                     ctx.set_fill_style_str(&fill.css());
                 }
-                text_ctx.fill_js_text(&js_text, at.0, at.1).map_err(js_error)?;
+                let text_ctx: &TextContext = ctx.unchecked_ref();
+                match self.labels.get(*point) {
+                    Some(js_text) => text_ctx.fill_js_text(js_text, at.0, at.1),
+                    None => text_ctx.fill_js_text(&text.as_str().into(), at.0, at.1),
+                }
+                .map_err(js_error)?;
                 style = Some(wanted);
                 continue;
             }
@@ -864,69 +937,58 @@ impl Chart {
             ctx.move_to(x + r, y);
             ctx.arc(x, y, r, 0.0, std::f64::consts::TAU).map_err(js_error)
         };
-        {
-            match shape {
-                Shape::Clip(area) => {
-                    ctx.save();
-                    ctx.begin_path();
-                    ctx.rect(area.left, area.top, area.right - area.left, area.bottom - area.top);
-                    ctx.clip();
-                }
-                Shape::Unclip => ctx.restore(),
-                // `paint` draws dots through the pixel buffer; this is for a lone one.
-                Shape::Dots { centres, radius, fill } => {
-                    ctx.set_fill_style_str(&fill.css());
-                    ctx.begin_path();
-                    for &centre in centres {
-                        circle(centre, *radius)?;
-                    }
-                    ctx.fill();
-                }
-                Shape::Disc { centre, radius, fill, outline, width } => {
-                    ctx.begin_path();
-                    circle(*centre, *radius)?;
-                    ctx.set_fill_style_str(&fill.css());
-                    ctx.fill();
-                    ctx.set_stroke_style_str(&outline.css());
-                    ctx.set_line_width(*width);
-                    ctx.stroke();
-                }
-                Shape::Ring { centre, radius, stroke, width } => {
-                    ctx.begin_path();
-                    circle(*centre, *radius)?;
-                    ctx.set_stroke_style_str(&stroke.css());
-                    ctx.set_line_width(*width);
-                    ctx.stroke();
-                }
-                Shape::Segments { segments, stroke, width } => {
-                    ctx.set_stroke_style_str(&stroke.css());
-                    ctx.set_line_width(*width);
-                    ctx.begin_path();
-                    for (a, b) in segments {
-                        ctx.move_to(a.0, a.1);
-                        ctx.line_to(b.0, b.1);
-                    }
-                    ctx.stroke();
-                }
-                Shape::Backdrops { rects, fill } => {
-                    ctx.begin_path();
-                    for r in rects {
-                        ctx.rect(r.left, r.top, r.right - r.left, r.bottom - r.top);
-                    }
-                    ctx.set_fill_style_str(&fill.css());
-                    ctx.fill();
-                }
-                Shape::Polygon { corners, fill } => {
-                    ctx.begin_path();
-                    for (i, c) in corners.iter().enumerate() {
-                        if i == 0 { ctx.move_to(c.0, c.1) } else { ctx.line_to(c.0, c.1) }
-                    }
-                    ctx.close_path();
-                    ctx.set_fill_style_str(&fill.css());
-                    ctx.fill();
-                }
-                Shape::Label { .. } => unreachable!("`paint` paints labels"),
+        match shape {
+            Shape::Clip(area) => {
+                ctx.save();
+                ctx.begin_path();
+                ctx.rect(area.left, area.top, area.right - area.left, area.bottom - area.top);
+                ctx.clip();
             }
+            Shape::Unclip => ctx.restore(),
+            Shape::Disc { centre, radius, fill, outline, width } => {
+                ctx.begin_path();
+                circle(*centre, *radius)?;
+                ctx.set_fill_style_str(&fill.css());
+                ctx.fill();
+                ctx.set_stroke_style_str(&outline.css());
+                ctx.set_line_width(*width);
+                ctx.stroke();
+            }
+            Shape::Ring { centre, radius, stroke, width } => {
+                ctx.begin_path();
+                circle(*centre, *radius)?;
+                ctx.set_stroke_style_str(&stroke.css());
+                ctx.set_line_width(*width);
+                ctx.stroke();
+            }
+            Shape::Segments { segments, stroke, width } => {
+                ctx.set_stroke_style_str(&stroke.css());
+                ctx.set_line_width(*width);
+                ctx.begin_path();
+                for (a, b) in segments {
+                    ctx.move_to(a.0, a.1);
+                    ctx.line_to(b.0, b.1);
+                }
+                ctx.stroke();
+            }
+            Shape::Backdrops { rects, fill } => {
+                ctx.begin_path();
+                for r in rects {
+                    ctx.rect(r.left, r.top, r.right - r.left, r.bottom - r.top);
+                }
+                ctx.set_fill_style_str(&fill.css());
+                ctx.fill();
+            }
+            Shape::Polygon { corners, fill } => {
+                ctx.begin_path();
+                for (i, c) in corners.iter().enumerate() {
+                    if i == 0 { ctx.move_to(c.0, c.1) } else { ctx.line_to(c.0, c.1) }
+                }
+                ctx.close_path();
+                ctx.set_fill_style_str(&fill.css());
+                ctx.fill();
+            }
+            Shape::Dots { .. } | Shape::Label { .. } => unreachable!("`paint` paints dots and labels"),
         }
         Ok(())
     }

@@ -34,12 +34,9 @@ impl DotBuffer {
         self.bytes.resize(4 * width * height, 0);
     }
 
-    pub fn width(&self) -> usize {
-        self.width
-    }
-
-    pub fn height(&self) -> usize {
-        self.height
+    /// Width and height in pixels.
+    pub fn size(&self) -> (usize, usize) {
+        (self.width, self.height)
     }
 
     /// Draws discs of `radius` and `paint` at `centres` (pixels relative to the buffer's
@@ -104,7 +101,7 @@ mod tests {
     const RED: Paint = Paint::new(255, 0, 0, 1.0);
 
     fn alpha_at(buffer: &DotBuffer, x: usize, y: usize) -> u8 {
-        let width = buffer.width();
+        let (width, _) = buffer.size();
         buffer.rgba()[4 * (y * width + x) + 3]
     }
 

@@ -59,6 +59,8 @@ pub struct Palette {
     pub arrow: Paint,
     /// Points left out by a search.
     pub dimmed: Paint,
+    /// The paths selected words travelled (the timeline's trails).
+    pub trail: Paint,
     /// Class colours (clusters, frequency bands, search matches), indexed by a point's style.
     pub classes: Vec<Paint>,
 }
@@ -76,6 +78,7 @@ impl Palette {
         accent: Paint::new(0xd9, 0x48, 0x0f, 1.0),
         arrow: Paint::new(0x5f, 0x3d, 0xc4, 1.0),
         dimmed: Paint::new(0x94, 0xa3, 0xb8, 0.25),
+        trail: Paint::new(0x0b, 0x72, 0x85, 1.0),
         classes: Vec::new(),
     };
 
@@ -110,6 +113,10 @@ const HOVER_RING: f64 = 7.5;
 pub const LINE: f64 = 1.25;
 pub const ARROW: f64 = 2.0;
 const ARROW_HEAD: f64 = 9.0;
+pub const TRAIL: f64 = 2.0;
+/// Steps of opacity a trail fades through, oldest faintest: a trail costs this many paths at
+/// most, not one per segment.
+pub const TRAIL_SHADES: usize = 6;
 
 /// How a point and its label stand out, from plain to strongest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -174,7 +181,7 @@ pub enum Shape {
         fill: Paint,
     },
     /// Text whose left end and vertical middle are at `at`; `point` is the point it names
-    /// (the canvas keeps that word as a JS string).
+    /// (the canvas keeps that word as a JS string), or [`NO_POINT`] for a caption.
     Label {
         point: usize,
         at: Px,
@@ -184,6 +191,9 @@ pub enum Shape {
         fill: Paint,
     },
 }
+
+/// The `point` of a label that names no point (the caption): its `text` is painted.
+pub const NO_POINT: usize = usize::MAX;
 
 /// What the scatter shows, decided by `Chart` before anything is drawn.
 pub struct ScatterMarks<'a> {
@@ -196,6 +206,10 @@ pub struct ScatterMarks<'a> {
     pub hovered: Option<usize>,
     pub neighbours: &'a [usize],
     pub arrows: &'a [[usize; 2]],
+    /// Paths of positions, oldest first, drawn as lines that fade with age.
+    pub trails: &'a [Vec<Px>],
+    /// A line in the plotting area's top-left corner (the moment a replay shows), over all.
+    pub caption: Option<&'a str>,
     /// `(point, box)` of each placed label, most important first.
     pub labels: &'a [(usize, Rect)],
     pub texts: &'a [String],
@@ -204,7 +218,13 @@ pub struct ScatterMarks<'a> {
     pub palette: &'a Palette,
 }
 
-/// The shapes of the scatter in painting order: muted dots, neighbour lines, analogy arrows,
+/// The opacity factor of segment `j` (0 = oldest) of a trail of `n` segments: one of
+/// `TRAIL_SHADES` steps from faint to nearly opaque.
+pub fn trail_shade(j: usize, n: usize) -> usize {
+    ((j + 1) * TRAIL_SHADES).div_ceil(n.max(1)) - 1
+}
+
+/// The shapes of the scatter in painting order: muted dots, trails, neighbour lines, analogy arrows,
 /// emphasised dots, the hover ring, then the labels (the most important last, on top).
 /// `scale` is the drawing's pixels per CSS pixel.
 pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
@@ -233,6 +253,27 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
             _ => palette.style(style, palette.labelled_point).alpha_times(0.95),
         };
         shapes.push(Shape::Dots { centres, radius: DOT * s, fill });
+    }
+
+    for shade in 0..TRAIL_SHADES {
+        let segments: Vec<(Px, Px)> = (marks.trails.iter())
+            .flat_map(|trail| {
+                let n = trail.len().saturating_sub(1);
+                trail
+                    .windows(2)
+                    .enumerate()
+                    .filter(move |(j, _)| trail_shade(*j, n) == shade)
+                    .map(|(_, w)| (w[0], w[1]))
+            })
+            .collect();
+        if !segments.is_empty() {
+            let alpha = 0.1 + 0.8 * (shade + 1) as f64 / TRAIL_SHADES as f64;
+            shapes.push(Shape::Segments {
+                segments,
+                stroke: palette.trail.alpha_times(alpha),
+                width: TRAIL * s,
+            });
+        }
     }
 
     let rim = EMPHASISED_DOT * s + s;
@@ -304,6 +345,23 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
             weight: e.font_weight(),
             size: LABEL_FONT * s,
             fill,
+        });
+    }
+    if let Some(text) = marks.caption {
+        let at = (marks.area.left + 8.0 * s, marks.area.top + 10.0 * s);
+        // Its width guessed from its length: the shapes are made before anything is measured.
+        let width = 0.62 * LABEL_FONT * s * text.chars().count() as f64;
+        let half = LABEL_FONT * s * 0.7;
+        let rect =
+            Rect { left: at.0 - pad, top: at.1 - half, right: at.0 + width + pad, bottom: at.1 + half };
+        shapes.push(Shape::Backdrops { rects: vec![rect], fill: palette.background.alpha(0.85) });
+        shapes.push(Shape::Label {
+            point: NO_POINT,
+            at,
+            text: text.to_string(),
+            weight: 600,
+            size: LABEL_FONT * s,
+            fill: palette.trail,
         });
     }
     shapes
@@ -412,6 +470,15 @@ mod tests {
     const AREA: Rect = Rect { left: 10.0, top: 10.0, right: 200.0, bottom: 100.0 };
 
     fn shapes(selected: Option<usize>, neighbours: &[usize], arrows: &[[usize; 2]]) -> Vec<Shape> {
+        shapes_with_trails(selected, neighbours, arrows, &[])
+    }
+
+    fn shapes_with_trails(
+        selected: Option<usize>,
+        neighbours: &[usize],
+        arrows: &[[usize; 2]],
+        trails: &[Vec<Px>],
+    ) -> Vec<Shape> {
         let positions = [(20.0, 20.0), (50.0, 50.0), (90.0, 30.0), (f64::NAN, f64::NAN)];
         let emphasis = [Emphasis::Strong, Emphasis::Marked, Emphasis::Labelled, Emphasis::Plain];
         let labels = [(0, Rect { left: 27.0, top: 14.0, right: 60.0, bottom: 26.0 })];
@@ -424,6 +491,8 @@ mod tests {
             hovered: None,
             neighbours,
             arrows,
+            trails,
+            caption: Some("epoch 2, <1.2 M> tokens"),
             labels: &labels,
             texts: &texts,
             styles: &[PLAIN; 4],
@@ -452,10 +521,49 @@ mod tests {
         // Labelled dots (point 2); the plain point 3 is outside the area and drawn nowhere.
         assert_eq!(
             kinds,
-            ["clip", "dots", "segments", "segments", "polygon", "disc", "disc", "unclip", "backdrops", "label"]
+            [
+                "clip",
+                "dots",
+                "segments",
+                "segments",
+                "polygon",
+                "disc",
+                "disc",
+                "unclip",
+                "backdrops",
+                "label",
+                "backdrops",
+                "label"
+            ]
         );
         let Shape::Dots { centres, .. } = &list[1] else { unreachable!() };
         assert_eq!(centres, &[(90.0, 30.0)]);
+    }
+
+    #[test]
+    fn trails_fade_with_age_under_the_selection() {
+        let trail: Vec<Px> = (0..13).map(|i| (20.0 + 5.0 * f64::from(i), 60.0)).collect();
+        let list = shapes_with_trails(Some(0), &[1], &[], &[trail, vec![(1.0, 1.0)]]);
+        let trails: Vec<(usize, f64)> = (list.iter())
+            .take_while(|s| !matches!(s, Shape::Disc { .. }))
+            .filter_map(|s| match s {
+                Shape::Segments { segments, stroke, width } if *width == TRAIL => {
+                    Some((segments.len(), stroke.alpha))
+                }
+                _ => None,
+            })
+            .collect();
+        // 12 segments in 6 shades of 2 each, oldest faintest; a trail of one point has none.
+        assert_eq!(trails.iter().map(|t| t.0).collect::<Vec<_>>(), [2; TRAIL_SHADES]);
+        assert!(trails.windows(2).all(|w| w[0].1 < w[1].1), "{trails:?}");
+        // Under the selection's lines (the last segments before the discs).
+        let first_trail =
+            list.iter().position(|s| matches!(s, Shape::Segments { width, .. } if *width == TRAIL));
+        let selection =
+            list.iter().position(|s| matches!(s, Shape::Segments { width, .. } if *width == LINE));
+        assert!(first_trail < selection);
+        // Every segment of a short trail is drawn, in the strongest shade last.
+        assert_eq!((0..3).map(|j| trail_shade(j, 3)).collect::<Vec<_>>(), [1, 3, 5]);
     }
 
     #[test]
@@ -463,6 +571,8 @@ mod tests {
         let mut svg = String::new();
         write_svg(&mut svg, &shapes(None, &[], &[]));
         assert!(svg.contains(">&lt;king&gt;</text>"), "{svg}");
+        // The caption comes last, on top, escaped too.
+        assert!(svg.ends_with(">epoch 2, &lt;1.2 M&gt; tokens</text>"), "{svg}");
         assert!(!svg.contains("<king>"));
         assert_eq!(svg.matches("<g").count(), svg.matches("</g>").count());
     }

@@ -19,6 +19,7 @@ use crate::embed::{
     KMeans, Layout, LayoutBuilder, LayoutParams, LayoutPhase, LayoutProgress, Projection, SimilarityOptions,
     SimilarityReport, SimilaritySet, VectorFormat, VectorsParser, frame_clusters,
 };
+use crate::embed::{NeighbourHistory, Timeline};
 use crate::error::Error;
 use crate::text::{BpeConfig, BpeLearner, BpeTokenizer, CorpusBuilder, Tokenizer, concordance, decode_text};
 use crate::train::Trainer;
@@ -39,7 +40,7 @@ fn js_error(err: Error) -> JsError {
     JsError::new(&err.to_string())
 }
 
-fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsError> {
+pub(super) fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsError> {
     serde_wasm_bindgen::to_value(value).map_err(|e| JsError::new(&e.to_string()))
 }
 
@@ -57,6 +58,8 @@ struct Opened {
     params: Option<json::Value>,
     fingerprint: Option<String>,
     epoch_losses: Vec<f64>,
+    /// A bundle's timeline (its frames, for the page, and its neighbours per epoch).
+    timeline: Option<Timeline>,
 }
 
 /// The text being tokenized into a corpus, a piece at a time, with the parameters it is for.
@@ -151,6 +154,8 @@ pub struct Session {
     frame: Option<Projection>,
     /// The t-SNE or UMAP map (`layout_begin`).
     layout: Option<LayoutRun>,
+    /// The trainer's neighbours at each epoch end, for `neighbour_history` and the bundle.
+    history: Option<NeighbourHistory>,
     /// The threads training runs on (`use_threads`); one, the worker's own, until then.
     pool: Pool,
 }
@@ -279,6 +284,7 @@ impl Session {
         self.diverged = false;
         self.frame = None;
         self.layout = None;
+        self.history = Some(NeighbourHistory::for_vocabulary(self.vocab_size()));
         to_js(&stats)
     }
 
@@ -318,7 +324,27 @@ impl Session {
             }
             Err(err) => return Err(js_error(err)),
         };
-        to_js(&ProgressDto::new(progress, trainer.epoch_losses()))
+        let out = to_js(&ProgressDto::new(progress.clone(), trainer.epoch_losses()))?;
+        // A chunk stops at an epoch's end, so this sees every epoch end once, whatever the chunks.
+        if progress.epoch_tokens > 0 && progress.epoch_tokens_done == progress.epoch_tokens {
+            let embeddings = self.embeddings()?;
+            if let Some(history) = &mut self.history {
+                history.record(&embeddings, progress.epoch, progress.tokens_done);
+            }
+        }
+        Ok(out)
+    }
+
+    /// `word`'s `k` nearest neighbours (at most `NEIGHBOUR_K`) at the end of each epoch kept
+    /// (`NeighbourHistory` in www/protocol.js): of the trainer, or of an opened bundle; null
+    /// for vectors without a history (opened from a word2vec, GloVe or Projector file). Fails
+    /// for a word outside the most frequent ones kept.
+    pub fn neighbour_history(&mut self, word: &str, k: usize) -> Result<JsValue, JsError> {
+        let embeddings = self.embeddings()?;
+        match self.kept_history() {
+            Some(history) => super::timeline::word_history(history, &embeddings, word, k),
+            None => Ok(JsValue::NULL),
+        }
     }
 
     /// Trains on `threads` threads from now on: the pool is rebuilt when its size changes.
@@ -449,14 +475,8 @@ impl Session {
         };
         let builder =
             LayoutBuilder::new(&embeddings, n_words, params, initial.as_deref()).map_err(js_error)?;
-        let clusters = match view.clusters {
-            0 => None,
-            k => {
-                let dim = embeddings.dim();
-                let previous = self.layout.as_ref().and_then(|run| run.clusters.as_ref());
-                Some(frame_clusters(&embeddings.unit()[..n_words * dim], dim, k, previous).map_err(js_error)?)
-            }
-        };
+        let previous = self.layout.as_ref().and_then(|run| run.clusters.as_ref());
+        let clusters = layout_clusters(&embeddings, n_words, view.clusters, previous)?;
         let run = LayoutRun {
             method,
             embeddings,
@@ -468,6 +488,16 @@ impl Session {
         let progress = run.progress();
         self.layout = Some(run);
         to_js(&progress)
+    }
+
+    /// Colours the running map's words by `k` k-means clusters (0: none), from the vectors
+    /// it is built from, without starting it again: the colouring changed, not the map. The
+    /// clusters start from the old ones when `k` is the same. A bad `k` fails with the
+    /// core's message, and the colours before stay.
+    pub fn layout_set_clusters(&mut self, k: usize) -> Result<(), JsError> {
+        let run = self.layout.as_mut().ok_or_else(no_layout)?;
+        run.clusters = layout_clusters(&run.embeddings, run.n_words, k, run.clusters.as_ref())?;
+        Ok(())
     }
 
     /// Does about `max_work` more of the map: while building (phase 'neighbours' or
@@ -617,13 +647,15 @@ impl Session {
             params: None,
             fingerprint: None,
             epoch_losses: Vec::new(),
+            timeline: None,
         });
         to_js(&info)
     }
 
     /// Opens a bundle (as `export_bundle` writes) and makes its vectors the ones queried.
-    /// Returns `{ info: VectorsInfo, params, epochLosses }`, `params` being the training
-    /// parameters the bundle holds (or null).
+    /// Returns `{ info: VectorsInfo, params, epochLosses, timeline }`, `params` being the
+    /// training parameters the bundle holds (or null), `timeline` its frames (`TimelineData`
+    /// in www/protocol.js, or null).
     pub fn open_bundle(&mut self, text: &str, name: &str, bytes: f64) -> Result<JsValue, JsError> {
         let bundle = embed::read_bundle(text).map_err(|e| js_error_in(name, e))?;
         let info = VectorsInfo::new(
@@ -642,12 +674,18 @@ impl Session {
         };
         set(&out, "params", &params)?;
         set(&out, "epochLosses", &to_js(&bundle.epoch_losses)?)?;
+        let timeline = match &bundle.timeline {
+            Some(timeline) => super::timeline::to_js(timeline, &bundle.embeddings)?,
+            None => JsValue::NULL,
+        };
+        set(&out, "timeline", &timeline)?;
         self.open(Opened {
             embeddings: Rc::new(bundle.embeddings),
             counts: bundle.counts,
             params: bundle.params,
             fingerprint: bundle.fingerprint,
             epoch_losses: bundle.epoch_losses,
+            timeline: bundle.timeline,
         });
         Ok(out)
     }
@@ -656,9 +694,12 @@ impl Session {
     /// bundle (JSON bytes), which `open_bundle` re-opens exactly. Trained vectors carry the
     /// parameters they were trained with; opened ones keep what their file held (none for a
     /// word2vec or GloVe file). The vectors are written from where they are, not copied.
-    pub fn export_bundle(&mut self) -> Result<Vec<u8>, JsError> {
+    /// `timeline` is the page's frames (`TimelineData` in www/protocol.js, or null); the
+    /// bundle holds them with the neighbours of each epoch the session kept.
+    pub fn export_bundle(&mut self, timeline: JsValue) -> Result<Vec<u8>, JsError> {
         let embeddings = self.embeddings()?;
-        let mut bundle = BundleRef::new(&embeddings);
+        let timeline = super::timeline::from_js(&timeline, &embeddings, self.kept_history())?;
+        let mut bundle = BundleRef { timeline: timeline.as_ref(), ..BundleRef::new(&embeddings) };
         if let Some(opened) = &self.opened {
             bundle = BundleRef {
                 counts: opened.counts.as_deref(),
@@ -756,6 +797,14 @@ impl Session {
 }
 
 impl Session {
+    /// The neighbours per epoch of the vectors queried: the trainer's, or an opened bundle's.
+    fn kept_history(&self) -> Option<&NeighbourHistory> {
+        match &self.opened {
+            Some(opened) => opened.timeline.as_ref().and_then(|t| t.neighbours.as_ref()),
+            None => self.history.as_ref(),
+        }
+    }
+
     fn project_view(&mut self, view: ViewDto) -> Result<JsValue, JsError> {
         if view.layout_params().map_err(js_error)?.is_some() {
             return Err(JsError::new("project draws 'pca' maps: t-SNE and UMAP go through layout_begin"));
@@ -901,6 +950,21 @@ fn format_id(format: VectorFormat) -> &'static str {
 /// An error about a file, naming it: "vectors.txt: malformed vectors file, line 7: …".
 fn js_error_in(name: &str, err: Error) -> JsError {
     JsError::new(&format!("{name}: {err}"))
+}
+
+/// The k-means colours of a map of the `n_words` most frequent words of `embeddings`, `k`
+/// clusters (0: none), warm from `previous`.
+fn layout_clusters(
+    embeddings: &Embeddings,
+    n_words: usize,
+    k: usize,
+    previous: Option<&KMeans>,
+) -> Result<Option<KMeans>, JsError> {
+    if k == 0 {
+        return Ok(None);
+    }
+    let dim = embeddings.dim();
+    frame_clusters(&embeddings.unit()[..n_words * dim], dim, k, previous).map(Some).map_err(js_error)
 }
 
 fn no_layout() -> JsError {

@@ -520,9 +520,16 @@ test('t-SNE and UMAP maps: chosen on the map, computed in the worker in slices, 
   const { page, problems } = await suite.openExplorer();
   await trainSample(page);
   const progress = page.locator('#layout-progress');
+  // Every text the progress line shows: 183 words settle fast, and a line shown for a
+  // moment can come and go between two looks at the page.
+  await page.evaluate(() => {
+    const line = document.getElementById('layout-progress');
+    window.layoutTexts = [];
+    new MutationObserver(() => window.layoutTexts.push(line.textContent)).observe(line, { childList: true, characterData: true, subtree: true });
+  });
   await combobox(page, 'Projection').selectOption('tsne');
   assert.equal(await page.locator('#plot-axes-label').isVisible(), false, 'principal components are not offered for t-SNE');
-  await progress.filter({ hasText: /^t-SNE: iteration \d+ of 750$/ }).waitFor();
+  await page.waitForFunction(() => window.layoutTexts.some((t) => /^t-SNE: iteration \d+ of 750$/.test(t)));
   // The worker answers a query while the layout runs.
   const asked = Date.now();
   await combobox(page, 'Word', { exact: true }).fill('king');
@@ -547,6 +554,14 @@ test('t-SNE and UMAP maps: chosen on the map, computed in the worker in slices, 
   await progress.filter({ hasText: /^UMAP: done after \d+ epochs\.$/ }).waitFor({ timeout: 120_000 });
   await settle(page);
   await page.locator('.plot-card').screenshot({ path: join(RESULTS, 'map-umap.png') });
+  // Colouring a map recolours it where it stands: the map is not made again.
+  await combobox(page, 'Colour').selectOption('clusters');
+  const kField = page.getByRole('region', { name: 'Map of the vectors' }).getByRole('spinbutton', { name: 'k' });
+  await kField.fill('3');
+  await kField.dispatchEvent('change');
+  await page.waitForFunction(() => new Set(window.explorer.mapModel.frame.clusters ?? []).size === 3, null, { timeout: 20_000 });
+  assert.match(await progress.textContent(), /^UMAP: done after \d+ epochs\.$/, 'the finished map stays finished');
+  await combobox(page, 'Colour').selectOption('none');
   // A bad parameter is marked and not sent.
   await page.getByText('Projection parameters').click();
   await page.locator('#umap-neighbours').fill('1');

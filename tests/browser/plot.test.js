@@ -19,15 +19,8 @@ const ACCENT = [0xd9, 0x48, 0x0f];
  * few long ones) on #scatter with `options`, and returns what the test checks.
  */
 function drawScatter({ n, options }) {
-  // A small seeded generator (mulberry32), so every run draws the same plot.
-  let seed = 12345;
-  const random = () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const gaussian = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  // The fixture's seeded generator, so every run draws the same plot.
+  const { uniform: random, gaussian } = window.seeded(12345);
   const syllables = ['an', 'ber', 'cor', 'da', 'el', 'fen', 'gal', 'hin', 'is', 'jor', 'ka', 'lem', 'mo', 'nur', 'os', 'pra', 'qui', 'ro', 'sel', 'tu'];
   const word = () => Array.from({ length: 1 + Math.floor(random() * 3) }, () => syllables[Math.floor(random() * syllables.length)]).join('');
   const centres = [[-2, 1], [1.5, 1.2], [0, -1.5], [2.5, -1], [-2.5, -1.8]];

@@ -46,8 +46,12 @@ export class MapModel {
    * @param {import('./map-view.js').MapView} map
    * @param {import('./map-panel.js').MapPanel} panel
    * @param {{project: (settings: object) => Promise<object|null>, select: (word: string) => void,
-   *   changed: () => void}} host  asks the worker for a frame; selects a word (its neighbours);
-   *   hears that the link's state changed
+   *   changed: () => void, frameArrived: (frame: object, options: {live: boolean}) => boolean,
+   *   trails: (words: string[]) => number[][], caption: () => string|null}} host  asks the worker for a frame; selects a word
+   *   (its neighbours); hears that the link's state changed; hands each frame to the timeline,
+   *   which says whether to show it now (not while it replays an earlier one; `live` brings
+   *   it back); gives the paths of words up to the frame shown, and the line the map writes in
+   *   its corner (the moment a replay shows)
    */
   constructor(map, panel, host) {
     this.map = map;
@@ -115,9 +119,7 @@ export class MapModel {
     const previous = this.settings;
     this.settings = { ...this.settings, ...changes };
     try {
-      const frame = await this.host.project(this.settings);
-      if (refit) this.map.refit();
-      if (frame) this.showFrame(frame);
+      await this.fetchFrame(refit);
       this.panel.showAxesMessage('');
     } catch (error) {
       this.settings = previous;
@@ -134,22 +136,33 @@ export class MapModel {
    */
   async sendView() {
     try {
-      const frame = await this.host.project(this.settings);
-      this.map.refit();
-      if (frame) this.showFrame(frame);
+      await this.fetchFrame(true);
       this.panel.showAxesMessage('');
     } catch (error) {
       this.settings = { ...this.settings, axes: { x: null, y: null }, isolate: null };
       this.panel.showAxesMessage(`Back to principal components: ${error.message}.`);
-      const frame = await this.host.project(this.settings).catch(() => null);
-      this.map.refit();
-      if (frame) this.showFrame(frame);
+      await this.fetchFrame(true).catch(() => {});
     }
     this.panel.showIsolated(null);
   }
 
-  /** A frame of the model shown (the controller checked). */
-  showFrame(frame) {
+  /**
+   * Asks the worker for a frame of the settings and shows it; `refit` lets the camera fit it.
+   * Other settings (a projection, other words: `refit`) bring a replay back to the newest frame.
+   */
+  async fetchFrame(refit) {
+    const frame = await this.host.project(this.settings);
+    if (refit) this.map.refit();
+    if (frame) this.showFrame(frame, { live: refit });
+  }
+
+  /** A frame of the model shown (the controller checked): the timeline keeps it, and says whether it is drawn now. */
+  showFrame(frame, { live = false } = {}) {
+    if (this.host.frameArrived(frame, { live })) this.displayFrame(frame);
+  }
+
+  /** Draws `frame`: the newest, or one the timeline replays. */
+  displayFrame(frame) {
     this.frame = frame;
     this.panel.setAxes(frame.explained, frame.xComponent, frame.yComponent);
     this.panel.showLayoutProgress(layoutProgressText(frame));
@@ -295,6 +308,8 @@ export class MapModel {
         // A handful of matches stand out like the selection; many are only coloured and labelled first.
         highlighted: [...a.filter(known), ...chosen.slice(0, EMPHASISED), ...(matches && matches.size <= EMPHASISED ? matches : [])],
         preferred: [...chosen.slice(EMPHASISED), ...(matches ? [...matches].slice(0, PREFERRED) : [])],
+        trails: this.host.trails([...new Set([selected, ...this.selection].filter((w) => w != null))]),
+        caption: this.host.caption(),
       },
     };
   }
@@ -444,6 +459,7 @@ function layoutProgressText(frame) {
   if (!p || !name) return '';
   if (p.phase === 'neighbours') return `${name}: finding each word's neighbours…`;
   if (p.phase === 'affinities') return `${name}: weighing the neighbours…`;
+  if (p.phase === 'start') return `${name}: placing the words by PCA to start from…`;
   if (p.done) return `${name}: done after ${p.iterations.toLocaleString('en')} ${frame.method === 'umap' ? 'epochs' : 'iterations'}.`;
   return `${name}: ${frame.method === 'umap' ? 'epoch' : 'iteration'} ${p.iteration.toLocaleString('en')} of ${p.iterations.toLocaleString('en')}`;
 }

@@ -47,7 +47,9 @@ export class MapView {
     this.drawTimes = [];
     this.draws = 0;
     this.applyPalette();
-    bindMapInput(this.canvas, this.input());
+    /** What the pointer, wheel and keys do, built once; the buttons call it too. */
+    this.actions = this.makeActions();
+    bindMapInput(this.canvas, this.actions);
     // The first drawing in a page costs tens of milliseconds more than the next ones (the
     // canvas, its fonts and the dots' image are set up): spend them while the page is idle,
     // not in the middle of the first frames of a training.
@@ -132,11 +134,11 @@ export class MapView {
 
   zoomBy(factor) {
     const { width, height } = this.canvas.getBoundingClientRect();
-    this.input().zoomAt(width / 2, height / 2, factor);
+    this.actions.zoomAt(width / 2, height / 2, factor);
   }
 
   resetView() {
-    this.input().reset();
+    this.actions.reset();
   }
 
   setRegionTool(on) {
@@ -203,7 +205,7 @@ export class MapView {
   }
 
   /** @returns {import('./interaction.js').MapInput} */
-  input() {
+  makeActions() {
     const now = () => performance.now();
     const hit = (x, y) => (this.scene ? this.chart.hit(x, y, HIT_RADIUS) ?? null : null);
     return {

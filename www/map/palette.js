@@ -50,6 +50,7 @@ export function readPalette(element) {
     accent: colour('--map-accent'),
     arrow: colour('--map-arrow'),
     dimmed: colour('--map-dimmed'),
+    trail: colour('--map-trail'),
     classes: [
       ...Array.from({ length: CATEGORIES }, (_, i) => colour(`--map-class-${i}`)),
       ...Array.from({ length: FREQUENCY_STEPS }, (_, i) => mix(frequent, rare, i / (FREQUENCY_STEPS - 1))),

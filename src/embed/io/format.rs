@@ -7,7 +7,8 @@
 
 use std::fmt;
 
-use super::parser::{UTF8_BOM, header_counts};
+/// The byte order mark some editors put at the start of a UTF-8 file; readers skip it.
+pub(super) const UTF8_BOM: &[u8] = b"\xef\xbb\xbf";
 
 /// The vector file formats that embedscope reads and writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -317,6 +318,14 @@ fn looks_like_text(bytes: &[u8]) -> bool {
         Err(_) => return false,
     };
     valid.iter().all(|&b| b >= 0x20 || matches!(b, b'\t' | b'\n' | b'\r'))
+}
+
+/// The header line `"<n> <dim>"` as (`n`, `dim`), or `None` when the line is not two
+/// unsigned integers.
+pub(super) fn header_counts(line: &str) -> Option<(usize, usize)> {
+    let mut fields = line.split_ascii_whitespace();
+    let (Some(n), Some(dim), None) = (fields.next(), fields.next(), fields.next()) else { return None };
+    Some((n.parse().ok()?, dim.parse().ok()?))
 }
 
 #[cfg(test)]

@@ -30,7 +30,7 @@ pub use umap::{Umap, UmapParams};
 
 use graph::GraphBuilder;
 
-use super::{Embeddings, Pca};
+use super::{Embeddings, Pca, PcaBuilder};
 use crate::error::{Error, Result};
 
 /// How far a layout has come.
@@ -110,6 +110,8 @@ pub enum LayoutPhase {
     Neighbours,
     /// Weighing the neighbour graph (t-SNE's affinities, UMAP's memberships).
     Affinities,
+    /// The PCA the points start from (a cold start only): the covariance of the vectors.
+    Start,
     /// Moving the points: [`LayoutBuilder::finish`] gives the layout.
     Layout,
 }
@@ -130,6 +132,9 @@ pub struct LayoutBuilder {
     initial: Option<Vec<f32>>,
     graph: Graph,
     built: bool,
+    /// The PCA start of a cold start, and whether its covariance is complete; `None` for a
+    /// warm start, or when PCA cannot be fitted (one dimension): then the start is random.
+    pca: Option<(PcaBuilder, bool)>,
 }
 
 impl LayoutBuilder {
@@ -150,7 +155,11 @@ impl LayoutBuilder {
         if let Some(coords) = initial {
             check_initial(coords, n_words)?;
         }
-        Ok(LayoutBuilder { n_words, initial: initial.map(<[f32]>::to_vec), graph, built: false })
+        let pca = match initial {
+            Some(_) => None,
+            None => PcaBuilder::new(&emb.raw()[..n_words * emb.dim()], emb.dim(), 2).ok().map(|b| (b, false)),
+        };
+        Ok(LayoutBuilder { n_words, initial: initial.map(<[f32]>::to_vec), graph, built: false, pca })
     }
 
     /// Does about `max_work` more units of work (a unit is about the time of one multiply-add
@@ -165,6 +174,9 @@ impl LayoutBuilder {
                 Graph::Tsne(graph, _) => graph.step(unit, max_work),
                 Graph::Umap(graph, _) => graph.step(unit, max_work),
             };
+        } else if let Some((pca, complete @ false)) = &mut self.pca {
+            let rows = max_work.div_ceil(pca.work_per_row()).min(usize::MAX as u64) as usize;
+            *complete = pca.step(&emb.raw()[..self.n_words * emb.dim()], rows);
         }
         self.phase()
     }
@@ -176,27 +188,51 @@ impl LayoutBuilder {
             Graph::Umap(graph, _) => graph.finding_neighbours(),
         };
         match (self.built, finding) {
+            (true, _) if matches!(self.pca, Some((_, false))) => LayoutPhase::Start,
             (true, _) => LayoutPhase::Layout,
             (false, true) => LayoutPhase::Neighbours,
             (false, false) => LayoutPhase::Affinities,
         }
     }
 
-    /// The layout, at iteration 0 (what is left of the graph is built here, in one go).
-    /// The PCA start, when there are no initial coordinates, is computed here too.
+    /// The layout, at iteration 0 (what is left of the graph and of the PCA start is done
+    /// here, in one go).
     ///
     /// **Unchecked precondition:** as for `step`.
     pub fn finish(self, emb: &Embeddings) -> Result<Box<dyn Layout>> {
         let unit = &emb.unit()[..self.n_words * emb.dim()];
-        let initial = self.initial.as_deref();
+        let start = match (&self.initial, self.pca) {
+            (Some(coords), _) => Start::Warm(coords),
+            (None, Some((pca, _))) => Start::Pca(spread_coords(
+                &pca.finish(&emb.raw()[..self.n_words * emb.dim()]),
+                emb,
+                self.n_words,
+            )),
+            (None, None) => Start::Pca(None),
+        };
         Ok(match self.graph {
-            Graph::Tsne(graph, params) => {
-                Box::new(Tsne::from_graph(emb, graph.finish(unit), initial, params))
-            }
-            Graph::Umap(graph, params) => {
-                Box::new(Umap::from_graph(emb, graph.finish(unit), initial, params)?)
-            }
+            Graph::Tsne(graph, params) => Box::new(Tsne::from_graph(graph.finish(unit), start, params)),
+            Graph::Umap(graph, params) => Box::new(Umap::from_graph(graph.finish(unit), start, params)?),
         })
+    }
+}
+
+/// Where a layout's points start.
+pub(super) enum Start<'a> {
+    /// From the coordinates of an earlier layout.
+    Warm(&'a [f32]),
+    /// From the first two principal coordinates ([`pca_coords`]); `None` when they do not
+    /// spread, so the layout starts from random points.
+    Pca(Option<Vec<f32>>),
+}
+
+impl<'a> Start<'a> {
+    /// Warm from `initial`, else from the PCA of the `n_words` most frequent words.
+    fn of(emb: &Embeddings, n_words: usize, initial: Option<&'a [f32]>) -> Start<'a> {
+        match initial {
+            Some(coords) => Start::Warm(coords),
+            None => Start::Pca(pca_coords(emb, n_words)),
+        }
     }
 }
 
@@ -273,7 +309,11 @@ fn check_initial(initial: &[f32], n_words: usize) -> Result<()> {
 /// words, flat `x, y`; `None` when they do not spread (vectors of one dimension, or all the
 /// same, or so large that they project past `f32`), so the caller starts from random points.
 fn pca_coords(emb: &Embeddings, n_words: usize) -> Option<Vec<f32>> {
-    let pca = Pca::fit(emb, Some(n_words), 2).ok()?;
+    spread_coords(&Pca::fit(emb, Some(n_words), 2).ok()?, emb, n_words)
+}
+
+/// The words' coordinates on `pca`'s two components, `None` when they do not spread.
+fn spread_coords(pca: &Pca, emb: &Embeddings, n_words: usize) -> Option<Vec<f32>> {
     let coords = pca.project_words(emb, n_words);
     let spread = coords.iter().step_by(2).fold(0.0f32, |m, x| m.max(x.abs()));
     // Vectors near f32's limits can project past them.
@@ -433,9 +473,13 @@ mod tests {
             assert!(slices > 0, "{name}");
         }
         // 37 points of 120 a slice: the fourth ends the first iteration and goes on into the
-        // second with what is left of it, and so on.
+        // second with what is left of it, and so on; UMAP's epochs are cut the same way.
         let mut tsne = Tsne::new(&emb, 120, TsneParams { iterations: 10, ..TsneParams::default() }).unwrap();
         let seen: Vec<usize> = (0..8).map(|_| tsne.step_points(37).iteration).collect();
+        assert_eq!(seen, [0, 0, 0, 1, 1, 1, 2, 2]);
+        let mut umap =
+            Umap::new(&emb, 120, UmapParams { epochs: Some(10), ..UmapParams::default() }).unwrap();
+        let seen: Vec<usize> = (0..8).map(|_| umap.step_points(37).iteration).collect();
         assert_eq!(seen, [0, 0, 0, 1, 1, 1, 2, 2]);
     }
 
@@ -470,7 +514,17 @@ mod tests {
                     }
                 }
                 let slices = phases.len();
-                assert_eq!(phases, [LayoutPhase::Neighbours, LayoutPhase::Affinities, LayoutPhase::Layout]);
+                // A cold start fits its PCA start in slices too.
+                let expected_phases: &[LayoutPhase] = match initial {
+                    Some(_) => &[LayoutPhase::Neighbours, LayoutPhase::Affinities, LayoutPhase::Layout],
+                    None => &[
+                        LayoutPhase::Neighbours,
+                        LayoutPhase::Affinities,
+                        LayoutPhase::Start,
+                        LayoutPhase::Layout,
+                    ],
+                };
+                assert_eq!(phases, expected_phases, "{params:?}, budget {budget}");
                 let mut layout = builder.finish(&emb).unwrap();
                 assert_eq!(layout.progress().iteration, 0);
                 run_to_end(layout.as_mut(), 7);
@@ -488,12 +542,16 @@ mod tests {
         let emb = gaussian_clusters(5, 60, 20, 3.0, 8);
         let params = LayoutParams::Tsne(TsneParams { perplexity: 10.0, ..TsneParams::default() });
         let mut builder = LayoutBuilder::new(&emb, 300, params.clone(), None).unwrap();
-        let mut slices = 0;
-        while builder.step(&emb, 20_000) != LayoutPhase::Layout {
+        let (mut slices, mut start_slices) = (0, 0);
+        while builder.phase() != LayoutPhase::Layout {
+            start_slices += usize::from(builder.phase() == LayoutPhase::Start);
+            builder.step(&emb, 20_000);
             slices += 1;
         }
-        // 300 × 300 / 2 products of 20 numbers, 300 rows of bisection and of assembly.
+        // 300 × 300 / 2 products of 20 numbers, 300 rows of bisection and of assembly; the
+        // PCA start's covariance, 210 products a row, in slices of 96 rows.
         assert!(slices > 100, "{slices} slices");
+        assert_eq!(start_slices, 4, "the PCA start is sliced too");
         let too_few = LayoutBuilder::new(&emb, 30, params.clone(), None).err().unwrap();
         assert_eq!(too_few.to_string(), "invalid words = 30: expected at least 31 words for perplexity 10");
         assert!(LayoutBuilder::new(&emb, 300, params.clone(), Some(&[0.0; 3])).is_err());

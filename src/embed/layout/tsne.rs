@@ -30,7 +30,7 @@ use rand::{RngExt, SeedableRng};
 
 use super::graph::{GraphBuilder, RowWeights, Sparse};
 use super::quadtree::QuadTree;
-use super::{Knn, Layout, LayoutProgress, check_initial, check_words, pca_coords, std_of_x};
+use super::{Knn, Layout, LayoutProgress, Start, check_initial, check_words, std_of_x};
 use crate::embed::Embeddings;
 use crate::error::{Error, Result};
 
@@ -169,7 +169,7 @@ impl Tsne {
 
     fn build(emb: &Embeddings, n_words: usize, initial: Option<&[f32]>, params: TsneParams) -> Result<Tsne> {
         let graph = Tsne::graph(emb, n_words, &params)?;
-        Ok(Tsne::from_graph(emb, graph.finish(emb.unit()), initial, params))
+        Ok(Tsne::from_graph(graph.finish(emb.unit()), Start::of(emb, n_words, initial), params))
     }
 
     /// Checks `params` and the word count, and starts the affinities of the `n_words` most
@@ -187,19 +187,14 @@ impl Tsne {
         Ok(GraphBuilder::new(rule, n_words, emb.dim(), k))
     }
 
-    /// The layout over `graph`, the affinities of the most frequent words of `emb`, from
-    /// their PCA or from `initial` (checked by the caller).
-    pub(super) fn from_graph(
-        emb: &Embeddings,
-        graph: Sparse,
-        initial: Option<&[f32]>,
-        params: TsneParams,
-    ) -> Tsne {
+    /// The layout over `graph`, the affinities of the most frequent words, from `start`
+    /// (initial coordinates checked by the caller).
+    pub(super) fn from_graph(graph: Sparse, start: Start, params: TsneParams) -> Tsne {
         let n = graph.row_starts.len() - 1;
         let Sparse { row_starts, columns, values: p } = graph;
-        let (coords, early_iterations) = match initial {
-            Some(coords) => (coords.to_vec(), 0),
-            None => (initial_coords(emb, n, params.seed), EARLY_ITERATIONS.min(params.iterations)),
+        let (coords, early_iterations) = match start {
+            Start::Warm(coords) => (coords.to_vec(), 0),
+            Start::Pca(pca) => (initial_coords(pca, n, params.seed), EARLY_ITERATIONS.min(params.iterations)),
         };
         Tsne {
             params,
@@ -411,8 +406,8 @@ fn conditional_row(squared: &[f64], target: f64, weights: &mut [f64]) {
 }
 
 /// PCA coordinates scaled to openTSNE's spread, or random ones of that spread.
-fn initial_coords(emb: &Embeddings, n: usize, seed: u64) -> Vec<f32> {
-    let mut coords = pca_coords(emb, n).unwrap_or_else(|| {
+fn initial_coords(pca: Option<Vec<f32>>, n: usize, seed: u64) -> Vec<f32> {
+    let mut coords = pca.unwrap_or_else(|| {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         (0..2 * n).map(|_| rng.random::<f32>() - 0.5).collect()
     });

@@ -28,7 +28,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
 use super::graph::{GraphBuilder, RowWeights, Sparse};
-use super::{Knn, Layout, LayoutProgress, check_initial, check_words, pca_coords};
+use super::{Knn, Layout, LayoutProgress, Start, check_initial, check_words};
 use crate::embed::Embeddings;
 use crate::error::{Error, Result};
 
@@ -114,6 +114,9 @@ pub struct Umap {
     b: f32,
     epochs: usize,
     epoch: usize,
+    /// The next edge of the epoch under way (0 between epochs): an epoch of 20,000 words
+    /// takes longer than a worker's slice, so it can stop between edges.
+    next_edge: usize,
     /// The directed edges (both directions of each), sorted by head then tail.
     heads: Vec<u32>,
     tails: Vec<u32>,
@@ -156,7 +159,7 @@ impl Umap {
 
     fn build(emb: &Embeddings, n_words: usize, initial: Option<&[f32]>, params: UmapParams) -> Result<Umap> {
         let graph = Umap::graph(emb, n_words, &params)?;
-        Umap::from_graph(emb, graph.finish(emb.unit()), initial, params)
+        Umap::from_graph(graph.finish(emb.unit()), Start::of(emb, n_words, initial), params)
     }
 
     /// Checks `params` and the word count, and starts the fuzzy graph of the `n_words` most
@@ -173,14 +176,9 @@ impl Umap {
         Ok(GraphBuilder::new(rule, n_words, emb.dim(), k - 1))
     }
 
-    /// The layout over `graph`, the fuzzy graph of the most frequent words of `emb`, from
-    /// their PCA or from `initial` (checked by the caller).
-    pub(super) fn from_graph(
-        emb: &Embeddings,
-        graph: Sparse,
-        initial: Option<&[f32]>,
-        params: UmapParams,
-    ) -> Result<Umap> {
+    /// The layout over `graph`, the fuzzy graph of the most frequent words, from `start`
+    /// (initial coordinates checked by the caller).
+    pub(super) fn from_graph(graph: Sparse, start: Start, params: UmapParams) -> Result<Umap> {
         let n = graph.row_starts.len() - 1;
         let epochs = params.epochs_for(n);
 
@@ -200,9 +198,9 @@ impl Umap {
         let epochs_per_negative: Vec<f32> = epochs_per_sample.iter().map(|e| e / NEGATIVE_SAMPLES).collect();
 
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(params.seed);
-        let coords = match initial {
-            Some(coords) => coords.to_vec(),
-            None => initial_coords(emb, n, &mut rng),
+        let coords = match start {
+            Start::Warm(coords) => coords.to_vec(),
+            Start::Pca(pca) => initial_coords(pca, n, &mut rng),
         };
         let (a, b) = fit_ab(f64::from(params.min_dist), SPREAD);
         Ok(Umap {
@@ -211,6 +209,7 @@ impl Umap {
             pow: PowTable::new(b as f32),
             epochs,
             epoch: 0,
+            next_edge: 0,
             heads: kept_heads,
             tails: kept_tails,
             next_sample: epochs_per_sample.clone(),
@@ -238,14 +237,22 @@ impl Umap {
         (self.a, self.b)
     }
 
-    /// One epoch of SGD over the edges due in it.
+    /// One epoch of SGD over the edges due in it (or the rest of the one under way).
     fn epoch(&mut self) {
+        while !self.advance(usize::MAX) {}
+    }
+
+    /// Carries the epoch under way (or a new one) on over at most `max_edges` edges; true
+    /// when that ended the epoch. Edges are visited in order and draw from the one
+    /// generator in order, so the coordinates do not depend on the slicing.
+    fn advance(&mut self, max_edges: usize) -> bool {
         let n = self.epoch as f32;
         // umap-learn lowers the rate after each epoch, so its first two run at the full rate.
         let alpha =
             self.params.learning_rate * (1.0 - self.epoch.saturating_sub(1) as f32 / self.epochs as f32);
         let (a, b) = (self.a, self.b);
-        for e in 0..self.heads.len() {
+        let end = self.next_edge.saturating_add(max_edges.max(1)).min(self.heads.len());
+        for e in self.next_edge..end {
             if self.next_sample[e] > n {
                 continue;
             }
@@ -284,7 +291,13 @@ impl Umap {
             }
             self.next_negative[e] += n_negative as f32 * self.epochs_per_negative[e];
         }
+        if end < self.heads.len() {
+            self.next_edge = end;
+            return false;
+        }
+        self.next_edge = 0;
         self.epoch += 1;
+        true
     }
 }
 
@@ -295,6 +308,23 @@ impl Layout for Umap {
                 break;
             }
             self.epoch();
+        }
+        self.progress()
+    }
+
+    fn step_points(&mut self, max_points: usize) -> LayoutProgress {
+        // A point's share of an epoch is its share of the edges.
+        let n = (self.coords.len() / 2).max(1);
+        let mut left = (max_points as u128 * self.heads.len() as u128).div_ceil(n as u128).max(1);
+        while left > 0 && self.epoch < self.epochs {
+            let from = self.next_edge;
+            let slice = left.min(usize::MAX as u128) as usize;
+            let ended = self.advance(slice);
+            let done = if ended { self.heads.len() - from } else { self.next_edge - from };
+            left = left.saturating_sub(done.max(1) as u128);
+            if !ended {
+                break;
+            }
         }
         self.progress()
     }
@@ -471,8 +501,8 @@ fn fit_ab(min_dist: f64, spread: f64) -> (f64, f64) {
 
 /// PCA coordinates (random ones when PCA cannot spread the words) scaled to [0, 10] on each
 /// axis, plus noise of 1e-4 so identical vectors part.
-fn initial_coords(emb: &Embeddings, n: usize, rng: &mut Xoshiro256PlusPlus) -> Vec<f32> {
-    let mut coords = pca_coords(emb, n).unwrap_or_else(|| (0..2 * n).map(|_| rng.random::<f32>()).collect());
+fn initial_coords(pca: Option<Vec<f32>>, n: usize, rng: &mut Xoshiro256PlusPlus) -> Vec<f32> {
+    let mut coords = pca.unwrap_or_else(|| (0..2 * n).map(|_| rng.random::<f32>()).collect());
     for axis in 0..2 {
         let values = coords.iter().skip(axis).step_by(2);
         let (min, max) = values.fold((f32::MAX, f32::MIN), |(lo, hi), &x| (lo.min(x), hi.max(x)));

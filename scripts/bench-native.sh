@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Native training speed and quality on the King James Bible, side by side in one run:
+# embedscope on 1 and 2 threads, skip-gram and CBOW, gensim with workers=1 and 2, and
+# fastText skip-gram without subwords when its package is installed; the speed ratios and
+# the top-10 neighbour agreement with gensim (scripts/bench_gensim.py). Same corpus and
+# parameters everywhere: word2vec defaults, whitespace tokens, 5 epochs. Part of
+# `npm run bench`; alone: scripts/bench-native.sh [OUT_DIR [WORD...]] (after setup.sh --kjv
+# --gensim, and --fasttext for its row); gensim's neighbours of each WORD are printed too.
+# Prints figures; asserts nothing, since timings depend on the machine and its load.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib.sh
+
+corpus=data/kjv.txt
+out=${1:-$(mktemp -d)}
+words=("${@:2}")
+mkdir -p "$out"
+
+section "Build: native release"
+cargo build --release --quiet
+
+section "embedscope (native: 1 and 2 threads, skip-gram and CBOW): $corpus"
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs);" \
+    "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+# name | label | model | flags; each run writes $out/NAME.bin and $out/NAME.log.
+runs=(
+    "native-1|1 thread|sg|--threads 1"
+    "native-2|2 threads|sg|--threads 2"
+    "native-cbow|CBOW 1 thread|cbow|--threads 1 --cbow"
+    "native-cbow-2|CBOW 2 threads|cbow|--threads 2 --cbow"
+)
+compare=()
+for run in "${runs[@]}"; do
+    IFS='|' read -r name label kind flags <<< "$run"
+    # The process's CPU seconds (user + system), to tell how many cores it had.
+    TIMEFORMAT='%3U %3S'
+    # shellcheck disable=SC2086 # the flags are separate words on purpose
+    cpu=$( { time ./target/release/embedscope train "$corpus" --tokenizer whitespace --out "$out/$name.bin" \
+        --quiet $flags > "$out/$name.log" 2>&1; } 2>&1 | awk '{ print $1 + $2 }')
+    grep -E '^trained' "$out/$name.log"
+    seconds=$(grep -o 'trained .* in [0-9.]* s' "$out/$name.log" | grep -o '[0-9.]* s$' | cut -d' ' -f1)
+    compare+=(--native "$label" "$kind" "$seconds" "$cpu" "$out/$name.bin")
+done
+
+section "gensim $(.tools/venv/bin/python -c 'import gensim; print(gensim.__version__)') and fastText beside embedscope: $corpus"
+.tools/venv/bin/python scripts/bench_gensim.py "$corpus" "${words[@]}" "${compare[@]}"
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,0 +1,249 @@
+//! `embedscope eval`: analogy and similarity benchmarks, as text or JSON.
+
+use embedscope::embed::{
+    self, AnalogyEvaluator, AnalogyMethod, AnalogyOptions, AnalogyReport, AnalogySet, SectionScore,
+    SimilarityOptions, SimilarityReport, SimilaritySet,
+};
+use embedscope::json::Value;
+
+use crate::args::Args;
+use crate::now;
+use crate::progress::*;
+use crate::vectors::*;
+
+pub(crate) fn eval(mut args: Args) -> Result<(), String> {
+    let path = args.positional("VECTORS")?;
+    let analogies_path = args.take("--analogies").flatten();
+    let similarity_path = args.take("--similarity").flatten();
+    // 0 means the whole vocabulary, as for the other commands; absent means each benchmark's default.
+    let restrict: Option<usize> = args.optional("--restrict")?;
+    // --gensim swaps our defaults for gensim's; what is given explicitly still applies.
+    let gensim = args.switch("--gensim");
+    let ignore_case = args.switch("--ignore-case") || gensim;
+    let k: Option<usize> = args.optional("-k")?;
+    let worst = args.optional("--worst")?.or(k);
+    let json = args.switch("--json");
+    let metadata = args.take("--metadata").flatten();
+    args.finish()?;
+    if analogies_path.is_none() && similarity_path.is_none() {
+        return Err("eval needs --analogies FILE or --similarity FILE (or both)".into());
+    }
+    // Benchmarks are small: read them first, so a malformed one fails before a large vectors file loads.
+    let analogies =
+        analogies_path.map(|p| read_benchmark(&p, AnalogySet::parse).map(|set| (p, set))).transpose()?;
+    let similarity =
+        similarity_path.map(|p| read_benchmark(&p, SimilaritySet::parse).map(|set| (p, set))).transpose()?;
+    let embeddings = load_vectors(&path, metadata.as_deref())?;
+    let mut json_out: Vec<(String, Value)> = vec![
+        ("vectors".into(), path.as_str().into()),
+        ("words".into(), embeddings.len().into()),
+        ("dim".into(), embeddings.dim().into()),
+    ];
+    let restrict_or = |default: Option<usize>| restrict.map_or(default, |n| (n > 0).then_some(n));
+
+    let both = analogies.is_some() && similarity.is_some();
+    if let Some((file, set)) = analogies {
+        let d = if gensim { AnalogyOptions::gensim() } else { AnalogyOptions::default() };
+        let options = AnalogyOptions {
+            restrict: restrict_or(d.restrict),
+            ignore_case,
+            worst: worst.unwrap_or(d.worst),
+        };
+        let (n_questions, n_sections) = (set.n_questions(), set.sections().len());
+        let started = now();
+        let mut evaluator = AnalogyEvaluator::new(&embeddings, set, options).map_err(|e| e.to_string())?;
+        let mut bar = ProgressBar::new(false);
+        loop {
+            let p = evaluator.step(&embeddings, 1_024).map_err(|e| e.to_string())?;
+            let text = format!("analogies {} {}/{}", gauge(p.done as f64 / p.total as f64), p.done, p.total);
+            bar.draw_text(p.is_done(), &text);
+            if p.is_done() {
+                break;
+            }
+        }
+        bar.line(&format!("evaluated {n_questions} analogy questions in {:.2} s", now() - started));
+        let report = evaluator.report();
+        if json {
+            json_out.push(("analogies".into(), analogy_json(&file, &report, ignore_case)));
+        } else {
+            println!(
+                "analogies: {file}, {n_questions} questions in {n_sections} section{}; candidates: the {} \
+                 most frequent of {} words{}",
+                if n_sections == 1 { "" } else { "s" },
+                report.n_candidates,
+                embeddings.len(),
+                if ignore_case { ", ignoring case" } else { "" }
+            );
+            print_analogy_report(&report);
+        }
+    }
+    if let Some((file, set)) = similarity {
+        let d = if gensim { SimilarityOptions::gensim() } else { SimilarityOptions::default() };
+        let options = SimilarityOptions {
+            restrict: restrict_or(d.restrict),
+            ignore_case,
+            worst: worst.unwrap_or(d.worst),
+        };
+        let report = embed::evaluate_similarity(&embeddings, &set, options).map_err(|e| e.to_string())?;
+        if json {
+            json_out.push(("similarity".into(), similarity_json(&file, &set, &report, ignore_case)));
+        } else {
+            if both {
+                println!();
+            }
+            let column = match set.score_name() {
+                Some(name) => format!("'{name}', column {}", set.score_column()),
+                None => format!("column {}", set.score_column()),
+            };
+            println!(
+                "similarity: {file}, {} pairs (score in {column}); found {} of {} pairs{}, OOV ratio {:.1} %",
+                report.pairs,
+                report.found,
+                report.pairs,
+                if ignore_case { " ignoring case" } else { "" },
+                report.oov_ratio() * 100.0
+            );
+            print_similarity_report(&report);
+        }
+    }
+    if json {
+        println!("{}", Value::Object(json_out).to_json());
+    }
+    Ok(())
+}
+
+/// One section's figures as JSON; accuracies and coverage are null when nothing is covered.
+pub(crate) fn section_json(score: &SectionScore) -> Value {
+    let ratio = |r: Option<f64>| r.map_or(Value::Null, Value::from);
+    Value::Object(vec![
+        ("name".into(), score.name.as_str().into()),
+        ("questions".into(), score.questions.into()),
+        ("covered".into(), score.covered.into()),
+        ("skipped".into(), score.skipped().into()),
+        ("coverage".into(), ratio(score.coverage())),
+        ("correctCosAdd".into(), score.correct_cos_add.into()),
+        ("correctCosMul".into(), score.correct_cos_mul.into()),
+        ("accuracyCosAdd".into(), ratio(score.accuracy(AnalogyMethod::CosAdd))),
+        ("accuracyCosMul".into(), ratio(score.accuracy(AnalogyMethod::CosMul))),
+    ])
+}
+
+/// The analogy report as JSON, with the same figures the text output prints.
+pub(crate) fn analogy_json(file: &str, report: &AnalogyReport, ignore_case: bool) -> Value {
+    let worst = report.worst.iter().map(|q| {
+        Value::Object(vec![
+            ("words".into(), Value::Array(q.words.iter().map(|w| w.as_str().into()).collect())),
+            ("answer".into(), q.answer.as_deref().map_or(Value::Null, Value::from)),
+            ("rank".into(), q.rank.into()),
+            ("section".into(), report.sections[q.section].name.as_str().into()),
+            ("line".into(), q.line.into()),
+        ])
+    });
+    Value::Object(vec![
+        ("file".into(), file.into()),
+        ("candidates".into(), report.n_candidates.into()),
+        ("ignoreCase".into(), ignore_case.into()),
+        ("overall".into(), section_json(&report.overall)),
+        ("sections".into(), Value::Array(report.sections.iter().map(section_json).collect())),
+        ("worst".into(), Value::Array(worst.collect())),
+    ])
+}
+
+/// The similarity report as JSON; correlations are null where they are not defined.
+pub(crate) fn similarity_json(
+    file: &str,
+    set: &SimilaritySet,
+    report: &SimilarityReport,
+    ignore_case: bool,
+) -> Value {
+    let figure = |r: Option<f64>| r.map_or(Value::Null, Value::from);
+    let worst = report.worst.iter().map(|p| {
+        Value::Object(vec![
+            ("words".into(), Value::Array(p.words.iter().map(|w| w.as_str().into()).collect())),
+            ("human".into(), p.human.into()),
+            ("cosine".into(), p.cosine.into()),
+            ("humanRank".into(), p.human_rank.into()),
+            ("modelRank".into(), p.model_rank.into()),
+            ("line".into(), p.line.into()),
+        ])
+    });
+    Value::Object(vec![
+        ("file".into(), file.into()),
+        ("scoreColumn".into(), set.score_column().into()),
+        ("ignoreCase".into(), ignore_case.into()),
+        ("pairs".into(), report.pairs.into()),
+        ("found".into(), report.found.into()),
+        ("oovRatio".into(), report.oov_ratio().into()),
+        ("spearman".into(), figure(report.spearman)),
+        ("pearson".into(), figure(report.pearson)),
+        ("worst".into(), Value::Array(worst.collect())),
+    ])
+}
+
+/// Reads and parses a benchmark file; errors name the file.
+pub(crate) fn read_benchmark<T>(path: &str, parse: fn(&str) -> embedscope::Result<T>) -> Result<T, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    parse(&text).map_err(|e| format!("{path}: {e}"))
+}
+
+/// `correct/covered` as a percentage, or "n/a" when nothing is covered.
+pub(crate) fn accuracy_cell(score: &SectionScore, method: AnalogyMethod) -> String {
+    match score.accuracy(method) {
+        Some(accuracy) => format!("{:5.1} % ({}/{})", accuracy * 100.0, score.correct(method), score.covered),
+        None => "  n/a".into(),
+    }
+}
+
+pub(crate) fn print_analogy_report(report: &AnalogyReport) {
+    let width =
+        report.sections.iter().map(|s| s.name.chars().count()).max().unwrap_or(0).max("section".len());
+    println!("{:width$}  questions  covered  skipped  {:20}  3CosMul", "section", "3CosAdd");
+    for score in report.sections.iter().chain([&report.overall]) {
+        println!(
+            "{:width$}  {:>9}  {:>7}  {:>7}  {:20}  {}",
+            score.name,
+            score.questions,
+            score.covered,
+            score.skipped(),
+            accuracy_cell(score, AnalogyMethod::CosAdd),
+            accuracy_cell(score, AnalogyMethod::CosMul)
+        );
+    }
+    let overall = &report.overall;
+    println!(
+        "coverage {:.1} % ({} of {} questions have all four words among the candidates; {} skipped)",
+        overall.coverage().unwrap_or(0.0) * 100.0,
+        overall.covered,
+        overall.questions,
+        overall.skipped()
+    );
+    if report.worst.is_empty() {
+        println!("3CosAdd answers every covered question correctly");
+        return;
+    }
+    println!("worst-answered questions by 3CosAdd (rank of the expected word; 1 would be correct):");
+    for question in &report.worst {
+        let [a, b, c, d] = &question.words;
+        let answer = question.answer.as_deref().map_or("nothing".into(), embed::escape_token);
+        println!(
+            "  rank {:<6} {a} : {b} :: {c} : {d}   answered {answer}   ({}, line {})",
+            question.rank, report.sections[question.section].name, question.line
+        );
+    }
+}
+
+pub(crate) fn print_similarity_report(report: &SimilarityReport) {
+    let figure = |value: Option<f64>| value.map_or("n/a".into(), |v| format!("{v:.4}"));
+    println!("Spearman {}   Pearson {}", figure(report.spearman), figure(report.pearson));
+    if report.worst.is_empty() {
+        return;
+    }
+    println!("largest rank disagreements (rank 1 = most similar of the {} found pairs):", report.found);
+    for pair in &report.worst {
+        let [a, b] = &pair.words;
+        println!(
+            "  {a} {b}   human {} (rank {})   cosine {:.4} (rank {})   line {}",
+            pair.human, pair.human_rank, pair.cosine, pair.model_rank, pair.line
+        );
+    }
+}

@@ -1,0 +1,125 @@
+// The frames of a run's map as the timeline keeps them: every frame the page receives,
+// within a fixed number, thinned evenly when a run is long, so a thousand epochs take no
+// more memory than a few. Plain JavaScript (no DOM), unit-tested in tests/www/.
+import { sameWords } from '../map/glide.js';
+
+/**
+ * The most frames kept. A frame holds two 4-byte floats per word shown (its word list is
+ * shared with the frames before it that show the same words), so the cap bounds the
+ * timeline at FRAME_CAP × words × 8 bytes: 2 MB at 1,000 words, 20 MB at 10,000.
+ */
+export const FRAME_CAP = 256;
+
+/**
+ * One kept frame: the worker's frame (`Projection` in protocol.js: words, coords, axis
+ * labels, method, …) with the moment of training it shows and how it was made.
+ * @typedef {object} TimelineFrame
+ * @property {string[]} words  shared by consecutive frames of the same words
+ * @property {Float32Array} coords
+ * @property {number} epoch  the epoch in progress, from 1 (0 for opened vectors)
+ * @property {number} epochs
+ * @property {number} tokensDone
+ * @property {number} tokensTotal
+ * @property {object} view  the projection's method and parameters (`TimelineView`)
+ */
+
+/**
+ * Frames in the order they come, thinned like the loss series (loss-series.js): every
+ * `stride`-th frame is kept; when `capacity` are kept, every other one is dropped and
+ * `stride` doubles, so those kept are equally spaced in arrival order. The newest frame is
+ * always held besides, kept or not, so the timeline reaches the present.
+ */
+export class FrameStore {
+  /** @param {number} capacity  an even number of frames, at least 2 */
+  constructor(capacity = FRAME_CAP) {
+    if (capacity < 2 || capacity % 2 !== 0) throw new Error(`a frame store holds an even number of frames, at least 2, not ${capacity}`);
+    this.capacity = capacity;
+    this.clear();
+  }
+
+  clear() {
+    /** @type {TimelineFrame[]} */
+    this.kept = [];
+    /** @type {TimelineFrame|null} the newest frame when the thinning did not keep it */
+    this.newest = null;
+    this.stride = 1;
+    this.received = 0;
+    /** Bumped by every change, so a reader can tell its indices went stale. */
+    this.version = 0;
+  }
+
+  /** Frames held, the newest included. */
+  get length() {
+    return this.kept.length + (this.newest ? 1 : 0);
+  }
+
+  /** @param {number} i @returns {TimelineFrame} */
+  at(i) {
+    return i < this.kept.length ? this.kept[i] : this.newest;
+  }
+
+  /** The last frame held. */
+  last() {
+    return this.length ? this.at(this.length - 1) : null;
+  }
+
+  /** Every frame held, oldest first. */
+  all() {
+    return this.newest ? [...this.kept, this.newest] : this.kept.slice();
+  }
+
+  /**
+   * Adds a frame; its `words` become the previous frame's array when they are the same
+   * words, so frames of one word list hold it once. Returns the frame as stored.
+   * @param {TimelineFrame} frame
+   */
+  push(frame) {
+    const previous = this.last();
+    const stored = previous && previous.words !== frame.words && sameWords(previous.words, frame.words)
+      ? { ...frame, words: previous.words }
+      : frame;
+    const keep = this.received % this.stride === 0;
+    this.received += 1;
+    this.version += 1;
+    if (!keep) {
+      this.newest = stored;
+      return stored;
+    }
+    this.newest = null;
+    if (this.kept.length === this.capacity) {
+      // The first stays; the capacity is even, so this frame is a multiple of the doubled stride too.
+      this.kept = this.kept.filter((_, i) => i % 2 === 0);
+      this.stride *= 2;
+    }
+    this.kept.push(stored);
+    return stored;
+  }
+
+  /** Puts `frame` in the place of the last one (the same moment, drawn again). */
+  replaceLast(frame) {
+    if (!this.length) return this.push(frame);
+    const previous = this.last();
+    const stored = sameWords(previous.words, frame.words) ? { ...frame, words: previous.words } : frame;
+    if (this.newest) this.newest = stored;
+    else this.kept[this.kept.length - 1] = stored;
+    this.version += 1;
+    return stored;
+  }
+
+  /**
+   * Replaces the frames with `frames` (a bundle's, which holds at most `capacity` + 1: the
+   * kept ones and the newest). More than that keeps the first `capacity` and the last.
+   */
+  load(frames) {
+    this.clear();
+    this.kept = frames.slice(0, this.capacity);
+    this.newest = frames.length > this.capacity ? frames[frames.length - 1] : null;
+    this.received = frames.length;
+    this.version += 1;
+  }
+
+  /** The bytes the coordinates take (what the cap bounds), for the page's note. */
+  coordinateBytes() {
+    return this.all().reduce((sum, f) => sum + f.coords.byteLength, 0);
+  }
+}
