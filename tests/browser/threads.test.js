@@ -3,7 +3,8 @@
 // worker loads the threaded module (www/pkg-threads) and trains the built-in sample on a pool
 // of 2 threads (host workers over shared memory, www/threads.js), which really run: a job
 // broadcast to the pool runs on 2 distinct threads. The loss falls, the planted analogies come
-// out, queries answer. A page that is not isolated falls back to one thread and says why:
+// out, queries answer; CBOW, chosen in the form, trains so too. A page that is not isolated
+// falls back to one thread and says why:
 // tests/browser/hosting.test.js, with a plain static server.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -82,6 +83,32 @@ test('on the dev server the worker trains on a pool of 2 threads that really run
   const single = await ask('threads');
   assert.deepEqual([single.poolThreads, single.working], [1, 1]);
   assert.match(await page.locator('#progress-text').textContent(), /tokens\/s · 1 thread · learning rate/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('CBOW, chosen in the form, trains on 2 threads and answers the planted analogies; the bundle records it', { timeout: 240_000 }, async () => {
+  const { page, problems } = await suite.openExplorer();
+  await stat(page, 'Vocabulary').waitFor();
+  await field(page, 'Learning rate').fill('0.025');
+  await combobox(page, 'Model').selectOption('cbow');
+  assert.equal(await field(page, 'Learning rate').inputValue(), '0.05', "skip-gram's default became CBOW's");
+  await field(page, 'Epochs').fill('10');
+  await field(page, 'Threads').fill('2');
+  await button(page, 'Train').click();
+  await waitUntilDone(page, 120_000);
+  const losses = JSON.parse(await page.locator('#loss-chart').getAttribute('data-epoch-losses'));
+  assert.ok(losses.every(Number.isFinite) && losses.at(-1) < losses[0], `the loss falls: ${losses.join(', ')}`);
+  // The sanity check after training on the sample: all 296 planted analogies, as for skip-gram.
+  const sanity = page.locator('#sanity');
+  await sanity.filter({ hasText: 'Sanity check' }).waitFor();
+  const [, correct, total] = (await sanity.textContent()).match(/3CosAdd ([\d,]+) of ([\d,]+)/).map((n) => Number(n.replaceAll(',', '')));
+  assert.ok(total === 296 && correct / total >= 0.9, await sanity.textContent());
+  const bundle = await page.evaluate(async () => {
+    const { bytes } = await window.explorer.worker.request('export', { format: 'bundle' });
+    return JSON.parse(new TextDecoder().decode(bytes)).params;
+  });
+  assert.deepEqual([bundle.cbow, bundle.threads, bundle.alpha], [true, 2, 0.05]);
   assert.deepEqual(problems, []);
   await page.close();
 });
