@@ -6,8 +6,9 @@
 # neighbour agreement with gensim; then 2-D maps (PCA, t-SNE,
 # UMAP) beside openTSNE and umap-learn at 5,000 and 20,000 words; then neighbour-query and
 # PCA-refresh times in the browser at 10k and 50k words; then loading a 100k x 300 pretrained
-# file natively and in the worker, and peak memory; then the map's redraw at 1,000 and
-# 10,000 points, and t-SNE and UMAP maps in the worker. Prints figures; asserts nothing,
+# file natively and in the worker, and peak memory; then training in the browser on 1 and 2
+# threads, and a 100 MB text on 2; then the map's redraw at 1,000 and 10,000 points, and
+# t-SNE and UMAP maps in the worker. Prints figures; asserts nothing,
 # since timings depend on the machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -76,6 +77,9 @@ if (v) {
 }
 console.log(`wasm memory at the end (its peak: wasm memory never shrinks): ${mb(peakMemory)}`);
 JS
+
+section "Training on threads in the browser (Chromium): $corpus on 1 and 2 threads, then a 100 MB text"
+node scripts/bench-threads.mjs "$corpus" data/kjv-100mb.txt
 
 section "The map's redraw in Chromium: 1,000 and 10,000 points, every word asking for a label"
 node scripts/bench-map.mjs

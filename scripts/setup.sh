@@ -37,6 +37,23 @@ else
     rustup target add wasm32-unknown-unknown
 fi
 
+section "Setup: nightly Rust with rust-src and wasm32-unknown-unknown, for the threaded module"
+# The threaded module rebuilds std with atomics (-Z build-std), which only nightly allows,
+# from the rust-src component (scripts/build-wasm.sh). rustup installs each piece only when
+# it is missing, but asks the network even then; so look first.
+if ! rustup run nightly rustc --version >/dev/null 2>&1; then
+    rustup toolchain install nightly --profile minimal --component rust-src --target wasm32-unknown-unknown
+fi
+# A nightly that was already there (installed for something else) may lack either piece;
+# adding them leaves its version as it is.
+if ! rustup component list --toolchain nightly --installed | grep -x rust-src >/dev/null; then
+    rustup component add rust-src --toolchain nightly
+fi
+if ! rustup target list --toolchain nightly --installed | grep -x wasm32-unknown-unknown >/dev/null; then
+    rustup target add wasm32-unknown-unknown --toolchain nightly
+fi
+echo "$(rustup run nightly rustc --version), with rust-src and wasm32-unknown-unknown"
+
 section "Setup: wasm-bindgen CLI in .tools/bin"
 # The CLI must match the wasm-bindgen crate exactly, or the generated glue refuses the
 # module; Cargo.lock holds the one version the crate was built against.

@@ -31,7 +31,8 @@ eval_dir=$(mktemp -d)
 .tools/venv/bin/python tests/gensim_eval.py ./target/release/embedscope "$eval_dir/kjv.txt"
 rm -rf "$eval_dir"
 
-# The core must never stop compiling for the browser, so every test run builds it.
+# The core must never stop compiling for the browser, so every test run builds both modules
+# (single-threaded and threaded); tests/browser/ then uses both.
 run_script build-wasm.sh
 
 section "Test: the worker's Session in a dedicated Web Worker (wasm-bindgen-test, Chromium)"

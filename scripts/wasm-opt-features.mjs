@@ -6,8 +6,10 @@
 // length-prefixed name. wasm-bindgen keeps the section.
 import { readFileSync } from 'node:fs';
 
-// Binaryen spells two features differently from LLVM.
+// Binaryen spells three features differently from LLVM.
 const BINARYEN_NAME = {
+  // The threaded module (shared memory, atomic instructions).
+  atomics: 'threads',
   simd128: 'simd',
   'nontrapping-fptoint': 'nontrapping-float-to-int',
 };

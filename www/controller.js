@@ -1,7 +1,7 @@
 // The explorer's logic between the view and the worker: what is loaded, where training
 // stands (BPE merges first, when that tokenizer is chosen), what the plot shows (the
 // frame, the selection, its neighbours, the analogy).
-import { checkParams, DEFAULTS, KJV_PRESET, presetKeepingBpe, SAMPLE_PRESET } from './params.js';
+import { alphaForModel, checkParams, DEFAULTS, KJV_PRESET, presetKeepingBpe, SAMPLE_PRESET } from './params.js';
 import { LossSeries } from './loss-series.js';
 import { SUPERSEDED } from './protocol.js';
 import { MapModel } from './map/map-model.js';
@@ -45,7 +45,9 @@ export class Controller {
     });
     this.reset();
 
-    view.setParams(DEFAULTS);
+    /** @type {import('./protocol.js').ThreadsInfo|null} where the worker trains (its `ready` says) */
+    this.threads = null;
+    this.setParams(DEFAULTS);
     view.mapPanel.setAxes([], 0, 1);
     view.bindUseSample(() => this.openSample());
     view.bindFileChosen((files) => this.openFiles(files));
@@ -66,9 +68,12 @@ export class Controller {
     // Closing the tab would lose vectors trained here and not exported: the browser asks first.
     view.bindLeave(() => this.unsaved);
 
-    worker.on('ready', ({ version }) => view.setWorkerStatus('ready', `Worker ready: embedscope ${version}`));
+    worker.on('ready', ({ version, threads }) => {
+      view.setWorkerStatus('ready', `Worker ready: embedscope ${version}`);
+      this.useThreads(threads);
+    });
     worker.on('state', ({ state }) => this.setState(state));
-    worker.on('progress', ({ progress }) => this.showProgress(progress));
+    worker.on('progress', ({ progress, threads }) => this.showProgress({ ...progress, threads }));
     worker.on('bpeProgress', ({ progress }) => this.showBpeProgress(progress));
     worker.on('loadProgress', ({ bytesDone, bytesTotal, words }) => view.showLoadProgress(bytesDone, bytesTotal, words));
     worker.on('readProgress', ({ bytesDone, bytesTotal }) => view.showLoadProgress(bytesDone, bytesTotal));
@@ -160,7 +165,7 @@ export class Controller {
     this.reset();
     this.model = reply.model;
     this.vectors = reply.info;
-    if (reply.params) this.view.setParams(reply.params);
+    if (reply.params) this.setParams(reply.params);
     this.progress = reply.epochLosses?.length
       ? { ...EMPTY_PROGRESS, epoch: reply.epochLosses.length, epochs: reply.epochLosses.length, epochLosses: reply.epochLosses, done: true }
       : null;
@@ -225,7 +230,7 @@ export class Controller {
   async open(source, name, preset) {
     this.view.showNotice(null);
     if (!(await this.mayReplace(name))) return;
-    if (preset) this.view.setParams(presetKeepingBpe(preset, this.view.readParams().tokenizer));
+    if (preset) this.setParams(presetKeepingBpe(preset, this.view.readParams().tokenizer));
     this.reset();
     this.source = source;
     this.sourceName = name;
@@ -279,12 +284,52 @@ export class Controller {
   }
 
   checkedParams() {
-    const { params, errors } = checkParams(this.view.readParams());
+    const { params, errors } = checkParams(this.view.readParams(), this.threadLimits());
     this.view.showParamErrors(errors);
     return params;
   }
 
-  paramsChanged() {
+  /**
+   * Puts `values` into the form, and remembers the model they leave chosen (see
+   * `paramsChanged`). Threads beyond what this page offers (a bundle trained on 16 by the
+   * command-line tool) become the most it offers.
+   */
+  setParams(values) {
+    const max = this.threads?.max;
+    if (max != null && values.threads > max) values = { ...values, threads: max };
+    this.view.setParams(values);
+    this.modelShown = this.view.readParams().model;
+  }
+
+  /** The threads the worker offers, for `checkParams` (every thread until the worker says). */
+  threadLimits() {
+    return this.threads ? { maxThreads: this.threads.max, whyOneThread: this.threads.cause } : {};
+  }
+
+  /**
+   * The worker says where it trains: a pool of up to `max` threads, or one thread and why.
+   * The Threads field (by default the machine's cores) is brought within that, and a page on
+   * one thread says why in one line under the progress.
+   * @param {import('./protocol.js').ThreadsInfo} threads
+   */
+  useThreads(threads) {
+    this.threads = threads;
+    this.view.showThreadsNote(threads.max === 1 && threads.cause ? `Training on 1 thread: ${threads.cause}.` : null);
+    // The page's default agrees with the worker but where the threaded module failed to load.
+    if (Number(this.view.readParams().threads) > threads.max) {
+      this.setParams({ threads: threads.max });
+      this.paramsChanged();
+    }
+  }
+
+  /** @param {string} [name]  the field that changed */
+  paramsChanged(name) {
+    // A model change takes the new model's default learning rate, unless the person set one.
+    if (name === 'model') {
+      const { model, alpha } = this.view.readParams();
+      this.view.setParams({ alpha: alphaForModel(alpha, this.modelShown, model) });
+      this.modelShown = model;
+    }
     const valid = this.checkedParams() != null;
     this.setState(this.state);
     // Training goes on with the parameters it started with.
@@ -372,7 +417,7 @@ export class Controller {
   /** @param {TrainingState} state */
   setState(state) {
     this.state = state;
-    const formValid = checkParams(this.view.readParams()).params != null;
+    const formValid = checkParams(this.view.readParams(), this.threadLimits()).params != null;
     const busy = state === 'training' || state === 'paused';
     const learning = state === 'learning' || state === 'loading';
     const hasVectors = state === 'loaded' || (state !== 'idle' && state !== 'loading' && this.progress != null);

@@ -5,6 +5,8 @@
 
 /** @typedef {import('./protocol.js').Params} Params */
 
+import { MAX_THREADS, defaultThreads } from './threads.js';
+
 /**
  * The numeric fields, in the form's order: name, label, range, whether integer, help, the
  * one tokenizer a field belongs to, if it belongs to one (the form hides it otherwise), and
@@ -22,13 +24,20 @@ export const NUMBER_FIELDS = [
   { name: 'minCount', label: 'Min count', min: 1, max: 1e9, integer: true, help: 'rarer words are dropped' },
   { name: 'epochs', label: 'Epochs', min: 1, max: 1000, integer: true, help: 'passes over the text' },
   { name: 'alpha', label: 'Learning rate', min: 0.0001, max: 10, integer: false, help: 'decays linearly to 0.0001' },
-  { name: 'seed', label: 'Seed', min: 0, max: Number.MAX_SAFE_INTEGER, integer: true, help: 'same seed, same vectors' },
+  { name: 'seed', label: 'Seed', min: 0, max: Number.MAX_SAFE_INTEGER, integer: true, help: 'same seed, same vectors (on 1 thread)' },
+  // TrainConfig::validate takes 1 to 256; the page offers at most its worker's pool (MAX_THREADS,
+  // and 1 where the page is not cross-origin isolated): see `checkParams`'s `maxThreads`.
+  { name: 'threads', label: 'Threads', min: 1, max: MAX_THREADS, integer: true, help: 'training threads; 1 gives the same vectors every run' },
 ];
+
+/** The learning rate each model starts from by default: word2vec.c's (0.025 skip-gram, 0.05 CBOW). */
+export const DEFAULT_ALPHA = { skipgram: 0.025, cbow: 0.05 };
 
 /** word2vec.c's and gensim's defaults. */
 export const DEFAULTS = {
   tokenizer: 'word', lowercase: false, bpeVocabSize: 8_000, bpeMode: 'cross',
-  dim: 100, window: 5, negative: 5, sample: 1e-3, minCount: 5, epochs: 5, alpha: 0.025, seed: 1,
+  model: 'skipgram', dim: 100, window: 5, negative: 5, sample: 1e-3, minCount: 5, epochs: 5, alpha: DEFAULT_ALPHA.skipgram, seed: 1,
+  threads: defaultThreads(),
 };
 
 /** What the built-in sample needs to answer its planted analogies (see src/sample.rs). */
@@ -50,27 +59,43 @@ export function presetKeepingBpe(preset, tokenizer) {
   return tokenizer === 'bpe' ? { ...preset, tokenizer: 'bpe' } : preset;
 }
 
+/**
+ * The learning rate to show when the model changes from `from` to `to`: the new model's
+ * default if the field held the old one's (the person left it alone), else what they typed.
+ * @param {string} alpha  the field's text  @param {'skipgram'|'cbow'} from  @param {'skipgram'|'cbow'} to
+ */
+export function alphaForModel(alpha, from, to) {
+  return Number(String(alpha).trim()) === DEFAULT_ALPHA[from] ? String(DEFAULT_ALPHA[to]) : alpha;
+}
+
 /** Parameters the form does not show, at the core's defaults. */
 const FIXED = { maxVocab: null, minAlpha: 0.0001, nsExponent: 0.75, keepPunctuation: false };
 
 /**
  * Checks the form's raw values. Returns the parameters, or the error message of each bad field.
  * @param {Record<string, string|boolean>} raw  field name → input value (checkbox: boolean)
+ * @param {{maxThreads?: number, whyOneThread?: string|null}} [limits]  the threads the worker offers
+ *   (www/threads.js; 1 in the single-threaded module, then `whyOneThread` says why)
  * @returns {{params: Params|null, errors: Record<string, string>}}
  */
-export function checkParams(raw) {
+export function checkParams(raw, { maxThreads = MAX_THREADS, whyOneThread = null } = {}) {
   const errors = {};
-  const params = { ...FIXED, tokenizer: raw.tokenizer, lowercase: Boolean(raw.lowercase) };
+  const params = { ...FIXED, tokenizer: raw.tokenizer, lowercase: Boolean(raw.lowercase), cbow: raw.model === 'cbow' };
   if (raw.tokenizer === 'bpe') params.bpeMode = raw.bpeMode;
   const number = (n) => n.toLocaleString('en', { maximumFractionDigits: 6 });
-  for (const { name, min, max, integer, tokenizer, why } of NUMBER_FIELDS) {
+  for (const field of NUMBER_FIELDS) {
+    const { name, min, integer, tokenizer } = field;
     if (tokenizer != null && tokenizer !== raw.tokenizer) continue;
+    const max = name === 'threads' ? Math.min(field.max, maxThreads) : field.max;
+    const why = name === 'threads' ? (maxThreads === 1 ? whyOneThread : 'this machine\'s cores, at most 8') : field.why;
     const text = String(raw[name]).trim();
     const value = Number(text);
     if (text === '' || !Number.isFinite(value)) {
       errors[name] = 'enter a number';
     } else if (integer && !Number.isInteger(value)) {
       errors[name] = 'enter a whole number';
+    } else if (name === 'threads' && value > max && max === 1) {
+      errors[name] = `1 only${why ? `: ${why}` : ''}`;
     } else if (value < min || value > max) {
       const range = max >= 1e9 ? `at least ${min}` : `from ${number(min)} to ${number(max)}`;
       errors[name] = why ? `${range}: ${why}` : range;

@@ -23,6 +23,17 @@
  * @property {number} minAlpha
  * @property {number} nsExponent
  * @property {number} seed
+ * @property {number} threads  training threads, 1 to the worker's `ThreadsInfo.max`; 1 gives bit-identical vectors
+ * @property {boolean} cbow  CBOW (word2vec.c's default learning rate 0.05) rather than skip-gram
+ */
+
+/**
+ * Where the worker trains (in its `ready` message). `module`: 'threaded' (www/pkg-threads,
+ * a pool of up to `max` threads on host workers over shared memory, www/threads.js) or
+ * 'single' (www/pkg, `max` 1). `cause` says why it is 'single', as the end of the sentence
+ * "Training on 1 thread: …" ("this page is not cross-origin isolated (the server must send
+ * the COOP and COEP headers, …)"), and is null for the threaded module.
+ * @typedef {{module: 'threaded'|'single', max: number, cause: string|null}} ThreadsInfo
  */
 
 /**
@@ -285,11 +296,13 @@
  *   Builds one file of the vectors when asked for. A bundle of vectors trained here holds the
  *   parameters they were trained with (the session keeps them; the form may have changed since),
  *   the page's `timeline` and the neighbours of each epoch the worker kept.
+ * @typedef {{type: 'threads', id: number}} ThreadsRequest
+ *   Replies `threads`: where training runs now (see ThreadsReply).
  * @typedef {{type: 'testPanic', id: number}} TestPanicRequest
  *   panics inside wasm on purpose; only the browser tests send it, to test recovery
  * @typedef {PrepareRequest|LearnBpeRequest|TrainRequest|PauseRequest|StopRequest|ProjectRequest
  *   |NeighboursRequest|AnalogyRequest|CompleteRequest|NeighbourHistoryRequest|TokenInfoRequest|OpenFilesRequest
- *   |EvaluateRequest|ExportRequest|TestPanicRequest} Request
+ *   |EvaluateRequest|ExportRequest|ThreadsRequest|TestPanicRequest} Request
  */
 
 /**
@@ -297,7 +310,7 @@
  * @typedef {'idle'|'learning'|'prepared'|'training'|'paused'|'stopped'|'done'|'loading'|'loaded'} TrainingState
  *   'learning': BPE merges are being learned; `stop` returns to the state before it.
  *   'loading': a vectors file is being read (`stop` cancels); 'loaded': vectors from a file, nothing to train.
- * @typedef {{type: 'ready', version: string}} ReadyMessage  sent once, when the wasm module is loaded
+ * @typedef {{type: 'ready', version: string, threads: ThreadsInfo}} ReadyMessage  sent once, when the wasm module is loaded
  * @typedef {{type: 'prepare', id: number, stats: CorpusStats, text: TextInfo, params: Params, isSample: boolean,
  *   model: number}} PreparedReply
  *   `model` names the fresh trainer's vectors: the frames of this model carry it
@@ -310,7 +323,11 @@
  * @typedef {{type: 'bpeProgress', progress: BpeProgress}} BpeProgressMessage
  *   while BPE merges are learned: at the start and after every chunk
  * @typedef {{type: 'state', id: number|null, state: TrainingState}} StateMessage
- * @typedef {{type: 'progress', progress: Progress}} ProgressMessage  at least 4 per second while training
+ * @typedef {{type: 'progress', progress: Progress, threads: number}} ProgressMessage  at least 4 per second while
+ *   training; `threads`: the threads it trains on
+ * @typedef {{type: 'threads', id: number, info: ThreadsInfo, poolThreads: number, working: number}} ThreadsReply
+ *   `poolThreads`: the threads of the session's pool (rayon's `current_num_threads`, set by the last `prepare`'s
+ *   `threads`); `working`: how many distinct threads ran a job sent to every thread of the pool (rayon's broadcast)
  * @typedef {{type: 'projection', id: number|null, model: number} & Projection} ProjectionMessage
  *   at each epoch end, every PROJECTION_INTERVAL_MS within an epoch, and on request (t-SNE and UMAP:
  *   every LAYOUT_FRAME_MS while the map moves, and at its end); `model`
@@ -334,7 +351,7 @@
  * @typedef {ReadyMessage|PreparedReply|LearnBpeReply|BpeProgressMessage|StateMessage
  *   |ProgressMessage|ProjectionMessage|NeighboursReply|AnalogyReply|CompleteReply
  *   |TokenInfoReply|OpenFilesReply|ReadProgressMessage|TokenizeProgressMessage|LoadProgressMessage|EvalProgressMessage|EvaluateReply|ExportReply
- *   |ErrorMessage|FatalMessage} WorkerMessage
+ *   |ThreadsReply|ErrorMessage|FatalMessage} WorkerMessage
  */
 
 /** The error message of a request that a newer one of its kind replaced (a `prepare` or an `evaluate`); the page ignores it. */

@@ -186,6 +186,12 @@ export class View {
     $('worker-status').dataset.state = state;
   }
 
+  /** Why training runs on one thread here (a sentence that says what to do), or null to hide the line. */
+  showThreadsNote(text) {
+    $('threads-note').hidden = text == null;
+    $('threads-note').textContent = text ?? '';
+  }
+
   /** A message that needs attention (an error, a restarted worker); null hides it. */
   showNotice(text) {
     $('notice').hidden = text == null;
@@ -332,8 +338,9 @@ export class View {
 
   // ---- parameters
 
-  /** @param {Record<string, string|number|boolean>} values */
+  /** @param {Record<string, string|number|boolean>} values  (a bundle's `cbow` sets the Model choice) */
   setParams(values) {
+    if (typeof values.cbow === 'boolean') values = { ...values, model: values.cbow ? 'cbow' : 'skipgram' };
     for (const [name, value] of Object.entries(values)) {
       const input = this.form.elements.namedItem(name);
       if (!input) continue;
@@ -416,6 +423,7 @@ export class View {
       `Epoch ${progress.epoch} of ${progress.epochs}`,
       percent(fraction, 0),
       `${integer.format(Math.round(progress.tokensPerSec))} tokens/s`,
+      ...(progress.threads ? [`${progress.threads} ${progress.threads === 1 ? 'thread' : 'threads'}`] : []),
       `learning rate ${progress.alpha.toFixed(4)}`,
     ];
     if (state === 'training') parts.push(`${formatSeconds(left)} left`);

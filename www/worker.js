@@ -1,7 +1,9 @@
 // The training worker: loads the wasm module once, holds the one Session, answers the
 // requests of www/protocol.js from a handler table, and learns BPE merges and trains in
-// chunks so that queries, pause and stop are read between two chunks.
-import init, { Session, benchmark_text, panic_for_test, version } from './pkg/embedscope.js';
+// chunks so that queries, pause and stop are read between two chunks. Where the page is
+// cross-origin isolated it loads the threaded module and trains on a pool of threads
+// (www/threads.js), else the single-threaded one, and says why.
+import { ThreadHosts, machineThreads, threadSupport } from './threads.js';
 import { CHUNK_MS, FIRST_CHUNK_MERGES, FIRST_CHUNK_TOKENS, FIRST_LAYOUT_WORK, LAYOUT_FRAME_MS, LOAD_SLICE_BYTES, PROJECTION_INTERVAL_MS, SNIFF_BYTES, SUPERSEDED } from './protocol.js';
 
 /** @typedef {import('./protocol.js').Request} Request */
@@ -9,8 +11,14 @@ import { CHUNK_MS, FIRST_CHUNK_MERGES, FIRST_CHUNK_TOKENS, FIRST_LAYOUT_WORK, LA
 /** @typedef {import('./protocol.js').TrainingState} TrainingState */
 /** @typedef {import('./protocol.js').ViewSettings} ViewSettings */
 
-/** @type {Session} */
+/** The wasm module's exports: the threaded build (www/pkg-threads) or the single-threaded one (www/pkg). */
+let wasm;
+/** @type {import('./pkg/embedscope.js').Session} */
 let session;
+/** The pool's host workers, in the threaded module only. @type {ThreadHosts|null} */
+let threadHosts = null;
+/** @type {import('./protocol.js').ThreadsInfo} */
+let threads;
 /** @type {TrainingState} */
 let state = 'idle';
 /** @type {TrainingState} what `stop` returns to while BPE merges are learned: the vectors from before stay */
@@ -298,8 +306,9 @@ async function trainLoop() {
     const progress = session.step(chunkTokens);
     const elapsed = performance.now() - started;
     // Size the next chunk so one takes about CHUNK_MS: progress then arrives ~20 times a second.
-    chunkTokens = resized(chunkTokens, elapsed, 1_000, 1_000_000);
-    self.postMessage({ type: 'progress', progress });
+    // More threads train more tokens in that time, hence the larger cap.
+    chunkTokens = resized(chunkTokens, elapsed, 1_000, 1_000_000 * session.threads());
+    self.postMessage({ type: 'progress', progress, threads: session.threads() });
     const epochEnded = progress.epochTokensDone === progress.epochTokens;
     if (epochEnded || performance.now() - lastProjectionAt > PROJECTION_INTERVAL_MS) showFreshVectors();
     if (progress.done) {
@@ -333,7 +342,7 @@ async function loadVectors(file, format, metadata, isCurrent) {
 /** The text of a benchmark: a built-in one, or a file the person opened. */
 async function benchmarkSource(benchmark) {
   if (benchmark.kind === 'file') return benchmark.file.text();
-  return benchmark_text(benchmark.name);
+  return wasm.benchmark_text(benchmark.name);
 }
 
 /** The session's writer of each export format (www/protocol.js `ExportRequest`). */
@@ -404,6 +413,8 @@ const handlers = {
     const mine = ++textRequests;
     const isCurrent = () => mine === textRequests;
     const text = await useSource(source, isCurrent);
+    await useThreads(params.threads ?? 1);
+    if (!isCurrent()) throw new Error(SUPERSEDED);
     session.prepare_begin(params);
     for (let fraction = session.prepare_step(LOAD_SLICE_BYTES); fraction < 1; fraction = session.prepare_step(LOAD_SLICE_BYTES)) {
       self.postMessage({ type: 'tokenizeProgress', fraction });
@@ -495,6 +506,13 @@ const handlers = {
     }
     view = next;
   },
+  /**
+   * Where training runs: the module, the pool's threads, and how many distinct threads ran
+   * a job sent to each of them (rayon's broadcast), which shows the pool really works.
+   */
+  threads() {
+    return { info: threads, poolThreads: session.threads(), working: session.threads_working() };
+  },
   neighbours({ word, k }) {
     return { word, neighbours: session.neighbours(word, k) };
   },
@@ -547,7 +565,12 @@ const handlers = {
 // Panics inside wasm on purpose, for the browser tests that the page recovers (see
 // `panic_for_test`). Dev server only: `npm run build` replaces import.meta.env.DEV with false,
 // so the bundler drops the handler and the glue's wrapper, and vite.config.js the export.
-if (import.meta.env.DEV) handlers.testPanic = () => panic_for_test();
+if (import.meta.env.DEV) {
+  handlers.testPanic = async () => {
+    const { panic_for_test } = threads.module === 'threaded' ? await import('./pkg-threads/embedscope.js') : await import('./pkg/embedscope.js');
+    panic_for_test();
+  };
+}
 
 /** Turns a failure into an `error` message; a trap of the wasm instance ends the worker. */
 function reportError(id) {
@@ -576,6 +599,58 @@ self.addEventListener('message', async ({ data }) => {
   }
 });
 
-await init();
-session = new Session();
-self.postMessage({ type: 'ready', version: version() });
+/**
+ * Trains on `n` threads from the next `prepare` on: starts the host workers the pool needs
+ * (the first time, a few hundred ms), then rebuilds the session's pool if its size changed.
+ * @param {number} n
+ */
+async function useThreads(n) {
+  if (!Number.isInteger(n) || n < 1 || n > threads.max) {
+    throw new Error(threads.max === 1
+      ? `cannot train on ${n} threads: ${threads.cause}`
+      : `threads: from 1 to ${threads.max} here (this machine's cores, at most 8)`);
+  }
+  if (n > 1) await threadHosts.ensure(n);
+  session.use_threads(n);
+}
+
+// Each module is imported with its exports named, as the bundler drops only the unnamed
+// ones from the build (`panic_for_test` among them, which only the dev server's hook names).
+
+/** The threaded module (www/pkg-threads), loaded and started. */
+async function loadThreaded() {
+  const { default: init, Session, benchmark_text, version, thread_host_init } = await import('./pkg-threads/embedscope.js');
+  await init();
+  return { Session, benchmark_text, version, thread_host_init };
+}
+
+/** The single-threaded module (www/pkg), loaded and started. */
+async function loadSingle() {
+  const { default: init, Session, benchmark_text, version } = await import('./pkg/embedscope.js');
+  await init();
+  return { Session, benchmark_text, version, thread_host_init: null };
+}
+
+/**
+ * Loads the threaded module where the page can use shared memory, else (or when it fails to
+ * load) the single-threaded one; returns the module and what the page is told.
+ * @returns {Promise<{module: object, info: import('./protocol.js').ThreadsInfo}>}
+ */
+async function loadModule() {
+  const support = threadSupport();
+  if (support.available) {
+    try {
+      return { module: await loadThreaded(), info: { module: 'threaded', max: machineThreads(), cause: null } };
+    } catch (error) {
+      const cause = `the threaded WebAssembly module did not load (${error?.message ?? error}); reload the page to try again`;
+      console.warn(`Training on 1 thread: ${cause}`);
+      return { module: await loadSingle(), info: { module: 'single', max: 1, cause } };
+    }
+  }
+  return { module: await loadSingle(), info: { module: 'single', max: 1, cause: support.cause } };
+}
+
+({ module: wasm, info: threads } = await loadModule());
+session = new wasm.Session();
+if (threads.module === 'threaded') threadHosts = new ThreadHosts(wasm.thread_host_init());
+self.postMessage({ type: 'ready', version: wasm.version(), threads });

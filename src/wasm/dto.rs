@@ -33,10 +33,15 @@ pub struct Params {
     pub min_count: u64,
     pub max_vocab: Option<usize>,
     pub epochs: u32,
-    pub alpha: f32,
+    /// The learning rate; missing, the model's default (0.025 skip-gram, 0.05 CBOW).
+    pub alpha: Option<f32>,
     pub min_alpha: f32,
     pub ns_exponent: f64,
     pub seed: u64,
+    /// Threads to train on (the worker sizes its pool to it first; 1 is bit-reproducible).
+    pub threads: usize,
+    /// CBOW rather than skip-gram.
+    pub cbow: bool,
 }
 
 impl Default for Params {
@@ -55,10 +60,12 @@ impl Default for Params {
             min_count: v.min_count,
             max_vocab: v.max_vocab,
             epochs: t.epochs,
-            alpha: t.alpha,
+            alpha: None,
             min_alpha: t.min_alpha,
             ns_exponent: t.ns_exponent,
             seed: t.seed,
+            threads: t.threads,
+            cbow: t.cbow,
         }
     }
 }
@@ -117,10 +124,13 @@ impl Params {
             ("minCount".into(), self.min_count.into()),
             ("maxVocab".into(), self.max_vocab.map_or(json::Value::Null, json::Value::from)),
             ("epochs".into(), self.epochs.into()),
-            ("alpha".into(), self.alpha.into()),
+            ("alpha".into(), self.alpha().into()),
             ("minAlpha".into(), self.min_alpha.into()),
             ("nsExponent".into(), self.ns_exponent.into()),
             ("seed".into(), self.seed.into()),
+            // As the command-line tool writes them.
+            ("cbow".into(), self.cbow.into()),
+            ("threads".into(), self.threads.into()),
         ]);
         json::Value::Object(members)
     }
@@ -131,14 +141,19 @@ impl Params {
             window: self.window,
             negative: self.negative,
             sample: self.sample,
-            alpha: self.alpha,
+            alpha: self.alpha(),
             min_alpha: self.min_alpha,
             epochs: self.epochs,
             ns_exponent: self.ns_exponent,
             seed: self.seed,
-            // The page trains on one thread, skip-gram, until its form offers more.
-            ..TrainConfig::default()
+            threads: self.threads,
+            cbow: self.cbow,
         }
+    }
+
+    /// The learning rate asked for, or the model's default.
+    fn alpha(&self) -> f32 {
+        self.alpha.unwrap_or(TrainConfig::default_alpha(self.cbow))
     }
 }
 

@@ -3,12 +3,14 @@
 //!
 //! - `session`: the worker's one opaque handle (train, query, project, export).
 //! - `dto`: the serialisable shapes that cross the boundary.
+//! - `pool`: the training threads of the threaded build (host workers over shared memory).
 //! - `timeline`: the training timeline across the boundary (frames for a bundle, neighbours through time).
 //! - `plot`: `Chart`, the page's drawing handle (plotters-canvas), over the pure geometry of `layout`.
 
 mod dto;
 mod layout;
 mod plot;
+mod pool;
 mod raster;
 mod scene;
 mod session;

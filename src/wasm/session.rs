@@ -8,6 +8,7 @@ use js_sys::{Float32Array, JSON, Object, Reflect, Uint16Array};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
+use super::pool::Pool;
 use super::dto::{
     AnalogyDto, AxesDto, BpeProgressDto, CorpusStats, EvalProgressDto, LayoutFrameDto, LayoutProgressDto,
     MergeDto, NeighbourDto, Params, ProgressDto, ProjectionDto, TextInfo, TokenInfoDto, VectorsInfo, ViewDto,
@@ -155,6 +156,8 @@ pub struct Session {
     layout: Option<LayoutRun>,
     /// The trainer's neighbours at each epoch end, for `neighbour_history` and the bundle.
     history: Option<NeighbourHistory>,
+    /// The threads training runs on (`use_threads`); one, the worker's own, until then.
+    pool: Pool,
 }
 
 #[wasm_bindgen]
@@ -306,7 +309,8 @@ impl Session {
     /// Trains on at most `max_tokens` more tokens and returns the progress (`ProgressDto`).
     pub fn step(&mut self, max_tokens: f64) -> Result<JsValue, JsError> {
         let trainer = self.trainer.as_mut().ok_or_else(no_text)?;
-        let progress = match trainer.step(max_tokens.max(0.0) as u64) {
+        let max_tokens = max_tokens.max(0.0) as u64;
+        let progress = match self.pool.install(|| trainer.step(max_tokens)) {
             Ok(progress) => progress,
             Err(err @ Error::Diverged { .. }) => {
                 self.diverged = true;
@@ -341,6 +345,32 @@ impl Session {
             Some(history) => super::timeline::word_history(history, &embeddings, word, k),
             None => Ok(JsValue::NULL),
         }
+    }
+
+    /// Trains on `threads` threads from now on: the pool is rebuilt when its size changes.
+    /// In the threaded build the worker must have started that many host workers first
+    /// (www/threads.js); the single-threaded build takes 1 only.
+    pub fn use_threads(&mut self, threads: usize) -> Result<(), JsError> {
+        self.pool.resize(threads).map_err(|e| JsError::new(&e))
+    }
+
+    /// The threads training runs on: the pool's `current_num_threads()`, or 1 without one.
+    pub fn threads(&self) -> usize {
+        self.pool.threads()
+    }
+
+    /// Runs a job on every thread of the pool at once (rayon's `broadcast`) and returns how
+    /// many distinct threads ran it: proof that the pool's threads are really there and
+    /// working, for the page and the browser tests.
+    pub fn threads_working(&self) -> usize {
+        let ran_on = self.pool.install(|| rayon::broadcast(|_| std::thread::current().id()));
+        let mut distinct = Vec::new();
+        for id in ran_on {
+            if !distinct.contains(&id) {
+                distinct.push(id);
+            }
+        }
+        distinct.len()
     }
 
     /// The progress without training.
@@ -819,7 +849,9 @@ impl Session {
     }
 
     fn replace_text(&mut self, text: String) {
-        *self = Session { text, ..Session::default() };
+        // The pool is the worker's, not the text's: it stays.
+        let pool = std::mem::take(&mut self.pool);
+        *self = Session { text, pool, ..Session::default() };
     }
 
     /// The vectors to query: those opened from a file, or those trained so far, copied out
@@ -846,7 +878,8 @@ impl Session {
 
     /// Replaces the text, the trainer and the plot with vectors opened from a file.
     fn open(&mut self, opened: Opened) {
-        *self = Session { opened: Some(opened), ..Session::default() };
+        let pool = std::mem::take(&mut self.pool);
+        *self = Session { opened: Some(opened), pool, ..Session::default() };
     }
 }
 

@@ -65,15 +65,19 @@ async function trainSample(page, epochs) {
   await waitUntilDone(page);
 }
 
-/** The built-in sample's preset (www/params.js) as the session records it, with `epochs`. */
-const samplePreset = (epochs) => ({
+/**
+ * The built-in sample's preset (www/params.js) as the session records it, with `epochs`, on
+ * `threads` threads (the form's default: the cores, at most 8).
+ */
+const samplePreset = (epochs, threads) => ({
   tokenizer: 'whitespace', dim: 50, window: 8, negative: 5, sample: 0, minCount: 5, maxVocab: null,
-  epochs, alpha: 0.05, minAlpha: 0.0001, nsExponent: 0.75, seed: 1,
+  epochs, alpha: 0.05, minAlpha: 0.0001, nsExponent: 0.75, seed: 1, cbow: false, threads,
 });
 
 test('a bundle records the parameters the vectors were trained with, not the form edited since', { timeout: 120_000 }, async () => {
   const { page, problems } = await openRecorded();
   await trainSample(page, 3);
+  const threads = Number(await field(page, 'Threads').inputValue());
   const losses = JSON.parse(await page.locator('#loss-chart').getAttribute('data-epoch-losses'));
   // The person edits the form after training; the vectors stay those of the run.
   await field(page, 'Epochs').fill('9');
@@ -81,7 +85,7 @@ test('a bundle records the parameters the vectors were trained with, not the for
   await field(page, 'Dimensions').fill('20');
   const bundle = await download(page, 'embedscope-bundle.json');
   const json = JSON.parse(bundle.toString('utf8'));
-  assert.deepEqual(json.params, samplePreset(3));
+  assert.deepEqual(json.params, samplePreset(3, threads));
   assert.equal(json.dim, 50);
   assert.deepEqual(json.epochLosses, losses);
 
@@ -90,7 +94,7 @@ test('a bundle records the parameters the vectors were trained with, not the for
   await stat(page, 'Format').filter({ hasText: 'embedscope bundle' }).waitFor();
   await field(page, 'Epochs').fill('11');
   const again = JSON.parse((await download(page, 'embedscope-bundle.json')).toString('utf8'));
-  assert.deepEqual(again.params, samplePreset(3));
+  assert.deepEqual(again.params, samplePreset(3, threads));
   assert.equal(again.fingerprint, json.fingerprint);
 
   // Vectors from a word2vec file have no parameters to record.

@@ -1,7 +1,9 @@
 // The production build as a static host serves it: `vite build` (what `npm run build` runs)
 // into a folder of its own, checked for the test hooks the dev server has, then served by a
 // plain file server (no COOP/COEP, no CSP header, no fallback to index.html) and used in
-// Chromium: it loads, trains the built-in sample, logs no error and no request fails.
+// Chromium: it loads, trains the built-in sample on one thread (the single-threaded module,
+// since shared memory needs cross-origin isolation) and says why, logs no error and no
+// request fails.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
@@ -91,8 +93,17 @@ test('dist/ from a plain static file server: loads, trains the sample, no errors
     // Truly without headers: not cross-origin isolated, and the CSP is the page's <meta> only.
     assert.equal(await page.evaluate(() => self.crossOriginIsolated), false);
     await stat(page, 'Vocabulary').waitFor();
+    // So the worker trains with the single-threaded module, and the page says why in one line.
+    assert.equal(await page.locator('#threads-note').textContent(),
+      'Training on 1 thread: this page is not cross-origin isolated (the server must send the COOP and COEP headers, as `npm start` and `vite preview` do).');
+    assert.equal(await page.locator('#threads-note').isVisible(), true);
+    assert.equal(await page.getByRole('textbox', { name: 'Threads', exact: true }).inputValue(), '1');
+    await page.getByRole('textbox', { name: 'Threads', exact: true }).fill('2');
+    assert.match(await page.locator('#param-threads-help').textContent(), /^1 only: this page is not cross-origin isolated/);
+    await page.getByRole('textbox', { name: 'Threads', exact: true }).fill('1');
     await button(page, 'Train').click();
     await waitUntilDone(page);
+    assert.match(await page.locator('#progress-text').textContent(), /tokens\/s · 1 thread · learning rate/);
     // This host has no King James Bible, so the page does not offer it.
     assert.equal(await button(page, 'King James Bible (4 MB)').isVisible(), false);
     assert.equal(await page.evaluate(() => 'explorer' in window), false, 'no test handle in production');

@@ -8,17 +8,21 @@ import { button, collectProblems, explorerSuite, stat, waitUntilDone } from './h
 
 const suite = explorerSuite({ before, after });
 
+/** Whether `worker` is a training worker (www/worker.js), not a thread of its pool (www/thread-host.js). */
+const isTrainingWorker = (worker) => new URL(worker.url()).pathname.endsWith('/worker.js');
+
 /**
  * A fresh tab whose workers get a 404 for the wasm module on their first `failures`
  * starts (every start when `failures` is Infinity). The page's own request for it passes:
  * main.js loads the module before it creates the worker, so no worker exists yet then.
- * `workers()` counts the workers the page started.
+ * `workers()` counts the training workers the page started (not the threads of their pools,
+ * www/thread-host.js, which get the module from their training worker and fetch nothing).
  */
 async function openWithFailingWorkers(failures) {
   const page = await suite.browser.context.newPage();
   const problems = collectProblems(page);
   let workers = 0;
-  page.on('worker', () => { workers += 1; });
+  page.on('worker', (worker) => { if (isTrainingWorker(worker)) workers += 1; });
   // page.route reaches a dedicated worker's requests in this Chromium (checked: the
   // refused fetch is the worker's, and its error event is what the page reports).
   await page.route('**/embedscope_bg*.wasm', (route) => (workers === 0 || workers > failures
@@ -64,7 +68,7 @@ test('a page that cannot load the wasm module says what is wrong and starts no w
   const page = await suite.browser.context.newPage();
   const problems = collectProblems(page);
   let workers = 0;
-  page.on('worker', () => { workers += 1; });
+  page.on('worker', (worker) => { if (isTrainingWorker(worker)) workers += 1; });
   await page.route('**/embedscope_bg*.wasm', (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'not here' }));
   await page.goto(suite.url());
   await page.waitForSelector('#status[data-state="error"]');

@@ -1,0 +1,45 @@
+// The form's checks of the Threads field and the learning rate a model change takes
+// (www/params.js), without a browser.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DEFAULTS, alphaForModel, checkParams } from '../../www/params.js';
+
+const form = (fields) => Object.fromEntries(Object.entries({ ...DEFAULTS, ...fields }).map(([k, v]) => [k, typeof v === 'boolean' ? v : String(v)]));
+
+test('Threads: 1 to the threads the worker offers, whole numbers only', () => {
+  const cases = [
+    // [threads typed, the worker's maximum, the field's message or null when valid]
+    ['1', 8, null],
+    ['8', 8, null],
+    ['2', 2, null],
+    ['3', 2, "from 1 to 2: this machine's cores, at most 8"],
+    ['9', 8, "from 1 to 8: this machine's cores, at most 8"],
+    ['0', 8, "from 1 to 8: this machine's cores, at most 8"],
+    ['1.5', 8, 'enter a whole number'],
+    ['', 8, 'enter a number'],
+  ];
+  for (const [threads, maxThreads, message] of cases) {
+    const { params, errors } = checkParams(form({ threads }), { maxThreads });
+    assert.equal(errors.threads ?? null, message, `threads ${JSON.stringify(threads)} of ${maxThreads}`);
+    if (message == null) assert.equal(params.threads, Number(threads));
+  }
+});
+
+test('Threads on a page that trains on one thread says why', () => {
+  const { errors } = checkParams(form({ threads: '2' }), { maxThreads: 1, whyOneThread: 'this page is not cross-origin isolated' });
+  assert.equal(errors.threads, '1 only: this page is not cross-origin isolated');
+});
+
+test('the model choice becomes the cbow flag', () => {
+  assert.equal(checkParams(form({ model: 'cbow' })).params.cbow, true);
+  assert.equal(checkParams(form({ model: 'skipgram' })).params.cbow, false);
+});
+
+test("a model change takes the new model's default learning rate, unless the person set another", () => {
+  assert.equal(alphaForModel('0.025', 'skipgram', 'cbow'), '0.05');
+  assert.equal(alphaForModel('0.05', 'cbow', 'skipgram'), '0.025');
+  assert.equal(alphaForModel(' 0.025 ', 'skipgram', 'cbow'), '0.05');
+  assert.equal(alphaForModel('0.01', 'skipgram', 'cbow'), '0.01');
+  assert.equal(alphaForModel('0.01', 'cbow', 'skipgram'), '0.01');
+  assert.equal(alphaForModel('0.025', 'skipgram', 'skipgram'), '0.025');
+});
