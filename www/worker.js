@@ -60,7 +60,13 @@ let lastProjectionAt = 0;
  *   fresh: boolean, buildMs: number, layoutMs: number, iterations: number, lastFrameAt: number}|null}
  */
 let layoutJob = null;
-/** Work per slice of building a graph, by phase, sized to CHUNK_MS; kept across maps (the units do not depend on the word count). */
+/**
+ * A map's slices aim at half a training chunk: a request that comes during one waits for the
+ * rest of it and then, at 20,000 words, for a frame (20 to 30 ms to hand over its words);
+ * slices of CHUNK_MS made such waits of 120 to 140 ms.
+ */
+const LAYOUT_SLICE_MS = CHUNK_MS / 2;
+/** Work per slice of building a graph, by phase, sized to LAYOUT_SLICE_MS; kept across maps (the units do not depend on the word count). */
 const buildBudgets = { neighbours: FIRST_LAYOUT_WORK, affinities: FIRST_LAYOUT_WORK, start: FIRST_LAYOUT_WORK };
 /** Whether `runLayout` is stepping the map. */
 let layoutRunning = false;
@@ -176,8 +182,8 @@ async function runLayout() {
         // Grown at most 4 times a slice: a few fast slices timed coarsely must not make one that takes seconds.
         // Iterations may be a fraction (the session stops within one); building units are whole.
         const next = phase === 'layout'
-          ? Math.min(4 * budget, Math.max(0.01, elapsed > 0 ? (budget * CHUNK_MS) / elapsed : budget))
-          : Math.min(4 * budget, resized(budget, elapsed, 1, 1e12));
+          ? Math.min(4 * budget, Math.max(0.01, elapsed > 0 ? (budget * LAYOUT_SLICE_MS) / elapsed : budget))
+          : Math.min(4 * budget, resized(budget, elapsed, 1, 1e12, LAYOUT_SLICE_MS));
         if (phase === 'layout') job.iterations = next;
         else buildBudgets[phase] = next;
       }
@@ -224,9 +230,9 @@ function showFreshVectors() {
 
 
 
-/** The next chunk's size: `size` scaled so a chunk takes about CHUNK_MS, within bounds. */
-function resized(size, elapsed, min, max) {
-  return elapsed > 0 ? Math.max(min, Math.min(max, Math.round(size * CHUNK_MS / elapsed))) : size;
+/** The next chunk's size: `size` scaled so a chunk takes about `target` ms, within bounds. */
+function resized(size, elapsed, min, max, target = CHUNK_MS) {
+  return elapsed > 0 ? Math.max(min, Math.min(max, Math.round(size * target / elapsed))) : size;
 }
 
 /**
