@@ -46,7 +46,7 @@ CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$PWD/.tools/bin/wasm-bindgen-test-ru
 
 section "Test: the page's modules marked // @ts-check type-check against protocol.js (tsc --noEmit)"
 # tsconfig.json: checkJs is off, so only the files that opt in are checked; the others
-# (view.js, controller.js, worker.js, params.js, protocol.js itself) are still to do.
+# (view.js and worker.js) are still to do.
 node_modules/.bin/tsc -p tsconfig.json
 
 section "Test: the page's plain modules: camera, glide, frames, tokens, params (node:test, no browser)"

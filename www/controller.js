@@ -1,3 +1,4 @@
+// @ts-check
 // The explorer's logic between the view and the worker: what is loaded, where training
 // stands (BPE merges first, when that tokenizer is chosen), what the plot shows (the
 // frame, the selection, its neighbours, the analogy).
@@ -21,11 +22,20 @@ const CONCORDANCE_LINES = 5;
 /** Which merges a set of parameters learns, to know when they are learned already. */
 const bpeKey = (params) => `${params.bpeVocabSize} ${params.bpeMode}`;
 
+/**
+ * The model the form's raw values name.
+ * @param {Record<string, string|boolean>} raw
+ * @returns {'skipgram'|'cbow'}
+ */
+const modelOf = (raw) => (raw.model === 'cbow' ? 'cbow' : 'skipgram');
+
 export class Controller {
   /** @param {import('./view.js').View} view @param {import('./worker-client.js').WorkerClient} worker */
   constructor(view, worker) {
     this.view = view;
     this.worker = worker;
+    /** The exports being built, by file name: a second press of the same button does nothing. */
+    this.exporting = new Set();
     this.mapModel = new MapModel(view.map, view.mapPanel, {
       project: (settings) => this.projectFrame(settings),
       select: (word) => this.select(word),
@@ -230,7 +240,7 @@ export class Controller {
   async open(source, name, preset) {
     this.view.showNotice(null);
     if (!(await this.mayReplace(name))) return;
-    if (preset) this.setParams(presetKeepingBpe(preset, this.view.readParams().tokenizer));
+    if (preset) this.setParams(presetKeepingBpe(preset, String(this.view.readParams().tokenizer)));
     this.reset();
     this.source = source;
     this.sourceName = name;
@@ -298,7 +308,7 @@ export class Controller {
     const max = this.threads?.max;
     if (max != null && values.threads > max) values = { ...values, threads: max };
     this.view.setParams(values);
-    this.modelShown = this.view.readParams().model;
+    this.modelShown = modelOf(this.view.readParams());
   }
 
   /** The threads the worker offers, for `checkParams` (every thread until the worker says). */
@@ -326,8 +336,9 @@ export class Controller {
   paramsChanged(name) {
     // A model change takes the new model's default learning rate, unless the person set one.
     if (name === 'model') {
-      const { model, alpha } = this.view.readParams();
-      this.view.setParams({ alpha: alphaForModel(alpha, this.modelShown, model) });
+      const raw = this.view.readParams();
+      const model = modelOf(raw);
+      this.view.setParams({ alpha: alphaForModel(String(raw.alpha), this.modelShown, model) });
       this.modelShown = model;
     }
     const valid = this.checkedParams() != null;
@@ -634,7 +645,6 @@ export class Controller {
    * Exporting the vectors in any format saves them, as far as closing the tab goes.
    */
   async export(name) {
-    this.exporting ??= new Set();
     if (this.exporting.has(name)) return;
     const file = EXPORTS.find((f) => f.name === name);
     this.exporting.add(name);

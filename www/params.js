@@ -1,3 +1,4 @@
+// @ts-check
 // The training parameters the form offers: their defaults (word2vec.c's and gensim's),
 // the presets of the built-in sample and the King James Bible, and the checks the form makes before the core sees them.
 // The ranges are those of TrainConfig::validate and VocabConfig in the core, which checks
@@ -80,6 +81,8 @@ const FIXED = { maxVocab: null, minAlpha: 0.0001, nsExponent: 0.75, keepPunctuat
  */
 export function checkParams(raw, { maxThreads = MAX_THREADS, whyOneThread = null } = {}) {
   const errors = {};
+  // Filled field by field below; a `Params` once no field is bad.
+  /** @type {Record<string, any>} */
   const params = { ...FIXED, tokenizer: raw.tokenizer, lowercase: Boolean(raw.lowercase), cbow: raw.model === 'cbow' };
   if (raw.tokenizer === 'bpe') params.bpeMode = raw.bpeMode;
   const number = (n) => n.toLocaleString('en', { maximumFractionDigits: 6 });
@@ -103,5 +106,5 @@ export function checkParams(raw, { maxThreads = MAX_THREADS, whyOneThread = null
       params[name] = value;
     }
   }
-  return { params: Object.keys(errors).length ? null : params, errors };
+  return { params: Object.keys(errors).length ? null : /** @type {Params} */ (params), errors };
 }

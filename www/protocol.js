@@ -1,3 +1,4 @@
+// @ts-check
 // The one written definition of every message between the page and the training worker.
 // The shapes mirror src/wasm/dto.rs. Nothing here runs except the small constants at the end.
 //

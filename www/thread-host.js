@@ -1,3 +1,4 @@
+// @ts-check
 // One thread of the training worker's pool: a worker that instantiates the threaded wasm
 // module over the training worker's shared memory and then runs rayon threads for ever
 // (`run_pool_thread`, src/wasm/pool.rs). www/threads.js starts it; it does nothing else.
