@@ -44,9 +44,9 @@ WASM_BINDGEN_TEST_DRIVER_TIMEOUT=60 \
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$PWD/.tools/bin/wasm-bindgen-test-runner" \
     cargo test --release --target wasm32-unknown-unknown --test wasm_session
 
-section "Test: the page's modules marked // @ts-check type-check against protocol.js (tsc --noEmit)"
-# tsconfig.json: checkJs is off, so only the files that opt in are checked; the others
-# (view.js and worker.js) are still to do.
+section "Test: the page's modules type-check against protocol.js's typedefs (tsc --noEmit)"
+# Every module of www/ opts in with // @ts-check (tsconfig.json leaves checkJs off, so a new
+# file states it is checked).
 node_modules/.bin/tsc -p tsconfig.json
 
 section "Test: the page's plain modules: camera, glide, frames, tokens, params (node:test, no browser)"

@@ -1,3 +1,4 @@
+// @ts-check
 // The page's view: the only code that queries or changes the DOM and the canvases. It
 // renders what the controller hands it and reports what the person does through the
 // bindX(handler) methods; it never talks to the worker. Text that comes from a file (words,
@@ -148,8 +149,8 @@ export class View {
       const input = document.createElement('input');
       Object.assign(input, { id, name, type: 'text', inputMode: whole ? 'numeric' : 'decimal' });
       input.setAttribute('aria-describedby', `${id}-help`);
-      input.dataset.min = min;
-      input.dataset.max = max;
+      input.dataset.min = String(min);
+      input.dataset.max = String(max);
       const note = document.createElement('small');
       note.id = `${id}-help`;
       note.className = 'help';
@@ -288,6 +289,7 @@ export class View {
       $('cut-note').textContent = note;
       return;
     }
+    /** @type {[string, string][]} */
     const rows = [
       ['Size', formatBytes(stats.bytes)],
       ['Lines', integer.format(stats.lines)],
@@ -314,6 +316,7 @@ export class View {
   showVectorsStats(name, info) {
     $('stats').hidden = false;
     $('source-name').textContent = revealInvisible(name);
+    /** @type {[string, string][]} */
     const rows = [
       ['Format', info.format],
       ['Size', formatBytes(info.bytes)],
@@ -410,7 +413,7 @@ export class View {
     $('evaluate').disabled = !controls.canEvaluate;
   }
 
-  /** @param {Progress|null} progress @param {string} state */
+  /** @param {(Progress & {threads?: number})|null} progress  with the threads it trains on @param {string} state */
   showProgress(progress, state) {
     const fraction = progress && progress.tokensTotal ? progress.tokensDone / progress.tokensTotal : 0;
     setProgressBar(fraction, state);
@@ -559,7 +562,7 @@ export class View {
     const label = document.createElement(selectable ? 'button' : 'span');
     label.className = 'word';
     label.textContent = displayToken(word);
-    if (selectable) {
+    if (label instanceof HTMLButtonElement) {
       label.type = 'button';
       label.dataset.word = word;
     }
@@ -625,6 +628,7 @@ export class View {
     if (!info) return;
     const shown = displayToken(info.token);
     $('token-info-title').textContent = `Where “${shown}” comes from`;
+    /** @type {[string, string][]} */
     const rows = [
       ['Count', integer.format(info.count)],
       ['Frequency rank', integer.format(info.rank + 1)],

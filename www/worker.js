@@ -1,3 +1,4 @@
+// @ts-check
 // The training worker: loads the wasm module once, holds the one Session, answers the
 // requests of www/protocol.js from a handler table, and learns BPE merges and trains in
 // chunks so that queries, pause and stop are read between two chunks. Where the page is
@@ -11,6 +12,13 @@ import { CHUNK_MS, FIRST_CHUNK_MERGES, FIRST_CHUNK_TOKENS, FIRST_LAYOUT_WORK, LA
 /** @typedef {import('./protocol.js').TrainingState} TrainingState */
 /** @typedef {import('./protocol.js').ViewSettings} ViewSettings */
 
+/**
+ * Posts to the page. `self` is typed as a window here (the checker reads the page's lib), whose
+ * postMessage takes a target origin; a worker's takes the transfer list second.
+ * @type {(message: import('./protocol.js').WorkerMessage|object, transfer?: Transferable[]) => void}
+ */
+const post = (message, transfer = []) => /** @type {any} */ (self).postMessage(message, transfer);
+
 /** The wasm module's exports: the threaded build (www/pkg-threads) or the single-threaded one (www/pkg). */
 let wasm;
 /** @type {import('./pkg/embedscope.js').Session} */
@@ -21,6 +29,8 @@ let threadHosts = null;
 let threads;
 /** @type {TrainingState} */
 let state = 'idle';
+/** The state now, unnarrowed: what an async function reads after an await. @returns {TrainingState} */
+const currentState = () => state;
 /** @type {TrainingState} what `stop` returns to while BPE merges are learned: the vectors from before stay */
 let stateBeforeLearning = 'idle';
 /** What the session's text came from ('sample', a File or a URL), so preparing again does not read it again. */
@@ -29,6 +39,7 @@ let textFrom = null;
 let textInfo = null;
 let isSample = false;
 /** What a view means where a field is missing (an older page): principal components of the most frequent words, no colours. */
+/** @type {{axes: {x: null, y: null}, isolate: null, clusters: number, method: 'pca'}} */
 const PLAIN_VIEW = { axes: { x: null, y: null }, isolate: null, clusters: 0, method: 'pca' };
 /** @type {ViewSettings} the last view that gave a frame: the frames sent while training use it */
 let view = { nWords: 300, xComponent: 0, yComponent: 1, extraWords: [], ...PLAIN_VIEW };
@@ -84,7 +95,7 @@ const yieldToMessages = (() => {
 
 function setState(next, id = null) {
   state = next;
-  self.postMessage({ type: 'state', id, state });
+  post({ type: 'state', id, state });
 }
 
 /**
@@ -98,7 +109,7 @@ function postProjection(id = null, settings = view) {
   lastProjectionAt = performance.now();
   const transfer = [frame.coords.buffer, extraCoords.buffer];
   if (frame.clusters) transfer.push(frame.clusters.buffer);
-  self.postMessage({ type: 'projection', id, model, ...frame, extraWords: settings.extraWords, extraCoords }, transfer);
+  post({ type: 'projection', id, model, ...frame, extraWords: settings.extraWords, extraCoords }, transfer);
 }
 
 /**
@@ -122,7 +133,7 @@ function layoutKey(settings) {
 
 /** Drops the map being built or stepped; a `project` still waiting for its frame is told it was replaced. */
 function cancelLayout() {
-  if (layoutJob?.id != null) self.postMessage({ type: 'error', id: layoutJob.id, message: SUPERSEDED });
+  if (layoutJob?.id != null) post({ type: 'error', id: layoutJob.id, message: SUPERSEDED });
   layoutJob = null;
 }
 
@@ -134,7 +145,7 @@ function cancelLayout() {
 function startLayout(settings, id, warm) {
   const progress = session.layout_begin(settings, warm);
   const waiting = layoutJob?.id;
-  if (waiting != null && waiting !== id) self.postMessage({ type: 'error', id: waiting, message: SUPERSEDED });
+  if (waiting != null && waiting !== id) post({ type: 'error', id: waiting, message: SUPERSEDED });
   // A quarter of an iteration first: at 20,000 words a whole t-SNE iteration outlasts a slice.
   layoutJob = { id, key: layoutKey(settings), settings, progress, fresh: false, buildMs: 0, layoutMs: 0, iterations: 0.25, lastFrameAt: 0 };
   runLayout();
@@ -148,7 +159,7 @@ function postLayoutFrame(job) {
   const extraCoords = extraWords.length ? session.layout_place_words(extraWords) : new Float32Array(0);
   job.lastFrameAt = performance.now();
   // The parameters go with the frame, so the timeline records how its maps were made.
-  self.postMessage({ type: 'projection', id: job.id, model, ...frame, layout: job.settings.layout ?? null, extraWords, extraCoords }, [frame.coords.buffer, extraCoords.buffer]);
+  post({ type: 'projection', id: job.id, model, ...frame, layout: job.settings.layout ?? null, extraWords, extraCoords }, [frame.coords.buffer, extraCoords.buffer]);
   job.id = null;
   return true;
 }
@@ -245,7 +256,7 @@ function resized(size, elapsed, min, max, target = CHUNK_MS) {
  * @param {Source} source @param {() => boolean} isCurrent
  */
 async function useSource(source, isCurrent) {
-  const from = { sample: 'sample', file: source.file, url: source.url }[source.kind];
+  const from = source.kind === 'sample' ? 'sample' : source.kind === 'file' ? source.file : source.url;
   if (from === textFrom) return textInfo;
   if (reading?.from !== from) {
     const read = { from, bytes: null };
@@ -300,7 +311,7 @@ async function readFile(file, wanted) {
   for await (const { offset, bytes } of slices(file)) {
     if (!wanted()) throw new Error(SUPERSEDED);
     whole.set(bytes, offset);
-    self.postMessage({ type: 'readProgress', bytesDone: offset + bytes.length, bytesTotal: file.size });
+    post({ type: 'readProgress', bytesDone: offset + bytes.length, bytesTotal: file.size });
   }
   return whole;
 }
@@ -314,7 +325,7 @@ async function trainLoop() {
     // Size the next chunk so one takes about CHUNK_MS: progress then arrives ~20 times a second.
     // More threads train more tokens in that time, hence the larger cap.
     chunkTokens = resized(chunkTokens, elapsed, 1_000, 1_000_000 * session.threads());
-    self.postMessage({ type: 'progress', progress, threads: session.threads() });
+    post({ type: 'progress', progress, threads: session.threads() });
     const epochEnded = progress.epochTokensDone === progress.epochTokens;
     if (epochEnded || performance.now() - lastProjectionAt > PROJECTION_INTERVAL_MS) showFreshVectors();
     if (progress.done) {
@@ -338,7 +349,7 @@ async function loadVectors(file, format, metadata, isCurrent) {
   for await (const { offset, bytes } of slices(file)) {
     if (!isCurrent()) return false;
     const words = session.load_push(bytes);
-    self.postMessage({ type: 'loadProgress', bytesDone: offset + bytes.length, bytesTotal: file.size, words });
+    post({ type: 'loadProgress', bytesDone: offset + bytes.length, bytesTotal: file.size, words });
     await yieldToMessages();
     if (!isCurrent()) return false;
   }
@@ -404,7 +415,8 @@ const handlers = {
       setState('loaded');
       return { kind: 'vectors', model, info };
     } catch (error) {
-      if (isCurrent() && state === 'loading') {
+      // `state` may have changed during the awaits above: read it afresh (the checker narrows it).
+      if (isCurrent() && currentState() === 'loading') {
         session.load_cancel();
         setState(stateBeforeLoading);
       }
@@ -423,7 +435,7 @@ const handlers = {
     if (!isCurrent()) throw new Error(SUPERSEDED);
     session.prepare_begin(params);
     for (let fraction = session.prepare_step(LOAD_SLICE_BYTES); fraction < 1; fraction = session.prepare_step(LOAD_SLICE_BYTES)) {
-      self.postMessage({ type: 'tokenizeProgress', fraction });
+      post({ type: 'tokenizeProgress', fraction });
       await yieldToMessages();
       if (!isCurrent()) throw new Error(SUPERSEDED);
     }
@@ -445,15 +457,15 @@ const handlers = {
     let progress = session.bpe_begin(params);
     stateBeforeLearning = state;
     setState('learning');
-    self.postMessage({ type: 'bpeProgress', progress });
+    post({ type: 'bpeProgress', progress });
     let chunkMerges = FIRST_CHUNK_MERGES;
     while (!progress.done) {
       await yieldToMessages();
-      if (state !== 'learning') return { progress, done: false };
+      if (currentState() !== 'learning') return { progress, done: false };
       const started = performance.now();
       progress = session.bpe_step(chunkMerges);
       chunkMerges = resized(chunkMerges, performance.now() - started, 1, 100_000);
-      self.postMessage({ type: 'bpeProgress', progress });
+      post({ type: 'bpeProgress', progress });
     }
     // Quietly: the page goes on to `prepare`, which uses these merges.
     state = stateBeforeLearning;
@@ -503,7 +515,7 @@ const handlers = {
     } else if (layoutJob?.key === layoutKey(next)) {
       // Other colours recolour the map as it runs (a bad k throws here, and nothing changes).
       if ((next.clusters ?? 0) !== (layoutJob.settings.clusters ?? 0)) session.layout_set_clusters(next.clusters ?? 0);
-      if (layoutJob.id != null) self.postMessage({ type: 'error', id: layoutJob.id, message: SUPERSEDED });
+      if (layoutJob.id != null) post({ type: 'error', id: layoutJob.id, message: SUPERSEDED });
       Object.assign(layoutJob, { id, settings: next });
       // Without coordinates yet, the frame comes when the graph is built.
       postLayoutFrame(layoutJob);
@@ -546,7 +558,7 @@ const handlers = {
     let progress = session.eval_begin(text, restrict ?? undefined, ignoreCase);
     let chunk = 16;
     while (progress.done < progress.total) {
-      self.postMessage({ type: 'evalProgress', purpose, done: progress.done, total: progress.total });
+      post({ type: 'evalProgress', purpose, done: progress.done, total: progress.total });
       await yieldToMessages();
       if (mine !== evaluations) throw new Error(SUPERSEDED);
       const started = performance.now();
@@ -564,7 +576,7 @@ const handlers = {
     const build = EXPORTS[format];
     if (!build) throw new Error(`unknown export format '${format}'`);
     const bytes = build(request);
-    self.postMessage({ type: 'export', id, bytes }, [bytes.buffer]);
+    post({ type: 'export', id, bytes }, [bytes.buffer]);
   },
 };
 
@@ -583,11 +595,11 @@ function reportError(id) {
   return (error) => {
     const message = String(error?.message ?? error);
     if (error instanceof WebAssembly.RuntimeError) {
-      self.postMessage({ type: 'fatal', message });
+      post({ type: 'fatal', message });
       self.close();
       return;
     }
-    self.postMessage({ type: 'error', id, message });
+    post({ type: 'error', id, message });
   };
 }
 
@@ -599,7 +611,7 @@ self.addEventListener('message', async ({ data }) => {
     if (!handler) throw new Error(`unknown request type '${request.type}'`);
     // A synchronous handler's reply still goes out before the next message is read.
     const reply = await handler(request);
-    if (reply) self.postMessage({ type: request.type, id: request.id, ...reply });
+    if (reply) post({ type: request.type, id: request.id, ...reply });
   } catch (error) {
     reportError(request.id)(error);
   }
@@ -659,4 +671,4 @@ async function loadModule() {
 ({ module: wasm, info: threads } = await loadModule());
 session = new wasm.Session();
 if (threads.module === 'threaded') threadHosts = new ThreadHosts(wasm.thread_host_init());
-self.postMessage({ type: 'ready', version: wasm.version(), threads });
+post({ type: 'ready', version: wasm.version(), threads });
