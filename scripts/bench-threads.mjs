@@ -7,11 +7,10 @@
 // and the faster of each counts; the load average is printed beside them. Prints figures;
 // asserts nothing.
 // Usage: node scripts/bench-threads.mjs [CORPUS] [BIG_CORPUS]  (defaults data/kjv.txt, data/kjv-100mb.txt)
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { createServer } from 'vite';
+import { launchChromium } from '../tests/browser/helpers.js';
 
 const [corpus = 'data/kjv.txt', big = 'data/kjv-100mb.txt'] = process.argv.slice(2);
 console.log(`load average before: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} on ${availableParallelism()} cores`);
@@ -52,24 +51,17 @@ function processFigures(profile) {
 
 /** One training run in a fresh Chromium: `module` 'single' or 'threaded' on `threads` threads. */
 async function run(port, corpusPath, module, threads) {
-  const profile = mkdtempSync(join(tmpdir(), 'embedscope-bench-threads-'));
-  const browser = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launchChromium();
   try {
-    const page = await browser.newPage();
+    const page = await browser.context.newPage();
     const query = new URLSearchParams({ bench: 'threads', corpus: `/${corpusPath}`, module, threads: String(threads), epochs: '5' });
     await page.goto(`http://localhost:${port}/tests/bench/browser.html?${query}`);
     await page.waitForSelector('body[data-done="true"]', { timeout: 1_800_000 });
     const result = JSON.parse(await page.textContent('#result'));
     if (result.error) throw new Error(result.error);
-    return { ...result, ...processFigures(profile) };
+    return { ...result, ...processFigures(browser.profile) };
   } finally {
     await browser.close();
-    rmSync(profile, { recursive: true, force: true });
   }
 }
 

@@ -25,9 +25,10 @@ export async function freePort() {
 }
 
 /**
- * Starts Chromium with a fresh profile; `close()` ends it and removes the profile.
+ * Starts Chromium with a fresh profile (`profile`, its directory, names its processes);
+ * `close()` ends it and removes the profile.
  * `options` go to playwright's launchPersistentContext (e.g. `deviceScaleFactor`, `viewport`).
- * @returns {Promise<{context: import('playwright-core').BrowserContext, close: () => Promise<void>}>}
+ * @returns {Promise<{context: import('playwright-core').BrowserContext, profile: string, close: () => Promise<void>}>}
  */
 export async function launchChromium(options = {}) {
   const profile = await mkdtemp(join(tmpdir(), 'embedscope-chromium-'));
@@ -42,6 +43,7 @@ export async function launchChromium(options = {}) {
   });
   return {
     context,
+    profile,
     async close() {
       await context.close();
       await rm(profile, { recursive: true, force: true });
