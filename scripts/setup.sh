@@ -37,6 +37,13 @@ else
     rustup target add wasm32-unknown-unknown
 fi
 
+section "Setup: rustfmt, for the format check of npm test"
+if rustup component list --installed | grep -q '^rustfmt'; then
+    echo "present"
+else
+    rustup component add rustfmt
+fi
+
 section "Setup: nightly Rust with rust-src and wasm32-unknown-unknown, for the threaded module"
 # The threaded module rebuilds std with atomics (-Z build-std), which only nightly allows,
 # from the rust-src component (scripts/build-wasm.sh). rustup installs each piece only when

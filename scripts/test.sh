@@ -8,6 +8,9 @@ started=$SECONDS
 
 run_script setup.sh --browser --gensim --kjv
 
+section "Test: the Rust code is as rustfmt formats it (cargo fmt --check, rustfmt.toml)"
+cargo fmt --check
+
 section "Test: cargo test --release (native)"
 cargo test --release
 

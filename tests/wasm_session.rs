@@ -426,7 +426,11 @@ fn tsne_and_umap_maps_are_built_in_slices_and_warm_start() {
             "{method}: no coordinates before the graph is built"
         );
         let (phases, slices) = run_layout(&mut session, 2_000.0, 25.0);
-        assert_eq!(phases, ["neighbours", "affinities", "start", "layout"], "{method}: a cold start places its points by PCA");
+        assert_eq!(
+            phases,
+            ["neighbours", "affinities", "start", "layout"],
+            "{method}: a cold start places its points by PCA"
+        );
         assert!(slices > 10, "{method}: {slices} slices");
 
         let frame = session.layout_frame().unwrap();
@@ -498,13 +502,26 @@ fn neighbours_through_time_and_the_timeline_survive_a_bundle() {
         {"words": 0, "epoch": 3, "epochs": 3, "tokensDone": 30, "tokensTotal": 30, "axisLabels": ["t-SNE 1", "t-SNE 2"],
          "view": {"method": "tsne", "layout": {"perplexity": 5}}}]}"#,
     );
-    Reflect::set(&timeline, &"coords".into(), &Float32Array::from(&[0.5f32, 1.0, -2.0, 0.25, 3.0, 4.0, 5.0, 6.0][..]))
-        .unwrap();
+    Reflect::set(
+        &timeline,
+        &"coords".into(),
+        &Float32Array::from(&[0.5f32, 1.0, -2.0, 0.25, 3.0, 4.0, 5.0, 6.0][..]),
+    )
+    .unwrap();
     let bytes = session.export_bundle(timeline).unwrap();
     let text = std::str::from_utf8(&bytes).unwrap();
     let opened = session.open_bundle(text, "run.json", bytes.len() as f64).unwrap();
     let back = field(&opened, "timeline");
-    assert_eq!(Array::from(&field(&back, "wordLists")).get(0).dyn_into::<Array>().unwrap().get(1).as_string().unwrap(), "a");
+    assert_eq!(
+        Array::from(&field(&back, "wordLists"))
+            .get(0)
+            .dyn_into::<Array>()
+            .unwrap()
+            .get(1)
+            .as_string()
+            .unwrap(),
+        "a"
+    );
     let frames = Array::from(&field(&back, "frames"));
     assert_eq!(frames.length(), 2);
     let perplexity = field(&field(&field(&frames.get(1), "view"), "layout"), "perplexity");
@@ -524,8 +541,10 @@ fn neighbours_through_time_and_the_timeline_survive_a_bundle() {
     assert!(session.neighbour_history("king", 4).unwrap().is_null());
 
     // A frame naming a word the vectors lack is refused.
-    let bad = view(r#"{"wordLists": [["no-such-word"]], "frames": [{"words": 0, "epoch": 1, "epochs": 1,
-        "tokensDone": 0, "tokensTotal": 1, "axisLabels": ["x", "y"], "view": {}}]}"#);
+    let bad = view(
+        r#"{"wordLists": [["no-such-word"]], "frames": [{"words": 0, "epoch": 1, "epochs": 1,
+        "tokensDone": 0, "tokensTotal": 1, "axisLabels": ["x", "y"], "view": {}}]}"#,
+    );
     Reflect::set(&bad, &"coords".into(), &Float32Array::from(&[0.0f32, 0.0][..])).unwrap();
     assert!(error_message(session.export_bundle(bad)).contains("no-such-word"));
 }

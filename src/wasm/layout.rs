@@ -287,9 +287,12 @@ impl Obstacles {
 
     /// The cells `rect` touches, as column and row ranges.
     fn span(&self, rect: &Rect) -> (std::ops::RangeInclusive<usize>, std::ops::RangeInclusive<usize>) {
-        let index = |v: f64, origin: f64, n: usize| (((v - origin) / self.cell).floor().max(0.0) as usize).min(n - 1);
-        let columns = index(rect.left, self.bounds.left, self.columns)..=index(rect.right, self.bounds.left, self.columns);
-        let rows = index(rect.top, self.bounds.top, self.rows)..=index(rect.bottom, self.bounds.top, self.rows);
+        let index =
+            |v: f64, origin: f64, n: usize| (((v - origin) / self.cell).floor().max(0.0) as usize).min(n - 1);
+        let columns = index(rect.left, self.bounds.left, self.columns)
+            ..=index(rect.right, self.bounds.left, self.columns);
+        let rows =
+            index(rect.top, self.bounds.top, self.rows)..=index(rect.bottom, self.bounds.top, self.rows);
         (columns, rows)
     }
 
@@ -320,7 +323,9 @@ impl Obstacles {
         let (columns, rows) = self.span(rect);
         rows.into_iter().any(|row| {
             columns.clone().any(|column| {
-                self.cells[row * self.columns + column].iter().any(|&id| self.rects[id as usize].overlaps(rect))
+                self.cells[row * self.columns + column]
+                    .iter()
+                    .any(|&id| self.rects[id as usize].overlaps(rect))
             })
         })
     }
@@ -337,7 +342,8 @@ mod tests {
     fn place(points: &[Px], requests: &[(usize, f64, bool)], bounds: &Rect) -> Vec<Option<Rect>> {
         let mut widths = vec![0.0; points.len()];
         requests.iter().for_each(|&(point, width, _)| widths[point] = width);
-        let requests: Vec<_> = requests.iter().map(|&(point, _, must)| LabelRequest { point, must }).collect();
+        let requests: Vec<_> =
+            requests.iter().map(|&(point, _, must)| LabelRequest { point, must }).collect();
         place_labels(points, &requests, |p| Ok::<_, ()>(widths[p]), &GEOMETRY, bounds).unwrap()
     }
 
@@ -472,7 +478,12 @@ mod tests {
 
     /// Places `requests` (point, width, must) and checks the result is what the plain O(n²)
     /// greedy placement, measuring every label, gives; returns how many were placed.
-    fn assert_plain_greedy(points: &[Px], requests: &[(usize, f64, bool)], geometry: &LabelGeometry, bounds: &Rect) -> usize {
+    fn assert_plain_greedy(
+        points: &[Px],
+        requests: &[(usize, f64, bool)],
+        geometry: &LabelGeometry,
+        bounds: &Rect,
+    ) -> usize {
         let mut widths = vec![0.0; points.len()];
         requests.iter().for_each(|&(point, width, _)| widths[point] = width);
         let asked: Vec<_> = requests.iter().map(|&(point, _, must)| LabelRequest { point, must }).collect();
@@ -484,10 +495,13 @@ mod tests {
             let p = points[point];
             let dot = Rect { left: p.0 - r, top: p.1 - r, right: p.0 + r, bottom: p.1 + r };
             let boxes = candidates(p, width, geometry);
-            let clear = |b: &&Rect| b.is_inside(bounds) && !obstacles.iter().any(|o| o.overlaps(b)) && !dot.overlaps(b);
-            let expected = boxes.iter().find(clear).copied().or_else(|| {
-                must.then(|| *boxes.iter().find(|b| b.is_inside(bounds)).unwrap_or(&boxes[0]))
-            });
+            let clear = |b: &&Rect| {
+                b.is_inside(bounds) && !obstacles.iter().any(|o| o.overlaps(b)) && !dot.overlaps(b)
+            };
+            let expected =
+                boxes.iter().find(clear).copied().or_else(|| {
+                    must.then(|| *boxes.iter().find(|b| b.is_inside(bounds)).unwrap_or(&boxes[0]))
+                });
             assert_eq!(*got, expected, "label {point}");
             if let Some(b) = expected {
                 obstacles.push(b);
@@ -511,12 +525,18 @@ mod tests {
         for scale in [1.0, 2.0] {
             let mut random = uniform(11);
             let geometry = LabelGeometry { height: 12.0 * scale, gap: 3.0 * scale, dot_radius: 2.5 * scale };
-            let bounds = Rect { left: 41.5 * scale, top: 12.25 * scale, right: 941.5 * scale, bottom: 572.25 * scale };
+            let bounds =
+                Rect { left: 41.5 * scale, top: 12.25 * scale, right: 941.5 * scale, bottom: 572.25 * scale };
             let gaussian = |random: &mut dyn FnMut() -> f64| {
                 (-2.0 * (1.0 - random()).ln()).sqrt() * (std::f64::consts::TAU * random()).cos()
             };
             let points: Vec<Px> = (0..3000)
-                .map(|_| (scale * (490.0 + 150.0 * gaussian(&mut random)), scale * (290.0 + 90.0 * gaussian(&mut random))))
+                .map(|_| {
+                    (
+                        scale * (490.0 + 150.0 * gaussian(&mut random)),
+                        scale * (290.0 + 90.0 * gaussian(&mut random)),
+                    )
+                })
                 .collect();
             let requests: Vec<_> =
                 (0..3000).map(|i| request(i, scale * (15.0 + 50.0 * random()), i % 500 == 7)).collect();

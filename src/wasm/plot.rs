@@ -10,11 +10,11 @@
 //! plotters measures text through `window().document()`, so a `Chart` lives on the page's
 //! main thread, never in a worker.
 
+use js_sys::JsString;
 use plotters::coord::Shift;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use js_sys::JsString;
 use plotters_canvas::CanvasBackend;
 use serde::Deserialize;
 use wasm_bindgen::JsCast;
@@ -272,8 +272,9 @@ impl Chart {
         let labels: Vec<JsString> = (words.iter())
             .enumerate()
             .map(|(i, word)| {
-                let word: JsString =
-                    word.dyn_into().map_err(|_| JsError::new(&format!("word {i} of the map is not a string")))?;
+                let word: JsString = word
+                    .dyn_into()
+                    .map_err(|_| JsError::new(&format!("word {i} of the map is not a string")))?;
                 // UTF-16 units are at least as many as characters: only a long one can need cutting.
                 if word.length() as usize <= MAX_LABEL_CHARS {
                     return Ok(word);
@@ -331,7 +332,12 @@ impl Chart {
     }
 
     /// `set_words(labels)` then `draw_map(coords, [], options)`: a scatter drawn once.
-    pub fn draw_scatter(&mut self, coords: &[f32], labels: Vec<String>, options: JsValue) -> Result<(), JsError> {
+    pub fn draw_scatter(
+        &mut self,
+        coords: &[f32],
+        labels: Vec<String>,
+        options: JsValue,
+    ) -> Result<(), JsError> {
         self.set_words(labels.iter().map(|label| JsValue::from_str(label)).collect())?;
         self.draw_map(coords, &[], options)
     }
@@ -655,7 +661,12 @@ enum Texts {
 }
 
 impl<'a> Scatter<'a> {
-    fn new(coords: &'a [f32], labels: &'a [JsString], styles: &[u8], options: JsValue) -> Result<Scatter<'a>, JsError> {
+    fn new(
+        coords: &'a [f32],
+        labels: &'a [JsString],
+        styles: &[u8],
+        options: JsValue,
+    ) -> Result<Scatter<'a>, JsError> {
         let n_points = labels.len();
         if coords.len() != 2 * n_points {
             return Err(JsError::new(&format!(
@@ -723,8 +734,9 @@ impl<'a> Scatter<'a> {
             gap: scene::LABEL_GAP * s,
             dot_radius: scene::EMPHASISED_DOT * s,
         };
-        let width =
-            |point: usize| measure.width(point, emphasis[point].font_weight(), scene::LABEL_FONT * s, must_label[point]);
+        let width = |point: usize| {
+            measure.width(point, emphasis[point].font_weight(), scene::LABEL_FONT * s, must_label[point])
+        };
         let boxes = place_labels(&points, &requests, width, &geometry, &area)?;
         let placed: Vec<(usize, Rect)> =
             requests.iter().zip(boxes).filter_map(|(r, b)| Some((r.point, b?))).collect();
@@ -836,8 +848,11 @@ impl Chart {
         if self.dot_canvas.is_none() {
             let no_canvas = || JsError::new("could not make a canvas for the map's dots");
             let document = web_sys::window().and_then(|w| w.document()).ok_or_else(no_canvas)?;
-            let canvas: HtmlCanvasElement =
-                document.create_element("canvas").map_err(|_| no_canvas())?.dyn_into().map_err(|_| no_canvas())?;
+            let canvas: HtmlCanvasElement = document
+                .create_element("canvas")
+                .map_err(|_| no_canvas())?
+                .dyn_into()
+                .map_err(|_| no_canvas())?;
             let context: CanvasRenderingContext2d = canvas
                 .get_context("2d")
                 .map_err(|_| no_canvas())?

@@ -53,7 +53,12 @@ impl DotBuffer {
         let (w, h) = (self.width as f32, self.height as f32);
         for &(cx, cy) in centres {
             let (cx, cy) = (cx as f32, cy as f32);
-            if !(cx.is_finite() && cy.is_finite()) || cx + reach < 0.0 || cy + reach < 0.0 || cx - reach > w || cy - reach > h {
+            if !(cx.is_finite() && cy.is_finite())
+                || cx + reach < 0.0
+                || cy + reach < 0.0
+                || cx - reach > w
+                || cy - reach > h
+            {
                 continue;
             }
             let x0 = (cx - reach).floor().max(0.0) as usize;

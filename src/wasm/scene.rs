@@ -304,7 +304,9 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
     };
     for (i, e) in marks.emphasis.iter().enumerate() {
         match e {
-            Emphasis::Marked => shapes.push(disc(at(i), EMPHASISED_DOT * s, palette.accent.alpha_times(0.85))),
+            Emphasis::Marked => {
+                shapes.push(disc(at(i), EMPHASISED_DOT * s, palette.accent.alpha_times(0.85)))
+            }
             Emphasis::Arrow => shapes.push(disc(at(i), EMPHASISED_DOT * s, palette.arrow)),
             _ => {}
         }

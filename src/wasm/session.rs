@@ -8,12 +8,12 @@ use js_sys::{Float32Array, JSON, Object, Reflect, Uint16Array};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::pool::Pool;
 use super::dto::{
     AnalogyDto, AxesDto, BpeProgressDto, CorpusStats, EvalProgressDto, LayoutFrameDto, LayoutProgressDto,
     MergeDto, NeighbourDto, Params, ProgressDto, ProjectionDto, TextInfo, TokenInfoDto, VectorsInfo, ViewDto,
     analogy_report_dto, similarity_report_dto,
 };
+use super::pool::Pool;
 use crate::embed::{
     self, AnalogyEvaluator, AnalogyMethod, AnalogyOptions, AnalogySet, Bundle, BundleRef, EvalProgress,
     KMeans, Layout, LayoutBuilder, LayoutParams, LayoutPhase, LayoutProgress, Projection, SimilarityOptions,
@@ -550,8 +550,9 @@ impl Session {
             method: run.method,
             layout_progress: run.progress(),
         };
-        let serializer =
-            serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true).serialize_maps_as_objects(true);
+        let serializer = serde_wasm_bindgen::Serializer::new()
+            .serialize_missing_as_null(true)
+            .serialize_maps_as_objects(true);
         let out = frame.serialize(&serializer).map_err(|e| JsError::new(&e.to_string()))?;
         set(&out, "coords", &Float32Array::from(coords))?;
         match &run.clusters {
