@@ -13,10 +13,76 @@ use embedscope::text::{
 };
 use embedscope::train::{TrainConfig, Trainer};
 
-use crate::args::Args;
+use crate::args::{Args, Command, optional, switch, valued};
 use crate::now;
 use crate::progress::*;
 use crate::vectors::*;
+
+/// The machine's cores: the default of `--threads`.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get()).min(embedscope::train::MAX_THREADS)
+}
+
+/// `train`'s options, with the core's defaults.
+pub(crate) fn command() -> Command {
+    let d = TrainConfig::default();
+    let bpe = BpeConfig::default();
+    let vocab = VocabConfig::default();
+    Command {
+        name: "train",
+        synopsis: "CORPUS --out VECTORS",
+        required: &["--out"],
+        options: vec![
+            optional("--out", "VECTORS", "the file to write"),
+            optional("--format", "text|binary|glove|tsv|bundle", "its format (default: from its name)"),
+            valued("--tokenizer", "word|whitespace|bpe", "word", "how the text is cut into tokens"),
+            switch("--lowercase", "word tokenizer: lowercase every word"),
+            switch("--keep-punctuation", "word tokenizer: punctuation marks are tokens, not dropped"),
+            valued("--vocab-size", "N", bpe.vocab_size, "bpe: the tokens to learn"),
+            valued("--bpe-mode", "cross|within", bpe.mode.name(), "bpe: whether merges may span words"),
+            valued("--dim", "N", d.dim, "the dimension of the vectors"),
+            valued("--window", "N", d.window, "the widest window radius"),
+            valued("--negative", "N", d.negative, "noise words per true pair"),
+            valued("--sample", "T", d.sample, "subsampling threshold of frequent words; 0: none"),
+            valued("--min-count", "N", vocab.min_count, "words seen fewer times are dropped"),
+            optional("--max-vocab", "N", "keep at most the N most frequent words"),
+            valued("--epochs", "N", d.epochs, "passes over the text"),
+            valued(
+                "--alpha",
+                "A",
+                d.alpha,
+                &format!("the first learning rate ({} with --cbow)", TrainConfig::cbow_default().alpha),
+            ),
+            valued("--min-alpha", "A", d.min_alpha, "the last learning rate"),
+            valued("--ns-exponent", "E", d.ns_exponent, "the exponent of counts in the noise distribution"),
+            valued("--seed", "N", d.seed, "the seed of every random choice"),
+            switch("--cbow", "continuous bag of words instead of skip-gram"),
+            optional(
+                "--threads",
+                "N",
+                &format!("threads that train at once (default: the machine's cores, here {})", cores()),
+            ),
+            switch("--quiet", "no progress bar"),
+        ],
+        about: format!(
+            "train learns skip-gram vectors, or with --cbow continuous bag of words (the mean of a
+window predicts its centre; --alpha then defaults to {cbow_alpha}, as in word2vec.c). --threads N
+trains on N threads at once (default: this machine's cores), lock-free as word2vec.c and
+gensim do; only --threads 1 gives bit-identical vectors for the same text, parameters and
+seed, and the output says which a run was.
+
+train writes word2vec text, or with --format (by default from the name: .bin binary,
+.tsv a vectors.tsv plus its metadata.tsv, .json a bundle) binary, GloVe, Projector TSV or an
+embedscope bundle, which also holds the counts, parameters, losses and fingerprint and opens
+in the explorer as it was.
+
+--tokenizer bpe learns byte-pair merges from CORPUS up to --vocab-size tokens; with
+--bpe-mode cross (default) tokens may span words within a line, with within they stay
+inside a word and the whitespace after it.",
+            cbow_alpha = TrainConfig::cbow_default().alpha,
+        ),
+    }
+}
 
 pub(crate) fn train(mut args: Args) -> Result<(), String> {
     let corpus_path = args.positional("CORPUS")?;
@@ -68,8 +134,6 @@ pub(crate) fn train(mut args: Args) -> Result<(), String> {
     }
     let cbow = args.switch("--cbow");
     let d = if cbow { TrainConfig::cbow_default() } else { TrainConfig::default() };
-    let cores =
-        std::thread::available_parallelism().map_or(1, |n| n.get()).min(embedscope::train::MAX_THREADS);
     let config = TrainConfig {
         dim: args.value("--dim", d.dim)?,
         window: args.value("--window", d.window)?,
@@ -80,7 +144,7 @@ pub(crate) fn train(mut args: Args) -> Result<(), String> {
         epochs: args.value("--epochs", d.epochs)?,
         ns_exponent: args.value("--ns-exponent", d.ns_exponent)?,
         seed: args.value("--seed", d.seed)?,
-        threads: args.value("--threads", cores)?,
+        threads: args.value("--threads", cores())?,
         cbow,
     };
     let max_vocab: usize = args.value("--max-vocab", 0)?;
