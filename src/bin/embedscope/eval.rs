@@ -97,16 +97,16 @@ pub(crate) fn eval(mut args: Args) -> Result<(), String> {
         let (n_questions, n_sections) = (set.n_questions(), set.sections().len());
         let started = now();
         let mut evaluator = AnalogyEvaluator::new(&embeddings, set, options).map_err(|e| e.to_string())?;
-        let mut bar = ProgressBar::new(false);
+        let bar = Bar::new(false, "analogies");
         loop {
             let p = evaluator.step(&embeddings, 1_024).map_err(|e| e.to_string())?;
-            let text = format!("analogies {} {}/{}", gauge(p.done as f64 / p.total as f64), p.done, p.total);
-            bar.draw_text(p.is_done(), &text);
+            bar.set(p.done as u64, p.total as u64, format!("{}/{}", p.done, p.total));
             if p.is_done() {
                 break;
             }
         }
         bar.line(&format!("evaluated {n_questions} analogy questions in {:.2} s", now() - started));
+        bar.finish();
         let report = evaluator.report();
         if json {
             json_out.push(("analogies".into(), analogy_json(&file, &report, ignore_case)));

@@ -135,16 +135,16 @@ pub(crate) fn project(mut args: Args) -> Result<(), String> {
     let embeddings = load_vectors(&path, metadata.as_deref())?;
     let n = n_words.unwrap_or(DEFAULT_PROJECT_WORDS.min(embeddings.len()));
     let started = now();
-    let mut bar = ProgressBar::new(quiet);
+    let bar = Bar::new(quiet, "map");
     let (coords, summary) = match method {
         Projection::Pca => (pca_map(&embeddings, n)?, "PCA".to_string()),
         Projection::Tsne(params) => {
             let layout = Tsne::new(&embeddings, n, params).map_err(|e| e.to_string())?;
-            run_layout(layout, "t-SNE", "iterations", now() - started, &mut bar)
+            run_layout(layout, "t-SNE", "iterations", now() - started, &bar)
         }
         Projection::Umap(params) => {
             let layout = Umap::new(&embeddings, n, params).map_err(|e| e.to_string())?;
-            run_layout(layout, "UMAP", "epochs", now() - started, &mut bar)
+            run_layout(layout, "UMAP", "epochs", now() - started, &bar)
         }
     };
     let seconds = now() - started;
@@ -185,12 +185,15 @@ pub(crate) fn run_layout(
     name: &str,
     unit: &str,
     built: f64,
-    bar: &mut ProgressBar,
+    bar: &Bar,
 ) -> (Vec<f32>, String) {
     loop {
         let p = layout.step(10);
-        let text = format!("{name} {} {}/{} {unit}", gauge(p.fraction()), p.iteration, p.iterations);
-        bar.draw_text(p.is_done(), &text);
+        bar.set(
+            p.iteration as u64,
+            p.iterations as u64,
+            format!("{name} {}/{} {unit}", p.iteration, p.iterations),
+        );
         if p.is_done() {
             let summary = format!("{name} ({} {unit}; neighbours and affinities {built:.2} s)", p.iterations);
             return (layout.coords().to_vec(), summary);

@@ -207,18 +207,19 @@ pub(crate) fn train(mut args: Args) -> Result<(), String> {
     drop(text);
 
     let mut trainer = Trainer::new(corpus, config, now).map_err(|e| e.to_string())?;
-    let mut bar = ProgressBar::new(quiet);
+    let bar = Bar::new(quiet, "epoch");
     let mut reported_epochs = 0;
     // Threads wait for each other at the end of a step, so each gets 50,000 tokens a step.
     let step_tokens = 50_000 * config.threads as u64;
     while !trainer.is_done() {
         let progress = trainer.step(step_tokens).map_err(|e| e.to_string())?;
-        bar.draw(&progress);
+        bar.training(&progress);
         for (epoch, loss) in trainer.epoch_losses().iter().enumerate().skip(reported_epochs) {
             bar.line(&format!("epoch {}/{}  loss {loss:.4}", epoch + 1, config.epochs));
             reported_epochs = epoch + 1;
         }
     }
+    bar.finish();
     let p = trainer.progress();
     let seconds = p.tokens_done as f64 / p.tokens_per_sec;
     let model = if config.cbow { "CBOW" } else { "skip-gram" };
@@ -294,18 +295,15 @@ pub(crate) fn learn_bpe(text: &str, config: &BpeConfig, quiet: bool) -> Result<B
     let started = now();
     let mut learner = BpeLearner::new(text, config).map_err(|e| e.to_string())?;
     let prepared = now() - started;
-    let mut bar = ProgressBar::new(quiet);
+    let bar = Bar::new(quiet, "BPE merges");
     let progress = loop {
         let p = learner.step(200);
-        bar.draw_text(
-            p.done,
-            &format!(
-                "BPE merges {} {:5.1}%  vocabulary {}/{}  last pair seen {} times",
-                gauge(p.fraction()),
-                p.fraction() * 100.0,
-                p.vocab_size,
-                p.target_vocab_size,
-                p.last_pair_count
+        bar.set(
+            (p.fraction() * 1000.0) as u64,
+            1000,
+            format!(
+                "vocabulary {}/{}  last pair seen {} times",
+                p.vocab_size, p.target_vocab_size, p.last_pair_count
             ),
         );
         if p.done {
