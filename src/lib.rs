@@ -14,7 +14,8 @@
 //!    (word2vec text and binary, GloVe, Projector TSV, read by one push parser), and the
 //!    bundle, one JSON file that holds a whole run and re-opens exactly.
 //!
-//! `json` is the core's own strict JSON reader and writer, so the core needs no serde.
+//! `json` is the core's own strict JSON reader and writer, so the core needs no serde;
+//! `params` says once how a run was asked for (the tokenizer by name, the bundle's parameter names).
 //!
 //! No input makes the core panic: bad files and values come back as an [`Error`] whose
 //! message says what to do, and seeded fuzz tests (random and mutated inputs, next to each
@@ -35,6 +36,7 @@ pub mod train;
 
 pub mod embed;
 pub mod json;
+pub mod params;
 
 pub use embed::Embeddings;
 pub use error::{Error, Result};

@@ -162,6 +162,18 @@ fn errors_are_one_line_and_exit_non_zero() {
             &["train", &corpus, "--out", vectors, "--bpe-mode", "within"],
             "--bpe-mode only applies to --tokenizer bpe",
         ),
+        (
+            &["train", &corpus, "--out", vectors, "--tokenizer", "whitespace", "--lowercase"],
+            "--lowercase only applies to --tokenizer word",
+        ),
+        (
+            &["train", &corpus, "--out", vectors, "--tokenizer", "bpe", "--keep-punctuation"],
+            "--keep-punctuation only applies to --tokenizer word",
+        ),
+        (
+            &["train", &corpus, "--out", vectors, "--tokenizer", "chars"],
+            "--tokenizer 'chars' is not word, whitespace or bpe",
+        ),
         (&["train", empty, "--out", vectors, "--tokenizer", "bpe"], "holds no tokens"),
         (&["neighbours", vectors, "red\\n"], "'red\\n' is not in the vocabulary"),
         (&["train", &corpus, "--out", vectors, "--colour"], "unknown option --colour"),

@@ -278,7 +278,7 @@ impl Session {
         }
         self.trainer = Some(trainer);
         self.fingerprint = run_id;
-        self.trained_params = Some(params.to_json());
+        self.trained_params = Some(params.to_json().map_err(js_error)?);
         self.opened = None;
         self.snapshot = None;
         self.diverged = false;

@@ -6,10 +6,9 @@ use std::path::Path;
 
 use embedscope::embed::{self, VectorFormat};
 use embedscope::fingerprint;
-use embedscope::json::Value;
+use embedscope::params::{RunParams, TokenizerSpec};
 use embedscope::text::{
-    BpeConfig, BpeLearner, BpeMode, BpeTokenizer, Corpus, Tokenizer, VocabConfig, WhitespaceTokenizer,
-    WordTokenizer, decode_text,
+    BpeConfig, BpeLearner, BpeMode, BpeTokenizer, Corpus, Tokenizer, VocabConfig, WordTokenizer, decode_text,
 };
 use embedscope::train::{TrainConfig, Trainer};
 
@@ -101,37 +100,33 @@ pub(crate) fn train(mut args: Args) -> Result<(), String> {
         },
     };
     let tokenizer_name = args.text("--tokenizer", "word");
-    let mut params: Vec<(String, Value)> = vec![("tokenizer".into(), tokenizer_name.as_str().into())];
-    let choice = match tokenizer_name.as_str() {
-        "word" => {
-            let tokenizer = WordTokenizer {
-                lowercase: args.switch("--lowercase"),
-                keep_punctuation: args.switch("--keep-punctuation"),
-            };
-            params.push(("lowercase".into(), tokenizer.lowercase.into()));
-            params.push(("keepPunctuation".into(), tokenizer.keep_punctuation.into()));
-            TokenizerChoice::Ready(Box::new(tokenizer))
-        }
-        "whitespace" => TokenizerChoice::Ready(Box::new(WhitespaceTokenizer)),
-        "bpe" => {
-            let d = BpeConfig::default();
-            let mode = match args.take("--bpe-mode").flatten() {
-                Some(name) => BpeMode::from_name(&name).map_err(|e| e.to_string())?,
-                None => d.mode,
-            };
-            let config = BpeConfig { vocab_size: args.value("--vocab-size", d.vocab_size)?, mode };
-            config.validate().map_err(|e| e.to_string())?;
-            params.push(("bpeVocabSize".into(), config.vocab_size.into()));
-            params.push(("bpeMode".into(), config.mode.name().into()));
-            TokenizerChoice::Bpe(config)
-        }
-        other => return Err(format!("--tokenizer '{other}' is not word, whitespace or bpe")),
+    let word = WordTokenizer {
+        lowercase: args.switch("--lowercase"),
+        keep_punctuation: args.switch("--keep-punctuation"),
     };
-    for bpe_only in ["--vocab-size", "--bpe-mode"] {
-        if args.switch(bpe_only) {
-            return Err(format!("{bpe_only} only applies to --tokenizer bpe"));
-        }
+    let (vocab_size, bpe_mode) = (args.optional("--vocab-size")?, args.take("--bpe-mode").flatten());
+    let d = BpeConfig::default();
+    let bpe = BpeConfig {
+        vocab_size: vocab_size.unwrap_or(d.vocab_size),
+        mode: match (tokenizer_name.as_str(), &bpe_mode) {
+            ("bpe", Some(name)) => BpeMode::from_name(name).map_err(|e| e.to_string())?,
+            _ => d.mode,
+        },
+    };
+    let tokenizer = TokenizerSpec::from_name(&tokenizer_name, word, bpe)
+        .map_err(|_| format!("--tokenizer '{tokenizer_name}' is not {}", TokenizerSpec::NAMES))?;
+    // Options of another tokenizer would be silently ignored; say so instead.
+    let given = [
+        ("--lowercase", word.lowercase, "word"),
+        ("--keep-punctuation", word.keep_punctuation, "word"),
+        ("--vocab-size", vocab_size.is_some(), "bpe"),
+        ("--bpe-mode", bpe_mode.is_some(), "bpe"),
+    ];
+    if let Some((option, _, kind)) = given.iter().find(|(_, given, kind)| *given && *kind != tokenizer.name())
+    {
+        return Err(format!("{option} only applies to --tokenizer {kind}"));
     }
+    tokenizer.validate().map_err(|e| e.to_string())?;
     let cbow = args.switch("--cbow");
     let d = if cbow { TrainConfig::cbow_default() } else { TrainConfig::default() };
     let config = TrainConfig {
@@ -155,21 +150,7 @@ pub(crate) fn train(mut args: Args) -> Result<(), String> {
     let quiet = args.switch("--quiet");
     args.finish()?;
     // The page's names for the parameters, so the explorer fills its form from a bundle.
-    params.extend([
-        ("dim".to_string(), config.dim.into()),
-        ("window".into(), config.window.into()),
-        ("negative".into(), config.negative.into()),
-        ("sample".into(), config.sample.into()),
-        ("minCount".into(), vocab_config.min_count.into()),
-        ("maxVocab".into(), vocab_config.max_vocab.map_or(Value::Null, Value::from)),
-        ("epochs".into(), config.epochs.into()),
-        ("alpha".into(), config.alpha.into()),
-        ("minAlpha".into(), config.min_alpha.into()),
-        ("nsExponent".into(), config.ns_exponent.into()),
-        ("seed".into(), config.seed.into()),
-        ("cbow".into(), config.cbow.into()),
-        ("threads".into(), config.threads.into()),
-    ]);
+    let params = RunParams { tokenizer, vocab: vocab_config, train: config }.to_json();
     // Check parameters before reading a large file.
     config.validate().map_err(|e| e.to_string())?;
     vocab_config.validate().map_err(|e| e.to_string())?;
@@ -181,9 +162,9 @@ pub(crate) fn train(mut args: Args) -> Result<(), String> {
         eprintln!("warning: {corpus_path}: {note}");
     }
     let text = decoded.text;
-    let tokenizer = match choice {
-        TokenizerChoice::Ready(tokenizer) => tokenizer,
-        TokenizerChoice::Bpe(config) => Box::new(learn_bpe(&text, &config, quiet)?),
+    let tokenizer = match tokenizer {
+        TokenizerSpec::Bpe(config) => Box::new(learn_bpe(&text, &config, quiet)?),
+        ready => ready.ready().expect("only BPE is learned first"),
     };
     let started = now();
     let corpus = Corpus::build(&text, tokenizer.as_ref(), &vocab_config).map_err(|e| e.to_string())?;
@@ -244,7 +225,7 @@ pub(crate) fn train(mut args: Args) -> Result<(), String> {
     let Some(format) = format else {
         let mut bundle = embed::Bundle::new(embeddings);
         bundle.counts = Some(trainer.corpus().vocab().counts().to_vec());
-        bundle.params = Some(Value::Object(params));
+        bundle.params = Some(params);
         bundle.fingerprint = Some(run_id);
         bundle.epoch_losses = trainer.epoch_losses().to_vec();
         bundle.source = Path::new(&corpus_path).file_name().map(|name| name.to_string_lossy().into_owned());
@@ -282,12 +263,6 @@ pub(crate) fn peak_memory_mb() -> Option<f64> {
     let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
     let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb / 1024.0)
-}
-
-/// The tokenizer asked for: ready to use, or BPE merges to learn from the corpus first.
-pub(crate) enum TokenizerChoice {
-    Ready(Box<dyn Tokenizer>),
-    Bpe(BpeConfig),
 }
 
 /// Learns BPE merges from `text`, showing progress, and reports how long it took.
