@@ -357,7 +357,7 @@ impl Trainer {
 
     /// A copy of the input vectors as it stands, with the vocabulary's words.
     pub fn to_embeddings(&self) -> Result<Embeddings> {
-        Embeddings::new(self.corpus.vocab().words().to_vec(), self.config.dim, self.input.clone())
+        Embeddings::with_words(self.corpus.vocab().table().clone(), self.config.dim, self.input.clone())
     }
 
     /// Trains on at most `max_tokens` more tokens, stopping early at the end of an epoch,
