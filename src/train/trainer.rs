@@ -107,6 +107,9 @@ pub struct Trainer {
     epoch_losses: Vec<f64>,
     seconds: f64,
     failed: Option<Error>,
+    /// Test hook: the thread that panics at its next threaded step
+    /// ([`Trainer::panic_in_thread_for_test`]).
+    panic_thread: Option<usize>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -332,7 +335,18 @@ impl Trainer {
             epoch_losses: Vec::new(),
             seconds: 0.0,
             failed: None,
+            panic_thread: None,
         }
+    }
+
+    /// Makes training thread `thread` panic at the start of the next step on several
+    /// threads, once. Nothing in the app calls it: the tests do, to check that a panic in a
+    /// training thread ends the run with its message instead of leaving it waiting for ever
+    /// (natively rayon hands the panic to the caller; the browser's pool, `src/wasm/pool.rs`,
+    /// ends the worker with it).
+    #[doc(hidden)]
+    pub fn panic_in_thread_for_test(&mut self, thread: usize) {
+        self.panic_thread = Some(thread);
     }
 
     /// The corpus being trained on.
@@ -527,10 +541,14 @@ impl Trainer {
         let (logistic, noise) = (&self.logistic, &self.noise);
         let input = Hogwild::new(&mut self.input);
         let output = Hogwild::new(&mut self.output);
+        let panic_thread = self.panic_thread.take();
         rayon::scope(|scope| {
-            for worker in self.workers.iter_mut() {
+            for (i, worker) in self.workers.iter_mut().enumerate() {
                 let (input, output, walked, next_piece) = (&input, &output, &walked, &next_piece);
                 scope.spawn(move |_| {
+                    if panic_thread == Some(i) {
+                        panic!("a deliberate panic in training thread {i}, to test that training ends with a message");
+                    }
                     // SAFETY: the threads of this scope race on the matrices, as Hogwild
                     // does; `Hogwild` documents why that is accepted.
                     let (input, output) = unsafe { (input.slice(), output.slice()) };
@@ -905,5 +923,24 @@ mod tests {
             }
         }
         assert!(trained > 50, "{trained}");
+    }
+
+    #[test]
+    fn a_panic_in_a_training_thread_reaches_the_caller_with_its_message() {
+        // Natively rayon's scope waits for the other threads' jobs, then hands the panic to
+        // the caller, so the CLI prints it and exits non-zero; the browser's pool cannot
+        // unwind (panic=abort) and ends the worker instead (src/wasm/pool.rs).
+        for pool_threads in [1, 2] {
+            let config = TrainConfig { threads: 2, ..small_config() };
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(pool_threads).build().unwrap();
+            let mut trainer = Trainer::new(corpus(&text()), config, no_clock).unwrap();
+            trainer.panic_in_thread_for_test(1);
+            let caught = pool.install(|| {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| trainer.step(1_000_000)))
+            });
+            let payload = caught.expect_err("the step panics");
+            let message = payload.downcast_ref::<String>().map(String::as_str).unwrap_or("");
+            assert!(message.contains("deliberate panic in training thread 1"), "{message:?}");
+        }
     }
 }
