@@ -24,11 +24,14 @@ pub struct Raster {
     height: usize,
     /// r, g, b, a bytes per pixel, row by row.
     bytes: Vec<u8>,
+    /// The discs' stamps made so far, by radius and opacity: a map has a few of each, and
+    /// making a stamp set anew on every redraw cost as much as drawing a thousand discs.
+    stamps: Vec<Stamps>,
 }
 
 impl Raster {
     pub fn new() -> Raster {
-        Raster { width: 0, height: 0, bytes: Vec::new() }
+        Raster { width: 0, height: 0, bytes: Vec::new(), stamps: Vec::new() }
     }
 
     /// Fills `width × height` pixels with `background`, opaque whatever its alpha (reusing
@@ -67,7 +70,17 @@ impl Raster {
     /// integer blend per pixel, not a square root. A centre is off by at most a sixteenth of
     /// a pixel, which no eye sees.
     pub fn discs(&mut self, centres: &[Px], radius: f64, paint: Paint, clip: &Rect) {
-        let stamps = Stamps::new(radius, paint.alpha);
+        let key = (radius.to_bits(), paint.alpha.to_bits());
+        let found = self.stamps.iter().position(|s| s.key == key);
+        let index = found.unwrap_or_else(|| {
+            // A few sizes and opacities at most; a change of scale or palette makes more.
+            if self.stamps.len() >= 16 {
+                self.stamps.clear();
+            }
+            self.stamps.push(Stamps::new(radius, paint.alpha));
+            self.stamps.len() - 1
+        });
+        let stamps = &self.stamps[index];
         let side = stamps.side as i64;
         let (left, top, right, bottom) = self.bounds(clip);
         let (left, top, right, bottom) = (left.ceil() as i64, top.ceil() as i64, right as i64, bottom as i64);
@@ -120,15 +133,12 @@ impl Raster {
                 let row_alpha = alpha * share(y, t, b);
                 let row = &mut self.bytes[4 * (y * self.width + x0)..4 * (y * self.width + x1)];
                 // The columns between the first and the last are covered whole.
-                let inner = in_256ths(row_alpha);
-                let n = row.len() / 4;
-                for (i, pixel) in row.chunks_exact_mut(4).enumerate() {
-                    let a = match i {
-                        0 => in_256ths(row_alpha * first),
-                        i if i + 1 == n => in_256ths(row_alpha * last),
-                        _ => inner,
-                    };
-                    blend(pixel, paint.rgb, a);
+                let (head, tail) = row.split_at_mut(4);
+                blend(head, paint.rgb, in_256ths(row_alpha * first));
+                if let Some(split) = tail.len().checked_sub(4) {
+                    let (middle, end) = tail.split_at_mut(split);
+                    blend_run(middle, paint.rgb, in_256ths(row_alpha));
+                    blend(end, paint.rgb, in_256ths(row_alpha * last));
                 }
             }
         }
@@ -156,6 +166,22 @@ fn blend(pixel: &mut [u8], colour: (u8, u8, u8), a: u32) {
     pixel.copy_from_slice(&(rb | ga).to_le_bytes());
 }
 
+/// `colour` at opacity `a` (in 1/256ths) over each pixel of `row`, as `blend` does, with the
+/// colour's share worked out once: the bulk of a rectangle.
+fn blend_run(row: &mut [u8], colour: (u8, u8, u8), a: u32) {
+    const LOW: u32 = 0x00ff_00ff;
+    let (r, g, b) = colour;
+    let source = u32::from_le_bytes([r, g, b, 255]);
+    let (rb_source, ga_source) = ((source & LOW) * a + 0x0080_0080, ((source >> 8) & LOW) * a + 0x0080_0080);
+    let keep = 256 - a;
+    for pixel in row.chunks_exact_mut(4) {
+        let below = u32::from_le_bytes([pixel[0], pixel[1], pixel[2], pixel[3]]);
+        let rb = (rb_source + (below & LOW) * keep) >> 8 & LOW;
+        let ga = (ga_source + ((below >> 8) & LOW) * keep) & !LOW;
+        pixel.copy_from_slice(&(rb | ga).to_le_bytes());
+    }
+}
+
 /// Steps of a pixel a disc's centre is placed at: 2^`SUBPIXEL_BITS`.
 const SUBPIXEL_BITS: u32 = 3;
 const SUBPIXELS: i64 = 1 << SUBPIXEL_BITS;
@@ -164,6 +190,8 @@ const SUBPIXELS: i64 = 1 << SUBPIXEL_BITS;
 /// across and down: `SUBPIXELS²` square stamps of `side` pixels. Each pixel's coverage falls
 /// from 1 to 0 over the pixel around the rim.
 struct Stamps {
+    /// The radius and opacity they were made for, as bits.
+    key: (u64, u64),
     side: usize,
     /// How many whole pixels the stamp reaches left of (and above) the centre's pixel.
     reach: i64,
@@ -175,7 +203,7 @@ impl Stamps {
         let rim = radius.max(0.0) + 0.5;
         let reach = rim.ceil();
         let side = 2 * reach as usize + 1;
-        let alpha = alpha.clamp(0.0, 1.0);
+        let opacity = alpha.clamp(0.0, 1.0);
         let n = SUBPIXELS as usize;
         let step = 1.0 / SUBPIXELS as f64;
         let mut coverage = Vec::with_capacity(n * n * side * side);
@@ -187,12 +215,12 @@ impl Stamps {
                     for i in 0..side {
                         let (dx, dy) = (i as f64 + 0.5 - cx, j as f64 + 0.5 - cy);
                         let covered = (rim - dx.hypot(dy)).clamp(0.0, 1.0);
-                        coverage.push((alpha * covered * 256.0 + 0.5) as u16);
+                        coverage.push((opacity * covered * 256.0 + 0.5) as u16);
                     }
                 }
             }
         }
-        Stamps { side, reach: reach as i64, coverage }
+        Stamps { key: (radius.to_bits(), alpha.to_bits()), side, reach: reach as i64, coverage }
     }
 
     /// The stamp for a centre `fx` and `fy` eighths of a pixel right of and below a pixel's
@@ -258,6 +286,29 @@ mod tests {
         assert!((63..=65).contains(&pixel(&raster, 5, 5)[0]), "{:?}", pixel(&raster, 5, 5));
         raster.discs(&[(5.0, 5.0)], 3.0, RED, &ALL);
         assert_eq!(pixel(&raster, 5, 5), [255, 0, 0, 255], "an opaque disc covers");
+    }
+
+    #[test]
+    fn discs_of_each_radius_and_opacity_get_their_own_coverage() {
+        // One raster draws discs of several sizes and opacities in turn (keeping the stamps it
+        // made); each must come out as it does on a fresh raster.
+        let kinds = [(3.0, 1.0), (1.5, 1.0), (3.0, 0.5), (3.0, 1.0)];
+        let mut kept = Raster::new();
+        for (i, &(radius, alpha)) in kinds.iter().enumerate() {
+            kept.reset(12, 12, WHITE);
+            kept.discs(&[(6.3, 5.8)], radius, RED.alpha(alpha), &ALL);
+            let mut fresh = Raster::new();
+            fresh.reset(12, 12, WHITE);
+            fresh.discs(&[(6.3, 5.8)], radius, RED.alpha(alpha), &ALL);
+            assert_eq!(kept.rgba(), fresh.rgba(), "disc {i}: radius {radius}, alpha {alpha}");
+        }
+        let redness_at = |radius: f64| {
+            let mut raster = Raster::new();
+            raster.reset(12, 12, WHITE);
+            raster.discs(&[(6.0, 6.0)], radius, RED, &ALL);
+            redness(&raster, 6, 3)
+        };
+        assert!(redness_at(3.0) > 0.9 && redness_at(1.5) == 0.0);
     }
 
     #[test]
