@@ -51,7 +51,7 @@ impl Raster {
         (self.width, self.height)
     }
 
-    /// The pixel columns `[x0, x1)` and rows `[y0, y1)` of `clip` inside the image.
+    /// `clip`'s edges (left, top, right, bottom) limited to the image.
     fn bounds(&self, clip: &Rect) -> (f32, f32, f32, f32) {
         let (w, h) = (self.width as f32, self.height as f32);
         (
