@@ -500,7 +500,7 @@ impl Chart {
     }
 }
 
-/// A plotters chart with f64 axes on any backend (the canvas, or SVG for the export).
+/// A plotters chart with f64 axes (the loss chart, on the canvas).
 type Cartesian<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
 /// A length in whole drawing pixels, at least 1, as plotters wants them.
