@@ -68,7 +68,7 @@ let lastProjectionAt = 0;
  * started, so it is to warm-start again; `buildMs` and `layoutMs` are the time spent building
  * its graph and moving its points.
  * @type {{id: number|null, key: string, settings: ViewSettings, progress: import('./protocol.js').LayoutProgress,
- *   fresh: boolean, buildMs: number, layoutMs: number, iterations: number, lastFrameAt: number}|null}
+ *   fresh: boolean, buildMs: number, layoutMs: number, iterations: number, lastFrameAt: number, loggedPhase?: string}|null}
  */
 let layoutJob = null;
 /**
@@ -81,6 +81,13 @@ const LAYOUT_SLICE_MS = CHUNK_MS / 2;
 const buildBudgets = { neighbours: FIRST_LAYOUT_WORK, affinities: FIRST_LAYOUT_WORK, start: FIRST_LAYOUT_WORK };
 /** Whether `runLayout` is stepping the map. */
 let layoutRunning = false;
+/**
+ * On the dev server only, every turn of `runLayout` (its slice and the frame it posted, in ms),
+ * for scripts/bench-layout.mjs through the `layoutSlices` test hook; at most LOGGED_SLICES kept.
+ * @type {{phase: string, budget: number, sliceMs: number, frameMs: number, posted: boolean, first: boolean, ended: boolean}[]}
+ */
+const sliceLog = [];
+const LOGGED_SLICES = 20_000;
 
 /** Lets queued messages run before the next chunk (a MessageChannel is not clamped like setTimeout). */
 const yieldToMessages = (() => {
@@ -188,6 +195,8 @@ async function runLayout() {
       const started = performance.now();
       job.progress = session.layout_step(budget);
       const elapsed = performance.now() - started;
+      const first = job.loggedPhase !== phase;
+      job.loggedPhase = phase;
       // A slice that ended its phase (or the map) stopped short of its budget: it says nothing of the rate.
       if (job.progress.phase === phase && !job.progress.done) {
         // Grown at most 4 times a slice: a few fast slices timed coarsely must not make one that takes seconds.
@@ -201,8 +210,12 @@ async function runLayout() {
       if (phase === 'layout') job.layoutMs += elapsed;
       else job.buildMs += elapsed;
       const moving = job.progress.phase === 'layout';
-      if (moving && (job.id != null || job.progress.done || performance.now() - job.lastFrameAt >= LAYOUT_FRAME_MS)) {
-        postLayoutFrame(job);
+      const framed = performance.now();
+      const posted = moving && (job.id != null || job.progress.done || performance.now() - job.lastFrameAt >= LAYOUT_FRAME_MS)
+        && postLayoutFrame(job);
+      if (import.meta.env.DEV && sliceLog.length < LOGGED_SLICES) {
+        const ended = job.progress.phase !== phase || job.progress.done;
+        sliceLog.push({ phase, budget, sliceMs: elapsed, frameMs: performance.now() - framed, posted, first, ended });
       }
       await yieldToMessages();
     }
@@ -588,6 +601,8 @@ if (import.meta.env.DEV) {
     const { panic_for_test } = threads.module === 'threaded' ? await import('./pkg-threads/embedscope.js') : await import('./pkg/embedscope.js');
     panic_for_test();
   };
+  /** The turns of `runLayout` logged since the last call (see `sliceLog`), for scripts/bench-layout.mjs. */
+  handlers.layoutSlices = () => ({ slices: sliceLog.splice(0) });
 }
 
 /** Turns a failure into an `error` message; a trap of the wasm instance ends the worker. */
