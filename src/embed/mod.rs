@@ -28,8 +28,8 @@ pub use io::{
 };
 pub use kmeans::{KMeans, MAX_CLUSTERS};
 pub use layout::{
-    Knn, Layout, LayoutBuilder, LayoutParams, LayoutPhase, LayoutProgress, Tsne, TsneParams, Umap,
-    UmapParams, neighbour_preservation,
+    Knn, Layout, LayoutBuilder, LayoutParams, LayoutPhase, LayoutProgress, Pacer, Piece, SliceReport, Tsne,
+    TsneParams, Umap, UmapParams, neighbour_preservation,
 };
 pub use pca::{Pca, PcaBuilder};
 pub use projection::{Axis, KMEANS_WORK_PER_FRAME, MAX_COMPONENTS, Projection, ViewSpec, frame_clusters};
