@@ -25,7 +25,7 @@ const baseline = at >= 0 ? process.argv[at + 1].replace(/^\.?\/?/, '').replace(/
 
 /** Runs every measurement with the worker at `workerUrl`, in a fresh worker. */
 async function suite(page, workerUrl) {
-  return page.evaluate(async ({ params, workerUrl }) => {
+  return page.evaluate(async ({ params, workerUrl, budgetMs }) => {
     const worker = new Worker(workerUrl, { type: 'module' });
     let next = 1;
     const waiting = new Map();
@@ -51,6 +51,7 @@ async function suite(page, workerUrl) {
     const out = {};
     const memory = () => (performance.memory ? Math.round(performance.memory.usedJSHeapSize / 1e6) : null);
     const max = (xs, f) => xs.reduce((m, x) => (f(x) > f(m) ? x : m), xs[0]);
+    const mean = (xs) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 
     // A map run to its end while a neighbours request goes out every 20 ms.
     async function measure(method, nWords, word, layout = {}) {
@@ -92,6 +93,12 @@ async function suite(page, workerUrl) {
           turns: log.length,
           longestTurnMs: round(turn.sliceMs + turn.frameMs), longestTurnPhase: turn.phase,
           longestSliceMs: round(slice.sliceMs), longestSlicePhase: `${slice.phase}${slice.first ? ' (first)' : ''}${slice.ended ? ' (ended it)' : ''}`,
+          // Where its time went: in how many pieces, the longest of them against what its rate foretold.
+          longestSlicePieces: slice.pieces == null ? null
+            : `${slice.pieces} pieces, longest ${round(slice.longestPieceMs)} ms, expected ${slice.longestExpectedMs == null ? '–' : round(slice.longestExpectedMs)}`,
+          slicesOver2x: log.filter((s) => s.sliceMs > 2 * budgetMs).length,
+          meanLayoutSliceMs: round(mean(log.filter((s) => s.phase === 'layout').map((s) => s.sliceMs))),
+          meanPieces: log[0].pieces == null ? null : round(mean(log.map((s) => s.pieces))),
           longestFirstSliceMs: round(firstSlice.sliceMs), longestFirstSlicePhase: firstSlice.phase,
           longestFrameMs: frame ? round(frame.frameMs) : 0,
           medianFrameMs: framed.length ? round(framed.map((s) => s.frameMs).sort((a, b) => a - b)[framed.length >> 1]) : 0,
@@ -130,7 +137,7 @@ async function suite(page, workerUrl) {
     out.heapMb = memory();
     worker.terminate();
     return out;
-  }, { params: DEFAULTS, workerUrl });
+  }, { params: DEFAULTS, workerUrl, budgetMs: SLICE_BUDGET_MS });
 }
 
 const CASES = ['tsne5000', 'umap5000', 'tsne20000', 'umap20000'];
@@ -139,7 +146,11 @@ const FIGURES = [
   ['p95WaitMs', '95th percentile wait, ms'],
   ['longestTurnMs', 'longest turn (slice + frame), ms'],
   ['longestSliceMs', `longest slice, ms (budget ${SLICE_BUDGET_MS})`],
+  ['slicesOver2x', `slices over twice the budget`],
   ['longestFirstSliceMs', 'longest first slice of a phase, ms'],
+  ['meanLayoutSliceMs', 'mean slice moving the points, ms'],
+  ['meanPieces', 'mean pieces a slice'],
+  ['turns', 'turns of the layout loop'],
   ['longestFrameMs', 'longest frame post, ms'],
   ['medianFrameMs', 'median frame post, ms'],
   ['framesWithWords', 'frames carrying their words'],
@@ -169,7 +180,9 @@ await withDevServer((url) => withChromium({}, async (context) => {
       if (values.every((v) => v == null)) continue;
       const cells = values.map((v) => String(v ?? '–').padStart(9)).join(' ');
       const ratio = values.length === 2 && typeof values[0] === 'number' && values[1] > 0 ? `   ×${(values[0] / values[1]).toFixed(2)} of ${runs[1].name}` : '';
-      const phase = key === 'longestSliceMs' ? `   (${results.map((r) => r.result[c]?.longestSlicePhase ?? '–').join(' / ')})` : '';
+      const phase = key === 'longestSliceMs'
+        ? `   (${results.map((r) => [r.result[c]?.longestSlicePhase, r.result[c]?.longestSlicePieces].filter(Boolean).join(': ') || '–').join(' / ')})`
+        : '';
       console.log(`  ${label.padEnd(40)}${cells}${ratio}${phase}`);
     }
   }
