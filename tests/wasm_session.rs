@@ -431,7 +431,8 @@ fn frames_of_the_same_words_name_their_list_and_carry_no_words() {
     assert!(ids.len() > 5, "{} frames", ids.len());
     assert!(ids.iter().all(|&i| i == ids[0]), "{ids:?}");
     assert_ne!(ids[0], id(&isolated));
-    assert_eq!(words_of(&session, &session.layout_frame().unwrap()), top);
+    let last = session.layout_frame().unwrap();
+    assert_eq!(words_of(&session, &last), top);
 
     // A new model of the same words (the text prepared again) keeps the number: the page has them.
     prepare(&mut session, &planted_corpus(500, 1), sample_params(&[("epochs", 3.into())])).unwrap();

@@ -933,9 +933,11 @@ impl Session {
     }
 
     fn replace_text(&mut self, text: String) {
-        // The pool is the worker's, not the text's: it stays.
+        // The pool is the worker's, not the text's: it stays. So does the numbering of word
+        // lists: the worker tells the page's lists by number, so a number never names two.
         let pool = std::mem::take(&mut self.pool);
-        *self = Session { text, pool, ..Session::default() };
+        let frame_words = std::mem::take(&mut self.frame_words);
+        *self = Session { text, pool, frame_words, ..Session::default() };
     }
 
     /// The vectors to query: those opened from a file, or those trained so far, copied out
@@ -963,7 +965,8 @@ impl Session {
     /// Replaces the text, the trainer and the plot with vectors opened from a file.
     fn open(&mut self, opened: Opened) {
         let pool = std::mem::take(&mut self.pool);
-        *self = Session { opened: Some(opened), pool, ..Session::default() };
+        let frame_words = std::mem::take(&mut self.frame_words);
+        *self = Session { opened: Some(opened), pool, frame_words, ..Session::default() };
     }
 }
 
