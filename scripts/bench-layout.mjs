@@ -6,10 +6,12 @@
 // budget (LAYOUT_SLICE_MS) and the longest first slice of a phase, and the longest frame post;
 // frames with rising iterations; and whether the 20,000-word maps fit in memory.
 //
-// Usage: node scripts/bench-layout.mjs [--baseline DIR]   (needs www/pkg built and data/kjv.txt)
+// Usage: node scripts/bench-layout.mjs [--baseline DIR] [--rounds N]   (needs www/pkg and
+// www/pkg-threads built, and data/kjv.txt)
 // --baseline DIR runs everything again with the worker of DIR, a copy of www/ from another
-// commit inside the project (e.g. `git worktree`'s or `cp -r www target/bench-baseline/www`
-// at that commit, with its pkg built), and prints both side by side: one run, one load.
+// commit inside the project (e.g. `cp -r www target/bench-baseline/www` at that commit, with
+// its pkg and pkg-threads built), and prints both side by side: one browser, one load.
+// --rounds N runs each tree N times, alternating, the baseline first.
 import { loadavg } from 'node:os';
 import { withChromium, withDevServer } from '../tests/browser/helpers.js';
 
@@ -20,8 +22,10 @@ const DEFAULTS = {
 /** The worker's slice budget (www/worker.js LAYOUT_SLICE_MS = CHUNK_MS / 2). */
 const SLICE_BUDGET_MS = 25;
 
-const at = process.argv.indexOf('--baseline');
-const baseline = at >= 0 ? process.argv[at + 1].replace(/^\.?\/?/, '').replace(/\/$/, '') : null;
+const option = (name) => { const at = process.argv.indexOf(name); return at >= 0 ? process.argv[at + 1] : null; };
+const baseline = option('--baseline')?.replace(/^\.?\/?/, '').replace(/\/$/, '') ?? null;
+/** Runs of each tree, alternating (the baseline first: the first suite of a browser runs slower). */
+const rounds = Number(option('--rounds') ?? 1);
 
 /** Runs every measurement with the worker at `workerUrl`, in a fresh worker. */
 async function suite(page, workerUrl) {
@@ -163,23 +167,29 @@ await withDevServer((url) => withChromium({}, async (context) => {
   page.on('console', (m) => console.log('page:', m.text()));
   await page.goto(`${url}tests/bench/browser.html`);
   const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
-  const runs = [{ name: 'this tree', url: '/www/worker.js' }, ...(baseline ? [{ name: baseline, url: `/${baseline}/worker.js` }] : [])];
+  const trees = [...(baseline ? [{ name: baseline, url: `/${baseline}/worker.js` }] : []), { name: 'this tree', url: '/www/worker.js' }];
   const results = [];
-  for (const run of runs) {
-    const before = load();
-    const result = await suite(page, run.url);
-    results.push({ ...run, load: `${before} → ${load()}`, result });
-    console.log(`${run.name}:`, JSON.stringify(result, null, 2));
+  for (let round = 1; round <= rounds; round += 1) {
+    for (const tree of trees) {
+      const before = load();
+      const result = await suite(page, tree.url);
+      results.push({ ...tree, round, load: `${before} → ${load()}`, result });
+      console.log(`${tree.name}, run ${round}:`, JSON.stringify(result, null, 2));
+    }
   }
   console.log('\nLoad average (1, 5, 15 min) before → after each run:');
-  for (const r of results) console.log(`  ${r.name}: ${r.load}`);
+  for (const r of results) console.log(`  ${r.name}, run ${r.round}: ${r.load}`);
+  console.log(`\nColumns: ${results.map((r) => `${r.name} (run ${r.round})`).join(', ')}${baseline ? `; the ratio is this tree's mean over ${baseline}'s` : ''}.`);
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
   for (const c of CASES) {
     console.log(`\n${c}:`);
     for (const [key, label] of FIGURES) {
       const values = results.map((r) => r.result[c]?.[key]);
       if (values.every((v) => v == null)) continue;
       const cells = values.map((v) => String(v ?? '–').padStart(9)).join(' ');
-      const ratio = values.length === 2 && typeof values[0] === 'number' && values[1] > 0 ? `   ×${(values[0] / values[1]).toFixed(2)} of ${runs[1].name}` : '';
+      const of = (name) => results.filter((r) => r.name === name).map((r) => r.result[c]?.[key]).filter((v) => typeof v === 'number');
+      const [ours, theirs] = [of('this tree'), baseline ? of(baseline) : []];
+      const ratio = ours.length && theirs.length && mean(theirs) > 0 ? `   ×${(mean(ours) / mean(theirs)).toFixed(2)}` : '';
       const phase = key === 'longestSliceMs'
         ? `   (${results.map((r) => [r.result[c]?.longestSlicePhase, r.result[c]?.longestSlicePieces].filter(Boolean).join(': ') || '–').join(' / ')})`
         : '';

@@ -15,6 +15,8 @@ export class FrameWords {
     this.id = 0;
     /** @type {string[]|null} its words; frames of the list share this one array */
     this.words = null;
+    /** How many frames carried their words (the browser tests compare it with the frames). */
+    this.received = 0;
   }
 
   /**
@@ -30,6 +32,7 @@ export class FrameWords {
    */
   attach(message) {
     if (message.words) {
+      this.received += 1;
       this.id = message.wordsId;
       this.words = message.words;
       return /** @type {Frame} */ (message);
