@@ -103,7 +103,7 @@ let layoutRunning = false;
  * for scripts/bench-layout.mjs through the `layoutSlices` test hook; at most LOGGED_SLICES kept.
  * and the session's account of the slice's pieces (`layout_slice_for_test`).
  * @type {{phase: string, budget: number, sliceMs: number, frameMs: number, posted: boolean, first: boolean, ended: boolean,
- *   pieces?: number, longestPieceMs?: number, longestExpectedMs?: number|null}[]}
+ *   iteration: number, pieces?: number, longestPieceMs?: number, longestExpectedMs?: number|null}[]}
  */
 const sliceLog = [];
 const LOGGED_SLICES = 20_000;
@@ -222,7 +222,7 @@ async function runLayout() {
       if (import.meta.env.DEV && sliceLog.length < LOGGED_SLICES) {
         const ended = job.progress.phase !== phase || job.progress.done;
         const pieces = session.layout_slice_for_test();
-        sliceLog.push({ phase, budget, sliceMs: elapsed, frameMs: performance.now() - framed, posted, first, ended, ...pieces });
+        sliceLog.push({ phase, budget, sliceMs: elapsed, frameMs: performance.now() - framed, posted, first, ended, iteration: job.progress.iteration, ...pieces });
       }
       await yieldToMessages();
     }
