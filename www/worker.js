@@ -101,12 +101,14 @@ let layoutRunning = false;
 /**
  * On the dev server only, every turn of `runLayout` (its slice and the frame it posted, in ms),
  * for scripts/bench-layout.mjs through the `layoutSlices` test hook; at most LOGGED_SLICES kept.
- * and the session's account of the slice's pieces (`layout_slice_for_test`).
+ * and the session's account of the slice's pieces (the wasm test export `layout_slice_for_test`).
  * @type {{phase: string, budget: number, sliceMs: number, frameMs: number, posted: boolean, first: boolean, ended: boolean,
  *   iteration: number, pieces?: number, longestPieceMs?: number, longestExpectedMs?: number|null}[]}
  */
 const sliceLog = [];
 const LOGGED_SLICES = 20_000;
+/** The module's `layout_slice_for_test`, on the dev server only (imported once the module is loaded). @type {((session: any) => object)|null} */
+let sliceReport = null;
 
 /** Lets queued messages run before the next chunk (a MessageChannel is not clamped like setTimeout). */
 const yieldToMessages = (() => {
@@ -221,7 +223,7 @@ async function runLayout() {
         && postLayoutFrame(job);
       if (import.meta.env.DEV && sliceLog.length < LOGGED_SLICES) {
         const ended = job.progress.phase !== phase || job.progress.done;
-        const pieces = session.layout_slice_for_test();
+        const pieces = sliceReport?.(session);
         sliceLog.push({ phase, budget, sliceMs: elapsed, frameMs: performance.now() - framed, posted, first, ended, iteration: job.progress.iteration, ...pieces });
       }
       await yieldToMessages();
@@ -691,6 +693,9 @@ async function loadModule() {
 }
 
 ({ module: wasm, info: threads } = await loadModule());
+if (import.meta.env.DEV) {
+  ({ layout_slice_for_test: sliceReport } = threads.module === 'threaded' ? await import('./pkg-threads/embedscope.js') : await import('./pkg/embedscope.js'));
+}
 session = new wasm.Session();
 if (threads.module === 'threaded') threadHosts = new ThreadHosts(wasm.thread_host_init());
 post({ type: 'ready', version: wasm.version(), threads });

@@ -594,23 +594,6 @@ impl Session {
         to_js(&progress)
     }
 
-    /// How the last `layout_step` went: `{pieces, longestPieceMs, longestExpectedMs}` (the
-    /// last null for a phase's first piece), for scripts/bench-layout.mjs. Stripped from the
-    /// production build with the other test exports.
-    pub fn layout_slice_for_test(&self) -> Result<JsValue, JsError> {
-        let run = self.layout.as_ref().ok_or_else(no_layout)?;
-        let report = &run.last_slice;
-        let out: JsValue = Object::new().into();
-        set(&out, "pieces", &report.pieces.into())?;
-        set(&out, "longestPieceMs", &(report.longest_piece * 1000.0).into())?;
-        set(
-            &out,
-            "longestExpectedMs",
-            &report.longest_expected.map_or(JsValue::NULL, |s| (s * 1000.0).into()),
-        )?;
-        Ok(out)
-    }
-
     /// The map as a frame in the shape of `project`'s (`ProjectionDto` with `explained`
     /// empty, `axisLabels` such as 't-SNE 1', the words as `wordsId`), plus `method` and
     /// `layoutProgress`, `coords`, a `Float32Array` the worker can transfer, and `clusters`;
@@ -1052,6 +1035,21 @@ fn layout_clusters(
     }
     let dim = embeddings.dim();
     frame_clusters(&embeddings.unit()[..n_words * dim], dim, k, previous).map(Some).map_err(js_error)
+}
+
+/// How `session`'s last `layout_step` went: `{pieces, longestPieceMs, longestExpectedMs}`
+/// (the last null for a phase's first piece), for scripts/bench-layout.mjs. A free function,
+/// not a method, so that the production bundle drops its glue with the export (vite.config.js
+/// strips the `_for_test` exports; a class keeps every method's wrapper).
+#[wasm_bindgen]
+pub fn layout_slice_for_test(session: &Session) -> Result<JsValue, JsError> {
+    let run = session.layout.as_ref().ok_or_else(no_layout)?;
+    let report = &run.last_slice;
+    let out: JsValue = Object::new().into();
+    set(&out, "pieces", &report.pieces.into())?;
+    set(&out, "longestPieceMs", &(report.longest_piece * 1000.0).into())?;
+    set(&out, "longestExpectedMs", &report.longest_expected.map_or(JsValue::NULL, |s| (s * 1000.0).into()))?;
+    Ok(out)
 }
 
 fn no_layout() -> JsError {
