@@ -91,9 +91,9 @@ fn projections_are_aligned_frames_and_extra_words_can_be_placed() {
     prepare(&mut session, &planted_corpus(500, 1), sample_params(&[("epochs", 2.into())])).unwrap();
     session.step(3_000.0).unwrap();
     let first = session.projection(40, 0, 1).unwrap();
-    let words = Array::from(&field(&first, "words"));
+    let words = words_of(&session, &first);
     let coords: Float32Array = field(&first, "coords").dyn_into().unwrap();
-    assert_eq!(coords.length(), words.length() * 2);
+    assert_eq!(coords.length() as usize, words.len() * 2);
     assert_eq!(Array::from(&field(&first, "explained")).length(), 6);
 
     // Without training in between, the next frame is the same picture.
@@ -101,8 +101,7 @@ fn projections_are_aligned_frames_and_extra_words_can_be_placed() {
     let (a, b) = (coords.to_vec(), again.to_vec());
     assert!(a.iter().zip(&b).all(|(x, y)| (x - y).abs() < 1e-4), "{a:?} vs {b:?}");
 
-    let placed =
-        session.place_words(vec![words.get(3).as_string().unwrap(), "unicorn".into()]).unwrap().to_vec();
+    let placed = session.place_words(vec![words[3].clone(), "unicorn".into()]).unwrap().to_vec();
     assert!((placed[0] - a[6]).abs() < 1e-4 && (placed[1] - a[7]).abs() < 1e-4, "{placed:?}");
     assert!(placed[2].is_nan() && placed[3].is_nan());
     assert!(error_message(session.projection(40, 0, 0)).contains("two different components"));
@@ -295,6 +294,11 @@ fn strings(value: &JsValue) -> Vec<String> {
     Array::from(value).iter().map(|v| v.as_string().expect("a string")).collect()
 }
 
+/// The words of `frame`, the session's last: the list its `wordsId` names.
+fn words_of(session: &Session, frame: &JsValue) -> Vec<String> {
+    session.frame_words(number(frame, "wordsId") as u32).expect("the list of the last frame")
+}
+
 /// A frame's `clusters`, widened: rustc 1.95 fails to compile (LLVM "Cannot select"
 /// setcc) a search of a `u16` slice vectorised for simd128.
 fn cluster_labels(frame: &JsValue) -> Vec<u32> {
@@ -315,7 +319,7 @@ fn projections_take_word_axes_isolated_words_and_clusters() {
                 "axes": {"x": ["man", "woman"], "y": null}, "isolate": null, "clusters": 4}"#,
         ))
         .unwrap();
-    let words = strings(&field(&frame, "words"));
+    let words = words_of(&session, &frame);
     // The sample's entity words are rarer than its predicates: all words are shown.
     assert_eq!(words.len(), session.vocab_size());
     assert_eq!(strings(&field(&field(&frame, "axes"), "x")), ["man", "woman"]);
@@ -344,9 +348,10 @@ fn projections_take_word_axes_isolated_words_and_clusters() {
     let isolated = session
         .project(view(r#"{"nWords": 1000, "isolate": ["woman", "king", "queen", "man"], "clusters": 0}"#))
         .unwrap();
-    let mut expected = strings(&field(&frame, "words"));
+    let mut expected = words.clone();
     expected.retain(|w| ["king", "queen", "man", "woman"].contains(&w.as_str()));
-    assert_eq!(strings(&field(&isolated, "words")), expected);
+    let isolated_words = words_of(&session, &isolated);
+    assert_eq!(isolated_words, expected);
     assert_eq!(field(&isolated, "isolated").as_bool(), Some(true));
     assert!(field(&isolated, "clusters").is_null());
     assert!(strings(&field(&isolated, "axisLabels"))[0].starts_with("PC1 ("));
@@ -370,7 +375,7 @@ fn projections_take_word_axes_isolated_words_and_clusters() {
     }
     let placed = session.place_words(vec!["king".into()]).unwrap().to_vec();
     let isolated_coords = field(&isolated, "coords").dyn_into::<Float32Array>().unwrap().to_vec();
-    let king = strings(&field(&isolated, "words")).iter().position(|w| w == "king").unwrap();
+    let king = isolated_words.iter().position(|w| w == "king").unwrap();
     assert!((placed[0] - isolated_coords[2 * king]).abs() < 1e-5, "{placed:?}");
 
     // An old page's view: principal components of the most frequent words, no colours.
@@ -382,15 +387,66 @@ fn projections_take_word_axes_isolated_words_and_clusters() {
     assert!(strings(&field(&old, "axisLabels"))[0].starts_with("PC2 ("));
 }
 
-/// Steps the map to its end with small slices; returns the phases seen, in order, and the
-/// number of slices.
-fn run_layout(session: &mut Session, max_work: f64, max_iterations: f64) -> (Vec<String>, usize) {
+#[wasm_bindgen_test]
+fn frames_of_the_same_words_name_their_list_and_carry_no_words() {
+    let mut session = Session::new();
+    prepare(&mut session, &planted_corpus(500, 1), sample_params(&[("epochs", 2.into())])).unwrap();
+    session.step(3_000.0).unwrap();
+    let id = |frame: &JsValue| {
+        assert!(field(frame, "words").is_undefined(), "a frame hands over its words' number, not the words");
+        number(frame, "wordsId") as u32
+    };
+
+    // PCA frames while training show the same words: one list.
+    let first = session.projection(40, 0, 1).unwrap();
+    let top = words_of(&session, &first);
+    assert_eq!(top.len(), 40);
+    session.step(3_000.0).unwrap();
+    let trained = session.projection(40, 1, 0).unwrap();
+    assert_eq!(id(&trained), id(&first), "other vectors and axes, the same words");
+    // Other words: another list; the old one's words are no longer to be had.
+    let isolated = session.project(view(r#"{"nWords": 40, "isolate": ["king", "queen"]}"#)).unwrap();
+    assert_ne!(id(&isolated), id(&first));
+    let mut isolated_words = words_of(&session, &isolated);
+    isolated_words.sort();
+    assert_eq!(isolated_words, ["king", "queen"]);
+    assert!(error_message(session.frame_words(id(&first))).contains("gave way"));
+
+    // Every frame of a t-SNE run, and of its warm start, is of the 40 most frequent words.
+    let settings = view(r#"{"nWords": 40, "method": "tsne", "layout": {"perplexity": 5, "iterations": 60}}"#);
+    session.layout_begin(settings.clone(), false).unwrap();
+    let mut ids = Vec::new();
+    loop {
+        let progress = session.layout_step(0.0).unwrap();
+        let frame = session.layout_frame().unwrap();
+        if !frame.is_null() {
+            ids.push(id(&frame));
+        }
+        if field(&progress, "done").is_truthy() {
+            break;
+        }
+    }
+    session.layout_begin(settings, true).unwrap();
+    ids.push(id(&session.layout_frame().unwrap()));
+    assert!(ids.len() > 5, "{} frames", ids.len());
+    assert!(ids.iter().all(|&i| i == ids[0]), "{ids:?}");
+    assert_ne!(ids[0], id(&isolated));
+    let last = session.layout_frame().unwrap();
+    assert_eq!(words_of(&session, &last), top);
+
+    // A new model of the same words (the text prepared again) keeps the number: the page has them.
+    prepare(&mut session, &planted_corpus(500, 1), sample_params(&[("epochs", 3.into())])).unwrap();
+    session.step(3_000.0).unwrap();
+    assert_eq!(id(&session.projection(40, 0, 1).unwrap()), ids[0]);
+}
+
+/// Steps the map to its end in slices of `budget_ms` (0: a single piece each); returns the
+/// phases seen, in order, and the number of slices.
+fn run_layout(session: &mut Session, budget_ms: f64) -> (Vec<String>, usize) {
     let mut phases: Vec<String> = Vec::new();
     let mut slices = 0;
     loop {
-        let phase = phases.last().cloned().unwrap_or_default();
-        let progress =
-            session.layout_step(if phase == "layout" { max_iterations } else { max_work }).unwrap();
+        let progress = session.layout_step(budget_ms).unwrap();
         slices += 1;
         let now = field(&progress, "phase").as_string().unwrap();
         if phases.last() != Some(&now) {
@@ -425,7 +481,7 @@ fn tsne_and_umap_maps_are_built_in_slices_and_warm_start() {
             session.layout_frame().unwrap().is_null(),
             "{method}: no coordinates before the graph is built"
         );
-        let (phases, slices) = run_layout(&mut session, 2_000.0, 25.0);
+        let (phases, slices) = run_layout(&mut session, 0.0);
         assert_eq!(
             phases,
             ["neighbours", "affinities", "start", "layout"],
@@ -434,7 +490,8 @@ fn tsne_and_umap_maps_are_built_in_slices_and_warm_start() {
         assert!(slices > 10, "{method}: {slices} slices");
 
         let frame = session.layout_frame().unwrap();
-        assert_eq!(strings(&field(&frame, "words")).len(), n);
+        let words = words_of(&session, &frame);
+        assert_eq!(words.len(), n);
         assert_eq!(strings(&field(&frame, "axisLabels"))[0], label);
         assert_eq!(field(&frame, "method").as_string().as_deref(), Some(method));
         assert!(
@@ -445,7 +502,6 @@ fn tsne_and_umap_maps_are_built_in_slices_and_warm_start() {
         let coords = field(&frame, "coords").dyn_into::<Float32Array>().unwrap().to_vec();
         assert_eq!(coords.len(), 2 * n);
         assert!(coords.iter().all(|c| c.is_finite()) && coords.iter().any(|&c| c != coords[0]));
-        let words = strings(&field(&frame, "words"));
         let king = words.iter().position(|w| w == "king").unwrap();
         let placed = session.layout_place_words(vec!["king".into(), "yeti".into()]).unwrap().to_vec();
         assert_eq!(placed[..2], coords[2 * king..2 * king + 2]);
@@ -458,7 +514,7 @@ fn tsne_and_umap_maps_are_built_in_slices_and_warm_start() {
         let shown =
             field(&session.layout_frame().unwrap(), "coords").dyn_into::<Float32Array>().unwrap().to_vec();
         assert_eq!(shown, coords, "{method}: the map stays while the warm start builds");
-        run_layout(&mut session, 1e9, 1000.0);
+        run_layout(&mut session, 1000.0);
     }
 
     // Too few words for the parameters: the core's message, and the map before stays.

@@ -5,6 +5,7 @@
 import { alphaForModel, checkParams, DEFAULTS, KJV_PRESET, presetKeepingBpe, SAMPLE_PRESET } from './params.js';
 import { LossSeries } from './loss-series.js';
 import { SUPERSEDED } from './protocol.js';
+import { FrameWords } from './frame-words.js';
 import { MapModel } from './map/map-model.js';
 import { Timeline } from './timeline/timeline.js';
 
@@ -36,6 +37,8 @@ export class Controller {
     this.worker = worker;
     /** The exports being built, by file name: a second press of the same button does nothing. */
     this.exporting = new Set();
+    /** Puts their words back into the worker's frames (sent once per word list); kept across models and workers. */
+    this.frameWords = new FrameWords();
     this.mapModel = new MapModel(view.map, view.mapPanel, {
       project: (settings) => this.projectFrame(settings),
       select: (word) => this.select(word),
@@ -476,14 +479,18 @@ export class Controller {
   async projectFrame(settings) {
     if (this.state === 'idle') return null;
     const model = this.model;
-    const frame = await this.worker.request('project', { view: settings });
-    return frame.model === this.model && model === this.model ? frame : null;
+    // The reply is read before the worker's next message (its continuation runs first), so
+    // its words are in order too.
+    const frame = this.frameWords.attach(await this.worker.request('project', { view: settings }));
+    return frame && frame.model === this.model && model === this.model ? frame : null;
   }
 
-  /** @param {Projection & {model: number}} frame */
-  showFrame(frame) {
+  /** @param {import('./protocol.js').ProjectionMessage} message */
+  showFrame(message) {
+    // Even a frame that is not drawn may bring the words the next ones name.
+    const frame = this.frameWords.attach(message);
     // A frame of a model that gave way (sent before the worker heard of the new text) is not drawn.
-    if (frame.model !== this.model) return;
+    if (!frame || frame.model !== this.model) return;
     this.mapModel.showFrame(frame);
   }
 

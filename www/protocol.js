@@ -201,8 +201,14 @@
  * lacks). A frame is aligned to the previous one only when both show the same words on the
  * same axes: two principal axes by rotation or reflection (Procrustes), a principal axis
  * beside a word axis by its sign alone, a word axis never.
+ *
+ * The words go with the first frame of each word list only: `wordsId` names the list, and
+ * a frame whose list is the last one the worker sent leaves `words` out (the frames of a
+ * t-SNE or UMAP run, the PCA frames while training; posting 20,000 words took 20 to 30 ms a
+ * frame). The page puts them back as frames arrive, in order (www/frame-words.js, `Frame`).
  * @typedef {object} Projection
- * @property {string[]} words  the shown words, most frequent first
+ * @property {number} wordsId  the word list shown: equal numbers, the same words in the same order
+ * @property {string[]} [words]  the shown words, most frequent first; only when `wordsId` is new to the page
  * @property {number[]} explained  explained-variance ratio of PC1, PC2, … (up to 6) of the frame's PCA: of the
  *   words' vectors, or beside a word axis of their unit vectors with its direction projected out; empty with two word axes
  * @property {number} xComponent
@@ -221,6 +227,12 @@
  *   are not aligned to the frame before (they move on from it)
  * @property {LayoutProgress} [layoutProgress]  likewise: where the map stands
  * @property {LayoutSettings|null} [layout]  likewise: the parameters the map was made with (the timeline records them)
+ */
+
+/**
+ * A frame as the page holds it: a `ProjectionMessage` with its words put back (frames of one
+ * word list share one array).
+ * @typedef {ProjectionMessage & {words: string[]}} Frame
  */
 
 /**
@@ -270,7 +282,7 @@
  *   `axes`, `isolate`, `clusters` and `method` from the view: the page sends them again for it.
  *   With `method` 'tsne' or 'umap' the reply is the map's first frame, once its graph is built
  *   (about a second at 5,000 words), and the worker goes on stepping it, a slice of about
- *   CHUNK_MS at a time between training chunks and messages, with a `projection` every
+ *   CHUNK_MS / 2 at a time between training chunks and messages, with a `projection` every
  *   LAYOUT_FRAME_MS until `layoutProgress.done`. While training, fresh vectors (each epoch end,
  *   every PROJECTION_INTERVAL_MS) warm-start the map from where it stands (t-SNE: 250
  *   iterations without exaggeration; UMAP: 100 epochs at learning rate 0.1) rather than start
@@ -371,5 +383,3 @@ export const CHUNK_MS = 50;
 export const PROJECTION_INTERVAL_MS = 700;
 /** A t-SNE or UMAP frame at least this often while the map moves: the page glides between them. */
 export const LAYOUT_FRAME_MS = 200;
-/** Work units of a map's first slice of building its graph (about 2 ms natively); the worker then sizes slices to CHUNK_MS, per phase. */
-export const FIRST_LAYOUT_WORK = 2_000_000;

@@ -5,7 +5,7 @@
 // cross-origin isolated it loads the threaded module and trains on a pool of threads
 // (www/threads.js), else the single-threaded one, and says why.
 import { ThreadHosts, machineThreads, threadSupport } from './threads.js';
-import { CHUNK_MS, FIRST_CHUNK_MERGES, FIRST_CHUNK_TOKENS, FIRST_LAYOUT_WORK, LAYOUT_FRAME_MS, LOAD_SLICE_BYTES, PROJECTION_INTERVAL_MS, SNIFF_BYTES, SUPERSEDED } from './protocol.js';
+import { CHUNK_MS, FIRST_CHUNK_MERGES, FIRST_CHUNK_TOKENS, LAYOUT_FRAME_MS, LOAD_SLICE_BYTES, PROJECTION_INTERVAL_MS, SNIFF_BYTES, SUPERSEDED } from './protocol.js';
 
 /** @typedef {import('./protocol.js').Request} Request */
 /** @typedef {import('./protocol.js').Source} Source */
@@ -61,6 +61,25 @@ let stateBeforeLoading = 'idle';
 let model = 0;
 
 let lastProjectionAt = 0;
+/**
+ * The `wordsId` of the last word list posted to the page. A frame of that list goes without
+ * its words (the page keeps them, www/frame-words.js): at 20,000 words, making and posting them
+ * took 20 to 30 ms a frame, which every query waited for.
+ */
+let sentWordsId = 0;
+
+/**
+ * Posts `frame` (a session frame: `wordsId`, no words) with `fields`, its words added when the
+ * page does not have its list yet.
+ * @param {{wordsId: number, coords: Float32Array, clusters: Uint16Array|null}} frame
+ * @param {object} fields @param {Transferable[]} transfer
+ */
+function postFrame(frame, fields, transfer) {
+  const words = frame.wordsId === sentWordsId ? {} : { words: session.frame_words(frame.wordsId) };
+  const buffers = [frame.coords.buffer, ...(frame.clusters ? [frame.clusters.buffer] : []), ...transfer];
+  post({ type: 'projection', ...frame, ...words, ...fields }, buffers);
+  sentWordsId = frame.wordsId;
+}
 
 /**
  * The t-SNE or UMAP map being built or stepped (null with PCA): `id` is the `project`
@@ -68,19 +87,28 @@ let lastProjectionAt = 0;
  * started, so it is to warm-start again; `buildMs` and `layoutMs` are the time spent building
  * its graph and moving its points.
  * @type {{id: number|null, key: string, settings: ViewSettings, progress: import('./protocol.js').LayoutProgress,
- *   fresh: boolean, buildMs: number, layoutMs: number, iterations: number, lastFrameAt: number}|null}
+ *   fresh: boolean, buildMs: number, layoutMs: number, lastFrameAt: number, loggedPhase?: string}|null}
  */
 let layoutJob = null;
 /**
  * A map's slices aim at half a training chunk: a request that comes during one waits for the
- * rest of it and then, at 20,000 words, for a frame (20 to 30 ms to hand over its words);
- * slices of CHUNK_MS made such waits of 120 to 140 ms.
+ * rest of it, then for the frame posted after it, and is then answered within CHUNK_MS. The
+ * session's pacer keeps a slice to this time however a phase's units cost in wasm.
  */
 const LAYOUT_SLICE_MS = CHUNK_MS / 2;
-/** Work per slice of building a graph, by phase, sized to LAYOUT_SLICE_MS; kept across maps (the units do not depend on the word count). */
-const buildBudgets = { neighbours: FIRST_LAYOUT_WORK, affinities: FIRST_LAYOUT_WORK, start: FIRST_LAYOUT_WORK };
 /** Whether `runLayout` is stepping the map. */
 let layoutRunning = false;
+/**
+ * On the dev server only, every turn of `runLayout` (its slice and the frame it posted, in ms),
+ * for scripts/bench-layout.mjs through the `layoutSlices` test hook; at most LOGGED_SLICES kept.
+ * and the session's account of the slice's pieces (the wasm test export `layout_slice_for_test`).
+ * @type {{phase: string, budget: number, sliceMs: number, frameMs: number, posted: boolean, first: boolean, ended: boolean,
+ *   iteration: number, pieces?: number, longestPieceMs?: number, longestExpectedMs?: number|null}[]}
+ */
+const sliceLog = [];
+const LOGGED_SLICES = 20_000;
+/** The module's `layout_slice_for_test`, on the dev server only (imported once the module is loaded). @type {((session: any) => object)|null} */
+let sliceReport = null;
 
 /** Lets queued messages run before the next chunk (a MessageChannel is not clamped like setTimeout). */
 const yieldToMessages = (() => {
@@ -107,9 +135,7 @@ function postProjection(id = null, settings = view) {
   const frame = session.project(settings);
   const extraCoords = settings.extraWords.length ? session.place_words(settings.extraWords) : new Float32Array(0);
   lastProjectionAt = performance.now();
-  const transfer = [frame.coords.buffer, extraCoords.buffer];
-  if (frame.clusters) transfer.push(frame.clusters.buffer);
-  post({ type: 'projection', id, model, ...frame, extraWords: settings.extraWords, extraCoords }, transfer);
+  postFrame(frame, { id, model, extraWords: settings.extraWords, extraCoords }, [extraCoords.buffer]);
 }
 
 /**
@@ -146,8 +172,7 @@ function startLayout(settings, id, warm) {
   const progress = session.layout_begin(settings, warm);
   const waiting = layoutJob?.id;
   if (waiting != null && waiting !== id) post({ type: 'error', id: waiting, message: SUPERSEDED });
-  // A quarter of an iteration first: at 20,000 words a whole t-SNE iteration outlasts a slice.
-  layoutJob = { id, key: layoutKey(settings), settings, progress, fresh: false, buildMs: 0, layoutMs: 0, iterations: 0.25, lastFrameAt: 0 };
+  layoutJob = { id, key: layoutKey(settings), settings, progress, fresh: false, buildMs: 0, layoutMs: 0, lastFrameAt: 0 };
   runLayout();
 }
 
@@ -159,13 +184,13 @@ function postLayoutFrame(job) {
   const extraCoords = extraWords.length ? session.layout_place_words(extraWords) : new Float32Array(0);
   job.lastFrameAt = performance.now();
   // The parameters go with the frame, so the timeline records how its maps were made.
-  post({ type: 'projection', id: job.id, model, ...frame, layout: job.settings.layout ?? null, extraWords, extraCoords }, [frame.coords.buffer, extraCoords.buffer]);
+  postFrame(frame, { id: job.id, model, layout: job.settings.layout ?? null, extraWords, extraCoords }, [extraCoords.buffer]);
   job.id = null;
   return true;
 }
 
 /**
- * Builds and steps the map a slice (about CHUNK_MS) at a time, yielding to messages between
+ * Builds and steps the map a slice (LAYOUT_SLICE_MS, which the session keeps to) at a time, yielding to messages between
  * slices, and posts a frame every LAYOUT_FRAME_MS while the points move, until it is done.
  * Fresh vectors warm-start it again once it is done, or once moving its points has taken as
  * long as building its graph did, so that at least half the time goes to the map moving.
@@ -184,25 +209,22 @@ async function runLayout() {
         continue;
       }
       if (done) break;
-      const budget = phase === 'layout' ? job.iterations : buildBudgets[phase];
+      const budget = LAYOUT_SLICE_MS;
       const started = performance.now();
       job.progress = session.layout_step(budget);
       const elapsed = performance.now() - started;
-      // A slice that ended its phase (or the map) stopped short of its budget: it says nothing of the rate.
-      if (job.progress.phase === phase && !job.progress.done) {
-        // Grown at most 4 times a slice: a few fast slices timed coarsely must not make one that takes seconds.
-        // Iterations may be a fraction (the session stops within one); building units are whole.
-        const next = phase === 'layout'
-          ? Math.min(4 * budget, Math.max(0.01, elapsed > 0 ? (budget * LAYOUT_SLICE_MS) / elapsed : budget))
-          : Math.min(4 * budget, resized(budget, elapsed, 1, 1e12, LAYOUT_SLICE_MS));
-        if (phase === 'layout') job.iterations = next;
-        else buildBudgets[phase] = next;
-      }
+      const first = job.loggedPhase !== phase;
+      job.loggedPhase = phase;
       if (phase === 'layout') job.layoutMs += elapsed;
       else job.buildMs += elapsed;
       const moving = job.progress.phase === 'layout';
-      if (moving && (job.id != null || job.progress.done || performance.now() - job.lastFrameAt >= LAYOUT_FRAME_MS)) {
-        postLayoutFrame(job);
+      const framed = performance.now();
+      const posted = moving && (job.id != null || job.progress.done || performance.now() - job.lastFrameAt >= LAYOUT_FRAME_MS)
+        && postLayoutFrame(job);
+      if (import.meta.env.DEV && sliceLog.length < LOGGED_SLICES) {
+        const ended = job.progress.phase !== phase || job.progress.done;
+        const pieces = sliceReport?.(session);
+        sliceLog.push({ phase, budget, sliceMs: elapsed, frameMs: performance.now() - framed, posted, first, ended, iteration: job.progress.iteration, ...pieces });
       }
       await yieldToMessages();
     }
@@ -594,6 +616,8 @@ if (import.meta.env.DEV) {
     const { panic_for_test } = threads.module === 'threaded' ? await import('./pkg-threads/embedscope.js') : await import('./pkg/embedscope.js');
     panic_for_test();
   };
+  /** The turns of `runLayout` logged since the last call (see `sliceLog`), for scripts/bench-layout.mjs. */
+  handlers.layoutSlices = () => ({ slices: sliceLog.splice(0) });
 }
 
 /** Turns a failure into an `error` message; a trap of the wasm instance ends the worker. */
@@ -675,6 +699,9 @@ async function loadModule() {
 }
 
 ({ module: wasm, info: threads } = await loadModule());
+if (import.meta.env.DEV) {
+  ({ layout_slice_for_test: sliceReport } = threads.module === 'threaded' ? await import('./pkg-threads/embedscope.js') : await import('./pkg/embedscope.js'));
+}
 session = new wasm.Session();
 if (threads.module === 'threaded') threadHosts = new ThreadHosts(wasm.thread_host_init());
 post({ type: 'ready', version: wasm.version(), threads });

@@ -28,8 +28,8 @@ pub use io::{
 };
 pub use kmeans::{KMeans, MAX_CLUSTERS};
 pub use layout::{
-    EARLY_ITERATIONS, Knn, Layout, LayoutBuilder, LayoutParams, LayoutPhase, LayoutProgress, Tsne,
-    TsneParams, UMAP_LARGE, Umap, UmapParams, neighbour_preservation,
+    EARLY_ITERATIONS, Knn, Layout, LayoutBuilder, LayoutParams, LayoutPhase, LayoutProgress, Pacer, Piece,
+    SliceReport, Tsne, TsneParams, UMAP_LARGE, Umap, UmapParams, neighbour_preservation,
 };
 pub use pca::{Pca, PcaBuilder};
 pub use projection::{Axis, KMEANS_WORK_PER_FRAME, MAX_COMPONENTS, Projection, ViewSpec, frame_clusters};

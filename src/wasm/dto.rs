@@ -439,10 +439,12 @@ impl ViewDto {
 }
 
 /// A frame's metadata; the coordinates (and the clusters) travel beside it as typed arrays.
+/// The words do not: `words_id` names the list they are (`Session::frame_words` gives it), so
+/// the frames of one list, most of a run, hand over their words once.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ProjectionDto {
-    pub words: Vec<String>,
+    pub words_id: u32,
     /// Explained-variance ratio of each component of the frame's PCA (PC1 first); empty
     /// when both axes are defined by words.
     pub explained: Vec<f32>,
@@ -455,10 +457,10 @@ pub struct ProjectionDto {
 }
 
 impl ProjectionDto {
-    /// The metadata of `frame`, drawn from `emb` for `view`.
-    pub fn new(view: &ViewDto, frame: &Projection, emb: &Embeddings) -> ProjectionDto {
+    /// The metadata of `frame` for `view`, its words the list numbered `words_id`.
+    pub fn new(view: &ViewDto, frame: &Projection, words_id: u32) -> ProjectionDto {
         ProjectionDto {
-            words: frame.word_indices().iter().map(|&i| emb.word(i).to_string()).collect(),
+            words_id,
             explained: frame.explained().to_vec(),
             x_component: view.x_component,
             y_component: view.y_component,

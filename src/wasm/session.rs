@@ -16,8 +16,9 @@ use super::dto::{
 use super::pool::Pool;
 use crate::embed::{
     self, AnalogyEvaluator, AnalogyMethod, AnalogyOptions, AnalogySet, Bundle, BundleRef, EvalProgress,
-    KMeans, Layout, LayoutBuilder, LayoutParams, LayoutPhase, LayoutProgress, Projection, SimilarityOptions,
-    SimilarityReport, SimilaritySet, VectorFormat, VectorsParser, frame_clusters,
+    KMeans, Layout, LayoutBuilder, LayoutParams, LayoutPhase, LayoutProgress, Pacer, Piece, Projection,
+    SimilarityOptions, SimilarityReport, SimilaritySet, SliceReport, VectorFormat, VectorsParser,
+    frame_clusters,
 };
 use crate::embed::{NeighbourHistory, Timeline};
 use crate::error::Error;
@@ -93,7 +94,18 @@ struct LayoutRun {
     /// The k-means colours of its words, when the view asks for them (computed once, from
     /// the vectors the map is built from).
     clusters: Option<KMeans>,
+    /// Sizes `layout_step`'s pieces to its time budget, per phase.
+    pacer: Pacer,
+    /// How the last `layout_step` went, for the benchmark (`layout_slice_for_test`).
+    last_slice: SliceReport,
 }
+
+/// Units of the first piece of a phase's work, before its time per unit is measured: about
+/// half a millisecond natively while building (a unit is about a multiply-add), a few hundred
+/// points of an iteration while the points move (a t-SNE iteration of 20,000 words takes over
+/// 100 ms in wasm, so 5 µs a point).
+const FIRST_BUILD_UNITS: f64 = 500_000.0;
+const FIRST_LAYOUT_POINTS: f64 = 256.0;
 
 enum LayoutState {
     /// The graph is being built; a warm start shows its initial coordinates meanwhile.
@@ -121,6 +133,32 @@ impl LayoutRun {
             LayoutState::Building { initial, .. } => initial.as_deref(),
             LayoutState::Running(layout) => Some(layout.coords()),
         }
+    }
+}
+
+/// The words of the last frame, numbered: frames of the same words (every frame of a t-SNE
+/// or UMAP run, the PCA frames while training) carry the number alone, since turning 20,000
+/// words into JavaScript strings and posting them took 20 to 30 ms a frame; the worker asks
+/// for the words (`Session::frame_words`) when a number is new to the page.
+#[derive(Default)]
+struct WordList {
+    /// 0 before the first list.
+    id: u32,
+    words: Vec<String>,
+}
+
+impl WordList {
+    /// The number of the list of `emb`'s words at `indices`: the last one's when they are the
+    /// same words (compared word for word, so a new vocabulary with the same words keeps it).
+    fn number(&mut self, emb: &Embeddings, indices: impl ExactSizeIterator<Item = usize> + Clone) -> u32 {
+        let same = self.id != 0
+            && indices.len() == self.words.len()
+            && indices.clone().zip(&self.words).all(|(i, word)| emb.word(i) == word);
+        if !same {
+            self.id += 1;
+            self.words = indices.map(|i| emb.word(i).to_string()).collect();
+        }
+        self.id
     }
 }
 
@@ -154,6 +192,8 @@ pub struct Session {
     frame: Option<Projection>,
     /// The t-SNE or UMAP map (`layout_begin`).
     layout: Option<LayoutRun>,
+    /// The words of the last frame, `project`'s or `layout_frame`'s.
+    frame_words: WordList,
     /// The trainer's neighbours at each epoch end, for `neighbour_history` and the bundle.
     history: Option<NeighbourHistory>,
     /// The threads training runs on (`use_threads`); one, the worker's own, until then.
@@ -414,10 +454,11 @@ impl Session {
     /// A frame of the map for `view` (`ViewSettings` in www/protocol.js): the words it
     /// shows on two axes, each a principal component or defined by two words, aligned to
     /// the previous frame where its axes may turn, coloured by k-means clusters that start
-    /// from the previous frame's. Returns `ProjectionDto` plus `coords`, a `Float32Array`
-    /// of `[x0, y0, x1, y1, …]`, and `clusters`, a `Uint16Array` of each word's cluster or
-    /// null, both of which the worker can transfer to the page without copying. A view that
-    /// fails (an unknown word, a bad number) leaves the last frame as it was.
+    /// from the previous frame's. Returns `ProjectionDto` (its words as `wordsId`, see
+    /// `frame_words`) plus `coords`, a `Float32Array` of `[x0, y0, x1, y1, …]`, and
+    /// `clusters`, a `Uint16Array` of each word's cluster or null, both of which the worker
+    /// can transfer to the page without copying. A view that fails (an unknown word, a bad
+    /// number) leaves the last frame as it was.
     pub fn project(&mut self, view: JsValue) -> Result<JsValue, JsError> {
         let view: ViewDto = serde_wasm_bindgen::from_value(view)
             .map_err(|e| JsError::new(&format!("bad view settings: {e}")))?;
@@ -428,6 +469,15 @@ impl Session {
     /// (0-based), uncoloured: the map before word axes (`tests/bench/worker.js` times it).
     pub fn projection(&mut self, n_words: usize, x: usize, y: usize) -> Result<JsValue, JsError> {
         self.project_view(ViewDto { n_words, x_component: x, y_component: y, ..ViewDto::default() })
+    }
+
+    /// The words of the last frame (`project`'s or `layout_frame`'s), whose `wordsId` is `id`,
+    /// most frequent first. Fails when a later frame showed other words.
+    pub fn frame_words(&self, id: u32) -> Result<Vec<String>, JsError> {
+        if id == 0 || id != self.frame_words.id {
+            return Err(JsError::new(&format!("word list {id} gave way to list {}", self.frame_words.id)));
+        }
+        Ok(self.frame_words.words.clone())
     }
 
     /// Coordinates of `words` in the last frame (`Float32Array`, NaN for an unknown word),
@@ -486,6 +536,8 @@ impl Session {
             iterations,
             state: LayoutState::Building { builder, initial },
             clusters,
+            pacer: Pacer::new(FIRST_BUILD_UNITS),
+            last_slice: SliceReport::default(),
         };
         let progress = run.progress();
         self.layout = Some(run);
@@ -502,27 +554,40 @@ impl Session {
         Ok(())
     }
 
-    /// Does about `max_work` more of the map: while building (phase 'neighbours' or
-    /// 'affinities'), `max_work` units of work (one is about a multiply-add; the worker sizes
-    /// it to its slice time per phase); in phase 'layout', `max_work` iterations, which may be a
-    /// fraction (t-SNE then stops within an iteration; UMAP rounds up to an epoch). Returns
-    /// `LayoutProgress`.
-    pub fn layout_step(&mut self, max_work: f64) -> Result<JsValue, JsError> {
+    /// Does about `budget_ms` milliseconds more of the map, in pieces a `Pacer` sizes from
+    /// their measured time (the units' costs were calibrated natively and differ in wasm):
+    /// building its graph and its start, then moving its points, stopping within a t-SNE
+    /// iteration or a UMAP epoch. A phase that ends ends the call. Returns `LayoutProgress`.
+    pub fn layout_step(&mut self, budget_ms: f64) -> Result<JsValue, JsError> {
         // Taken out while it steps: a layout whose finish fails is dropped.
         let mut run = self.layout.take().ok_or_else(no_layout)?;
+        let budget = budget_ms.max(0.0) / 1000.0;
+        let mut clock = clock;
+        let (embeddings, pacer, n_words) = (&run.embeddings, &mut run.pacer, run.n_words);
         run.state = match run.state {
             LayoutState::Building { mut builder, initial } => {
-                if builder.step(&run.embeddings, max_work.max(1.0) as u64) == LayoutPhase::Layout {
-                    LayoutState::Running(builder.finish(&run.embeddings).map_err(js_error)?)
+                let phase = builder.phase();
+                run.last_slice = pacer.run(budget, builder.stage(), &mut clock, |units| {
+                    let now = builder.step(embeddings, units.min(u64::MAX as f64) as u64);
+                    Piece { units, stage: builder.stage(), finished: now != phase }
+                });
+                if builder.phase() == LayoutPhase::Layout {
+                    // Its points' pieces are of other units.
+                    *pacer = Pacer::new(FIRST_LAYOUT_POINTS);
+                    LayoutState::Running(builder.finish(embeddings).map_err(js_error)?)
                 } else {
                     LayoutState::Building { builder, initial }
                 }
             }
             LayoutState::Running(mut layout) => {
-                // Iterations, a fraction of one allowed: one t-SNE iteration of 20,000 words
-                // takes longer than a slice.
-                let points = (max_work.max(0.0) * run.n_words as f64).ceil().max(1.0);
-                layout.step_points(points.min(usize::MAX as f64) as usize);
+                run.last_slice = pacer.run(budget, 0, &mut clock, |points| {
+                    // At most an iteration a piece: a point's cost changes from one to the next
+                    // as the map spreads (UMAP's first epochs sample few edges), so it is
+                    // measured again at least that often.
+                    let points = points.clamp(1.0, n_words.max(1) as f64);
+                    let done = layout.step_points(points as usize).is_done();
+                    Piece { units: points, stage: 0, finished: done }
+                });
                 LayoutState::Running(layout)
             }
         };
@@ -532,16 +597,16 @@ impl Session {
     }
 
     /// The map as a frame in the shape of `project`'s (`ProjectionDto` with `explained`
-    /// empty, `axisLabels` such as 't-SNE 1', no clusters), plus `method` and
-    /// `layoutProgress`, and `coords`, a `Float32Array` the worker can transfer; null while a
-    /// cold start is still building its graph and has no coordinates yet.
-    pub fn layout_frame(&self) -> Result<JsValue, JsError> {
+    /// empty, `axisLabels` such as 't-SNE 1', the words as `wordsId`), plus `method` and
+    /// `layoutProgress`, `coords`, a `Float32Array` the worker can transfer, and `clusters`;
+    /// null while a cold start is still building its graph and has no coordinates yet.
+    pub fn layout_frame(&mut self) -> Result<JsValue, JsError> {
         let run = self.layout.as_ref().ok_or_else(no_layout)?;
         let Some(coords) = run.coords() else { return Ok(JsValue::NULL) };
         let title = if run.method == "tsne" { "t-SNE" } else { "UMAP" };
         let frame = LayoutFrameDto {
             frame: ProjectionDto {
-                words: (0..run.n_words).map(|i| run.embeddings.word(i).to_string()).collect(),
+                words_id: self.frame_words.number(&run.embeddings, 0..run.n_words),
                 explained: Vec::new(),
                 x_component: 0,
                 y_component: 1,
@@ -816,7 +881,8 @@ impl Session {
         let frame = Projection::fit(&emb, &view.to_spec(), self.frame.as_ref()).map_err(js_error)?;
         // `axes` says null, not undefined, for an axis that is a principal component.
         let serializer = serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true);
-        let out = ProjectionDto::new(&view, &frame, &emb)
+        let words_id = self.frame_words.number(&emb, frame.word_indices().iter().copied());
+        let out = ProjectionDto::new(&view, &frame, words_id)
             .serialize(&serializer)
             .map_err(|e| JsError::new(&e.to_string()))?;
         set(&out, "coords", &Float32Array::from(frame.coords()))?;
@@ -852,9 +918,11 @@ impl Session {
     }
 
     fn replace_text(&mut self, text: String) {
-        // The pool is the worker's, not the text's: it stays.
+        // The pool is the worker's, not the text's: it stays. So does the numbering of word
+        // lists: the worker tells the page's lists by number, so a number never names two.
         let pool = std::mem::take(&mut self.pool);
-        *self = Session { text, pool, ..Session::default() };
+        let frame_words = std::mem::take(&mut self.frame_words);
+        *self = Session { text, pool, frame_words, ..Session::default() };
     }
 
     /// The vectors to query: those opened from a file, or those trained so far, copied out
@@ -882,7 +950,8 @@ impl Session {
     /// Replaces the text, the trainer and the plot with vectors opened from a file.
     fn open(&mut self, opened: Opened) {
         let pool = std::mem::take(&mut self.pool);
-        *self = Session { opened: Some(opened), pool, ..Session::default() };
+        let frame_words = std::mem::take(&mut self.frame_words);
+        *self = Session { opened: Some(opened), pool, frame_words, ..Session::default() };
     }
 }
 
@@ -968,6 +1037,21 @@ fn layout_clusters(
     }
     let dim = embeddings.dim();
     frame_clusters(&embeddings.unit()[..n_words * dim], dim, k, previous).map(Some).map_err(js_error)
+}
+
+/// How `session`'s last `layout_step` went: `{pieces, longestPieceMs, longestExpectedMs}`
+/// (the last null for a phase's first piece), for scripts/bench-layout.mjs. A free function,
+/// not a method, so that the production bundle drops its glue with the export (vite.config.js
+/// strips the `_for_test` exports; a class keeps every method's wrapper).
+#[wasm_bindgen]
+pub fn layout_slice_for_test(session: &Session) -> Result<JsValue, JsError> {
+    let run = session.layout.as_ref().ok_or_else(no_layout)?;
+    let report = &run.last_slice;
+    let out: JsValue = Object::new().into();
+    set(&out, "pieces", &report.pieces.into())?;
+    set(&out, "longestPieceMs", &(report.longest_piece * 1000.0).into())?;
+    set(&out, "longestExpectedMs", &report.longest_expected.map_or(JsValue::NULL, |s| (s * 1000.0).into()))?;
+    Ok(out)
 }
 
 fn no_layout() -> JsError {

@@ -232,6 +232,15 @@ test('a bundle saved after training holds the timeline, and re-opened it replays
   assert.ok(tsne.every((f) => f.view.layout.perplexity === 30 && f.view.layout.iterations === 750 && f.axisLabels[0] === 't-SNE 1'), JSON.stringify(tsne[0]?.view));
   assert.equal(pca.length + tsne.length, frames);
   assert.equal(json.timeline.neighbours.epochs.length, 3);
+  // Every frame showed the sample's words, PCA's while training and t-SNE's after: the worker
+  // sent them with the first frame only (www/frame-words.js), and all share the array the
+  // page put back into each.
+  const lists = await page.evaluate(() => ({
+    received: window.explorer.frameWords.received,
+    arrays: new Set(window.explorer.timeline.store.all().map((f) => f.words)).size,
+  }));
+  assert.deepEqual(lists, { received: 1, arrays: 1 }, `${frames} frames`);
+  assert.equal(json.timeline.wordLists.length, 1);
 
   // Opened in a fresh tab: the frames come back, and Play replays them.
   const { page: other, problems: otherProblems } = await suite.openExplorer();

@@ -279,7 +279,9 @@ export class MapModel {
       this.sceneFrame = frame;
       this.sceneWords = words;
       this.sceneCoords = coords;
-      this.sceneIndex = new Map(words.map((word, i) => [word, i]));
+      // The frames of one word list share its array (www/frame-words.js): one index serves them all.
+      if (this.sceneIndexOf !== words) this.sceneIndex = new Map(words.map((word, i) => [word, i]));
+      this.sceneIndexOf = words;
     }
     const words = this.sceneWords;
     const at = (word) => this.sceneIndex.get(word);

@@ -80,6 +80,17 @@ impl<W: RowWeights> GraphBuilder<W> {
         matches!(self.stage, Stage::Neighbours(_))
     }
 
+    /// Which stage it is in: 0 the products of the k-NN graph, 1 sorting its rows, 2 the
+    /// rows' weights, 3 the symmetric rows, 4 done. A unit's cost differs between them.
+    pub fn stage(&self) -> u64 {
+        match &self.stage {
+            Stage::Neighbours(builder) => u64::from(builder.sorting()),
+            Stage::Weights { .. } => 2,
+            Stage::Symmetric { .. } => 3,
+            Stage::Done(_) => 4,
+        }
+    }
+
     /// Does about `max_work` units more (at least one piece), stopping at the end of a stage,
     /// and says whether the graph is complete.
     ///

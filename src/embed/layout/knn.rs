@@ -132,6 +132,12 @@ impl KnnBuilder {
         }
     }
 
+    /// Whether every product is taken and the rows' heaps are being sorted (work of another
+    /// cost per unit).
+    pub fn sorting(&self) -> bool {
+        self.col_start >= self.n
+    }
+
     /// Does about `max_work` units more (a multiply-add of a dot product is one; at least
     /// one tile of rows or one row), and says whether the graph is complete.
     ///

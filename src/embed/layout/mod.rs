@@ -20,11 +20,13 @@
 
 mod graph;
 mod knn;
+mod pace;
 mod quadtree;
 mod tsne;
 mod umap;
 
 pub use knn::Knn;
+pub use pace::{Pacer, Piece, SliceReport};
 pub use tsne::{EARLY_ITERATIONS, Tsne, TsneParams};
 pub use umap::{LARGE as UMAP_LARGE, Umap, UmapParams};
 
@@ -192,6 +194,17 @@ impl LayoutBuilder {
             (true, _) => LayoutPhase::Layout,
             (false, true) => LayoutPhase::Neighbours,
             (false, false) => LayoutPhase::Affinities,
+        }
+    }
+
+    /// Which stage of its phases it is in, a number that changes whenever the cost of a unit
+    /// of [`step`](Self::step)'s work may (the k-NN graph's products and its sorting, the
+    /// weights, the symmetric rows, the PCA start), for a [`Pacer`].
+    pub fn stage(&self) -> u64 {
+        match &self.graph {
+            _ if self.built => 5 + u64::from(self.phase() == LayoutPhase::Layout),
+            Graph::Tsne(graph, _) => graph.stage(),
+            Graph::Umap(graph, _) => graph.stage(),
         }
     }
 
@@ -543,11 +556,18 @@ mod tests {
         let params = LayoutParams::Tsne(TsneParams { perplexity: 10.0, ..TsneParams::default() });
         let mut builder = LayoutBuilder::new(&emb, 300, params.clone(), None).unwrap();
         let (mut slices, mut start_slices) = (0, 0);
+        let mut stages = vec![builder.stage()];
         while builder.phase() != LayoutPhase::Layout {
             start_slices += usize::from(builder.phase() == LayoutPhase::Start);
             builder.step(&emb, 20_000);
             slices += 1;
+            if stages.last() != Some(&builder.stage()) {
+                stages.push(builder.stage());
+            }
         }
+        // A pacer starts each of these small (the products, sorting the k-NN rows, the weights,
+        // the symmetric rows, the PCA start): a unit costs differently in each.
+        assert_eq!(stages, [0, 1, 2, 3, 5, 6]);
         // 300 × 300 / 2 products of 20 numbers, 300 rows of bisection and of assembly; the
         // PCA start's covariance, 210 products a row, in slices of 96 rows.
         assert!(slices > 100, "{slices} slices");
