@@ -311,8 +311,9 @@
  *   the page's `timeline` and the neighbours of each epoch the worker kept.
  * @typedef {{type: 'threads', id: number}} ThreadsRequest
  *   Replies `threads`: where training runs now (see ThreadsReply).
- * @typedef {{type: 'testPanic', id: number}} TestPanicRequest
- *   panics inside wasm on purpose; only the browser tests send it, to test recovery
+ * @typedef {{type: 'testPanic', id: number, inThread?: boolean}} TestPanicRequest
+ *   panics inside wasm on purpose, in the worker or (inThread) in a training thread of the
+ *   pool; only the browser tests send it, to test recovery
  * @typedef {PrepareRequest|LearnBpeRequest|TrainRequest|PauseRequest|StopRequest|ProjectRequest
  *   |NeighboursRequest|AnalogyRequest|CompleteRequest|NeighbourHistoryRequest|TokenInfoRequest|OpenFilesRequest
  *   |EvaluateRequest|ExportRequest|ThreadsRequest|TestPanicRequest} Request
