@@ -456,7 +456,7 @@ fn eval_json_holds_the_same_figures_and_parses() {
     let text = stdout(&out);
     assert_eq!(text.trim_end().lines().count(), 1, "one JSON document: {text}");
     let doc = json::parse(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
-    let number = |v: Option<&Value>| v.and_then(Value::as_number).map(|n| n.to_f64());
+    let number = |v: Option<&Value>| v.and_then(Value::as_f64);
     let overall = doc.get("analogies").and_then(|a| a.get("overall")).expect("analogies.overall");
     assert_eq!(number(overall.get("questions")), Some(3.0));
     assert_eq!(number(overall.get("covered")), Some(2.0));
@@ -537,7 +537,7 @@ fn eval_gensim_takes_gensims_defaults() {
         assert!(out.status.success(), "{flags:?}: {}", stderr(&out));
         let doc = json::parse(&stdout(&out)).unwrap();
         let at = |path: &[&str]| path.iter().try_fold(&doc, |value, key| value.get(key)).unwrap();
-        let count = |path: &[&str]| at(path).as_number().unwrap().to_f64() as usize;
+        let count = |path: &[&str]| at(path).as_f64().unwrap() as usize;
         let ignore_case = |benchmark| at(&[benchmark, "ignoreCase"]).as_bool().unwrap();
         (
             count(&["analogies", "candidates"]),

@@ -124,15 +124,15 @@ impl Params {
             ("minCount".into(), self.min_count.into()),
             ("maxVocab".into(), self.max_vocab.map_or(json::Value::Null, json::Value::from)),
             ("epochs".into(), self.epochs.into()),
-            ("alpha".into(), self.alpha().into()),
-            ("minAlpha".into(), self.min_alpha.into()),
+            ("alpha".into(), json::number_f32(self.alpha())),
+            ("minAlpha".into(), json::number_f32(self.min_alpha)),
             ("nsExponent".into(), self.ns_exponent.into()),
             ("seed".into(), self.seed.into()),
             // As the command-line tool writes them.
             ("cbow".into(), self.cbow.into()),
             ("threads".into(), self.threads.into()),
         ]);
-        json::Value::Object(members)
+        json::object(members)
     }
 
     pub fn train_config(&self) -> TrainConfig {

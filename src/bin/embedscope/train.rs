@@ -6,7 +6,7 @@ use std::path::Path;
 
 use embedscope::embed::{self, VectorFormat};
 use embedscope::fingerprint;
-use embedscope::json::Value;
+use embedscope::json::{self, Value};
 use embedscope::text::{
     BpeConfig, BpeLearner, BpeMode, BpeTokenizer, Corpus, Tokenizer, VocabConfig, WhitespaceTokenizer,
     WordTokenizer, decode_text,
@@ -99,8 +99,8 @@ pub(crate) fn train(mut args: Args) -> Result<(), String> {
         ("minCount".into(), vocab_config.min_count.into()),
         ("maxVocab".into(), vocab_config.max_vocab.map_or(Value::Null, Value::from)),
         ("epochs".into(), config.epochs.into()),
-        ("alpha".into(), config.alpha.into()),
-        ("minAlpha".into(), config.min_alpha.into()),
+        ("alpha".into(), json::number_f32(config.alpha)),
+        ("minAlpha".into(), json::number_f32(config.min_alpha)),
         ("nsExponent".into(), config.ns_exponent.into()),
         ("seed".into(), config.seed.into()),
         ("cbow".into(), config.cbow.into()),
@@ -179,7 +179,7 @@ pub(crate) fn train(mut args: Args) -> Result<(), String> {
     let Some(format) = format else {
         let mut bundle = embed::Bundle::new(embeddings);
         bundle.counts = Some(trainer.corpus().vocab().counts().to_vec());
-        bundle.params = Some(Value::Object(params));
+        bundle.params = Some(json::object(params));
         bundle.fingerprint = Some(run_id);
         bundle.epoch_losses = trainer.epoch_losses().to_vec();
         bundle.source = Path::new(&corpus_path).file_name().map(|name| name.to_string_lossy().into_owned());
