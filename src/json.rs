@@ -452,7 +452,7 @@ impl Diagnosis<'_> {
                 if matches!(bytes.get(open), Some(b']' | b'}')) {
                     open = text[..open].trim_end_matches([' ', '\t', '\n', '\r']).len().saturating_sub(1);
                 }
-                (open, message_of(code))
+                (open, NEST_DEEPER.to_string())
             }
             message => (at, message.to_string()),
         }
@@ -579,10 +579,6 @@ impl Diagnosis<'_> {
         let open = (0..close).rev().find(|&i| text.as_bytes()[i] == b'"' && !odd_slashes_before(text, i))?;
         serde_json::from_str(&text[open..=close]).ok()
     }
-}
-
-fn message_of(code: &str) -> String {
-    code.to_string()
 }
 
 /// Whether an odd number of backslashes stands right before byte `at`, escaping it.
@@ -768,16 +764,19 @@ mod tests {
         Value::Object(members.into_iter().collect())
     }
 
-    fn f32_text(v: f32) -> String {
+    /// What `write` appends for `v`.
+    fn written<T>(write: fn(&mut Vec<u8>, T), v: T) -> String {
         let mut out = Vec::new();
-        write_f32(&mut out, v);
+        write(&mut out, v);
         String::from_utf8(out).unwrap()
     }
 
+    fn f32_text(v: f32) -> String {
+        written(write_f32, v)
+    }
+
     fn f64_text(v: f64) -> String {
-        let mut out = Vec::new();
-        write_f64(&mut out, v);
-        String::from_utf8(out).unwrap()
+        written(write_f64, v)
     }
 
     #[test]

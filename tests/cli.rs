@@ -284,7 +284,7 @@ fn every_format_trains_and_answers_the_same_queries() {
     let counts = bundle.counts.expect("counts");
     assert!(counts.windows(2).all(|w| w[0] >= w[1]) && counts.len() == bundle.embeddings.len());
     let params = bundle.params.expect("params");
-    assert_eq!(params.get("dim").and_then(|v| v.as_number()).map(|n| n.to_f64()), Some(16.0));
+    assert_eq!(params.get("dim").and_then(|v| v.as_f64()), Some(16.0));
     assert_eq!(params.get("tokenizer").and_then(|v| v.as_str()), Some("word"));
     assert_eq!(bundle.fingerprint.map(|f| f.len()), Some(16));
     let glove = std::fs::read_to_string(path("glove.txt")).unwrap();
@@ -752,7 +752,7 @@ fn threads_and_cbow_train_and_say_whether_a_run_repeats() {
     let params = |path: &str| {
         let bundle = embedscope::embed::read_bundle(&std::fs::read_to_string(path).unwrap()).unwrap();
         let params = bundle.params.expect("params");
-        let number = |name| params.get(name).and_then(|v| v.as_number()).map(|n| n.to_f64());
+        let number = |name| params.get(name).and_then(|v| v.as_f64());
         let cbow = params.get("cbow").and_then(|v| v.as_bool());
         (number("threads"), cbow, number("alpha").map(|a| (a * 1e6).round() / 1e6))
     };

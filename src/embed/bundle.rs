@@ -86,6 +86,16 @@
 //! `f32` range, vectors of the wrong length (naming the word), counts that do not match the
 //! words, words that repeat, keys that repeat. The vectors are read straight into one
 //! `Vec<f32>`, never into a tree of JSON values.
+//!
+//! serde_json does the parsing, in one pass over the text: `words`, `counts` and `vectors`
+//! through seeds that take each element as its borrowed text (`&RawValue`), so a vector
+//! component is parsed from its decimal straight to `f32` (rounding once; through `f64` it
+//! could round twice); `format`, `params` and unknown keys as strict trees
+//! (`crate::json::Strict`); the other keys as raw values. Where each value starts is known
+//! from where its text lies in the file, which gives a fault its line. A value's kind is
+//! judged by its first character before the value is read, so `"timeline":[…` is named as
+//! an array even when what follows is no JSON; inside the timeline (read as raw values),
+//! invalid JSON is reported before what is wrong in a valid part before it.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -1079,7 +1089,7 @@ impl<'t> Visitor<'t> for BundleVisitor<'_, 't> {
                         format!("\"words\" must be an array of strings, not {kind}")
                     })
                     .map_err(|fault| r.raise(fault))?;
-                    parts.words = Some(map.next_value_seed(WordsSeed { r })?);
+                    parts.words = Some(map.next_value_seed(Seq(WordsSeed { r }))?);
                 }
                 "counts" if is_null => {
                     map.next_value::<IgnoredAny>()?;
@@ -1090,7 +1100,7 @@ impl<'t> Visitor<'t> for BundleVisitor<'_, 't> {
                         format!("\"counts\" must be an array of whole numbers, not {kind}")
                     })
                     .map_err(|fault| r.raise(fault))?;
-                    let counts = map.next_value_seed(CountsSeed { r, words: parts.words.as_ref() })?;
+                    let counts = map.next_value_seed(Seq(CountsSeed { r, words: parts.words.as_ref() }))?;
                     parts.counts = Some((at, counts));
                 }
                 "vectors" => {
@@ -1099,7 +1109,7 @@ impl<'t> Visitor<'t> for BundleVisitor<'_, 't> {
                     })
                     .map_err(|fault| r.raise(fault))?;
                     let seed = VectorsSeed { r, at, words: parts.words.as_ref(), dim: parts.dim };
-                    parts.vectors = Some(map.next_value_seed(seed)?);
+                    parts.vectors = Some(map.next_value_seed(Seq(seed))?);
                 }
                 "version" | "dim" | "fingerprint" | "source" | "epochLosses" | "timeline" => {
                     // What a key must hold is told from its first character, before the
@@ -1137,6 +1147,20 @@ impl<'t> Visitor<'t> for BundleVisitor<'_, 't> {
     }
 }
 
+/// Reads an array with the visitor inside: the seeds below are visitors of arrays.
+struct Seq<V>(V);
+
+impl<'t, V: Visitor<'t>> DeserializeSeed<'t> for Seq<V> {
+    type Value = V::Value;
+
+    fn deserialize<D: de::Deserializer<'t>>(
+        self,
+        deserializer: D,
+    ) -> std::result::Result<V::Value, D::Error> {
+        deserializer.deserialize_seq(self.0)
+    }
+}
+
 /// The name of word `row`'s vector in messages.
 fn vector_name(words: Option<&Words>, row: usize) -> String {
     match words.and_then(|words| words.list.get(row)) {
@@ -1147,14 +1171,6 @@ fn vector_name(words: Option<&Words>, row: usize) -> String {
 
 struct WordsSeed<'r, 't> {
     r: &'r BundleReader<'t>,
-}
-
-impl<'t> DeserializeSeed<'t> for WordsSeed<'_, 't> {
-    type Value = Words;
-
-    fn deserialize<D: de::Deserializer<'t>>(self, deserializer: D) -> std::result::Result<Words, D::Error> {
-        deserializer.deserialize_seq(self)
-    }
 }
 
 impl<'t> Visitor<'t> for WordsSeed<'_, 't> {
@@ -1183,17 +1199,6 @@ impl<'t> Visitor<'t> for WordsSeed<'_, 't> {
 struct CountsSeed<'r, 't> {
     r: &'r BundleReader<'t>,
     words: Option<&'r Words>,
-}
-
-impl<'t> DeserializeSeed<'t> for CountsSeed<'_, 't> {
-    type Value = Vec<u64>;
-
-    fn deserialize<D: de::Deserializer<'t>>(
-        self,
-        deserializer: D,
-    ) -> std::result::Result<Vec<u64>, D::Error> {
-        deserializer.deserialize_seq(self)
-    }
 }
 
 impl<'t> Visitor<'t> for CountsSeed<'_, 't> {
@@ -1233,14 +1238,6 @@ struct VectorsSeed<'r, 't> {
     dim: Option<usize>,
 }
 
-impl<'t> DeserializeSeed<'t> for VectorsSeed<'_, 't> {
-    type Value = Vectors;
-
-    fn deserialize<D: de::Deserializer<'t>>(self, deserializer: D) -> std::result::Result<Vectors, D::Error> {
-        deserializer.deserialize_seq(self)
-    }
-}
-
 impl<'t> Visitor<'t> for VectorsSeed<'_, 't> {
     type Value = Vectors;
 
@@ -1278,7 +1275,7 @@ impl<'t> Visitor<'t> for VectorsSeed<'_, 't> {
                 }
             }
             let seed = RowSeed { r, words: self.words, row, values: &mut values, end: row_at + 1 };
-            let Some((len, end)) = seq.next_element_seed(seed)? else { break };
+            let Some((len, end)) = seq.next_element_seed(Seq(seed))? else { break };
             rows.push((row_at, len));
             cursor = end;
         }
@@ -1295,17 +1292,6 @@ struct RowSeed<'r, 't> {
     values: &'r mut Vec<f32>,
     /// Just past the '['; then just past the last number.
     end: usize,
-}
-
-impl<'t> DeserializeSeed<'t> for RowSeed<'_, 't> {
-    type Value = (usize, usize);
-
-    fn deserialize<D: de::Deserializer<'t>>(
-        self,
-        deserializer: D,
-    ) -> std::result::Result<(usize, usize), D::Error> {
-        deserializer.deserialize_seq(self)
-    }
 }
 
 impl<'t> Visitor<'t> for RowSeed<'_, 't> {
@@ -1804,6 +1790,40 @@ mod tests {
         }
         let deep = format!(r#"{{"format":"embedscope-bundle","x":{}"#, "[".repeat(200));
         check(&deep, 1, "nest deeper than 128");
+    }
+
+    #[test]
+    fn vector_components_are_rounded_once_from_their_text() {
+        // Just above the midpoint between 1 and the next f32 up: read through f64 (as
+        // serde_json would give it) it lands on the midpoint and ties to even, down.
+        let text = r#"{"format":"embedscope-bundle","version":1,"dim":2,"words":["a"],
+            "vectors":[[1.00000005960464477539062500000001,-1e-50]]}"#;
+        let bundle = read_bundle(text).unwrap();
+        assert_eq!(bits(&bundle.embeddings), [(1.0f32 + f32::EPSILON).to_bits(), (-0.0f32).to_bits()]);
+    }
+
+    #[test]
+    fn trees_in_a_bundle_are_read_strictly() {
+        let bundle = |keys: &str| {
+            format!(
+                r#"{{"format":"embedscope-bundle","version":1,"dim":1,"words":["a"],"vectors":[[1]],{keys}}}"#
+            )
+        };
+        // serde_json would keep the last of two equal keys.
+        check(&bundle(r#""params":{"seed":1,"seed":2}"#), 1, "the key \"seed\" occurs twice in this object");
+        check(&bundle(r#""x":[{"a":{},"a":[]}]"#), 1, "the key \"a\" occurs twice in this object");
+        check(&bundle(r#""params":{"x":1e400}"#), 1, "the number 1e400 is beyond the range of f64");
+        // 128 levels in all are read (the bundle, params and 126 arrays), 129 are not;
+        // serde_json's own limit would stop at 127.
+        let nested = |depth: usize| format!(r#""params":{{"x":{}{}}}"#, "[".repeat(depth), "]".repeat(depth));
+        assert!(read_bundle(&bundle(&nested(126))).is_ok());
+        check(&bundle(&nested(127)), 1, "arrays and objects nest deeper than 128 levels");
+        // Columns count characters, not bytes.
+        let text = bundle(r#""source":"日本語 🦀","x":[1,-]"#);
+        let at = text.find("-]").unwrap() + 1;
+        let column = text[..at].chars().count() + 1;
+        assert!(column < at + 1);
+        check(&text, 1, &format!("not valid JSON at column {column}: a number needs a digit after '-'"));
     }
 
     #[test]
