@@ -626,6 +626,10 @@ pub fn number(value: f64) -> Value {
     if !value.is_finite() {
         return Value::Null;
     }
+    // Only a whole number can be written without a fraction or an exponent.
+    if value.fract() != 0.0 {
+        return serde_json::Number::from_f64(value).map_or(Value::Null, Value::Number);
+    }
     let mut text = Vec::new();
     let _ = write_f64(&mut text, value);
     let text = String::from_utf8(text).unwrap_or_default();
@@ -687,16 +691,44 @@ fn write_float(
     if !finite {
         return writer.write_all(b"null");
     }
-    let plain = value.to_string();
     // The exponent form is shorter only below 0.01 (`0.005`, `5e-3`) or from 1000 up
     // (`1000`, `1e3`); in between, formatting once is enough.
-    if abs != 0.0 && !(1e-2..1e3).contains(&abs) {
-        let exponent = format!("{value:e}");
-        if exponent.len() < plain.len() {
-            return writer.write_all(exponent.as_bytes());
-        }
+    if abs == 0.0 || (1e-2..1e3).contains(&abs) {
+        return write!(writer, "{value}");
     }
-    writer.write_all(plain.as_bytes())
+    // Both forms, on the stack: a bundle writes millions of floats.
+    let (mut plain, mut exponent) = (Digits::default(), Digits::default());
+    let _ = fmt::write(&mut plain, format_args!("{value}"));
+    let _ = fmt::write(&mut exponent, format_args!("{value:e}"));
+    let shorter = if exponent.len < plain.len { exponent } else { plain };
+    writer.write_all(shorter.as_bytes())
+}
+
+/// A float's text, on the stack. The longest `f64` Rust writes plainly is 5e-324 (326 bytes).
+struct Digits {
+    bytes: [u8; 400],
+    len: usize,
+}
+
+impl Default for Digits {
+    fn default() -> Self {
+        Digits { bytes: [0; 400], len: 0 }
+    }
+}
+
+impl Digits {
+    fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+}
+
+impl fmt::Write for Digits {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let end = self.len + s.len();
+        self.bytes.get_mut(self.len..end).ok_or(fmt::Error)?.copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
 }
 
 fn serialize(out: &mut Vec<u8>, value: &(impl Serialize + ?Sized)) {
