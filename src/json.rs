@@ -200,13 +200,15 @@ fn error_at(text: &str, offset: usize, message: impl Into<String>) -> JsonError 
 
 /// Reads strict values (no key twice, nesting capped) in one pass as part of a larger
 /// deserialization over `text`, such as a bundle's: `seed(depth)` reads one value enclosed
-/// by `depth` arrays and objects, and [`Strict::error`] tells a failure in this crate's words.
+/// by `depth` arrays and objects, and [`Strict::take_fault`] gives the fault a seed found
+/// itself (a repeated key) when the deserialization failed on it.
 pub struct Strict<'t> {
     text: &'t str,
     faults: Faults,
 }
 
 impl<'t> Strict<'t> {
+    /// A reader of values in `text`, the whole text the deserializer reads.
     pub fn new(text: &'t str) -> Self {
         Strict { text, faults: Faults::default() }
     }
@@ -390,7 +392,7 @@ impl Diagnosis<'_> {
             },
             "EOF while parsing a string" => self.unterminated_string(),
             "expected `:`" => {
-                let at = skip_whitespace(text, at.saturating_sub(1).max(self.token_start()));
+                let at = skip_whitespace(text, self.token_start());
                 let key = self.key_before(at).map_or_else(String::new, |key| format!(" {}", quoted(&key)));
                 (at, format!("expected ':' after the key{key}, found {}", found(text, at)))
             }
@@ -420,7 +422,7 @@ impl Diagnosis<'_> {
                 (at, format!("unexpected {} after the JSON value", found(text, at)))
             }
             "trailing comma" => {
-                let close = skip_whitespace(text, at.saturating_sub(1).max(self.token_start()));
+                let close = skip_whitespace(text, self.token_start());
                 let comma = text[..close].trim_end_matches([' ', '\t', '\n', '\r']).len().saturating_sub(1);
                 let bracket = text[close..].chars().next().unwrap_or(']');
                 (comma, format!("a trailing comma before '{bracket}' is not allowed"))
