@@ -745,8 +745,13 @@ pub fn write_value(out: &mut Vec<u8>, value: &Value) {
 
 /// `value` as compact JSON (no whitespace), numbers as [`write_f64`] spells them.
 pub fn to_json(value: &Value) -> String {
+    serialized(value)
+}
+
+fn serialized(value: &(impl Serialize + ?Sized)) -> String {
     let mut out = Vec::new();
-    write_value(&mut out, value);
+    serialize(&mut out, value);
+    // serde_json writes UTF-8.
     String::from_utf8(out).unwrap_or_default()
 }
 
@@ -758,9 +763,7 @@ pub fn write_string(out: &mut Vec<u8>, s: &str) {
 
 /// `s` as a JSON string, for messages: `"Jesus\n"` shows its newline.
 pub fn quoted(s: &str) -> String {
-    let mut out = Vec::new();
-    write_string(&mut out, s);
-    String::from_utf8(out).unwrap_or_default()
+    serialized(s)
 }
 
 /// Appends `value` as a JSON number with Rust's shortest round-trip formatting, so it reads
