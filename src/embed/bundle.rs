@@ -236,6 +236,12 @@ impl<'a> From<&'a Bundle> for BundleRef<'a> {
 pub fn write_bundle<'a>(bundle: impl Into<BundleRef<'a>>, writer: impl Write) -> Result<()> {
     let bundle = bundle.into();
     check_writable(&bundle)?;
+    // Written line by hand, each piece with serde_json's escaping and `json`'s float form,
+    // rather than by serializing a struct: serde_json's compact form would put the whole
+    // file on one line, and its pretty form every number on a line of its own, where the
+    // layout holds one word, count or vector per line (for diffs) and `format` and
+    // `version` on the first (for `Bundle::sniff`); and the text goes out in chunks, so a
+    // large bundle is never in memory twice.
     let emb = bundle.embeddings;
     let mut w = BufWriter::new(writer);
     let mut out = Vec::with_capacity(WRITE_CHUNK + 4096);
