@@ -1,66 +1,166 @@
 // The map's redraw cost in Chromium: the wasm Chart draws N seeded points (clusters, word-
-// like labels) the way the page's animation does, rasterised before the clock stops, from a point buffer with a fixed camera
-// range that moves a little each frame (a glide or a pan), and every word asks for a label.
-// Prints the median, 95th percentile and worst of 60 redraws at 1,000 and 10,000 points,
-// beside the budgets of issue 11 (4 ms and 16 ms: one display frame). Asserts nothing.
-// Usage: node scripts/bench-map.mjs
+// like labels) the way the page's animation does, rasterised before the clock stops, from a
+// point buffer with a fixed camera range that moves a little each frame (a glide or a pan),
+// and every word asks for a label. Prints the median, 95th percentile and worst of 60
+// redraws at 1,000 and 10,000 points, beside the budgets of issue 11 (4 ms and 16 ms: one
+// display frame); then the first draw of a new list of 10,000 words (set_words and the draw
+// that follows it, as the page does when a frame brings other words), beside the budget of
+// a main-thread task (50 ms). Asserts nothing.
+//
+// Usage: node scripts/bench-map.mjs [--baseline DIR]
+//   DIR (inside the project, e.g. target/map-base) holds another build of www/pkg, such as
+//   the one before a change. Both modules are loaded in one page and draw the same scenes on
+//   two canvases of the same size, taking turns at going first, so the machine's load falls
+//   on both alike; each figure is printed for both, with their ratio.
 import { launchChromium, withDevServer } from '../tests/browser/helpers.js';
 
 const SIZES = [[1_000, 4], [10_000, 16]];
 const REDRAWS = 60;
+const NEW_LISTS = 12;
+const NEW_LIST_WORDS = 10_000;
+const TASK_BUDGET = 50;
 
-async function measure({ n, redraws }) {
+const args = process.argv.slice(2);
+const baseline = args[0] === '--baseline' ? args[1]?.replace(/^\/+|\/+$/g, '') : null;
+if (args.length > 0 && !baseline) {
+  console.error('usage: node scripts/bench-map.mjs [--baseline DIR]');
+  process.exit(2);
+}
+
+/** In the page: loads the modules and makes a canvas of the app's map size for each. */
+async function setUp({ baseline }) {
+  const modules = [{ name: 'this build', Chart: window.Chart }];
+  if (baseline) {
+    const glue = await import(`/${baseline}/embedscope.js`);
+    await glue.default();
+    modules.push({ name: baseline, Chart: glue.Chart });
+  }
+  document.getElementById('scatter').remove();
+  window.benchModules = modules.map(({ name, Chart }) => {
+    const canvas = document.createElement('canvas');
+    // The app's map size: about 960 × 600 CSS pixels (the CSP forbids a style tag, not a style property).
+    Object.assign(canvas.style, { width: '960px', height: '600px' });
+    document.body.append(canvas);
+    return { name, Chart, canvas };
+  });
+  return modules.map((m) => m.name);
+}
+
+/** The seeded scene the benchmark draws: `n` points in nine clusters and word-like labels. */
+function sceneOf(n, tag) {
   const { gaussian } = window.seeded(7);
   const syllables = ['an', 'ber', 'cor', 'da', 'el', 'fen', 'gal', 'hin', 'is', 'jor', 'ka', 'lem', 'mo', 'nur'];
-  const words = Array.from({ length: n }, (_, i) => `${syllables[i % 14]}${syllables[(i * 7) % 13]}${i}`);
+  const words = Array.from({ length: n }, (_, i) => `${syllables[i % 14]}${syllables[(i * 7) % 13]}${tag}${i}`);
   const coords = new Float32Array(2 * n);
   for (let i = 0; i < n; i += 1) {
     const c = i % 9;
     coords[2 * i] = (c % 3) * 3 + gaussian();
     coords[2 * i + 1] = Math.floor(c / 3) * 3 + gaussian();
   }
-  const canvas = document.getElementById('scatter');
-  const chart = new window.Chart(canvas);
-  const context = canvas.getContext('2d');
-  chart.set_words(words);
-  const styles = new Uint8Array(n).fill(255);
-  const times = [];
-  let labels = 0;
+  return { words, coords, styles: new Uint8Array(n).fill(255) };
+}
+
+/** Sorted times as median, 95th percentile and worst. */
+function summary(times) {
+  const sorted = [...times].sort((a, b) => a - b);
+  return { median: sorted[Math.floor(sorted.length / 2)], p95: sorted[Math.floor(0.95 * sorted.length)], max: sorted.at(-1) };
+}
+
+/** In the page: `redraws` redraws of `n` points by each module, one display frame each. */
+async function redraws({ n, redraws, sceneOf, summary }) {
+  sceneOf = eval(`(${sceneOf})`);
+  summary = eval(`(${summary})`);
+  const { words, coords, styles } = sceneOf(n, '');
+  const charts = window.benchModules.map(({ Chart, canvas }) => {
+    const chart = new Chart(canvas);
+    chart.set_words(words);
+    return { chart, context: canvas.getContext('2d'), times: [], labels: 0 };
+  });
   // One redraw per display frame, as the page's animation draws: the browser may collect
-  // garbage between them, as it does in the page.
+  // garbage between them, as it does in the page. The modules take turns at going first.
   await new Promise((resolve) => {
+    let frames = 0;
     const frame = () => {
-      const shift = 0.01 * times.length;
-      const started = performance.now();
-      chart.draw_map(coords, styles, { xLabel: 'PC1', yLabel: 'PC2', labelCount: n, fixedRange: [-3 + shift, 9 + shift, -3, 9] });
-      // Reading a pixel makes the canvas carry out the drawing now: without a GPU the
-      // raster work would otherwise be done later, outside the measured time.
-      context.getImageData(0, 0, 1, 1);
-      times.push(performance.now() - started);
-      labels = chart.labels_placed();
-      if (times.length < redraws) requestAnimationFrame(frame);
+      const shift = 0.01 * frames;
+      const order = frames % 2 === 0 ? charts : [...charts].reverse();
+      for (const c of order) {
+        const started = performance.now();
+        c.chart.draw_map(coords, styles, { xLabel: 'PC1', yLabel: 'PC2', labelCount: n, fixedRange: [-3 + shift, 9 + shift, -3, 9] });
+        // Reading a pixel makes the canvas carry out the drawing now: without a GPU the
+        // raster work would otherwise be done later, outside the measured time.
+        c.context.getImageData(0, 0, 1, 1);
+        c.times.push(performance.now() - started);
+        c.labels = c.chart.labels_placed();
+      }
+      frames += 1;
+      if (frames < redraws) requestAnimationFrame(frame);
       else resolve();
     };
     requestAnimationFrame(frame);
   });
-  times.sort((a, b) => a - b);
-  return { median: times[Math.floor(times.length / 2)], p95: times[Math.floor(0.95 * times.length)], max: times.at(-1), labels };
+  return charts.map((c) => ({ ...summary(c.times), labels: c.labels }));
+}
+
+/**
+ * In the page: `lists` times, a new list of `n` words (none seen before) and the first
+ * draw of it, as the page draws a frame that brings other words: set_words, then draw_map.
+ * Times both together, and how many draws follow before every label is measured.
+ */
+async function newLists({ n, lists, sceneOf, summary }) {
+  sceneOf = eval(`(${sceneOf})`);
+  summary = eval(`(${summary})`);
+  const charts = window.benchModules.map(({ Chart, canvas }) => ({ chart: new Chart(canvas), context: canvas.getContext('2d'), times: [], more: [] }));
+  const options = { xLabel: 'PC1', yLabel: 'PC2', labelCount: n, fixedRange: [-3, 9, -3, 9] };
+  for (let list = 0; list < lists; list += 1) {
+    const { words, coords, styles } = sceneOf(n, `l${list}x`);
+    const order = list % 2 === 0 ? charts : [...charts].reverse();
+    for (const c of order) {
+      await new Promise(requestAnimationFrame);
+      const started = performance.now();
+      c.chart.set_words(words);
+      c.chart.draw_map(coords, styles, options);
+      c.context.getImageData(0, 0, 1, 1);
+      c.times.push(performance.now() - started);
+      let more = 0;
+      while (c.chart.labels_deferred() && more < 1000) {
+        c.chart.draw_map(coords, styles, options);
+        more += 1;
+      }
+      c.more.push(more);
+    }
+  }
+  return charts.map((c) => ({ ...summary(c.times), more: Math.max(...c.more) }));
 }
 
 await withDevServer(async (url) => {
-  const browser = await launchChromium({ viewport: { width: 1200, height: 900 } });
+  const browser = await launchChromium({ viewport: { width: 1200, height: 1500 } });
   try {
     const page = await browser.context.newPage();
     await page.goto(new URL('tests/browser/fixtures/plot.html', url).href);
     await page.waitForSelector('body[data-ready="true"]');
-    // The app's map size: about 960 × 600 CSS pixels (the CSP forbids a style tag, not a style property).
-    await page.evaluate(() => Object.assign(document.getElementById('scatter').style, { width: '960px', height: '600px' }));
+    const names = await page.evaluate(setUp, { baseline });
+    const fns = { sceneOf: sceneOf.toString(), summary: summary.toString() };
+    const ratios = (results, keys) => {
+      if (results.length < 2) return;
+      const parts = Object.entries(keys).map(([key, name]) => `${name} ${(results[0][key] / results[1][key]).toFixed(2)}`);
+      console.log(`  this build / ${names[1]}: ${parts.join(', ')}`);
+    };
     for (const [n, budget] of SIZES) {
-      const r = await page.evaluate(measure, { n, redraws: REDRAWS });
-      console.log(`map redraw, ${n.toLocaleString('en').padStart(6)} points: median ${r.median.toFixed(2)} ms, ` +
-        `95th percentile ${r.p95.toFixed(2)} ms, worst ${r.max.toFixed(2)} ms (budget ${budget} ms; ` +
-        `median/budget ${(r.median / budget).toFixed(2)}), ${r.labels} labels placed`);
+      const results = await page.evaluate(redraws, { n, redraws: REDRAWS, ...fns });
+      results.forEach((r, i) => {
+        console.log(`map redraw, ${n.toLocaleString('en').padStart(6)} points, ${names[i]}: median ${r.median.toFixed(2)} ms, ` +
+          `95th percentile ${r.p95.toFixed(2)} ms, worst ${r.max.toFixed(2)} ms (budget ${budget} ms; ` +
+          `median/budget ${(r.median / budget).toFixed(2)}), ${r.labels} labels placed`);
+      });
+      ratios(results, { median: 'median', p95: '95th percentile' });
     }
+    const results = await page.evaluate(newLists, { n: NEW_LIST_WORDS, lists: NEW_LISTS, ...fns });
+    results.forEach((r, i) => {
+      console.log(`first draw of a new list of ${NEW_LIST_WORDS.toLocaleString('en')} words (set_words + draw_map), ${names[i]}: ` +
+        `median ${r.median.toFixed(1)} ms, worst ${r.max.toFixed(1)} ms of ${NEW_LISTS} (a main-thread task's budget ${TASK_BUDGET} ms; ` +
+        `median/budget ${(r.median / TASK_BUDGET).toFixed(2)}); ${r.more} more draws until every label is measured`);
+    });
+    ratios(results, { median: 'median', max: 'worst' });
   } finally {
     await browser.close();
   }

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Native training speed and quality on the King James Bible, side by side in one run:
-# embedscope on 1 and 2 threads, skip-gram and CBOW, gensim with workers=1 and 2, and
-# fastText skip-gram without subwords when its package is installed; the speed ratios and
-# the top-10 neighbour agreement with gensim (scripts/bench_gensim.py). Same corpus and
-# parameters everywhere: word2vec defaults, whitespace tokens, 5 epochs. Part of
-# `npm run bench`; alone: scripts/bench-native.sh [OUT_DIR [WORD...]] (after setup.sh --kjv
-# --gensim, and --fasttext for its row); gensim's neighbours of each WORD are printed too.
-# Prints figures; asserts nothing, since timings depend on the machine and its load.
+# Training speed and quality on the King James Bible, every row of issue 13 side by side in
+# one run: embedscope natively on 1 and 2 threads, skip-gram and CBOW; embedscope in a Web
+# Worker in Chromium on 1 and 2 threads (scripts/bench-threads.mjs --kjv-only); gensim with
+# workers=1 and 2; fastText skip-gram without subwords when its package is installed; the
+# speed ratios and the top-10 neighbour agreement with gensim (scripts/bench_gensim.py).
+# Same corpus and parameters everywhere: word2vec defaults, whitespace tokens, 5 epochs.
+# Part of `npm run bench`; alone: scripts/bench-native.sh [OUT_DIR [WORD...]] (after
+# setup.sh --kjv --gensim, --fasttext for its row, --browser and build-wasm.sh for the
+# browser's; BENCH_BROWSER=0 leaves the browser out); gensim's neighbours of each WORD are
+# printed too. Prints figures and the load average; asserts nothing, since timings depend
+# on the machine and its load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -42,6 +45,18 @@ for run in "${runs[@]}"; do
     compare+=(--native "$label" "$kind" "$seconds" "$cpu" "$out/$name.bin")
 done
 
+browser=()
+if [[ ${BENCH_BROWSER:-1} != 0 ]]; then
+    section "embedscope in a Web Worker (Chromium): $corpus on 1 and 2 threads"
+    node scripts/bench-threads.mjs --kjv-only --json "$out/browser-threads.json" "$corpus"
+    # The single-threaded module is what a page without threads runs: the 1-thread row.
+    read -r -a figures < <(node -e '
+        const { single1: one, threaded2: two } = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+        console.log(one.seconds, one.cpu, two.seconds, two.cpu);
+    ' "$out/browser-threads.json")
+    browser=(--browser "1 thread" "${figures[0]}" "${figures[1]}" --browser "2 threads" "${figures[2]}" "${figures[3]}")
+fi
+
 section "gensim $(.tools/venv/bin/python -c 'import gensim; print(gensim.__version__)') and fastText beside embedscope: $corpus"
-.tools/venv/bin/python scripts/bench_gensim.py "$corpus" "${words[@]}" "${compare[@]}"
+.tools/venv/bin/python scripts/bench_gensim.py "$corpus" "${words[@]}" "${compare[@]}" "${browser[@]}"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -6,13 +6,23 @@
 // cross-origin isolated, as the app needs for threads. The KJV runs go twice, interleaved,
 // and the faster of each counts; the load average is printed beside them. Prints figures;
 // asserts nothing.
-// Usage: node scripts/bench-threads.mjs [CORPUS] [BIG_CORPUS]  (defaults data/kjv.txt, data/kjv-100mb.txt)
+// Usage: node scripts/bench-threads.mjs [--kjv-only | --big-only] [--json FILE] [CORPUS] [BIG_CORPUS]
+// (defaults data/kjv.txt, data/kjv-100mb.txt). --json writes the faster round of each KJV run
+// (seconds, the renderer's CPU seconds) for scripts/bench-native.sh, which prints them in one
+// table with the native, gensim and fastText rows.
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { createServer } from 'vite';
 import { launchChromium } from '../tests/browser/helpers.js';
 
-const [corpus = 'data/kjv.txt', big = 'data/kjv-100mb.txt'] = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const flag = (name) => argv.includes(name);
+const jsonAt = argv.indexOf('--json');
+const json = jsonAt >= 0 ? argv[jsonAt + 1] : null;
+const positional = argv.filter((a, i) => !a.startsWith('--') && (jsonAt < 0 || i !== jsonAt + 1));
+const [corpus = 'data/kjv.txt', big = 'data/kjv-100mb.txt'] = positional;
+const runKjv = !flag('--big-only');
+const runBig = !flag('--kjv-only');
 console.log(`load average before: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} on ${availableParallelism()} cores`);
 const BIG_BYTES = 100_000_000;
 
@@ -70,7 +80,15 @@ const server = await createServer({ logLevel: 'error', server: { port: 0, strict
 await server.listen();
 const { port } = server.httpServer.address();
 try {
-  writeBigCorpus();
+  if (runKjv) await kjvRuns();
+  if (runBig) await bigRun();
+  console.log(`load average after: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+} finally {
+  await server.close();
+}
+
+/** The KJV on 1 and 2 threads, two rounds, the faster of each. */
+async function kjvRuns() {
   // Two rounds, the three runs interleaved, and the faster of each: on a shared machine a
   // run's time also measures what else ran meanwhile.
   const configs = [['single', 1], ['threaded', 1], ['threaded', 2]];
@@ -96,14 +114,19 @@ try {
   console.log(`browser 2 threads / 1 thread (single-threaded module): ${(single / threaded2).toFixed(2)}x (target at least 1.7x)`);
   console.log(`browser 2 threads / 1 thread (threaded module): ${(threaded1 / threaded2).toFixed(2)}x; `
     + `threaded module on 1 thread / single-threaded module: ${(single / threaded1).toFixed(2)} of its speed`);
+  if (json) {
+    const figures = (i) => ({ seconds: best[i].seconds, cpu: best[i].cpu.renderer ?? 0 });
+    writeFileSync(json, JSON.stringify({ single1: figures(0), threaded1: figures(1), threaded2: figures(2) }));
+  }
+}
 
+/** The 100 MB text on 2 threads: time and peak memory. */
+async function bigRun() {
+  writeBigCorpus();
   const r = await run(port, big, 'threaded', 2);
   const words = r.stats.tokens * r.epochLosses.length;
   console.log(`${big} (${mb(r.stats.bytes)}, ${r.stats.tokens.toLocaleString('en')} words, ${r.stats.vocabSize.toLocaleString('en')} in the vocabulary), `
     + `threaded module, 2 threads, 5 epochs: read and prepared in ${r.prepareSeconds.toFixed(1)} s, trained in ${r.seconds.toFixed(1)} s `
     + `(${Math.round(words / r.seconds).toLocaleString('en')} corpus words/s); epoch losses ${r.epochLosses.map((l) => l.toFixed(4)).join(' ')}`);
-  console.log(`load average after: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
   console.log(`peak memory: wasm memory ${mb(r.wasmMemory)}; Chromium's renderer process (page and workers) ${mb(r.peaks.renderer ?? 0)} resident at its peak`);
-} finally {
-  await server.close();
 }

@@ -2,10 +2,14 @@
 installed) on the same corpus and parameters as embedscope, side by side with embedscope's
 native runs: training times and their ratios, and top-10 neighbour agreement.
 
-Usage: bench_gensim.py CORPUS [--native LABEL KIND SECONDS CPU_SECONDS VECTORS]... [WORD...]
+Usage: bench_gensim.py CORPUS [--native LABEL KIND SECONDS CPU_SECONDS VECTORS]...
+                        [--browser LABEL SECONDS CPU_SECONDS]... [WORD...]
 
 Each --native names an embedscope run: a label, its model (sg or cbow), its training time
 in seconds, the CPU seconds of its whole process and its vectors (word2vec binary). Each
+--browser names a run in Chromium (scripts/bench-threads.mjs): a label ("1 thread", "2
+threads", ...), its training time and the CPU seconds of the renderer over the whole run
+(page and workers, reading and preparing the text too). Each
 row prints "cores": CPU time over wall time, how many cores the run actually had (on a
 shared machine a run can get less than it asked for). gensim trains with word2vec defaults on
 whitespace tokens (LineSentence): skip-gram with workers=1 and workers=2, skip-gram with
@@ -18,15 +22,38 @@ frequent words, against gensim's workers=1 run of the same model kind.
 
 import argparse
 import os
+import subprocess
 import sys
 import tempfile
 import time
 
-import numpy as np
-from gensim.models import KeyedVectors, Word2Vec
-from gensim.models.word2vec import LineSentence
-
 EPOCHS = 5
+
+
+def fasttext_child(threads, vec_path, corpus):
+    """One fastText training in this (fresh) process: writes the vectors to `vec_path` and
+    prints the train time and this process's CPU seconds."""
+    import fasttext
+    started, cpu = time.perf_counter(), time.process_time()
+    model = fasttext.train_unsupervised(corpus, model="skipgram", dim=100, ws=5, neg=5, t=1e-3,
+                                        minCount=5, epoch=EPOCHS, lr=0.025, minn=0, maxn=0,
+                                        bucket=0, thread=threads, verbose=0)
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+    with open(vec_path, "w") as out:
+        words = model.get_words()
+        out.write(f"{len(words)} {model.get_dimension()}\n")
+        for word in words:
+            out.write(word + " " + " ".join(f"{x:.6f}" for x in model.get_word_vector(word)) + "\n")
+    print(seconds, cpu)
+
+
+if len(sys.argv) == 5 and sys.argv[1] == "--fasttext-child":
+    fasttext_child(int(sys.argv[2]), sys.argv[3], sys.argv[4])
+    sys.exit(0)
+
+import numpy as np  # noqa: E402
+from gensim.models import KeyedVectors, Word2Vec  # noqa: E402
+from gensim.models.word2vec import LineSentence  # noqa: E402
 TOP_WORDS = 1000
 K = 10
 
@@ -35,6 +62,8 @@ parser.add_argument("corpus")
 parser.add_argument("words", nargs="*")
 parser.add_argument("--native", nargs=5, action="append", default=[],
                     metavar=("LABEL", "KIND", "SECONDS", "CPU_SECONDS", "VECTORS"))
+parser.add_argument("--browser", nargs=3, action="append", default=[],
+                    metavar=("LABEL", "SECONDS", "CPU_SECONDS"))
 args = parser.parse_args()
 sentences = LineSentence(args.corpus)
 
@@ -73,32 +102,38 @@ def agreement(wv, reference):
     return float(np.mean([len(a & b) / len(a | b) for a, b in zip(ours, theirs)])), len(words)
 
 
+FASTTEXT_ATTEMPTS = 3
+
+
 def fasttext_run(threads):
-    """fastText skip-gram without subwords (minn 0, maxn 0, and so no subword buckets), or
-    None and why not."""
+    """fastText skip-gram without subwords (minn 0, maxn 0, and so no subword buckets), each
+    attempt in a fresh process: ((vectors, seconds, failed attempts), None), or (None, why not).
+
+    fastText 0.9.3's Python package stops with "Encountered NaN." in some runs on this corpus
+    (most 1-thread runs inside this script, right at the start: a second training in one
+    process failed within 0.5 s where the first had trained). The NaN check is fastText's own
+    (`DenseMatrix::dotRow`); what produces the NaN is inside fastText, not in its input: the
+    same call trains in a fresh process. So each attempt gets one, up to FASTTEXT_ATTEMPTS,
+    and the row says how many failed."""
     try:
-        import fasttext
+        import fasttext  # noqa: F401
     except ImportError as err:
         return None, f"fastText is not installed in this venv ({err}); scripts/setup.sh --gensim --fasttext tries to"
-    started, cpu = time.perf_counter(), time.process_time()
-    try:
-        model = fasttext.train_unsupervised(args.corpus, model="skipgram", dim=100, ws=5, neg=5, t=1e-3,
-                                            minCount=5, epoch=EPOCHS, lr=0.025, minn=0, maxn=0,
-                                            bucket=0, thread=threads, verbose=0)
-    except RuntimeError as err:
-        # fastText 0.9.3 stopped so on this corpus with 2 threads, and in some 1-thread runs.
-        return None, f"fastText's training failed: {err}"
-    seconds = time.perf_counter() - started
-    # fastText's timing includes reading the vocabulary (one pass over the corpus).
-    with tempfile.NamedTemporaryFile("w", suffix=".vec", delete=False) as out:
-        words = model.get_words()
-        out.write(f"{len(words)} {model.get_dimension()}\n")
-        for word in words:
-            out.write(word + " " + " ".join(f"{x:.6f}" for x in model.get_word_vector(word)) + "\n")
-    wv = KeyedVectors.load_word2vec_format(out.name)
-    os.unlink(out.name)
-    cpu_seconds[id(wv)] = time.process_time() - cpu
-    return (wv, seconds), None
+    failures = []
+    for _ in range(FASTTEXT_ATTEMPTS):
+        with tempfile.TemporaryDirectory() as tmp:
+            vec = os.path.join(tmp, "fasttext.vec")
+            child = subprocess.run([sys.executable, __file__, "--fasttext-child", str(threads), vec, args.corpus],
+                                   capture_output=True, text=True)
+            if child.returncode == 0:
+                # fastText's timing includes reading the vocabulary (one pass over the corpus).
+                seconds, cpu = map(float, child.stdout.split())
+                wv = KeyedVectors.load_word2vec_format(vec)
+                cpu_seconds[id(wv)] = cpu
+                return (wv, seconds, len(failures)), None
+            lines = child.stderr.strip().splitlines()
+            failures.append(lines[-1] if lines else f"exit status {child.returncode}")
+    return None, f"fastText's training failed in {len(failures)} fresh processes: {failures[-1]}"
 
 
 QUALITY_TARGET = 0.46
@@ -134,8 +169,9 @@ cbow2, cbow2_s, _ = gensim_run(sg=0, workers=2, seed=2)
 cbow_seeds = agreement(cbow2, cbow1)[0]
 row("gensim CBOW workers=2 seed 2", cbow2_s, corpus_words, (cbow_seeds,), cpu=cpu_seconds[id(cbow2)])
 
-native = {}
+native, native_cpu = {}, {}
 for label, kind, seconds, cpu, path in args.native:
+    native_cpu[label] = float(cpu)
     wv = KeyedVectors.load_word2vec_format(path, binary=True)
     seconds = float(seconds)
     native[label] = seconds
@@ -144,16 +180,23 @@ for label, kind, seconds, cpu, path in args.native:
     baseline = cbow_seeds if kind == "cbow" else sg_seeds
     row(f"embedscope {label}", seconds, corpus_words, quality, baseline, cpu=float(cpu))
 
+browser = {}
+for label, seconds, cpu in args.browser:
+    browser[label] = float(seconds)
+    row(f"browser {label}", float(seconds), corpus_words, cpu=float(cpu))
+
 fasttext_seconds = {}
 for threads in (1, 2):
     result, why_not = fasttext_run(threads)
     if result is None:
         print(f"fastText skip-gram minn/maxn 0, {threads} thr: skipped: {why_not}")
         continue
-    wv, seconds = result
+    wv, seconds, failed = result
     fasttext_seconds[threads] = seconds
     row(f"fastText skip-gram minn/maxn 0, {threads} thr", seconds, corpus_words, agreement(wv, sg1),
         cpu=cpu_seconds[id(wv)])
+    if failed:
+        print(f"  (after {failed} attempt(s) that stopped with \"Encountered NaN.\" or another error)")
 
 
 def ratio(name, numerator, denominator, target):
@@ -170,12 +213,22 @@ if two:
     ratio("embedscope 2 threads vs gensim workers=2", sg2_s, two, 2)
 if one:
     ratio("embedscope 1 thread vs gensim workers=1", sg1_s, one, 3)
+    # Under load a run's wall time also counts what else ran; its CPU time counts only its
+    # own work (embedscope's covers its whole process, reading the corpus too).
+    ratio("  the same by CPU time (user + system)", cpu_seconds[id(sg1)], native_cpu["1 thread"], 3)
 for threads, seconds in fasttext_seconds.items():
     mine = native.get("1 thread" if threads == 1 else "2 threads")
     if mine:
         ratio(f"embedscope {threads} thread(s) vs fastText {threads} thread(s)", seconds, mine, None)
 if "CBOW 1 thread" in native:
     ratio("embedscope CBOW 1 thread vs gensim CBOW workers=1", cbow1_s, native["CBOW 1 thread"], None)
+b_one, b_two = browser.get("1 thread"), browser.get("2 threads")
+if b_one and b_two:
+    ratio("browser 2 threads vs browser 1 thread", b_one, b_two, 1.7)
+if b_two:
+    ratio("browser 2 threads vs gensim workers=2", sg2_s, b_two, 1)
+if b_one and one:
+    ratio("browser 1 thread vs embedscope native 1 thread", one, b_one, None)
 
 if args.words:
     print("\ngensim's neighbours (workers=1):")

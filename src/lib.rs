@@ -15,7 +15,8 @@
 //!    bundle, one JSON file that holds a whole run and re-opens exactly.
 //!
 //! `json` is serde_json as the core's files need it: strict (no key twice, nesting capped),
-//! errors in a person's words at a line and column, floats in their shortest form.
+//! errors in a person's words at a line and column, floats in their shortest form;
+//! `params` says once how a run was asked for (the tokenizer by name, the bundle's parameter names).
 //!
 //! No input makes the core panic: bad files and values come back as an [`Error`] whose
 //! message says what to do, and seeded fuzz tests (random and mutated inputs, next to each
@@ -36,6 +37,7 @@ pub mod train;
 
 pub mod embed;
 pub mod json;
+pub mod params;
 
 pub use embed::Embeddings;
 pub use error::{Error, Result};

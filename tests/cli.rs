@@ -162,6 +162,18 @@ fn errors_are_one_line_and_exit_non_zero() {
             &["train", &corpus, "--out", vectors, "--bpe-mode", "within"],
             "--bpe-mode only applies to --tokenizer bpe",
         ),
+        (
+            &["train", &corpus, "--out", vectors, "--tokenizer", "whitespace", "--lowercase"],
+            "--lowercase only applies to --tokenizer word",
+        ),
+        (
+            &["train", &corpus, "--out", vectors, "--tokenizer", "bpe", "--keep-punctuation"],
+            "--keep-punctuation only applies to --tokenizer word",
+        ),
+        (
+            &["train", &corpus, "--out", vectors, "--tokenizer", "chars"],
+            "--tokenizer 'chars' is not word, whitespace or bpe",
+        ),
         (&["train", empty, "--out", vectors, "--tokenizer", "bpe"], "holds no tokens"),
         (&["neighbours", vectors, "red\\n"], "'red\\n' is not in the vocabulary"),
         (&["train", &corpus, "--out", vectors, "--colour"], "unknown option --colour"),
@@ -780,4 +792,31 @@ fn threads_and_cbow_train_and_say_whether_a_run_repeats() {
 
     let help = stdout(&embedscope(&["help"]));
     assert!(help.contains("[--cbow]") && help.contains("[--threads N]"), "{help}");
+}
+
+#[test]
+fn every_command_has_its_own_help_with_the_cores_defaults() {
+    for command in ["train", "neighbours", "neighbors", "analogy", "eval", "project"] {
+        let asked = embedscope(&[command, "--help"]);
+        assert!(asked.status.success(), "{command}: {}", stderr(&asked));
+        let help = stdout(&asked);
+        let name = if command == "neighbors" { "neighbours" } else { command };
+        assert!(help.starts_with(&format!("usage:\n  embedscope {name} ")), "{help}");
+        assert!(help.contains("-h, --help"), "{help}");
+        assert_eq!(stdout(&embedscope(&["help", command])), help, "{command}");
+        // -h anywhere after the command asks for the help, and nothing runs.
+        assert_eq!(stdout(&embedscope(&[command, "missing.txt", "-h"])), help, "{command}");
+    }
+    // Defaults are the core's, in the option list and the synopsis.
+    let train = stdout(&embedscope(&["train", "--help"]));
+    let line = |name: &str| row(&train, name);
+    assert_eq!(line("--dim"), "--dim N 100 the dimension of the vectors");
+    assert_eq!(line("--alpha"), "--alpha A 0.025 the first learning rate (0.05 with --cbow)");
+    assert!(train.contains("[--window 5]") && train.contains("[--min-count 5]"), "{train}");
+    let project = stdout(&embedscope(&["project", "--help"]));
+    assert!(project.contains("[--perplexity 30]") && project.contains("[--neighbors 15]"), "{project}");
+    // What a command does not take is refused by name, pointing at its help.
+    fails_with_one_line(&["eval", "x", "--dim", "3"], "unknown option --dim; try 'embedscope eval --help'");
+    fails_with_one_line(&["train", "x", "--quiet=yes"], "--quiet takes no value");
+    fails_with_one_line(&["help", "nope"], "unknown command 'nope'");
 }

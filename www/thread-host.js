@@ -13,6 +13,14 @@ self.addEventListener('message', async ({ data: [module, memory] }) => {
     return;
   }
   self.postMessage({ type: 'ready' });
-  // Blocks this worker with Atomics.wait between pools; it never returns.
-  run_pool_thread();
+  try {
+    // Blocks this worker with Atomics.wait between pools; it returns only by a trap.
+    run_pool_thread();
+  } catch (error) {
+    // A panic on this thread trapped it (the module is built with panic=abort). The panic
+    // hook has already sent its message to the console and to the training worker
+    // (src/wasm/pool.rs), which reports it and closes, ending this host too: the trap adds
+    // nothing, and left uncaught it would be a second, message-less error.
+    if (!(error instanceof WebAssembly.RuntimeError)) throw error;
+  }
 }, { once: true });

@@ -584,7 +584,13 @@ const handlers = {
 // `panic_for_test`). Dev server only: `npm run build` replaces import.meta.env.DEV with false,
 // so the bundler drops the handler and the glue's wrapper, and vite.config.js the export.
 if (import.meta.env.DEV) {
-  handlers.testPanic = async () => {
+  handlers.testPanic = async (/** @type {{inThread?: boolean}} */ { inThread }) => {
+    if (inThread) {
+      // A training thread of the pool panics in the next step (src/wasm/pool.rs).
+      const { panic_in_training_thread_for_test } = await import('./pkg-threads/embedscope.js');
+      panic_in_training_thread_for_test();
+      return {};
+    }
     const { panic_for_test } = threads.module === 'threaded' ? await import('./pkg-threads/embedscope.js') : await import('./pkg/embedscope.js');
     panic_for_test();
   };

@@ -18,8 +18,8 @@ pub use align::{IDENTITY, Transform2, align_signs, apply_2d, procrustes_2d};
 pub use bundle::{BUNDLE_VERSION, Bundle, BundleRef, read_bundle, write_bundle};
 pub use eval::{
     AnalogyEvaluator, AnalogyOptions, AnalogyQuestion, AnalogyReport, AnalogySet, AnsweredQuestion,
-    EvalProgress, NO_SECTION, PairDisagreement, SectionScore, SimilarityOptions, SimilarityPair,
-    SimilarityReport, SimilaritySet, evaluate_analogies, evaluate_similarity,
+    EvalProgress, GENSIM_RESTRICT, NO_SECTION, PairDisagreement, SectionScore, SimilarityOptions,
+    SimilarityPair, SimilarityReport, SimilaritySet, evaluate_analogies, evaluate_similarity,
 };
 pub use io::{
     VectorFormat, VectorsParser, escape_token, read_projector_tsv, read_vectors, read_word2vec_binary,
@@ -28,8 +28,8 @@ pub use io::{
 };
 pub use kmeans::{KMeans, MAX_CLUSTERS};
 pub use layout::{
-    Knn, Layout, LayoutBuilder, LayoutParams, LayoutPhase, LayoutProgress, Tsne, TsneParams, Umap,
-    UmapParams, neighbour_preservation,
+    EARLY_ITERATIONS, Knn, Layout, LayoutBuilder, LayoutParams, LayoutPhase, LayoutProgress, Tsne,
+    TsneParams, UMAP_LARGE, Umap, UmapParams, neighbour_preservation,
 };
 pub use pca::{Pca, PcaBuilder};
 pub use projection::{Axis, KMEANS_WORK_PER_FRAME, MAX_COMPONENTS, Projection, ViewSpec, frame_clusters};

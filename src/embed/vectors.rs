@@ -5,16 +5,17 @@
 //! prefix `0..N`. Every vector is finite and has exactly `dim` components; the constructor
 //! checks this once and there are no setters.
 
-use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::error::{Error, Result};
 use crate::linalg;
+use crate::text::Words;
 
 /// Word vectors: `len()` rows of `dim()` floats, row-major.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Embeddings {
-    words: Vec<String>,
-    index: HashMap<String, usize>,
+    /// Shared with the vocabulary they were trained on, when they were.
+    words: Arc<Words>,
     dim: usize,
     vectors: Vec<f32>,
     unit: Vec<f32>,
@@ -26,6 +27,14 @@ impl Embeddings {
     /// Fails when `dim` is 0, when `vectors.len() != words.len() * dim`, when a word
     /// repeats, or when a component is NaN or infinite.
     pub fn new(words: Vec<String>, dim: usize, vectors: Vec<f32>) -> Result<Self> {
+        let words = Words::from_vec(words)
+            .map_err(|word| Error::Format { line: 0, message: format!("the word '{word}' occurs twice") })?;
+        Embeddings::with_words(Arc::new(words), dim, vectors)
+    }
+
+    /// Like [`Embeddings::new`], with words already in a table (a vocabulary's, shared: a
+    /// snapshot of training copies no word).
+    pub fn with_words(words: Arc<Words>, dim: usize, vectors: Vec<f32>) -> Result<Self> {
         if dim == 0 {
             return Err(Error::InvalidParameter {
                 name: "dim",
@@ -47,18 +56,15 @@ impl Embeddings {
         if let Some(pos) = vectors.iter().position(|v| !v.is_finite()) {
             return Err(Error::Format {
                 line: 0,
-                message: format!("the vector of '{}' holds a NaN or infinite value", words[pos / dim]),
+                message: format!(
+                    "the vector of '{}' holds a NaN or infinite value",
+                    words.as_slice()[pos / dim]
+                ),
             });
-        }
-        let mut index = HashMap::with_capacity(words.len());
-        for (i, word) in words.iter().enumerate() {
-            if index.insert(word.clone(), i).is_some() {
-                return Err(Error::Format { line: 0, message: format!("the word '{word}' occurs twice") });
-            }
         }
         let mut unit = vectors.clone();
         unit.chunks_exact_mut(dim).for_each(linalg::normalize);
-        Ok(Embeddings { words, index, dim, vectors, unit })
+        Ok(Embeddings { words, dim, vectors, unit })
     }
 
     /// Number of words.
@@ -78,17 +84,17 @@ impl Embeddings {
 
     /// All words, most frequent first.
     pub fn words(&self) -> &[String] {
-        &self.words
+        self.words.as_slice()
     }
 
     /// The word at `word_idx`. **Unchecked precondition:** `word_idx < len()` (panics otherwise).
     pub fn word(&self, word_idx: usize) -> &str {
-        &self.words[word_idx]
+        &self.words.as_slice()[word_idx]
     }
 
     /// The index of `word`, or `None` when it is not in the vocabulary.
     pub fn index_of(&self, word: &str) -> Option<usize> {
-        self.index.get(word).copied()
+        self.words.id(word).map(|id| id as usize)
     }
 
     /// Like [`Embeddings::index_of`], but an unknown word is an [`Error::UnknownWords`].
@@ -110,7 +116,7 @@ impl Embeddings {
     /// frequent first: the completions of a search box.
     pub fn complete(&self, prefix: &str, limit: usize) -> Vec<usize> {
         let prefix = prefix.to_lowercase();
-        self.words
+        self.words()
             .iter()
             .enumerate()
             .filter(|(_, word)| starts_with_ignoring_case(word, &prefix))

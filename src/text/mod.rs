@@ -15,6 +15,7 @@ mod concordance;
 mod decode;
 mod vocab;
 mod word;
+mod words;
 
 pub use bpe::{
     BpeConfig, BpeLearner, BpeMode, BpeModel, BpeProgress, BpeTokenizer, MAX_VOCAB_SIZE, Merge, Provenance,
@@ -24,6 +25,7 @@ pub use concordance::concordance;
 pub use decode::{Decoded, Encoding, decode_text};
 pub use vocab::{Corpus, CorpusBuilder, CutReport, Vocab, VocabConfig};
 pub use word::{WhitespaceTokenizer, WordTokenizer};
+pub use words::Words;
 
 /// Receives the tokens of a text in order.
 pub trait TokenSink {

@@ -10,9 +10,9 @@
 //! occurrence in the text, so id 0 is the most frequent word and the result is
 //! deterministic.
 
-use std::collections::HashMap;
+use std::sync::Arc;
 
-use super::{TokenSink, Tokenizer};
+use super::{TokenSink, Tokenizer, Words};
 use crate::error::{Error, Result};
 
 /// How the vocabulary is cut.
@@ -83,9 +83,9 @@ impl CutReport {
 /// The kept token types with their counts, most frequent first.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Vocab {
-    words: Vec<String>,
+    /// Shared with the embeddings trained on this vocabulary (`Trainer::to_embeddings`).
+    words: Arc<Words>,
     counts: Vec<u64>,
-    index: HashMap<String, u32>,
 }
 
 impl Vocab {
@@ -101,6 +101,11 @@ impl Vocab {
 
     /// All types, most frequent first.
     pub fn words(&self) -> &[String] {
+        self.words.as_slice()
+    }
+
+    /// The words' table, to share with embeddings of this vocabulary.
+    pub fn table(&self) -> &Arc<Words> {
         &self.words
     }
 
@@ -111,7 +116,7 @@ impl Vocab {
 
     /// The id of `word`, if it was kept.
     pub fn id(&self, word: &str) -> Option<u32> {
-        self.index.get(word).copied()
+        self.words.id(word)
     }
 
     /// Probability of keeping each type under word2vec's subsampling with threshold `sample`:
@@ -251,7 +256,8 @@ impl<T: Tokenizer> CorpusBuilder<T> {
         let pending = std::mem::take(&mut self.pending);
         self.tokenizer.tokenize(&pending, &mut self.interner);
         self.interner.end_sentence();
-        let Interner { types, counts, stream, sentence_ends, .. } = self.interner;
+        let Interner { types, counts, stream, sentence_ends } = self.interner;
+        let types = types.into_vec();
         if stream.is_empty() {
             return Err(if self.sample.is_empty() {
                 Error::EmptyCorpus
@@ -317,8 +323,8 @@ impl<T: Tokenizer> CorpusBuilder<T> {
             .map(|&t| words_by_raw[t as usize].take().expect("each type is kept once"))
             .collect();
         let counts = order[..kept].iter().map(|&t| counts[t as usize]).collect();
-        let index = words.iter().enumerate().map(|(i, w)| (w.clone(), i as u32)).collect();
-        Ok(Corpus { vocab: Vocab { words, counts, index }, ids, sentence_ends: ends, cut })
+        let words = Arc::new(Words::from_vec(words).expect("interned types are distinct"));
+        Ok(Corpus { vocab: Vocab { words, counts }, ids, sentence_ends: ends, cut })
     }
 
     /// Tokenizes `piece` up to its last line boundary, or whole when it is the `last` piece.
@@ -363,8 +369,7 @@ impl<T: Tokenizer> CorpusBuilder<T> {
 /// Interns tokens in first-occurrence order while recording the raw id stream.
 #[derive(Default)]
 struct Interner {
-    lookup: HashMap<Box<str>, u32>,
-    types: Vec<String>,
+    types: Words,
     counts: Vec<u64>,
     stream: Vec<u32>,
     sentence_ends: Vec<usize>,
@@ -372,16 +377,10 @@ struct Interner {
 
 impl TokenSink for Interner {
     fn token(&mut self, token: &str) {
-        let id = match self.lookup.get(token) {
-            Some(&id) => id,
-            None => {
-                let id = self.types.len() as u32;
-                self.lookup.insert(token.into(), id);
-                self.types.push(token.to_string());
-                self.counts.push(0);
-                id
-            }
-        };
+        let id = self.types.intern(token);
+        if id as usize == self.counts.len() {
+            self.counts.push(0);
+        }
         self.counts[id as usize] += 1;
         self.stream.push(id);
     }

@@ -13,9 +13,9 @@ use crate::error::{Error, Result};
 /// [`Trainer::with_memory_limit`]: super::Trainer::with_memory_limit
 pub const MAX_MODEL_BYTES: u64 = 3 << 29;
 
-/// Bytes per vocabulary word besides its vectors, roughly: its string in the vocabulary,
-/// its lookup entry and the copy in the query vectors, its count, keep probability and
-/// noise-table entry.
+/// Bytes per vocabulary word besides its vectors, roughly: its string and its id-table entry
+/// (one `Words` table, shared by the vocabulary and the query vectors), its count, keep
+/// probability and noise-table entry.
 const BYTES_PER_WORD: u64 = 128;
 
 /// Bytes of each word's vectors per dimension: four `f32` copies (the trainer's input and

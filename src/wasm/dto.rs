@@ -8,9 +8,9 @@ use crate::embed::{
     SectionScore, SimilarityReport, TsneParams, UmapParams, ViewSpec,
 };
 use crate::error::{Error, Result};
+use crate::params::{RunParams, TokenizerSpec};
 use crate::text::{
-    BpeConfig, BpeMode, BpeProgress, Corpus, Decoded, Provenance, Tokenizer, VocabConfig,
-    WhitespaceTokenizer, WordTokenizer,
+    BpeConfig, BpeMode, BpeProgress, Corpus, Decoded, Provenance, Tokenizer, VocabConfig, WordTokenizer,
 };
 use crate::train::{Progress, TrainConfig};
 use crate::{Embeddings, json};
@@ -71,21 +71,17 @@ impl Default for Params {
 }
 
 impl Params {
+    /// The tokenizer chosen by name, with its own options from the form.
+    pub fn tokenizer_spec(&self) -> Result<TokenizerSpec> {
+        let word = WordTokenizer { lowercase: self.lowercase, keep_punctuation: self.keep_punctuation };
+        // The BPE fields are checked only when BPE is chosen.
+        let bpe = if self.tokenizer == "bpe" { self.bpe_config()? } else { BpeConfig::default() };
+        TokenizerSpec::from_name(&self.tokenizer, word, bpe)
+    }
+
     /// The word-level tokenizer, or `None` for "bpe", whose model must be learned first.
     pub fn word_tokenizer(&self) -> Result<Option<Box<dyn Tokenizer>>> {
-        match self.tokenizer.as_str() {
-            "word" => Ok(Some(Box::new(WordTokenizer {
-                lowercase: self.lowercase,
-                keep_punctuation: self.keep_punctuation,
-            }))),
-            "whitespace" => Ok(Some(Box::new(WhitespaceTokenizer))),
-            "bpe" => Ok(None),
-            other => Err(Error::InvalidParameter {
-                name: "tokenizer",
-                value: other.to_string(),
-                expected: "word, whitespace or bpe".into(),
-            }),
-        }
+        Ok(self.tokenizer_spec()?.ready())
     }
 
     pub fn bpe_config(&self) -> Result<BpeConfig> {
@@ -99,40 +95,15 @@ impl Params {
     }
 
     /// The parameters under the page's names, as the command-line tool writes them into a
-    /// bundle: the tokenizer's own settings, then the vocabulary's and the training's. The
-    /// session keeps this for the trainer it makes, so a bundle tells how its vectors were
-    /// trained, whatever the form says later.
-    pub fn to_json(&self) -> json::Value {
-        let mut members: Vec<(String, json::Value)> =
-            vec![("tokenizer".into(), self.tokenizer.as_str().into())];
-        match self.tokenizer.as_str() {
-            "word" => members.extend([
-                ("lowercase".into(), self.lowercase.into()),
-                ("keepPunctuation".into(), self.keep_punctuation.into()),
-            ]),
-            "bpe" => members.extend([
-                ("bpeVocabSize".into(), self.bpe_vocab_size.into()),
-                ("bpeMode".into(), self.bpe_mode.as_str().into()),
-            ]),
-            _ => {}
-        }
-        members.extend([
-            ("dim".into(), self.dim.into()),
-            ("window".into(), self.window.into()),
-            ("negative".into(), self.negative.into()),
-            ("sample".into(), self.sample.into()),
-            ("minCount".into(), self.min_count.into()),
-            ("maxVocab".into(), self.max_vocab.map_or(json::Value::Null, json::Value::from)),
-            ("epochs".into(), self.epochs.into()),
-            ("alpha".into(), json::number_f32(self.alpha())),
-            ("minAlpha".into(), json::number_f32(self.min_alpha)),
-            ("nsExponent".into(), self.ns_exponent.into()),
-            ("seed".into(), self.seed.into()),
-            // As the command-line tool writes them.
-            ("cbow".into(), self.cbow.into()),
-            ("threads".into(), self.threads.into()),
-        ]);
-        json::object(members)
+    /// bundle (`RunParams::to_json`). The session keeps this for the trainer it makes, so a
+    /// bundle tells how its vectors were trained, whatever the form says later.
+    pub fn to_json(&self) -> Result<json::Value> {
+        let run = RunParams {
+            tokenizer: self.tokenizer_spec()?,
+            vocab: self.vocab_config(),
+            train: self.train_config(),
+        };
+        Ok(run.to_json())
     }
 
     pub fn train_config(&self) -> TrainConfig {

@@ -5,7 +5,8 @@
 //! - `dto`: the serialisable shapes that cross the boundary.
 //! - `pool`: the training threads of the threaded build (host workers over shared memory).
 //! - `timeline`: the training timeline across the boundary (frames for a bundle, neighbours through time).
-//! - `plot`: `Chart`, the page's drawing handle (plotters-canvas), over the pure geometry of `layout`.
+//! - `plot`: `Chart`, the page's drawing handle, over the pure geometry of `layout`, the marks of
+//!   `scene` and the pixel buffer of `raster` (plotters-canvas draws the loss chart).
 
 mod dto;
 mod layout;

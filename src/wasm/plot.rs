@@ -1,6 +1,8 @@
-//! `Chart`, the page's drawing handle: the PCA scatter of the vectors and the loss chart,
-//! drawn on a canvas with plotters (axes, ticks, the loss lines) and the canvas context
-//! (the scatter's dots, lines, arrows and labels).
+//! `Chart`, the page's drawing handle: the map of the vectors and the loss chart, drawn on
+//! a canvas. The loss chart is plotters' (axes, ticks, lines). The map is a list of
+//! `scene` shapes (its frame, dots, lines, arrows and labels): the leading ones (background,
+//! grid, axes, dots) go through the pixel buffer of `raster`, the rest through the canvas
+//! context, and the SVG export writes the same list.
 //!
 //! The geometry (data→pixel mapping, hit testing, label placement) is in `layout`, free of
 //! the canvas; this module only turns its answers into strokes.
@@ -12,6 +14,7 @@
 
 use js_sys::JsString;
 use plotters::coord::Shift;
+use plotters::coord::ranged1d::Ranged;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -25,8 +28,8 @@ use super::layout::{
     DataRange, LabelGeometry, LabelRequest, Px, Rect, Viewport, fit_axis, fit_range, label_order, nearest,
     place_labels, truncate_label,
 };
-use super::raster::DotBuffer;
-use super::scene::{self, Emphasis, Paint, Palette, ScatterMarks, Shape};
+use super::raster::Raster;
+use super::scene::{self, Align, Baseline, Emphasis, Frame, Paint, Palette, ScatterMarks, Shape};
 
 /// Labels one draw may measure: measuring is a call into the canvas, and the first draw of
 /// 10,000 new words would take most of 100 ms measuring them all. A label not yet measured
@@ -41,10 +44,11 @@ const DATA_MARGIN: f64 = 0.05;
 const MARGIN: f64 = 14.0;
 const X_LABEL_AREA: f64 = 42.0;
 const Y_LABEL_AREA: f64 = 58.0;
-const TICK_FONT: f64 = 11.0;
-const TITLE_FONT: f64 = 12.0;
+/// How many ticks plotters may choose on each axis of the map, at most.
+const X_TICKS: usize = 8;
+const Y_TICKS: usize = 7;
 
-/// A scene colour as plotters wants it (opaque; plotters draws only the frame and the loss).
+/// A scene colour as plotters wants it (opaque; plotters draws only the loss chart).
 fn rgb(paint: Paint) -> RGBColor {
     let (r, g, b) = paint.rgb;
     RGBColor(r, g, b)
@@ -188,11 +192,9 @@ pub struct Chart {
     labelled: Vec<u32>,
     /// Whether the last map left labels unmeasured (see `MEASURES_PER_DRAW`).
     labels_deferred: bool,
-    /// The dots are drawn into this buffer, then onto `dot_canvas`, then over the frame.
-    dots: DotBuffer,
-    dot_canvas: Option<(HtmlCanvasElement, CanvasRenderingContext2d)>,
-    /// The image the dots go through, with its width and height.
-    dot_image: Option<(u32, u32, web_sys::ImageData)>,
+    /// The map's background, grid, axes and dots are drawn into this buffer, which then
+    /// becomes the canvas's pixels.
+    raster: Raster,
 }
 
 #[wasm_bindgen]
@@ -226,9 +228,7 @@ impl Chart {
             range: DataRange { x: (0.0, 1.0), y: (0.0, 1.0) },
             labelled: Vec::new(),
             labels_deferred: false,
-            dots: DotBuffer::new(),
-            dot_canvas: None,
-            dot_image: None,
+            raster: Raster::new(),
         };
         chart.resize();
         Ok(chart)
@@ -314,21 +314,20 @@ impl Chart {
     /// or an unknown option name.
     pub fn draw_map(&mut self, coords: &[f32], styles: &[u8], options: JsValue) -> Result<(), JsError> {
         let scene = Scatter::new(coords, &self.labels, styles, options)?;
-        let root = self.root()?;
         if self.widths_scale != self.scale {
             self.widths = [vec![f64::NAN; self.labels.len()], vec![f64::NAN; self.labels.len()]];
             self.widths_scale = self.scale;
         }
+        let size = (f64::from(self.canvas.width()), f64::from(self.canvas.height()));
         let mut measure = Measure::new(&self.context, &mut self.widths, &self.labels, MEASURES_PER_DRAW);
-        let drawn = scene.draw(&root, self.scale, &self.palette, &mut measure, Texts::Kept)?;
+        let drawn = scene.draw(size, self.scale, &self.palette, &mut measure, Texts::Kept)?;
         self.labels_deferred = measure.deferred;
         self.points = drawn.points;
         self.points_scale = self.scale;
         self.area = drawn.area;
         self.range = drawn.range;
         self.labelled = drawn.labelled;
-        self.paint(&drawn.shapes)?;
-        root.present().map_err(drawing_error)
+        self.paint(&drawn.shapes)
     }
 
     /// `set_words(labels)` then `draw_map(coords, [], options)`: a scatter drawn once.
@@ -353,21 +352,16 @@ impl Chart {
         height: u32,
     ) -> Result<String, JsError> {
         let scene = Scatter::new(coords, &self.labels, styles, options)?;
-        let mut svg = String::new();
-        let shapes = {
-            let root = SVGBackend::with_string(&mut svg, (width.max(1), height.max(1))).into_drawing_area();
-            root.fill(&rgb(self.palette.background)).map_err(drawing_error)?;
-            let mut widths = [vec![f64::NAN; self.labels.len()], vec![f64::NAN; self.labels.len()]];
-            let mut measure = Measure::new(&self.context, &mut widths, &self.labels, usize::MAX);
-            let drawn = scene.draw(&root, 1.0, &self.palette, &mut measure, Texts::Copied)?;
-            root.present().map_err(drawing_error)?;
-            drawn.shapes
-        };
-        // plotters closes the document; the marks go inside it, after the frame and grid.
-        let end = svg.rfind("</svg>").ok_or_else(|| JsError::new("plotters wrote no SVG document"))?;
-        let mut marks = String::new();
-        scene::write_svg(&mut marks, &shapes);
-        svg.insert_str(end, &marks);
+        let (width, height) = (width.max(1), height.max(1));
+        let mut widths = [vec![f64::NAN; self.labels.len()], vec![f64::NAN; self.labels.len()]];
+        let mut measure = Measure::new(&self.context, &mut widths, &self.labels, usize::MAX);
+        let size = (f64::from(width), f64::from(height));
+        let drawn = scene.draw(size, 1.0, &self.palette, &mut measure, Texts::Copied)?;
+        let mut svg = format!(
+            r#"<svg width="{width}" height="{height}" viewBox="0 0 {width} {height}" xmlns="http://www.w3.org/2000/svg">"#
+        );
+        scene::write_svg(&mut svg, &drawn.shapes);
+        svg.push_str("</svg>\n");
         Ok(svg)
     }
 
@@ -482,12 +476,12 @@ impl Chart {
             if let Some(label) = marker_label {
                 // Beside the line, on the side with room for it (its width guessed from its
                 // length, as plotters measures text only when drawing it).
-                let font = (scene::FONT_FAMILY, TICK_FONT * s).into_font().color(&colour);
+                let font = (scene::FONT_FAMILY, scene::TICK_FONT * s).into_font().color(&colour);
                 let gap = 4.0 * s;
                 let (px_x, px_y) = chart.backend_coord(&(x, range.y.1));
                 let (area_left, _) = chart.backend_coord(&(range.x.0, range.y.1));
                 let (area_right, _) = chart.backend_coord(&(range.x.1, range.y.1));
-                let width = 0.6 * TICK_FONT * s * label.chars().count() as f64;
+                let width = 0.6 * scene::TICK_FONT * s * label.chars().count() as f64;
                 let (x, left, right) = (f64::from(px_x), f64::from(area_left), f64::from(area_right));
                 // Right of the line, else left of it, else as far right as it fits.
                 let (anchor, at_x) = if x + gap + width <= right {
@@ -506,7 +500,7 @@ impl Chart {
     }
 }
 
-/// A plotters chart with f64 axes on any backend (the canvas, or SVG for the export).
+/// A plotters chart with f64 axes (the loss chart, on the canvas).
 type Cartesian<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
 /// A length in whole drawing pixels, at least 1, as plotters wants them.
@@ -553,8 +547,8 @@ fn draw_mesh<DB: DrawingBackend>(
     integer_x: Option<u32>,
 ) -> Result<Rect, JsError> {
     let text = rgb(palette.text);
-    let tick_style = (scene::FONT_FAMILY, TICK_FONT * s).into_font().color(&text);
-    let title_style = (scene::FONT_FAMILY, TITLE_FONT * s).into_font().color(&text);
+    let tick_style = (scene::FONT_FAMILY, scene::TICK_FONT * s).into_font().color(&text);
+    let title_style = (scene::FONT_FAMILY, scene::TITLE_FONT * s).into_font().color(&text);
     let integer_ticks = |v: &f64| {
         if v.fract().abs() < 1e-9 { format!("{v:.0}") } else { String::new() }
     };
@@ -566,11 +560,11 @@ fn draw_mesh<DB: DrawingBackend>(
         .axis_style(ShapeStyle::from(&rgb(palette.axis)).stroke_width(px(s)))
         .bold_line_style(ShapeStyle::from(&rgb(palette.grid)).stroke_width(px(s)))
         .light_line_style(TRANSPARENT)
-        .set_all_tick_mark_size(px(4.0 * s))
+        .set_all_tick_mark_size(px(scene::TICK * s))
         .x_label_formatter(&|v| tick_label(*v))
         .y_label_formatter(&|v| tick_label(*v))
-        .x_labels(8)
-        .y_labels(7);
+        .x_labels(X_TICKS)
+        .y_labels(Y_TICKS);
     if let Some(epochs) = integer_x {
         // One tick per epoch while they fit; beyond that plotters picks round numbers.
         mesh.x_labels((epochs as usize + 1).min(6)).x_label_formatter(&integer_ticks);
@@ -583,6 +577,35 @@ fn draw_mesh<DB: DrawingBackend>(
         right: f64::from(xs.end),
         bottom: f64::from(ys.end),
     })
+}
+
+/// The map's frame on a drawing of `size` pixels showing `range`: the plotting area where
+/// plotters' `ChartBuilder` puts it with the loss chart's margin and label areas (so the two
+/// charts line up), and the ticks plotters would choose, at most `X_TICKS` and `Y_TICKS`.
+/// plotters lays it out; the scene draws it, a few shapes that cost far less per redraw than
+/// plotters' mesh, and that the SVG export writes as they are.
+fn map_frame(size: (f64, f64), range: DataRange, s: f64, x_title: &str, y_title: &str) -> Frame {
+    let (width, height) = size;
+    let margin = f64::from(px(MARGIN * s));
+    let (left, bottom) =
+        (margin + f64::from(px(Y_LABEL_AREA * s)), height - margin - f64::from(px(X_LABEL_AREA * s)));
+    // A drawing too small for its margins still gets an area (of a pixel or two) to map to.
+    let area =
+        Rect { left, top: margin, right: (width - margin).max(left + 2.0), bottom: bottom.max(margin + 2.0) };
+    let viewport = Viewport { data: range, area };
+    let ticks = |(lo, hi): (f64, f64), most: usize| RangedCoordf64::from(lo..hi).key_points(most);
+    let x_ticks =
+        ticks(range.x, X_TICKS).into_iter().map(|x| (viewport.to_pixel(x, range.y.0).0, tick_label(x)));
+    let y_ticks =
+        ticks(range.y, Y_TICKS).into_iter().map(|y| (viewport.to_pixel(range.x.0, y).1, tick_label(y)));
+    Frame {
+        outer: Rect { left: margin, top: margin, right: width - margin, bottom: height - margin },
+        area,
+        x_ticks: x_ticks.collect(),
+        y_ticks: y_ticks.collect(),
+        x_title: x_title.to_string(),
+        y_title: y_title.to_string(),
+    }
 }
 
 /// A scatter as the page asked for it, checked: drawn on the canvas or written as SVG.
@@ -693,10 +716,11 @@ impl<'a> Scatter<'a> {
         Ok(Scatter { coords, labels, styles, options })
     }
 
-    /// Draws the frame on `root` and lays out the marks at `s` drawing pixels per CSS pixel.
-    fn draw<DB: DrawingBackend>(
+    /// Lays out the frame and the marks on a drawing of `size` (width, height) pixels, at
+    /// `s` drawing pixels per CSS pixel.
+    fn draw(
         &self,
-        root: &DrawingArea<DB, Shift>,
+        size: (f64, f64),
         s: f64,
         palette: &Palette,
         measure: &mut Measure<'_>,
@@ -707,8 +731,8 @@ impl<'a> Scatter<'a> {
             Some([x0, x1, y0, y1]) => DataRange { x: (x0, x1), y: (y0, y1) },
             None => fit_range(self.coords, DATA_MARGIN),
         };
-        let mut chart = cartesian(root, range, s)?;
-        let area = draw_mesh(&mut chart, s, palette, &options.x_label, &options.y_label, None)?;
+        let frame = map_frame(size, range, s, &options.x_label, &options.y_label);
+        let area = frame.area;
         let viewport = Viewport { data: range, area };
         // Points outside a fixed range are clipped from the drawing and cannot be hit.
         let inside = |p: &Px| p.0 >= area.left && p.0 < area.right && p.1 >= area.top && p.1 < area.bottom;
@@ -757,9 +781,9 @@ impl<'a> Scatter<'a> {
             .map(|t| t.chunks_exact(2).map(|xy| viewport.to_pixel(xy[0], xy[1])).collect())
             .collect();
         let marks = ScatterMarks {
+            frame: &frame,
             positions: &points,
             emphasis: &emphasis,
-            area,
             selected: options.selected.as_ref().map(as_usize),
             hovered: options.hovered.as_ref().map(as_usize),
             neighbours: &neighbours,
@@ -838,81 +862,55 @@ impl Chart {
         Ok(root)
     }
 
-    /// Draws the dots in the buffer onto the canvas at `origin` (see `raster`).
-    fn flush_dots(&mut self, origin: Px) -> Result<(), JsError> {
-        let (width, height) = self.dots.size();
-        let (width, height) = (width as u32, height as u32);
+    /// Puts the raster on the canvas as its pixels (see `raster`).
+    fn put_raster(&self) -> Result<(), JsError> {
+        let (width, height) = self.raster.size();
         if width == 0 || height == 0 {
             return Ok(());
         }
-        if self.dot_canvas.is_none() {
-            let no_canvas = || JsError::new("could not make a canvas for the map's dots");
-            let document = web_sys::window().and_then(|w| w.document()).ok_or_else(no_canvas)?;
-            let canvas: HtmlCanvasElement = document
-                .create_element("canvas")
-                .map_err(|_| no_canvas())?
-                .dyn_into()
-                .map_err(|_| no_canvas())?;
-            let context: CanvasRenderingContext2d = canvas
-                .get_context("2d")
-                .map_err(|_| no_canvas())?
-                .ok_or_else(no_canvas)?
-                .dyn_into()
-                .map_err(|_| no_canvas())?;
-            self.dot_canvas = Some((canvas, context));
-        }
-        let Some((canvas, context)) = &self.dot_canvas else { unreachable!("made above") };
-        if canvas.width() != width || canvas.height() != height {
-            canvas.set_width(width);
-            canvas.set_height(height);
-        }
-        // One image, reused while its size holds: a new one each redraw made a few MB of
-        // garbage 60 times a second, and collecting it showed as stalls.
-        let fits = self.dot_image.as_ref().is_some_and(|(w, h, _)| (*w, *h) == (width, height));
-        if !fits {
-            let image = web_sys::ImageData::new_with_sw(width, height).map_err(js_error)?;
-            self.dot_image = Some((width, height, image));
-        }
-        let Some((_, _, image)) = &self.dot_image else { unreachable!("made above") };
-        let data: js_sys::Uint8ClampedArray =
-            js_sys::Reflect::get(image, &JsValue::from_str("data")).map_err(js_error)?.unchecked_into();
-        data.copy_from(self.dots.rgba());
-        context.put_image_data(image, 0.0, 0.0).map_err(js_error)?;
-        self.context.draw_image_with_html_canvas_element(canvas, origin.0, origin.1).map_err(js_error)?;
-        self.dots.reset(0, 0);
-        Ok(())
+        // The image is a view of the buffer in wasm memory: made anew for each redraw, it
+        // costs an object, not a copy (putImageData makes the one copy).
+        let pixels = wasm_bindgen::Clamped(self.raster.rgba());
+        let image = web_sys::ImageData::new_with_u8_clamped_array_and_sh(pixels, width as u32, height as u32)
+            .map_err(js_error)?;
+        self.context.put_image_data(&image, 0.0, 0.0).map_err(js_error)
     }
 
-    /// Paints the scatter's marks with the canvas context; runs of dots go through the
-    /// pixel buffer of `raster`, one image for all of them.
+    /// Paints the map's shapes: the leading ones the raster can draw (the background, the
+    /// frame's lines, the dots, and the labels' backdrops when nothing comes between) into it
+    /// and onto the canvas as one image, then the rest with the canvas context.
     fn paint(&mut self, shapes: &[Shape]) -> Result<(), JsError> {
-        let mut clip = Rect { left: 0.0, top: 0.0, right: 0.0, bottom: 0.0 };
-        let mut dots_origin: Option<Px> = None;
+        let (width, height) = (self.canvas.width() as usize, self.canvas.height() as usize);
+        let whole = Rect { left: 0.0, top: 0.0, right: width as f64, bottom: height as f64 };
+        let Some(Shape::Background(background)) = shapes.first() else {
+            return Err(JsError::new("the map's shapes must begin with its background"));
+        };
+        self.raster.reset(width, height, *background);
+        let mut clip: Option<Rect> = None;
+        let mut drawn = 1;
+        for shape in &shapes[1..] {
+            let within = clip.unwrap_or(whole);
+            match shape {
+                Shape::Clip(area) => clip = Some(*area),
+                Shape::Unclip => clip = None,
+                Shape::Dots { centres, radius, fill } => self.raster.discs(centres, *radius, *fill, &within),
+                Shape::Rects { rects, fill } => self.raster.rects(rects, *fill, &within),
+                _ => break,
+            }
+            drawn += 1;
+        }
+        self.put_raster()?;
+        // The canvas goes on inside the clip the raster stopped in.
+        if let Some(area) = clip {
+            self.paint_one(&Shape::Clip(area))?;
+        }
         let mut style: Option<((u16, u64), Paint)> = None;
         let ctx = &self.context;
         ctx.set_line_cap("round");
         ctx.set_line_join("round");
         ctx.set_text_align("left");
         ctx.set_text_baseline("middle");
-        for shape in shapes {
-            if let Shape::Dots { centres, radius, fill } = shape {
-                let origin = *dots_origin.get_or_insert_with(|| {
-                    let origin = (clip.left.floor(), clip.top.floor());
-                    let width = (clip.right.ceil() - origin.0).max(0.0) as usize;
-                    let height = (clip.bottom.ceil() - origin.1).max(0.0) as usize;
-                    self.dots.reset(width, height);
-                    origin
-                });
-                let shifted: Vec<Px> = centres.iter().map(|&(x, y)| (x - origin.0, y - origin.1)).collect();
-                self.dots.discs(&shifted, *radius, *fill);
-                continue;
-            }
-            if let Some(origin) = dots_origin.take() {
-                self.flush_dots(origin)?;
-            }
-            if let Shape::Clip(area) = shape {
-                clip = *area;
-            }
+        for shape in &shapes[drawn..] {
             if let Shape::Label { point, at, text, weight, size, fill } = shape {
                 // Hundreds of labels share a font and two colours: set the context's state
                 // only when it changes (a font is parsed each time it is set).
@@ -938,9 +936,6 @@ impl Chart {
             }
             style = None;
             self.paint_one(shape)?;
-        }
-        if let Some(origin) = dots_origin {
-            self.flush_dots(origin)?;
         }
         Ok(())
     }
@@ -986,7 +981,7 @@ impl Chart {
                 }
                 ctx.stroke();
             }
-            Shape::Backdrops { rects, fill } => {
+            Shape::Rects { rects, fill } => {
                 ctx.begin_path();
                 for r in rects {
                     ctx.rect(r.left, r.top, r.right - r.left, r.bottom - r.top);
@@ -1003,7 +998,35 @@ impl Chart {
                 ctx.set_fill_style_str(&fill.css());
                 ctx.fill();
             }
-            Shape::Dots { .. } | Shape::Label { .. } => unreachable!("`paint` paints dots and labels"),
+            Shape::Text { at, text, align, baseline, upright, size, fill } => {
+                ctx.set_font(&font(400, *size));
+                ctx.set_fill_style_str(&fill.css());
+                ctx.set_text_align(match align {
+                    Align::Middle => "center",
+                    Align::End => "right",
+                });
+                ctx.set_text_baseline(match baseline {
+                    Baseline::Top => "top",
+                    Baseline::Middle => "middle",
+                    Baseline::Bottom => "bottom",
+                });
+                if *upright {
+                    ctx.save();
+                    ctx.translate(at.0, at.1).map_err(js_error)?;
+                    ctx.rotate(-std::f64::consts::FRAC_PI_2).map_err(js_error)?;
+                    ctx.fill_text(text, 0.0, 0.0).map_err(js_error)?;
+                    ctx.restore();
+                } else {
+                    ctx.fill_text(text, at.0, at.1).map_err(js_error)?;
+                }
+                // Labels are drawn from their left end and middle.
+                ctx.set_text_align("left");
+                ctx.set_text_baseline("middle");
+            }
+            Shape::Background(_) | Shape::Dots { .. } => {
+                return Err(JsError::new("the map's background and dots must come before its other marks"));
+            }
+            Shape::Label { .. } => unreachable!("`paint` paints labels"),
         }
         Ok(())
     }

@@ -14,16 +14,67 @@
 //!
 //! In the single-threaded build `Pool` is a stand-in of one thread, and `install` just runs
 //! the closure: rayon then works on the calling thread.
+//!
+//! **A panic on a pool thread.** The threaded module is built with `panic=abort` (wasm has
+//! no unwinding there), so a panicking pool thread traps its host, and the job it ran never
+//! finishes: a caller blocked in `install` would wait for ever, and the page with it.
+//! Training therefore goes through [`Pool::step`], which hands the trainer to the pool and
+//! waits on a signal of its own that a panic hook also raises; on a panic it throws a
+//! `WebAssembly.RuntimeError` carrying the panic's message, which the worker treats as any
+//! trap (www/worker.js: a `fatal` message, then it closes, its hosts with it), so the page
+//! says what happened and starts a fresh worker. The instance cannot go on: the dead
+//! thread's job, and the other threads waiting on it, never finish.
 
 use wasm_bindgen::prelude::*;
 
 #[cfg(target_feature = "atomics")]
 mod threaded {
     use std::collections::VecDeque;
-    use std::sync::{Condvar, Mutex};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Arc, Condvar, Mutex, Once};
 
     use rayon::{ThreadBuilder, ThreadPool, ThreadPoolBuilder};
     use wasm_bindgen::prelude::*;
+
+    use crate::error::Result as CoreResult;
+    use crate::train::{Progress, Trainer};
+
+    /// The message of the first panic on a pool thread, and the signal that a pool job ended
+    /// or a pool thread panicked: what [`Pool::step`] waits on.
+    static SIGNAL: (Mutex<Option<String>>, Condvar) = (Mutex::new(None), Condvar::new());
+
+    /// Test hook: the next threaded step makes training thread 1 panic.
+    static PANIC_NEXT_STEP: AtomicBool = AtomicBool::new(false);
+
+    /// Makes training thread 1 panic in the next step on several threads. Nothing in the app
+    /// calls it: the browser tests do (the worker's `testPanic` request with `inThread`), to
+    /// check that the page says so and recovers instead of waiting for ever.
+    #[wasm_bindgen]
+    pub fn panic_in_training_thread_for_test() {
+        PANIC_NEXT_STEP.store(true, Ordering::Relaxed);
+    }
+
+    /// Adds to the panic hook (once): a panic on a pool thread is recorded and signalled
+    /// before the thread traps, so the caller of [`Pool::step`] wakes up.
+    fn watch_pool_panics() {
+        static WATCH: Once = Once::new();
+        WATCH.call_once(|| {
+            let previous = std::panic::take_hook();
+            std::panic::set_hook(Box::new(move |info| {
+                if rayon::current_thread_index().is_some() {
+                    let (panicked, signal) = &SIGNAL;
+                    let mut first = panicked.lock().unwrap_or_else(|e| e.into_inner());
+                    first.get_or_insert_with(|| {
+                        let message = info.payload_as_str().unwrap_or("no message");
+                        let place = info.location().map(|l| format!(" (at {}:{})", l.file(), l.line()));
+                        format!("a training thread panicked: {message}{}", place.unwrap_or_default())
+                    });
+                    signal.notify_all();
+                }
+                previous(info);
+            }));
+        });
+    }
 
     /// Threads of built pools that no host has taken yet, and the signal that one was added.
     static WAITING: (Mutex<VecDeque<ThreadBuilder>>, Condvar) = (Mutex::new(VecDeque::new()), Condvar::new());
@@ -74,6 +125,7 @@ mod threaded {
             if threads <= 1 {
                 return Ok(());
             }
+            watch_pool_panics();
             let pool = ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .thread_name(|i| format!("embedscope training {i}"))
@@ -93,11 +145,45 @@ mod threaded {
             self.0.as_ref().map_or(1, ThreadPool::current_num_threads)
         }
 
-        /// Runs `f` with this pool as rayon's current pool.
+        /// Runs `f` with this pool as rayon's current pool. For jobs that cannot panic; training
+        /// goes through [`Pool::step`].
         pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
             match &self.0 {
                 Some(pool) => pool.install(f),
                 None => f(),
+            }
+        }
+
+        /// `Trainer::step` of the trainer in `slot` (`None` when there is none), on the pool.
+        /// The trainer is moved to the pool's job and back, so the wait is this module's own
+        /// and a panic on a pool thread ends it: this then throws a `WebAssembly.RuntimeError`
+        /// with the panic's message and never returns (the trainer is lost with the thread).
+        pub fn step(&self, slot: &mut Option<Trainer>, max_tokens: u64) -> Option<CoreResult<Progress>> {
+            let Some(pool) = &self.0 else { return slot.as_mut().map(|t| t.step(max_tokens)) };
+            let mut trainer = slot.take()?;
+            if PANIC_NEXT_STEP.swap(false, Ordering::Relaxed) {
+                trainer.panic_in_thread_for_test(1);
+            }
+            let finished: Arc<Mutex<Option<(Trainer, CoreResult<Progress>)>>> = Arc::default();
+            let reply = Arc::clone(&finished);
+            pool.spawn(move || {
+                let stepped = trainer.step(max_tokens);
+                *reply.lock().unwrap_or_else(|e| e.into_inner()) = Some((trainer, stepped));
+                // Taking the signal's lock orders this after the waiter's check: no lost wake-up.
+                let _signalled = SIGNAL.0.lock().unwrap_or_else(|e| e.into_inner());
+                SIGNAL.1.notify_all();
+            });
+            let (panicked, signal) = &SIGNAL;
+            let mut panic = panicked.lock().unwrap_or_else(|e| e.into_inner());
+            loop {
+                if let Some((trainer, stepped)) = finished.lock().unwrap_or_else(|e| e.into_inner()).take() {
+                    *slot = Some(trainer);
+                    return Some(stepped);
+                }
+                if let Some(message) = panic.as_ref() {
+                    wasm_bindgen::throw_val(js_sys::WebAssembly::RuntimeError::new(message).into());
+                }
+                panic = signal.wait(panic).unwrap_or_else(|e| e.into_inner());
             }
         }
     }
@@ -125,6 +211,16 @@ mod threaded {
 
         pub fn install<R>(&self, f: impl FnOnce() -> R) -> R {
             f()
+        }
+
+        /// `Trainer::step` of the trainer in `slot`, on the caller's thread (a panic traps the
+        /// instance, which the worker reports as it does any trap).
+        pub fn step(
+            &self,
+            slot: &mut Option<crate::train::Trainer>,
+            max_tokens: u64,
+        ) -> Option<crate::error::Result<crate::train::Progress>> {
+            slot.as_mut().map(|t| t.step(max_tokens))
         }
     }
 }

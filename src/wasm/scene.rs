@@ -102,6 +102,10 @@ pub const DIMMED: u8 = 254;
 pub const FONT_FAMILY: &str = "sans-serif";
 
 // Sizes in CSS pixels.
+pub const TICK_FONT: f64 = 11.0;
+pub const TITLE_FONT: f64 = 12.0;
+/// A tick mark's length; its value stands twice that from the axis.
+pub const TICK: f64 = 4.0;
 pub const LABEL_FONT: f64 = 12.0;
 pub const LABEL_GAP: f64 = 2.0;
 /// The backdrop reaches this far beyond a label's text on each side.
@@ -135,9 +139,27 @@ impl Emphasis {
     }
 }
 
+/// Where a text's anchor lies along it: at its middle or its end (labels, drawn from their
+/// start, are `Shape::Label`s).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Align {
+    Middle,
+    End,
+}
+
+/// Where a text's anchor lies across it: at its top, middle or bottom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Baseline {
+    Top,
+    Middle,
+    Bottom,
+}
+
 /// One mark of the scatter.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Shape {
+    /// The whole drawing filled with an opaque colour: the first shape, under everything.
+    Background(Paint),
     /// Later shapes, up to `Unclip`, are clipped to the rectangle.
     Clip(Rect),
     Unclip,
@@ -173,11 +195,24 @@ pub enum Shape {
         corners: Vec<Px>,
         fill: Paint,
     },
-    /// Translucent boxes of the background behind the labels, so text reads over dots and
-    /// lines. (An outline of each glyph, the usual halo, cost the canvas's software raster
-    /// three times the text itself: 1.3 ms of a 4 ms budget at a few hundred labels.)
-    Backdrops {
+    /// Filled rectangles of one colour: the grid's and axes' lines and ticks (on whole
+    /// pixels, so they are crisp), and the translucent boxes of the background behind the
+    /// labels, so text reads over dots and lines. (An outline of each glyph, the usual halo,
+    /// cost the canvas's software raster three times the text itself: 1.3 ms of a 4 ms
+    /// budget at a few hundred labels.)
+    Rects {
         rects: Vec<Rect>,
+        fill: Paint,
+    },
+    /// A line of text of the frame (a tick's value, an axis title) anchored at `at`; an
+    /// `upright` one reads from bottom to top, turned a quarter about its anchor.
+    Text {
+        at: Px,
+        text: String,
+        align: Align,
+        baseline: Baseline,
+        upright: bool,
+        size: f64,
         fill: Paint,
     },
     /// Text whose left end and vertical middle are at `at`; `point` is the point it names
@@ -195,13 +230,26 @@ pub enum Shape {
 /// The `point` of a label that names no point (the caption): its `text` is painted.
 pub const NO_POINT: usize = usize::MAX;
 
+/// The map's frame as `Chart` lays it out, in drawing pixels: the axes run along the
+/// plotting area's left and bottom edges, ticks and their values outside it, the grid inside.
+pub struct Frame {
+    /// The chart inside the drawing's margin: the axis titles sit on its left and bottom edges.
+    pub outer: Rect,
+    /// The plotting area; dots and lines are clipped to it, labels are not.
+    pub area: Rect,
+    /// Each tick's position along its axis in pixels, and its value as written.
+    pub x_ticks: Vec<(f64, String)>,
+    pub y_ticks: Vec<(f64, String)>,
+    pub x_title: String,
+    pub y_title: String,
+}
+
 /// What the scatter shows, decided by `Chart` before anything is drawn.
 pub struct ScatterMarks<'a> {
+    pub frame: &'a Frame,
     /// Each point's position; NaN for a point outside the plotting area.
     pub positions: &'a [Px],
     pub emphasis: &'a [Emphasis],
-    /// The plotting area; dots and lines are clipped to it, labels are not.
-    pub area: Rect,
     pub selected: Option<usize>,
     pub hovered: Option<usize>,
     pub neighbours: &'a [usize],
@@ -230,9 +278,10 @@ pub fn trail_shade(j: usize, n: usize) -> usize {
 pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
     let s = scale;
     let at = |i: usize| marks.positions[i];
-    let mut shapes = vec![Shape::Clip(marks.area)];
-
     let palette = marks.palette;
+    let (mut shapes, frame_texts) = frame_shapes(marks.frame, palette, s);
+    shapes.push(Shape::Clip(marks.frame.area));
+
     // Dimmed points first, under everything; then plain and labelled dots, one shape per
     // colour, so painting costs one path per colour however many points there are.
     let mut groups: Vec<((u8, Emphasis), Vec<Px>)> = Vec::new();
@@ -332,7 +381,10 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
     let rects = (marks.labels.iter())
         .map(|(_, r)| Rect { left: r.left - pad, top: r.top, right: r.right + pad, bottom: r.bottom })
         .collect();
-    shapes.push(Shape::Backdrops { rects, fill: palette.background.alpha(0.72) });
+    shapes.push(Shape::Rects { rects, fill: palette.background.alpha(0.72) });
+    // The frame's texts lie outside the plotting area, where only a label that must be shown
+    // can reach: it goes over them.
+    shapes.extend(frame_texts);
     for &(point, rect) in marks.labels.iter().rev() {
         let e = marks.emphasis[point];
         let fill = match e {
@@ -350,13 +402,13 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
         });
     }
     if let Some(text) = marks.caption {
-        let at = (marks.area.left + 8.0 * s, marks.area.top + 10.0 * s);
+        let at = (marks.frame.area.left + 8.0 * s, marks.frame.area.top + 10.0 * s);
         // Its width guessed from its length: the shapes are made before anything is measured.
         let width = 0.62 * LABEL_FONT * s * text.chars().count() as f64;
         let half = LABEL_FONT * s * 0.7;
         let rect =
             Rect { left: at.0 - pad, top: at.1 - half, right: at.0 + width + pad, bottom: at.1 + half };
-        shapes.push(Shape::Backdrops { rects: vec![rect], fill: palette.background.alpha(0.85) });
+        shapes.push(Shape::Rects { rects: vec![rect], fill: palette.background.alpha(0.85) });
         shapes.push(Shape::Label {
             point: NO_POINT,
             at,
@@ -367,6 +419,83 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
         });
     }
     shapes
+}
+
+/// The frame's shapes at `s` drawing pixels per CSS pixel: those under the marks (the
+/// background, the grid, the axes and their ticks) and the texts (tick values, axis titles).
+fn frame_shapes(frame: &Frame, palette: &Palette, s: f64) -> (Vec<Shape>, Vec<Shape>) {
+    let (area, outer) = (frame.area, frame.outer);
+    let line = (s.round()).max(1.0);
+    let tick = (TICK * s).round().max(1.0);
+    // A line `line` wide centred near `p`, on whole pixels.
+    let across = |p: f64| {
+        let start = (p - line / 2.0).round();
+        (start, start + line)
+    };
+    let vertical = |x: f64, top: f64, bottom: f64| {
+        let (left, right) = across(x);
+        Rect { left, top, right, bottom }
+    };
+    let horizontal = |y: f64, left: f64, right: f64| {
+        let (top, bottom) = across(y);
+        Rect { left, top, right, bottom }
+    };
+    let grid = (frame.x_ticks.iter().map(|(x, _)| vertical(*x, area.top, area.bottom)))
+        .chain(frame.y_ticks.iter().map(|(y, _)| horizontal(*y, area.left, area.right)))
+        .collect();
+    let axis_left = area.left - line;
+    let mut axes = vec![
+        Rect { left: axis_left, top: area.top, right: area.left, bottom: area.bottom },
+        Rect { left: axis_left, top: area.bottom, right: area.right, bottom: area.bottom + line },
+    ];
+    axes.extend(
+        frame.x_ticks.iter().map(|(x, _)| vertical(*x, area.bottom + line, area.bottom + line + tick)),
+    );
+    axes.extend(frame.y_ticks.iter().map(|(y, _)| horizontal(*y, axis_left - tick, axis_left)));
+    let under = vec![
+        Shape::Background(palette.background.alpha(1.0)),
+        Shape::Rects { rects: grid, fill: palette.grid },
+        Shape::Rects { rects: axes, fill: palette.axis },
+    ];
+
+    let text = |at: Px, text: &str, align, baseline, upright, size: f64| Shape::Text {
+        at,
+        text: text.to_string(),
+        align,
+        baseline,
+        upright,
+        size: size * s,
+        fill: palette.text,
+    };
+    let x_values = frame.x_ticks.iter().map(|(x, value)| {
+        text((*x, area.bottom + 2.0 * tick), value, Align::Middle, Baseline::Top, false, TICK_FONT)
+    });
+    let y_values = frame.y_ticks.iter().map(|(y, value)| {
+        text((area.left - 2.0 * tick, *y), value, Align::End, Baseline::Middle, false, TICK_FONT)
+    });
+    let middle = ((area.left + area.right) / 2.0, (area.top + area.bottom) / 2.0);
+    let mut texts: Vec<Shape> = x_values.chain(y_values).collect();
+    if !frame.x_title.is_empty() {
+        texts.push(text(
+            (middle.0, outer.bottom),
+            &frame.x_title,
+            Align::Middle,
+            Baseline::Bottom,
+            false,
+            TITLE_FONT,
+        ));
+    }
+    if !frame.y_title.is_empty() {
+        texts.push(text(
+            (outer.left, middle.1),
+            &frame.y_title,
+            Align::Middle,
+            Baseline::Top,
+            true,
+            TITLE_FONT,
+        ));
+    }
+    (under, texts)
 }
 
 /// Appends `shapes` as SVG elements to `svg`. Text is escaped, so a label such as
@@ -421,7 +550,32 @@ pub fn write_svg(svg: &mut String, shapes: &[Shape]) {
                 let points: Vec<String> = corners.iter().map(|(x, y)| format!("{x:.2},{y:.2}")).collect();
                 write!(svg, r#"<polygon points="{}" fill="{}"/>"#, points.join(" "), fill.css())
             }
-            Shape::Backdrops { rects, fill } => {
+            Shape::Background(fill) => {
+                write!(svg, r#"<rect x="0" y="0" width="100%" height="100%" fill="{}"/>"#, fill.css())
+            }
+            Shape::Text { at: (x, y), text, align, baseline, upright, size, fill } => {
+                let anchor = match align {
+                    Align::Middle => "middle",
+                    Align::End => "end",
+                };
+                let baseline = match baseline {
+                    Baseline::Top => "text-before-edge",
+                    Baseline::Middle => "middle",
+                    Baseline::Bottom => "text-after-edge",
+                };
+                let turn = if *upright {
+                    format!(r#" transform="rotate(-90 {x:.2} {y:.2})""#)
+                } else {
+                    String::new()
+                };
+                write!(
+                    svg,
+                    r#"<text x="{x:.2}" y="{y:.2}" text-anchor="{anchor}" dominant-baseline="{baseline}" font-family="{FONT_FAMILY}" font-size="{size}" fill="{}"{turn}>{}</text>"#,
+                    fill.css(),
+                    escape_xml(text)
+                )
+            }
+            Shape::Rects { rects, fill } => {
                 let _ = write!(svg, r#"<g fill="{}">"#, fill.css());
                 for r in rects {
                     let _ = write!(
@@ -471,6 +625,18 @@ mod tests {
 
     const AREA: Rect = Rect { left: 10.0, top: 10.0, right: 200.0, bottom: 100.0 };
 
+    /// A frame around `AREA` in a 220 × 130 drawing, two ticks on each axis.
+    fn frame() -> Frame {
+        Frame {
+            outer: Rect { left: 2.0, top: 2.0, right: 218.0, bottom: 128.0 },
+            area: AREA,
+            x_ticks: vec![(10.4, "0".into()), (105.0, "<0.5>".into())],
+            y_ticks: vec![(99.0, "-1".into()), (54.5, "1".into())],
+            x_title: "PC1".into(),
+            y_title: "PC2".into(),
+        }
+    }
+
     fn shapes(selected: Option<usize>, neighbours: &[usize], arrows: &[[usize; 2]]) -> Vec<Shape> {
         shapes_with_trails(selected, neighbours, arrows, &[])
     }
@@ -485,10 +651,11 @@ mod tests {
         let emphasis = [Emphasis::Strong, Emphasis::Marked, Emphasis::Labelled, Emphasis::Plain];
         let labels = [(0, Rect { left: 27.0, top: 14.0, right: 60.0, bottom: 26.0 })];
         let texts = ["<king>".to_string(), "b".into(), "c".into(), "d".into()];
+        let frame = frame();
         let marks = ScatterMarks {
+            frame: &frame,
             positions: &positions,
             emphasis: &emphasis,
-            area: AREA,
             selected,
             hovered: None,
             neighbours,
@@ -509,6 +676,8 @@ mod tests {
         let kinds: Vec<&str> = list
             .iter()
             .map(|s| match s {
+                Shape::Background(_) => "background",
+                Shape::Text { .. } => "text",
                 Shape::Clip(_) => "clip",
                 Shape::Unclip => "unclip",
                 Shape::Dots { .. } => "dots",
@@ -516,7 +685,7 @@ mod tests {
                 Shape::Ring { .. } => "ring",
                 Shape::Segments { .. } => "segments",
                 Shape::Polygon { .. } => "polygon",
-                Shape::Backdrops { .. } => "backdrops",
+                Shape::Rects { .. } => "rects",
                 Shape::Label { .. } => "label",
             })
             .collect();
@@ -524,6 +693,9 @@ mod tests {
         assert_eq!(
             kinds,
             [
+                "background",
+                "rects",
+                "rects",
                 "clip",
                 "dots",
                 "segments",
@@ -532,14 +704,64 @@ mod tests {
                 "disc",
                 "disc",
                 "unclip",
-                "backdrops",
+                "rects",
+                "text",
+                "text",
+                "text",
+                "text",
+                "text",
+                "text",
                 "label",
-                "backdrops",
+                "rects",
                 "label"
             ]
         );
-        let Shape::Dots { centres, .. } = &list[1] else { unreachable!() };
+        let Shape::Dots { centres, .. } = &list[4] else { unreachable!() };
         assert_eq!(centres, &[(90.0, 30.0)]);
+    }
+
+    #[test]
+    fn the_frame_is_drawn_on_whole_pixels_with_its_values_beside_the_ticks() {
+        let frame = frame();
+        for s in [1.0, 2.0] {
+            let (under, texts) = frame_shapes(&frame, &Palette::LIGHT, s);
+            let [Shape::Background(_), Shape::Rects { rects: grid, .. }, Shape::Rects { rects: axes, .. }] =
+                under.as_slice()
+            else {
+                panic!("{under:?}")
+            };
+            let whole = |r: &Rect| [r.left, r.top, r.right, r.bottom].iter().all(|v| v.fract() == 0.0);
+            assert!(grid.iter().chain(axes).all(whole), "{grid:?} {axes:?}");
+            // A grid line `s` wide at each tick, across the plotting area.
+            let x_line = grid[0];
+            assert_eq!((x_line.right - x_line.left, x_line.top, x_line.bottom), (s, AREA.top, AREA.bottom));
+            assert!(x_line.left <= 10.4 && 10.4 <= x_line.right);
+            let y_line = grid[3];
+            assert_eq!((y_line.bottom - y_line.top, y_line.left, y_line.right), (s, AREA.left, AREA.right));
+            assert!(y_line.top <= 54.5 && 54.5 <= y_line.bottom);
+            // The axes just outside the area's left and bottom edges, then a tick per value.
+            assert_eq!(
+                axes[0],
+                Rect { left: AREA.left - s, top: AREA.top, right: AREA.left, bottom: AREA.bottom }
+            );
+            assert_eq!(axes[1].top, AREA.bottom);
+            assert_eq!(axes.len(), 2 + 4);
+            assert!(axes[2..].iter().all(|r| !r.overlaps(&AREA)));
+            // The values beyond the ticks; the titles on the chart's bottom and left edges.
+            let anchors: Vec<(Px, Align, Baseline, &str)> = (texts.iter())
+                .map(|t| match t {
+                    Shape::Text { at, align, baseline, text, .. } => (*at, *align, *baseline, text.as_str()),
+                    _ => panic!("{t:?}"),
+                })
+                .collect();
+            let below = AREA.bottom + 8.0 * s;
+            assert_eq!(anchors[0], ((10.4, below), Align::Middle, Baseline::Top, "0"));
+            assert_eq!(anchors[2], ((AREA.left - 8.0 * s, 99.0), Align::End, Baseline::Middle, "-1"));
+            assert_eq!(anchors[4], ((105.0, 128.0), Align::Middle, Baseline::Bottom, "PC1"));
+            assert_eq!(anchors[5], ((2.0, 55.0), Align::Middle, Baseline::Top, "PC2"));
+            assert!(matches!(texts[5], Shape::Text { upright: true, .. }));
+            assert_eq!(anchors.len(), 6);
+        }
     }
 
     #[test]
@@ -573,6 +795,9 @@ mod tests {
         let mut svg = String::new();
         write_svg(&mut svg, &shapes(None, &[], &[]));
         assert!(svg.contains(">&lt;king&gt;</text>"), "{svg}");
+        assert!(svg.contains(r#"text-anchor="middle" dominant-baseline="text-before-edge""#), "{svg}");
+        assert!(svg.contains(">&lt;0.5&gt;</text>"), "a tick's value is escaped too: {svg}");
+        assert!(svg.contains(r#"transform="rotate(-90 2.00 55.00)">PC2</text>"#), "{svg}");
         // The caption comes last, on top, escaped too.
         assert!(svg.ends_with(">epoch 2, &lt;1.2 M&gt; tokens</text>"), "{svg}");
         assert!(!svg.contains("<king>"));

@@ -278,7 +278,7 @@ impl Session {
         }
         self.trainer = Some(trainer);
         self.fingerprint = run_id;
-        self.trained_params = Some(params.to_json());
+        self.trained_params = Some(params.to_json().map_err(js_error)?);
         self.opened = None;
         self.snapshot = None;
         self.diverged = false;
@@ -308,9 +308,11 @@ impl Session {
 
     /// Trains on at most `max_tokens` more tokens and returns the progress (`ProgressDto`).
     pub fn step(&mut self, max_tokens: f64) -> Result<JsValue, JsError> {
-        let trainer = self.trainer.as_mut().ok_or_else(no_text)?;
         let max_tokens = max_tokens.max(0.0) as u64;
-        let progress = match self.pool.install(|| trainer.step(max_tokens)) {
+        // Through the pool, which ends this instance with a message if a thread panics.
+        let stepped = self.pool.step(&mut self.trainer, max_tokens).ok_or_else(no_text)?;
+        let trainer = self.trainer.as_mut().ok_or_else(no_text)?;
+        let progress = match stepped {
             Ok(progress) => progress,
             Err(err @ Error::Diverged { .. }) => {
                 self.diverged = true;

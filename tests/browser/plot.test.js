@@ -159,3 +159,78 @@ test('Chart draws a sharp, hit-testable scatter and a loss chart', { timeout: 12
     }),
   );
 });
+
+/**
+ * In the page: draws `n` seeded points on #scatter with `options`, renders the chart's SVG
+ * of the same map onto a canvas of the same backing size, and returns, for each region of
+ * the drawing (the plotting area, the ticks' values and titles left of it and below it), the
+ * mean difference in brightness between the two pictures, and that of the canvas against a
+ * blank white one (what a region holds at all), in blocks of 8 × 8 pixels.
+ */
+async function canvasAgainstSvg({ n, options }) {
+  const { gaussian } = window.seeded(99);
+  const coords = new Float32Array(2 * n);
+  for (let i = 0; i < 2 * n; i++) coords[i] = gaussian();
+  const canvas = document.getElementById('scatter');
+  const chart = new window.Chart(canvas);
+  chart.set_words(Array.from({ length: n }, (_, i) => `w${i}`));
+  // As the page does: draw again while labels wait to be measured (the SVG measures them all).
+  do chart.draw_map(coords, new Uint8Array(0), options); while (chart.labels_deferred());
+  const { width, height } = canvas.getBoundingClientRect();
+  const svg = chart.map_svg(coords, new Uint8Array(0), options, width, height);
+  const image = new Image();
+  image.src = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
+  await image.decode();
+  const other = document.createElement('canvas');
+  Object.assign(other, { width: canvas.width, height: canvas.height });
+  other.getContext('2d').drawImage(image, 0, 0, canvas.width, canvas.height);
+  const ratio = canvas.width / width;
+  const [left, top, right, bottom] = Array.from(chart.plot_frame()).slice(0, 4).map((v) => Math.round(v * ratio));
+  const regions = { plot: [left, top, right, bottom], left: [0, top, left - 1, bottom], below: [left, bottom + 1, right, canvas.height] };
+  // Each region's brightness in blocks of 8 × 8 pixels: text antialiased a little
+  // differently, or a pixel higher, changes a block by little; a missing mark changes it whole.
+  const blocks = (c, [x0, y0, x1, y1]) => {
+    const { data } = c.getContext('2d').getImageData(x0, y0, x1 - x0, y1 - y0);
+    const w = x1 - x0;
+    const sums = new Map();
+    for (let p = 0; p < data.length; p += 4) {
+      const [x, y] = [(p / 4) % w, Math.floor(p / 4 / w)];
+      const key = `${Math.floor(x / 8)},${Math.floor(y / 8)}`;
+      sums.set(key, (sums.get(key) ?? 0) + (data[p] + data[p + 1] + data[p + 2]) / 3 / 64);
+    }
+    return [...sums.values()];
+  };
+  const out = {};
+  for (const [name, region] of Object.entries(regions)) {
+    const [a, b] = [blocks(canvas, region), blocks(other, region)];
+    const mean = (f) => a.reduce((sum, v, i) => sum + f(v, i), 0) / a.length;
+    out[name] = { svg: mean((v, i) => Math.abs(v - b[i])), blank: mean((v) => 255 - v) };
+  }
+  return out;
+}
+
+test('the SVG export is the picture on the canvas: frame, ticks, titles, dots and labels', { timeout: 60_000 }, async () => {
+  await withDevServer((url) =>
+    withChromium({ deviceScaleFactor: 2, viewport: { width: 800, height: 820 } }, async (context) => {
+      const { page, problems } = await openPage(context);
+      await page.goto(new URL(FIXTURE, url).href);
+      await page.waitForSelector('body[data-ready="true"]');
+      // A plain map (its backdrops go through the pixel buffer) and one with a selection
+      // (its backdrops go over the neighbour lines, through the canvas).
+      for (const options of [
+        { xLabel: 'PC1', yLabel: 'PC2', labelCount: 300 },
+        { xLabel: 'PC1', yLabel: 'PC2', labelCount: 300, selected: 3, neighbours: [1, 2, 9], hovered: 7 },
+      ]) {
+        const regions = await page.evaluate(canvasAgainstSvg, { n: 300, options });
+        console.log(`canvas against SVG, ${options.selected == null ? 'plain' : 'a selection'}: ${JSON.stringify(regions)}`);
+        for (const [name, { svg, blank }] of Object.entries(regions)) {
+          assert.ok(blank > 1, `the ${name} region holds a picture (${blank})`);
+          // A missing or misplaced frame, dot or label would differ by about as much as the
+          // region holds.
+          assert.ok(svg < 0.2 * blank, `the ${name} region: SVG differs by ${svg.toFixed(2)} a block, the picture holds ${blank.toFixed(2)}`);
+        }
+      }
+      assert.deepEqual(problems, []);
+    }),
+  );
+});

@@ -3,7 +3,8 @@
 // worker loads the threaded module (www/pkg-threads) and trains the built-in sample on a pool
 // of 2 threads (host workers over shared memory, www/threads.js), which really run: a job
 // broadcast to the pool runs on 2 distinct threads. The loss falls, the planted analogies come
-// out, queries answer; CBOW, chosen in the form, trains so too. A page that is not isolated
+// out, queries answer; CBOW, chosen in the form, trains so too; a panic in a training thread
+// ends the run with its message and a fresh worker trains again. A page that is not isolated
 // falls back to one thread and says why:
 // tests/browser/hosting.test.js, with a plain static server.
 import { after, before, test } from 'node:test';
@@ -110,6 +111,29 @@ test('CBOW, chosen in the form, trains on 2 threads and answers the planted anal
   });
   assert.deepEqual([bundle.cbow, bundle.threads, bundle.alpha], [true, 2, 0.05]);
   assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a panic in a training thread ends the run with its message, and the restarted worker trains on 2 threads again', { timeout: 240_000 }, async () => {
+  const { page, problems } = await suite.openExplorer();
+  await stat(page, 'Vocabulary').waitFor();
+  await field(page, 'Threads').fill('2');
+  await field(page, 'Epochs').fill('50');
+  // Thread 1 of the pool panics in the next step. The module is built with panic=abort, so
+  // the thread traps inside the step; the worker used to wait for its job for ever.
+  await page.evaluate(() => window.explorer.worker.request('testPanic', { inThread: true }));
+  await button(page, 'Train').click();
+  const alert = page.getByRole('alert').filter({ hasText: 'The training worker stopped' });
+  await alert.waitFor({ timeout: 30_000 });
+  const notice = await alert.textContent();
+  assert.match(notice, /stopped \(a training thread panicked: a deliberate panic in training thread 1, to test .* \(at src\/train\/trainer\.rs:\d+\)\)/, notice);
+  assert.match(notice, /restarted/, notice);
+
+  // The fresh worker starts a fresh pool: the sample trains on 2 threads again.
+  await page.waitForSelector('#worker-status[data-state="ready"]');
+  await button(page, 'Use the built-in sample').click();
+  await trainSampleOnThreads(page, 2);
+  assert.deepEqual(problems.filter((p) => !p.includes('deliberate panic')), []);
   await page.close();
 });
 

@@ -1,146 +1,156 @@
-//! The command line: its usage text and `Args`, the options each command takes as it reads them.
+//! The command line: each command's options as one table ([`Command`]), from which both the
+//! parser and the help are made, and [`Args`], the parsed options a command reads by name.
+//!
+//! `lexopt` splits the arguments (`--name value`, `--name=value`, `-k5`, `--` before
+//! positional arguments that start with `-`); the table says which options take a value, so an
+//! option a command does not know is refused by name, and `COMMAND --help` lists exactly what
+//! the command reads. Defaults in the help are formatted from the core's `Default`s
+//! (`TrainConfig::default()` and the like), never typed a second time. lexopt rather than
+//! clap's derive: the commands keep their own one-line messages (`-k needs a value`, `--dim 'x'
+//! is not a valid number`), which the tests and scripts rely on, and read options that depend
+//! on each other (`--cbow` changes `--alpha`'s default) in order.
 
 use std::collections::VecDeque;
+use std::fmt::Write as _;
 
-pub(crate) const USAGE: &str = "\
-usage:
-  embedscope train CORPUS --out VECTORS [--format text|binary|glove|tsv|bundle]
-                   [--tokenizer word|whitespace|bpe] [--lowercase] [--keep-punctuation]
-                   [--vocab-size 8000] [--bpe-mode cross|within]
-                   [--dim 100] [--window 5] [--negative 5] [--sample 1e-3]
-                   [--min-count 5] [--max-vocab N] [--epochs 5] [--alpha 0.025]
-                   [--min-alpha 0.0001] [--ns-exponent 0.75] [--seed 1] [--cbow]
-                   [--threads N] [--quiet]
-  embedscope neighbours VECTORS WORD [-k 10] [--restrict N] [--metadata FILE]
-  embedscope analogy VECTORS A B C [-k 10] [--cosmul] [--restrict N] [--metadata FILE]
-  embedscope eval VECTORS [--analogies FILE] [--similarity FILE] [--restrict N]
-                  [--ignore-case] [--gensim] [-k/--worst N] [--json] [--metadata FILE]
-  embedscope project VECTORS --out FILE [--method tsne|umap|pca] [--words 5000] [--seed 1]
-                     [--perplexity 30] [--learning-rate auto] [--iterations 750] [--exaggeration 12]
-                     [--neighbors 15] [--min-dist 0.1] [--epochs N] [--quiet] [--metadata FILE]
+/// One option of a command.
+pub(crate) struct Opt {
+    /// As typed: `--dim`, or `-k`.
+    pub(crate) name: &'static str,
+    /// What its value is (`N`, `FILE`, `word|whitespace|bpe`); `None` for a switch.
+    pub(crate) value: Option<&'static str>,
+    /// The default, when there is one to show.
+    pub(crate) default: Option<String>,
+    /// What it does, one line.
+    pub(crate) help: String,
+}
 
-VECTORS files may be word2vec text or binary, GloVe, a Projector vectors.tsv, or an
-embedscope bundle (.json, saved by the explorer); the
-format is told from the file's first bytes, else from its name (.bin binary, .tsv
-vectors.tsv) or its first line. A vectors.tsv takes its words from
---metadata FILE, by default from the metadata.tsv next to it (x-vectors.tsv: x-metadata.tsv);
-without one its words are the row numbers 1, 2, ...
-train writes word2vec text, or with --format (by default from the name: .bin binary,
-.tsv a vectors.tsv plus its metadata.tsv, .json a bundle) binary, GloVe, Projector TSV or an
-embedscope bundle, which also holds the counts, parameters, losses and fingerprint and opens
-in the explorer as it was.
-Tokens holding whitespace are stored escaped (\\s for a space, \\n for a newline);
-give WORD escaped the same way, e.g. 'Jesus\\s' or 'from\\sthe\\sdead'.
+/// An option that takes a value, with its default.
+pub(crate) fn valued(name: &'static str, value: &'static str, default: impl ToString, help: &str) -> Opt {
+    Opt { name, value: Some(value), default: Some(default.to_string()), help: help.into() }
+}
 
-train learns skip-gram vectors, or with --cbow continuous bag of words (the mean of a
-window predicts its centre; --alpha then defaults to 0.05, as in word2vec.c). --threads N
-trains on N threads at once (default: this machine's cores), lock-free as word2vec.c and
-gensim do; only --threads 1 gives bit-identical vectors for the same text, parameters and
-seed, and the output says which a run was.
+/// An option that takes a value and has no default.
+pub(crate) fn optional(name: &'static str, value: &'static str, help: &str) -> Opt {
+    Opt { name, value: Some(value), default: None, help: help.into() }
+}
 
---tokenizer bpe learns byte-pair merges from CORPUS up to --vocab-size tokens; with
---bpe-mode cross (default) tokens may span words within a line, with within they stay
-inside a word and the whitespace after it.
+/// An option that takes no value.
+pub(crate) fn switch(name: &'static str, help: &str) -> Opt {
+    Opt { name, value: None, default: None, help: help.into() }
+}
 
-eval scores VECTORS on benchmarks (give one or both): --analogies FILE in the
-questions-words.txt format (': section' lines, then 'a b c d' per line), answered by 3CosAdd
-and 3CosMul; --similarity FILE of 'word1 word2 score' lines (WordSim-353, SimLex-999; a
-header line names the score column), scored by Spearman's and Pearson's correlation. In
-both, lines starting with '#' are comments, as in gensim's copies of these benchmarks.
-Only the --restrict N most frequent words count (default: 30000 for analogies, as word2vec's
-compute-accuracy, and the whole vocabulary for similarity; 0 means the whole vocabulary);
---ignore-case matches words case-insensitively. Questions and pairs with a word outside
-them are left out, and counted in the coverage and the OOV ratio. --gensim takes the
-defaults of gensim's evaluate_word_analogies and evaluate_word_pairs instead: ignoring case,
-the 300000 most frequent words for both (an explicit --restrict still applies).
--k/--worst N lists the N worst-answered questions (default 20) and pairs (default 10).
+/// A command: its name, its positional arguments, its options, and what it does.
+pub(crate) struct Command {
+    pub(crate) name: &'static str,
+    /// The synopsis before the options, e.g. `CORPUS --out VECTORS`.
+    pub(crate) synopsis: &'static str,
+    /// Options the synopsis already shows (`--out`), left out of its bracketed list.
+    pub(crate) required: &'static [&'static str],
+    pub(crate) options: Vec<Opt>,
+    /// Paragraphs on what the command does, for its help.
+    pub(crate) about: String,
+}
 
-project maps the --words N most frequent words (default 5000, or all when fewer) to the
-plane and writes one row per word with its two coordinates: CSV (word,x,y with a header,
-RFC 4180 quoting), or for a .tsv name the Projector's pair (FILE the coordinates, its
-metadata.tsv the words). --method tsne (default) is Barnes-Hut t-SNE as openTSNE runs it:
---perplexity, --learning-rate auto or a number (scikit-learn's scale, a quarter of
-openTSNE's), --iterations, --exaggeration for the first 250. --method umap takes
---neighbors, --min-dist, --epochs (by default 500 up to 10000 words, else 200) and
---learning-rate (default 1). --method pca plots the first two principal components. t-SNE
-and UMAP use cosine distance and write the same file for the same --seed.";
+/// Lines of the synopsis are wrapped before this many characters.
+const WIDTH: usize = 92;
 
-/// Positional arguments and `--flag value` options, consumed as the command reads them,
-/// so anything left over is reported as unknown.
+impl Command {
+    fn find(&self, name: &str) -> Option<&Opt> {
+        self.options.iter().find(|o| o.name == name)
+    }
+
+    /// `embedscope train CORPUS --out VECTORS [--dim 100] …`, wrapped and indented.
+    pub(crate) fn synopsis(&self) -> String {
+        let head = format!("  embedscope {} {}", self.name, self.synopsis);
+        let indent = " ".repeat(self.name.len() + 14);
+        let mut out = head.clone();
+        let mut line_len = head.len();
+        for opt in self.options.iter().filter(|o| !self.required.contains(&o.name)) {
+            // Choices show as choices; otherwise the default, or what the value is.
+            let shown = match (opt.value, &opt.default) {
+                (None, _) => String::new(),
+                (Some(v), _) if v.contains('|') => format!(" {v}"),
+                (Some(_), Some(d)) => format!(" {d}"),
+                (Some(v), None) => format!(" {v}"),
+            };
+            let item = format!("[{}{shown}]", opt.name);
+            if line_len + 1 + item.len() > WIDTH {
+                let _ = write!(out, "\n{indent}{item}");
+                line_len = indent.len() + item.len();
+            } else {
+                let _ = write!(out, " {item}");
+                line_len += 1 + item.len();
+            }
+        }
+        out
+    }
+
+    /// The help `embedscope COMMAND --help` prints: synopsis, every option, then `about`.
+    pub(crate) fn help(&self) -> String {
+        let mut out = format!("usage:\n{}\n\noptions:\n", self.synopsis());
+        let width = self.options.iter().map(|o| label(o).len()).max().unwrap_or(0);
+        let default_width = self.options.iter().filter_map(|o| o.default.as_ref()).map(String::len).max();
+        let default_width = default_width.unwrap_or(0);
+        // The defaults' column, when there is one.
+        let column = |default: &str| match default_width {
+            0 => String::new(),
+            w => format!("{default:w$}  "),
+        };
+        for opt in &self.options {
+            let default = column(opt.default.as_deref().unwrap_or(""));
+            let _ = writeln!(out, "  {:width$}  {default}{}", label(opt), opt.help);
+        }
+        let _ = write!(out, "  {:width$}  {}this help\n\n{}", "-h, --help", column(""), self.about);
+        out
+    }
+}
+
+fn label(opt: &Opt) -> String {
+    match opt.value {
+        Some(v) => format!("{} {v}", opt.name),
+        None => opt.name.to_string(),
+    }
+}
+
+/// What the command line asked of a command.
+pub(crate) enum Parsed {
+    /// `--help` or `-h`: print the command's help.
+    Help,
+    Run(Args),
+}
+
+/// Positional arguments and the options given, consumed as the command reads them.
 pub(crate) struct Args {
     positional: VecDeque<String>,
     options: Vec<(String, Option<String>)>,
 }
 
-/// Options that take no value.
-pub(crate) const SWITCHES: &[&str] = &[
-    "--lowercase",
-    "--keep-punctuation",
-    "--quiet",
-    "--cosmul",
-    "--ignore-case",
-    "--gensim",
-    "--json",
-    "--cbow",
-];
-
-/// Options that take a value; each command reads the ones it knows.
-pub(crate) const VALUED: &[&str] = &[
-    "--out",
-    "--format",
-    "--tokenizer",
-    "--vocab-size",
-    "--bpe-mode",
-    "--dim",
-    "--window",
-    "--negative",
-    "--sample",
-    "--min-count",
-    "--max-vocab",
-    "--epochs",
-    "--alpha",
-    "--min-alpha",
-    "--ns-exponent",
-    "--seed",
-    "--threads",
-    "-k",
-    "--restrict",
-    "--metadata",
-    "--analogies",
-    "--similarity",
-    "--worst",
-    "--method",
-    "--words",
-    "--perplexity",
-    "--learning-rate",
-    "--iterations",
-    "--exaggeration",
-    "--neighbors",
-    "--min-dist",
-];
-
 impl Args {
-    pub(crate) fn parse(mut raw: VecDeque<String>) -> Result<Args, String> {
+    /// Splits `raw` (the arguments after the command's name) by `command`'s table.
+    pub(crate) fn parse(command: &Command, raw: Vec<String>) -> Result<Parsed, String> {
+        use lexopt::Arg::{Long, Short, Value};
+        let try_help = format!("try 'embedscope {} --help'", command.name);
         let mut args = Args { positional: VecDeque::new(), options: Vec::new() };
-        while let Some(arg) = raw.pop_front() {
-            if arg.starts_with('-') && arg.len() > 1 && arg.parse::<f64>().is_err() {
-                let (name, inline) = match arg.split_once('=') {
-                    Some((name, value)) => (name.to_string(), Some(value.to_string())),
-                    None => (arg, None),
-                };
-                let value = if SWITCHES.contains(&name.as_str()) {
-                    inline
-                } else if VALUED.contains(&name.as_str()) {
-                    Some(inline.or_else(|| raw.pop_front()).ok_or_else(|| format!("{name} needs a value"))?)
-                } else {
-                    return Err(format!("unknown option {name}; try 'embedscope help'"));
-                };
-                args.options.push((name, value));
-            } else {
-                args.positional.push_back(arg);
-            }
+        let mut parser = lexopt::Parser::from_args(raw);
+        while let Some(arg) = parser.next().map_err(|e| message(e, &try_help))? {
+            let name = match arg {
+                Long("help") | Short('h') => return Ok(Parsed::Help),
+                Long(name) => format!("--{name}"),
+                Short(c) => format!("-{c}"),
+                Value(value) => {
+                    args.positional.push_back(utf8(value)?);
+                    continue;
+                }
+            };
+            let opt = command.find(&name).ok_or_else(|| format!("unknown option {name}; {try_help}"))?;
+            let value = match opt.value {
+                Some(_) => Some(utf8(parser.value().map_err(|e| message(e, &try_help))?)?),
+                None => None,
+            };
+            args.options.push((name, value));
         }
-        Ok(args)
+        Ok(Parsed::Run(args))
     }
 
     pub(crate) fn positional(&mut self, what: &str) -> Result<String, String> {
@@ -182,14 +192,101 @@ impl Args {
         self.take(name).flatten().unwrap_or_else(|| default.to_string())
     }
 
-    /// Fails on anything no command asked for.
+    /// Fails on a positional argument the command did not ask for. An option left unread
+    /// is a command that forgot to read an option of its own table: a bug, named as such.
     pub(crate) fn finish(self) -> Result<(), String> {
         if let Some(extra) = self.positional.front() {
             return Err(format!("unexpected argument '{extra}'"));
         }
         if let Some((name, _)) = self.options.first() {
-            return Err(format!("unknown option {name}; try 'embedscope help'"));
+            return Err(format!("internal error: option {name} was accepted but not read"));
         }
         Ok(())
+    }
+}
+
+fn utf8(value: std::ffi::OsString) -> Result<String, String> {
+    value.into_string().map_err(|v| format!("the argument {v:?} is not valid UTF-8"))
+}
+
+/// lexopt's errors in the words of the rest of the command line.
+fn message(error: lexopt::Error, try_help: &str) -> String {
+    match error {
+        lexopt::Error::MissingValue { option: Some(option) } => format!("{option} needs a value"),
+        lexopt::Error::UnexpectedValue { option, .. } => format!("{option} takes no value"),
+        other => format!("{other}; {try_help}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn command() -> Command {
+        Command {
+            name: "demo",
+            synopsis: "FILE --out OUT",
+            required: &["--out"],
+            options: vec![
+                optional("--out", "OUT", "where to write"),
+                valued("--dim", "N", 100, "the dimension"),
+                valued("--mode", "a|b", "a", "the mode"),
+                optional("-k", "N", "how many"),
+                switch("--quiet", "say less"),
+            ],
+            about: "Demo.".into(),
+        }
+    }
+
+    fn parse(raw: &[&str]) -> Result<Args, String> {
+        match Args::parse(&command(), raw.iter().map(|s| s.to_string()).collect())? {
+            Parsed::Run(args) => Ok(args),
+            Parsed::Help => Err("help".into()),
+        }
+    }
+
+    #[test]
+    fn values_inline_or_next_switches_and_positionals() {
+        let mut args =
+            parse(&["in.txt", "--dim=3", "-k5", "--out", "o", "--quiet", "--", "--weird"]).unwrap();
+        assert_eq!(args.value("--dim", 0usize), Ok(3));
+        assert_eq!(args.value("-k", 0usize), Ok(5));
+        assert_eq!(args.text("--out", ""), "o");
+        assert!(args.switch("--quiet"));
+        assert_eq!(args.positional("FILE").as_deref(), Ok("in.txt"));
+        assert_eq!(args.positional("X").as_deref(), Ok("--weird"));
+        assert!(args.finish().is_ok());
+        // A value may start with '-'.
+        assert_eq!(parse(&["--dim", "-1"]).unwrap().text("--dim", ""), "-1");
+    }
+
+    #[test]
+    fn faults_are_named() {
+        let err = |raw: &[&str]| parse(raw).err().unwrap();
+        assert_eq!(err(&["--colour"]), "unknown option --colour; try 'embedscope demo --help'");
+        assert_eq!(err(&["-k"]), "-k needs a value");
+        assert_eq!(err(&["--quiet=yes"]), "--quiet takes no value");
+        assert_eq!(err(&["--help"]), "help");
+        assert_eq!(err(&["x", "-h"]), "help");
+        let mut extra = parse(&["a", "b"]).unwrap();
+        extra.positional("FILE").unwrap();
+        assert_eq!(extra.finish(), Err("unexpected argument 'b'".into()));
+        assert_eq!(
+            parse(&["--dim", "x"]).unwrap().value("--dim", 0usize),
+            Err("--dim 'x' is not a valid number".into())
+        );
+    }
+
+    #[test]
+    fn help_shows_defaults_choices_and_every_option() {
+        let c = command();
+        assert_eq!(
+            c.synopsis(),
+            "  embedscope demo FILE --out OUT [--dim 100] [--mode a|b] [-k N] [--quiet]"
+        );
+        let help = c.help();
+        assert!(help.contains("\n  --dim N     100  the dimension\n"), "{help}");
+        assert!(help.contains("\n  --quiet          say less\n"), "{help}");
+        assert!(help.ends_with("this help\n\nDemo."), "{help}");
     }
 }

@@ -6,10 +6,55 @@ use embedscope::embed::{
 };
 use embedscope::json::{self, Value};
 
-use crate::args::Args;
+use crate::args::{Args, Command, optional, switch};
 use crate::now;
 use crate::progress::*;
 use crate::vectors::*;
+
+/// `eval`'s options, with the benchmarks' defaults.
+pub(crate) fn command() -> Command {
+    let (a, s) = (AnalogyOptions::default(), SimilarityOptions::default());
+    let analogy_restrict = a.restrict.map_or("all".to_string(), |n| n.to_string());
+    Command {
+        name: "eval",
+        synopsis: "VECTORS",
+        required: &[],
+        options: vec![
+            optional("--analogies", "FILE", "analogy questions, in the questions-words.txt format"),
+            optional("--similarity", "FILE", "word pairs with a score (WordSim-353, SimLex-999)"),
+            optional("--restrict", "N", "only the N most frequent words count; 0: all"),
+            switch("--ignore-case", "match words case-insensitively"),
+            switch(
+                "--gensim",
+                &format!(
+                    "gensim's defaults: ignore case, the {} most frequent words",
+                    embed::GENSIM_RESTRICT
+                ),
+            ),
+            optional("-k", "N", "the worst-answered questions and pairs to list"),
+            optional("--worst", "N", "the same as -k"),
+            switch("--json", "the figures as one JSON object on stdout"),
+            optional("--metadata", "FILE", "the words of a Projector vectors.tsv"),
+        ],
+        about: format!(
+            "eval scores VECTORS on benchmarks (give one or both): --analogies FILE in the
+questions-words.txt format (': section' lines, then 'a b c d' per line), answered by 3CosAdd
+and 3CosMul; --similarity FILE of 'word1 word2 score' lines (WordSim-353, SimLex-999; a
+header line names the score column), scored by Spearman's and Pearson's correlation. In
+both, lines starting with '#' are comments, as in gensim's copies of these benchmarks.
+Only the --restrict N most frequent words count (default: {analogy_restrict} for analogies, as word2vec's
+compute-accuracy, and the whole vocabulary for similarity; 0 means the whole vocabulary);
+--ignore-case matches words case-insensitively. Questions and pairs with a word outside
+them are left out, and counted in the coverage and the OOV ratio. --gensim takes the
+defaults of gensim's evaluate_word_analogies and evaluate_word_pairs instead: ignoring case,
+the {gensim} most frequent words for both (an explicit --restrict still applies).
+-k/--worst N lists the N worst-answered questions (default {}) and pairs (default {}).",
+            a.worst,
+            s.worst,
+            gensim = embed::GENSIM_RESTRICT,
+        ),
+    }
+}
 
 pub(crate) fn eval(mut args: Args) -> Result<(), String> {
     let path = args.positional("VECTORS")?;
@@ -52,16 +97,16 @@ pub(crate) fn eval(mut args: Args) -> Result<(), String> {
         let (n_questions, n_sections) = (set.n_questions(), set.sections().len());
         let started = now();
         let mut evaluator = AnalogyEvaluator::new(&embeddings, set, options).map_err(|e| e.to_string())?;
-        let mut bar = ProgressBar::new(false);
+        let bar = Bar::new(false, "analogies");
         loop {
             let p = evaluator.step(&embeddings, 1_024).map_err(|e| e.to_string())?;
-            let text = format!("analogies {} {}/{}", gauge(p.done as f64 / p.total as f64), p.done, p.total);
-            bar.draw_text(p.is_done(), &text);
+            bar.set(p.done as u64, p.total as u64, format!("{}/{}", p.done, p.total));
             if p.is_done() {
                 break;
             }
         }
         bar.line(&format!("evaluated {n_questions} analogy questions in {:.2} s", now() - started));
+        bar.finish();
         let report = evaluator.report();
         if json {
             json_out.push(("analogies".into(), analogy_json(&file, &report, ignore_case)));

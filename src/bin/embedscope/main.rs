@@ -2,12 +2,15 @@
 //!
 //! ```text
 //! embedscope train CORPUS --out VECTORS [options]
-//! embedscope neighbours VECTORS WORD [-k 10] [--restrict N] [--metadata FILE]
-//! embedscope analogy VECTORS A B C [-k 10] [--cosmul] [--restrict N] [--metadata FILE]
-//! embedscope eval VECTORS [--analogies FILE] [--similarity FILE] [--restrict N] [--ignore-case]
-//!                 [--gensim] [-k N] [--json] [--metadata FILE]
-//! embedscope project VECTORS --out FILE [--method tsne|umap|pca] [--words 5000] [options]
+//! embedscope neighbours VECTORS WORD [options]
+//! embedscope analogy VECTORS A B C [options]
+//! embedscope eval VECTORS [--analogies FILE] [--similarity FILE] [options]
+//! embedscope project VECTORS --out FILE [options]
+//! embedscope help [COMMAND]
 //! ```
+//!
+//! Each command's options are one table in its module (`train::command()` and so on), from
+//! which `args` parses and the help is written.
 //!
 //! VECTORS may be in any format the core reads (word2vec text or binary, GloVe, Projector
 //! `vectors.tsv`, an embedscope bundle); [`vectors::load_vectors`] tells which from the file's first bytes.
@@ -22,19 +25,41 @@ mod query;
 mod train;
 mod vectors;
 
-use std::collections::VecDeque;
 use std::process::ExitCode;
 use std::sync::OnceLock;
 use std::time::Instant;
 
-use args::{Args, USAGE};
-use eval::eval;
-use project::project;
-use query::{analogy, neighbours};
-use train::train;
+use args::{Args, Command, Parsed};
+
+/// What VECTORS may be, and how words with whitespace are given: shared by every command.
+const VECTORS_TEXT: &str = "\
+VECTORS files may be word2vec text or binary, GloVe, a Projector vectors.tsv, or an
+embedscope bundle (.json, saved by the explorer); the
+format is told from the file's first bytes, else from its name (.bin binary, .tsv
+vectors.tsv) or its first line. A vectors.tsv takes its words from
+--metadata FILE, by default from the metadata.tsv next to it (x-vectors.tsv: x-metadata.tsv);
+without one its words are the row numbers 1, 2, ...
+Tokens holding whitespace are stored escaped (\\s for a space, \\n for a newline);
+give WORD escaped the same way, e.g. 'Jesus\\s' or 'from\\sthe\\sdead'. Put -- before a word
+that starts with '-'.";
+
+/// What runs a command once its arguments are parsed.
+type Runner = fn(Args) -> Result<(), String>;
+
+/// A command's table and the function that runs it.
+type Entry = (fn() -> Command, Runner);
+
+/// Every command, in the order the help lists them.
+const COMMANDS: &[Entry] = &[
+    (train::command, train::train),
+    (query::neighbours_command, query::neighbours),
+    (query::analogy_command, query::analogy),
+    (eval::command, eval::eval),
+    (project::command, project::project),
+];
 
 fn main() -> ExitCode {
-    let args: VecDeque<String> = std::env::args().skip(1).collect();
+    let args: Vec<String> = std::env::args().skip(1).collect();
     match run(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
@@ -44,19 +69,49 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(mut args: VecDeque<String>) -> Result<(), String> {
-    match args.pop_front().as_deref() {
-        Some("train") => train(Args::parse(args)?),
-        Some("neighbours" | "neighbors") => neighbours(Args::parse(args)?),
-        Some("analogy") => analogy(Args::parse(args)?),
-        Some("eval") => eval(Args::parse(args)?),
-        Some("project") => project(Args::parse(args)?),
-        Some("help" | "-h" | "--help") => {
-            println!("{USAGE}");
+/// The command named `name` (`neighbors` is `neighbours`).
+fn entry(name: &str) -> Option<(Command, Runner)> {
+    let name = if name == "neighbors" { "neighbours" } else { name };
+    COMMANDS.iter().map(|&(command, run)| (command(), run)).find(|(command, _)| command.name == name)
+}
+
+/// `embedscope help`: every command's synopsis, then what each does.
+fn usage() -> String {
+    let commands: Vec<Command> = COMMANDS.iter().map(|(command, _)| command()).collect();
+    let synopses: Vec<String> = commands.iter().map(Command::synopsis).collect();
+    let abouts: Vec<&str> = commands.iter().map(|c| c.about.as_str()).collect();
+    format!(
+        "usage:\n{}\n\n{VECTORS_TEXT}\n\n{}\n\n'embedscope COMMAND --help' lists a command's options with their defaults.",
+        synopses.join("\n"),
+        abouts.join("\n\n"),
+    )
+}
+
+fn run(mut args: Vec<String>) -> Result<(), String> {
+    if args.is_empty() {
+        return Err(format!("no command given\n{}", usage()));
+    }
+    let name = args.remove(0);
+    match name.as_str() {
+        "help" | "-h" | "--help" => {
+            match args.first().map(|name| entry(name).ok_or(name)) {
+                None => println!("{}", usage()),
+                Some(Ok((command, _))) => println!("{}", command.help()),
+                Some(Err(other)) => return Err(format!("unknown command '{other}'; try 'embedscope help'")),
+            }
             Ok(())
         }
-        Some(other) => Err(format!("unknown command '{other}'; try 'embedscope help'")),
-        None => Err(format!("no command given\n{USAGE}")),
+        _ => {
+            let (command, run) =
+                entry(&name).ok_or_else(|| format!("unknown command '{name}'; try 'embedscope help'"))?;
+            match Args::parse(&command, args)? {
+                Parsed::Help => {
+                    println!("{}", command.help());
+                    Ok(())
+                }
+                Parsed::Run(args) => run(args),
+            }
+        }
     }
 }
 

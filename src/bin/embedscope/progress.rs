@@ -1,68 +1,73 @@
-//! The progress bar drawn on stderr while training and learning BPE merges.
+//! The one progress bar the commands draw on stderr (training, BPE merges, analogies, maps),
+//! through `indicatif`: it draws only on a terminal, at most 20 times a second, and keeps
+//! its line below the permanent lines printed above it.
 
-use std::io::IsTerminal;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use embedscope::train::Progress;
 
-use crate::now;
-
-/// `fraction` (0 to 1) as a bar of 30 characters between brackets: `[#####     ]`.
-pub(crate) fn gauge(fraction: f64) -> String {
-    let filled = ((fraction.clamp(0.0, 1.0) * 30.0) as usize).min(30);
-    format!("[{}{}]", "#".repeat(filled), " ".repeat(30 - filled))
+/// A bar of `done` out of `total` units with a label before it and a message after.
+pub(crate) struct Bar {
+    bar: ProgressBar,
 }
 
-/// A one-line progress bar on stderr, redrawn at most ten times a second, only on a terminal.
-pub(crate) struct ProgressBar {
-    enabled: bool,
-    last_draw: f64,
-}
-
-impl ProgressBar {
-    pub(crate) fn new(quiet: bool) -> ProgressBar {
-        ProgressBar { enabled: !quiet && std::io::stderr().is_terminal(), last_draw: f64::NEG_INFINITY }
+impl Bar {
+    /// A bar labelled `label` (e.g. `analogies`); hidden when `quiet`, and by indicatif
+    /// when stderr is not a terminal.
+    pub(crate) fn new(quiet: bool, label: &str) -> Bar {
+        let target = if quiet { ProgressDrawTarget::hidden() } else { ProgressDrawTarget::stderr() };
+        let bar = ProgressBar::with_draw_target(None, target);
+        let style = ProgressStyle::with_template("{prefix} [{bar:30}] {percent:>3}%  {wide_msg}")
+            .expect("the template is valid")
+            .progress_chars("## ");
+        bar.set_style(style);
+        bar.set_prefix(label.to_string());
+        Bar { bar }
     }
 
-    /// Redraws the bar with `text`, unless it was drawn less than 0.1 s ago and `force` is unset.
-    pub(crate) fn draw_text(&mut self, force: bool, text: &str) {
-        if !self.enabled || (now() - self.last_draw < 0.1 && !force) {
-            return;
-        }
-        self.last_draw = now();
-        eprint!("\r\x1b[2K{text}");
+    /// `done` of `total`, with `message` after the bar.
+    pub(crate) fn set(&self, done: u64, total: u64, message: String) {
+        self.bar.set_length(total.max(1));
+        self.bar.set_position(done);
+        self.bar.set_message(message);
     }
 
-    pub(crate) fn draw(&mut self, p: &Progress) {
-        if !self.enabled || (now() - self.last_draw < 0.1 && !p.done) {
-            return;
-        }
-        let fraction = p.tokens_done as f64 / p.tokens_total as f64;
+    /// Training's progress: epoch, tokens, speed, learning rate, loss and the time left.
+    pub(crate) fn training(&self, p: &Progress) {
         let eta = if p.tokens_per_sec > 0.0 {
             (p.tokens_total - p.tokens_done) as f64 / p.tokens_per_sec
         } else {
             0.0
         };
-        let text = format!(
-            "epoch {}/{} {} {:5.1}%  {:>9.0} tokens/s  lr {:.5}  loss {:.4}  ETA {}:{:02}",
-            p.epoch,
-            p.epochs,
-            gauge(fraction),
-            fraction * 100.0,
-            p.tokens_per_sec,
-            p.alpha,
-            p.loss,
-            eta as u64 / 60,
-            eta as u64 % 60
+        self.bar.set_prefix(format!("epoch {}/{}", p.epoch, p.epochs));
+        self.set(
+            p.tokens_done,
+            p.tokens_total,
+            // What matters most first: a narrow terminal cuts the end off.
+            format!(
+                "loss {:.4}  ETA {}:{:02}  {:.0} tokens/s  lr {:.5}",
+                p.loss,
+                eta as u64 / 60,
+                eta as u64 % 60,
+                p.tokens_per_sec,
+                p.alpha,
+            ),
         );
-        self.draw_text(true, &text);
     }
 
-    /// A permanent line, printed above the bar.
-    pub(crate) fn line(&mut self, text: &str) {
-        if self.enabled {
-            eprint!("\r\x1b[2K");
-        }
-        eprintln!("{text}");
-        self.last_draw = f64::NEG_INFINITY;
+    /// A permanent line on stderr, above the bar; printed whether or not the bar is shown.
+    pub(crate) fn line(&self, text: &str) {
+        self.bar.suspend(|| eprintln!("{text}"));
+    }
+
+    /// Takes the bar off the screen, for good.
+    pub(crate) fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+impl Drop for Bar {
+    fn drop(&mut self) {
+        self.finish();
     }
 }

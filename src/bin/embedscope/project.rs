@@ -7,7 +7,7 @@ use std::path::Path;
 use embedscope::Embeddings;
 use embedscope::embed::{self, Layout, Pca, Tsne, TsneParams, Umap, UmapParams};
 
-use crate::args::Args;
+use crate::args::{Args, Command, optional, switch, valued};
 use crate::now;
 use crate::progress::*;
 use crate::vectors::*;
@@ -20,6 +20,52 @@ pub(crate) enum Projection {
     Pca,
     Tsne(TsneParams),
     Umap(UmapParams),
+}
+
+/// `project`'s options, with the layouts' defaults.
+pub(crate) fn command() -> Command {
+    let (t, u) = (TsneParams::default(), UmapParams::default());
+    Command {
+        name: "project",
+        synopsis: "VECTORS --out FILE",
+        required: &["--out"],
+        options: vec![
+            optional("--out", "FILE", "the map to write: CSV, or for a .tsv name the Projector's pair"),
+            valued("--method", "tsne|umap|pca", "tsne", "how the words are mapped to the plane"),
+            valued("--words", "N", DEFAULT_PROJECT_WORDS, "the most frequent words to map (or all, when fewer)"),
+            valued("--seed", "N", t.seed, "tsne, umap: the seed of every random choice"),
+            valued("--perplexity", "P", t.perplexity, "tsne: the neighbourhood's effective size"),
+            valued("--learning-rate", "R", "auto", &format!("tsne: auto or a number; umap: a number ({})", u.learning_rate)),
+            valued("--iterations", "N", t.iterations, "tsne: iterations in all"),
+            valued("--exaggeration", "E", t.early_exaggeration, "tsne: the early exaggeration"),
+            valued("--neighbors", "N", u.n_neighbours, "umap: neighbours of each word in the graph"),
+            valued("--min-dist", "D", u.min_dist, "umap: how close points may pack"),
+            optional("--epochs", "N", &format!(
+                "umap: epochs of SGD (default {} up to {} words, else {})",
+                u.epochs_for(embed::UMAP_LARGE),
+                embed::UMAP_LARGE,
+                u.epochs_for(embed::UMAP_LARGE + 1),
+            )),
+            switch("--quiet", "no progress bar"),
+            optional("--metadata", "FILE", "the words of a Projector vectors.tsv"),
+        ],
+        about: format!(
+            "project maps the --words N most frequent words (default {DEFAULT_PROJECT_WORDS}, or all when fewer) to the
+plane and writes one row per word with its two coordinates: CSV (word,x,y with a header,
+RFC 4180 quoting), or for a .tsv name the Projector's pair (FILE the coordinates, its
+metadata.tsv the words). --method tsne (default) is Barnes-Hut t-SNE as openTSNE runs it:
+--perplexity, --learning-rate auto or a number (scikit-learn's scale, a quarter of
+openTSNE's), --iterations, --exaggeration for the first {exaggerated}. --method umap takes
+--neighbors, --min-dist, --epochs (by default {} up to {large} words, else {}) and
+--learning-rate (default {}). --method pca plots the first two principal components. t-SNE
+and UMAP use cosine distance and write the same file for the same --seed.",
+            u.epochs_for(embed::UMAP_LARGE),
+            u.epochs_for(embed::UMAP_LARGE + 1),
+            u.learning_rate,
+            exaggerated = embed::EARLY_ITERATIONS,
+            large = embed::UMAP_LARGE,
+        ),
+    }
 }
 
 pub(crate) fn project(mut args: Args) -> Result<(), String> {
@@ -89,16 +135,16 @@ pub(crate) fn project(mut args: Args) -> Result<(), String> {
     let embeddings = load_vectors(&path, metadata.as_deref())?;
     let n = n_words.unwrap_or(DEFAULT_PROJECT_WORDS.min(embeddings.len()));
     let started = now();
-    let mut bar = ProgressBar::new(quiet);
+    let bar = Bar::new(quiet, "map");
     let (coords, summary) = match method {
         Projection::Pca => (pca_map(&embeddings, n)?, "PCA".to_string()),
         Projection::Tsne(params) => {
             let layout = Tsne::new(&embeddings, n, params).map_err(|e| e.to_string())?;
-            run_layout(layout, "t-SNE", "iterations", now() - started, &mut bar)
+            run_layout(layout, "t-SNE", "iterations", now() - started, &bar)
         }
         Projection::Umap(params) => {
             let layout = Umap::new(&embeddings, n, params).map_err(|e| e.to_string())?;
-            run_layout(layout, "UMAP", "epochs", now() - started, &mut bar)
+            run_layout(layout, "UMAP", "epochs", now() - started, &bar)
         }
     };
     let seconds = now() - started;
@@ -139,12 +185,15 @@ pub(crate) fn run_layout(
     name: &str,
     unit: &str,
     built: f64,
-    bar: &mut ProgressBar,
+    bar: &Bar,
 ) -> (Vec<f32>, String) {
     loop {
         let p = layout.step(10);
-        let text = format!("{name} {} {}/{} {unit}", gauge(p.fraction()), p.iteration, p.iterations);
-        bar.draw_text(p.is_done(), &text);
+        bar.set(
+            p.iteration as u64,
+            p.iterations as u64,
+            format!("{name} {}/{} {unit}", p.iteration, p.iterations),
+        );
         if p.is_done() {
             let summary = format!("{name} ({} {unit}; neighbours and affinities {built:.2} s)", p.iterations);
             return (layout.coords().to_vec(), summary);

@@ -2,8 +2,47 @@
 
 use embedscope::embed::{self, AnalogyMethod, Neighbour};
 
-use crate::args::Args;
+use crate::args::{Args, Command, Opt, optional, switch, valued};
 use crate::vectors::*;
+
+/// The neighbours a query lists when `-k` is not given.
+const DEFAULT_K: usize = 10;
+
+/// The options both queries take.
+fn query_options() -> Vec<Opt> {
+    vec![
+        valued("-k", "N", DEFAULT_K, "how many words to list"),
+        valued("--restrict", "N", 0, "only the N most frequent words are candidates; 0: all"),
+        optional("--metadata", "FILE", "the words of a Projector vectors.tsv"),
+    ]
+}
+
+/// `neighbours`' options.
+pub(crate) fn neighbours_command() -> Command {
+    Command {
+        name: "neighbours",
+        synopsis: "VECTORS WORD",
+        required: &[],
+        options: query_options(),
+        about: "neighbours lists the words nearest to WORD by cosine similarity, most similar first.".into(),
+    }
+}
+
+/// `analogy`'s options.
+pub(crate) fn analogy_command() -> Command {
+    let mut options = query_options();
+    options.insert(1, switch("--cosmul", "3CosMul (Levy and Goldberg 2014) instead of 3CosAdd"));
+    Command {
+        name: "analogy",
+        synopsis: "VECTORS A B C",
+        required: &[],
+        options,
+        about: "analogy answers A is to B as C is to ?: the words nearest to B - A + C (3CosAdd), or
+with --cosmul the words x that maximise cos(x, B) cos(x, C) / cos(x, A) (3CosMul); A, B and C
+are never answers."
+            .into(),
+    }
+}
 
 pub(crate) fn print_neighbours(list: &[Neighbour]) {
     for n in list {
@@ -25,7 +64,7 @@ pub(crate) fn query_error(err: embedscope::Error) -> String {
 pub(crate) fn neighbours(mut args: Args) -> Result<(), String> {
     let path = args.positional("VECTORS")?;
     let word = args.positional("WORD")?;
-    let k = args.value("-k", 10usize)?;
+    let k = args.value("-k", DEFAULT_K)?;
     let restrict: usize = args.value("--restrict", 0)?;
     let metadata = args.take("--metadata").flatten();
     args.finish()?;
@@ -42,7 +81,7 @@ pub(crate) fn analogy(mut args: Args) -> Result<(), String> {
     for what in ["A", "B", "C"] {
         words.push(embed::unescape_token(&args.positional(what)?).map_err(|e| e.to_string())?);
     }
-    let k = args.value("-k", 10usize)?;
+    let k = args.value("-k", DEFAULT_K)?;
     let method = if args.switch("--cosmul") { AnalogyMethod::CosMul } else { AnalogyMethod::CosAdd };
     let restrict: usize = args.value("--restrict", 0)?;
     let metadata = args.take("--metadata").flatten();

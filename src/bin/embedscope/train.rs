@@ -6,17 +6,82 @@ use std::path::Path;
 
 use embedscope::embed::{self, VectorFormat};
 use embedscope::fingerprint;
-use embedscope::json::{self, Value};
+use embedscope::params::{RunParams, TokenizerSpec};
 use embedscope::text::{
-    BpeConfig, BpeLearner, BpeMode, BpeTokenizer, Corpus, Tokenizer, VocabConfig, WhitespaceTokenizer,
-    WordTokenizer, decode_text,
+    BpeConfig, BpeLearner, BpeMode, BpeTokenizer, Corpus, Tokenizer, VocabConfig, WordTokenizer, decode_text,
 };
 use embedscope::train::{TrainConfig, Trainer};
 
-use crate::args::Args;
+use crate::args::{Args, Command, optional, switch, valued};
 use crate::now;
 use crate::progress::*;
 use crate::vectors::*;
+
+/// The machine's cores: the default of `--threads`.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get()).min(embedscope::train::MAX_THREADS)
+}
+
+/// `train`'s options, with the core's defaults.
+pub(crate) fn command() -> Command {
+    let d = TrainConfig::default();
+    let bpe = BpeConfig::default();
+    let vocab = VocabConfig::default();
+    Command {
+        name: "train",
+        synopsis: "CORPUS --out VECTORS",
+        required: &["--out"],
+        options: vec![
+            optional("--out", "VECTORS", "the file to write"),
+            optional("--format", "text|binary|glove|tsv|bundle", "its format (default: from its name)"),
+            valued("--tokenizer", "word|whitespace|bpe", "word", "how the text is cut into tokens"),
+            switch("--lowercase", "word tokenizer: lowercase every word"),
+            switch("--keep-punctuation", "word tokenizer: punctuation marks are tokens, not dropped"),
+            valued("--vocab-size", "N", bpe.vocab_size, "bpe: the tokens to learn"),
+            valued("--bpe-mode", "cross|within", bpe.mode.name(), "bpe: whether merges may span words"),
+            valued("--dim", "N", d.dim, "the dimension of the vectors"),
+            valued("--window", "N", d.window, "the widest window radius"),
+            valued("--negative", "N", d.negative, "noise words per true pair"),
+            valued("--sample", "T", d.sample, "subsampling threshold of frequent words; 0: none"),
+            valued("--min-count", "N", vocab.min_count, "words seen fewer times are dropped"),
+            optional("--max-vocab", "N", "keep at most the N most frequent words"),
+            valued("--epochs", "N", d.epochs, "passes over the text"),
+            valued(
+                "--alpha",
+                "A",
+                d.alpha,
+                &format!("the first learning rate ({} with --cbow)", TrainConfig::cbow_default().alpha),
+            ),
+            valued("--min-alpha", "A", d.min_alpha, "the last learning rate"),
+            valued("--ns-exponent", "E", d.ns_exponent, "the exponent of counts in the noise distribution"),
+            valued("--seed", "N", d.seed, "the seed of every random choice"),
+            switch("--cbow", "continuous bag of words instead of skip-gram"),
+            optional(
+                "--threads",
+                "N",
+                &format!("threads that train at once (default: the machine's cores, here {})", cores()),
+            ),
+            switch("--quiet", "no progress bar"),
+        ],
+        about: format!(
+            "train learns skip-gram vectors, or with --cbow continuous bag of words (the mean of a
+window predicts its centre; --alpha then defaults to {cbow_alpha}, as in word2vec.c). --threads N
+trains on N threads at once (default: this machine's cores), lock-free as word2vec.c and
+gensim do; only --threads 1 gives bit-identical vectors for the same text, parameters and
+seed, and the output says which a run was.
+
+train writes word2vec text, or with --format (by default from the name: .bin binary,
+.tsv a vectors.tsv plus its metadata.tsv, .json a bundle) binary, GloVe, Projector TSV or an
+embedscope bundle, which also holds the counts, parameters, losses and fingerprint and opens
+in the explorer as it was.
+
+--tokenizer bpe learns byte-pair merges from CORPUS up to --vocab-size tokens; with
+--bpe-mode cross (default) tokens may span words within a line, with within they stay
+inside a word and the whitespace after it.",
+            cbow_alpha = TrainConfig::cbow_default().alpha,
+        ),
+    }
+}
 
 pub(crate) fn train(mut args: Args) -> Result<(), String> {
     let corpus_path = args.positional("CORPUS")?;
@@ -35,41 +100,35 @@ pub(crate) fn train(mut args: Args) -> Result<(), String> {
         },
     };
     let tokenizer_name = args.text("--tokenizer", "word");
-    let mut params: Vec<(String, Value)> = vec![("tokenizer".into(), tokenizer_name.as_str().into())];
-    let choice = match tokenizer_name.as_str() {
-        "word" => {
-            let tokenizer = WordTokenizer {
-                lowercase: args.switch("--lowercase"),
-                keep_punctuation: args.switch("--keep-punctuation"),
-            };
-            params.push(("lowercase".into(), tokenizer.lowercase.into()));
-            params.push(("keepPunctuation".into(), tokenizer.keep_punctuation.into()));
-            TokenizerChoice::Ready(Box::new(tokenizer))
-        }
-        "whitespace" => TokenizerChoice::Ready(Box::new(WhitespaceTokenizer)),
-        "bpe" => {
-            let d = BpeConfig::default();
-            let mode = match args.take("--bpe-mode").flatten() {
-                Some(name) => BpeMode::from_name(&name).map_err(|e| e.to_string())?,
-                None => d.mode,
-            };
-            let config = BpeConfig { vocab_size: args.value("--vocab-size", d.vocab_size)?, mode };
-            config.validate().map_err(|e| e.to_string())?;
-            params.push(("bpeVocabSize".into(), config.vocab_size.into()));
-            params.push(("bpeMode".into(), config.mode.name().into()));
-            TokenizerChoice::Bpe(config)
-        }
-        other => return Err(format!("--tokenizer '{other}' is not word, whitespace or bpe")),
+    let word = WordTokenizer {
+        lowercase: args.switch("--lowercase"),
+        keep_punctuation: args.switch("--keep-punctuation"),
     };
-    for bpe_only in ["--vocab-size", "--bpe-mode"] {
-        if args.switch(bpe_only) {
-            return Err(format!("{bpe_only} only applies to --tokenizer bpe"));
-        }
+    let (vocab_size, bpe_mode) = (args.optional("--vocab-size")?, args.take("--bpe-mode").flatten());
+    let d = BpeConfig::default();
+    let bpe = BpeConfig {
+        vocab_size: vocab_size.unwrap_or(d.vocab_size),
+        mode: match (tokenizer_name.as_str(), &bpe_mode) {
+            ("bpe", Some(name)) => BpeMode::from_name(name).map_err(|e| e.to_string())?,
+            _ => d.mode,
+        },
+    };
+    let tokenizer = TokenizerSpec::from_name(&tokenizer_name, word, bpe)
+        .map_err(|_| format!("--tokenizer '{tokenizer_name}' is not {}", TokenizerSpec::NAMES))?;
+    // Options of another tokenizer would be silently ignored; say so instead.
+    let given = [
+        ("--lowercase", word.lowercase, "word"),
+        ("--keep-punctuation", word.keep_punctuation, "word"),
+        ("--vocab-size", vocab_size.is_some(), "bpe"),
+        ("--bpe-mode", bpe_mode.is_some(), "bpe"),
+    ];
+    if let Some((option, _, kind)) = given.iter().find(|(_, given, kind)| *given && *kind != tokenizer.name())
+    {
+        return Err(format!("{option} only applies to --tokenizer {kind}"));
     }
+    tokenizer.validate().map_err(|e| e.to_string())?;
     let cbow = args.switch("--cbow");
     let d = if cbow { TrainConfig::cbow_default() } else { TrainConfig::default() };
-    let cores =
-        std::thread::available_parallelism().map_or(1, |n| n.get()).min(embedscope::train::MAX_THREADS);
     let config = TrainConfig {
         dim: args.value("--dim", d.dim)?,
         window: args.value("--window", d.window)?,
@@ -80,7 +139,7 @@ pub(crate) fn train(mut args: Args) -> Result<(), String> {
         epochs: args.value("--epochs", d.epochs)?,
         ns_exponent: args.value("--ns-exponent", d.ns_exponent)?,
         seed: args.value("--seed", d.seed)?,
-        threads: args.value("--threads", cores)?,
+        threads: args.value("--threads", cores())?,
         cbow,
     };
     let max_vocab: usize = args.value("--max-vocab", 0)?;
@@ -91,21 +150,7 @@ pub(crate) fn train(mut args: Args) -> Result<(), String> {
     let quiet = args.switch("--quiet");
     args.finish()?;
     // The page's names for the parameters, so the explorer fills its form from a bundle.
-    params.extend([
-        ("dim".to_string(), config.dim.into()),
-        ("window".into(), config.window.into()),
-        ("negative".into(), config.negative.into()),
-        ("sample".into(), config.sample.into()),
-        ("minCount".into(), vocab_config.min_count.into()),
-        ("maxVocab".into(), vocab_config.max_vocab.map_or(Value::Null, Value::from)),
-        ("epochs".into(), config.epochs.into()),
-        ("alpha".into(), json::number_f32(config.alpha)),
-        ("minAlpha".into(), json::number_f32(config.min_alpha)),
-        ("nsExponent".into(), config.ns_exponent.into()),
-        ("seed".into(), config.seed.into()),
-        ("cbow".into(), config.cbow.into()),
-        ("threads".into(), config.threads.into()),
-    ]);
+    let params = RunParams { tokenizer, vocab: vocab_config, train: config }.to_json();
     // Check parameters before reading a large file.
     config.validate().map_err(|e| e.to_string())?;
     vocab_config.validate().map_err(|e| e.to_string())?;
@@ -117,9 +162,9 @@ pub(crate) fn train(mut args: Args) -> Result<(), String> {
         eprintln!("warning: {corpus_path}: {note}");
     }
     let text = decoded.text;
-    let tokenizer = match choice {
-        TokenizerChoice::Ready(tokenizer) => tokenizer,
-        TokenizerChoice::Bpe(config) => Box::new(learn_bpe(&text, &config, quiet)?),
+    let tokenizer = match tokenizer {
+        TokenizerSpec::Bpe(config) => Box::new(learn_bpe(&text, &config, quiet)?),
+        ready => ready.ready().expect("only BPE is learned first"),
     };
     let started = now();
     let corpus = Corpus::build(&text, tokenizer.as_ref(), &vocab_config).map_err(|e| e.to_string())?;
@@ -143,18 +188,19 @@ pub(crate) fn train(mut args: Args) -> Result<(), String> {
     drop(text);
 
     let mut trainer = Trainer::new(corpus, config, now).map_err(|e| e.to_string())?;
-    let mut bar = ProgressBar::new(quiet);
+    let bar = Bar::new(quiet, "epoch");
     let mut reported_epochs = 0;
     // Threads wait for each other at the end of a step, so each gets 50,000 tokens a step.
     let step_tokens = 50_000 * config.threads as u64;
     while !trainer.is_done() {
         let progress = trainer.step(step_tokens).map_err(|e| e.to_string())?;
-        bar.draw(&progress);
+        bar.training(&progress);
         for (epoch, loss) in trainer.epoch_losses().iter().enumerate().skip(reported_epochs) {
             bar.line(&format!("epoch {}/{}  loss {loss:.4}", epoch + 1, config.epochs));
             reported_epochs = epoch + 1;
         }
     }
+    bar.finish();
     let p = trainer.progress();
     let seconds = p.tokens_done as f64 / p.tokens_per_sec;
     let model = if config.cbow { "CBOW" } else { "skip-gram" };
@@ -179,7 +225,7 @@ pub(crate) fn train(mut args: Args) -> Result<(), String> {
     let Some(format) = format else {
         let mut bundle = embed::Bundle::new(embeddings);
         bundle.counts = Some(trainer.corpus().vocab().counts().to_vec());
-        bundle.params = Some(json::object(params));
+        bundle.params = Some(params);
         bundle.fingerprint = Some(run_id);
         bundle.epoch_losses = trainer.epoch_losses().to_vec();
         bundle.source = Path::new(&corpus_path).file_name().map(|name| name.to_string_lossy().into_owned());
@@ -219,29 +265,20 @@ pub(crate) fn peak_memory_mb() -> Option<f64> {
     Some(kb / 1024.0)
 }
 
-/// The tokenizer asked for: ready to use, or BPE merges to learn from the corpus first.
-pub(crate) enum TokenizerChoice {
-    Ready(Box<dyn Tokenizer>),
-    Bpe(BpeConfig),
-}
-
 /// Learns BPE merges from `text`, showing progress, and reports how long it took.
 pub(crate) fn learn_bpe(text: &str, config: &BpeConfig, quiet: bool) -> Result<BpeTokenizer, String> {
     let started = now();
     let mut learner = BpeLearner::new(text, config).map_err(|e| e.to_string())?;
     let prepared = now() - started;
-    let mut bar = ProgressBar::new(quiet);
+    let bar = Bar::new(quiet, "BPE merges");
     let progress = loop {
         let p = learner.step(200);
-        bar.draw_text(
-            p.done,
-            &format!(
-                "BPE merges {} {:5.1}%  vocabulary {}/{}  last pair seen {} times",
-                gauge(p.fraction()),
-                p.fraction() * 100.0,
-                p.vocab_size,
-                p.target_vocab_size,
-                p.last_pair_count
+        bar.set(
+            (p.fraction() * 1000.0) as u64,
+            1000,
+            format!(
+                "vocabulary {}/{}  last pair seen {} times",
+                p.vocab_size, p.target_vocab_size, p.last_pair_count
             ),
         );
         if p.done {

@@ -25,8 +25,8 @@ mod tsne;
 mod umap;
 
 pub use knn::Knn;
-pub use tsne::{Tsne, TsneParams};
-pub use umap::{Umap, UmapParams};
+pub use tsne::{EARLY_ITERATIONS, Tsne, TsneParams};
+pub use umap::{LARGE as UMAP_LARGE, Umap, UmapParams};
 
 use graph::GraphBuilder;
 

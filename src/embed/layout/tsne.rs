@@ -37,7 +37,7 @@ use crate::error::{Error, Result};
 /// Barnes–Hut accuracy: a cell is summarised when its side is under θ times its distance.
 const THETA: f32 = 0.5;
 /// Iterations of early exaggeration at the start (all of them when fewer are asked for).
-const EARLY_ITERATIONS: usize = 250;
+pub const EARLY_ITERATIONS: usize = 250;
 const EARLY_MOMENTUM: f32 = 0.5;
 const MOMENTUM: f32 = 0.8;
 const MIN_GAIN: f32 = 0.01;

@@ -43,7 +43,7 @@ const SUM_TOLERANCE: f64 = 1e-5;
 /// σ is at least this share of the mean distance.
 const MIN_SIGMA_SCALE: f64 = 1e-3;
 /// Layouts of more words than this take 200 epochs by default, others 500 (umap-learn's rule).
-const LARGE: usize = 10_000;
+pub const LARGE: usize = 10_000;
 
 /// UMAP's parameters; `Default` gives umap-learn's.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,0 +1,172 @@
+//! How a run was asked for, defined once for the command line and the page: the tokenizer
+//! chosen by name ([`TokenizerSpec`]) and the parameters under the names the page's form and
+//! bundles use ([`RunParams::to_json`]), so a bundle trained by either opens in the explorer
+//! with its form filled in.
+
+use crate::error::{Error, Result};
+use crate::json::{self, Value};
+use crate::text::{BpeConfig, Tokenizer, VocabConfig, WhitespaceTokenizer, WordTokenizer};
+use crate::train::TrainConfig;
+
+/// The tokenizer a run asked for, by one of [`TokenizerSpec::NAMES`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TokenizerSpec {
+    /// `word`: words, with its own options.
+    Word(WordTokenizer),
+    /// `whitespace`: runs of non-whitespace.
+    Whitespace,
+    /// `bpe`: byte-pair merges learned from the text first.
+    Bpe(BpeConfig),
+}
+
+impl TokenizerSpec {
+    /// The names, as a message lists them.
+    pub const NAMES: &'static str = "word, whitespace or bpe";
+
+    /// The tokenizer called `name`, taking the options of its kind from `word` or `bpe`
+    /// (the others are the caller's to refuse or ignore). Fails only on an unknown name;
+    /// [`TokenizerSpec::validate`] checks the options.
+    pub fn from_name(name: &str, word: WordTokenizer, bpe: BpeConfig) -> Result<TokenizerSpec> {
+        match name {
+            "word" => Ok(TokenizerSpec::Word(word)),
+            "whitespace" => Ok(TokenizerSpec::Whitespace),
+            "bpe" => Ok(TokenizerSpec::Bpe(bpe)),
+            other => Err(Error::InvalidParameter {
+                name: "tokenizer",
+                value: other.to_string(),
+                expected: Self::NAMES.into(),
+            }),
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            TokenizerSpec::Word(_) => "word",
+            TokenizerSpec::Whitespace => "whitespace",
+            TokenizerSpec::Bpe(_) => "bpe",
+        }
+    }
+
+    pub fn validate(&self) -> Result<()> {
+        match self {
+            TokenizerSpec::Bpe(config) => config.validate(),
+            _ => Ok(()),
+        }
+    }
+
+    /// The tokenizer, when it needs nothing learned first; `None` for BPE, whose merges are
+    /// learned from the text (`BpeLearner`).
+    pub fn ready(&self) -> Option<Box<dyn Tokenizer>> {
+        match *self {
+            TokenizerSpec::Word(word) => Some(Box::new(word)),
+            TokenizerSpec::Whitespace => Some(Box::new(WhitespaceTokenizer)),
+            TokenizerSpec::Bpe(_) => None,
+        }
+    }
+}
+
+/// Everything a run was trained with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunParams {
+    pub tokenizer: TokenizerSpec,
+    pub vocab: VocabConfig,
+    pub train: TrainConfig,
+}
+
+impl RunParams {
+    /// The parameters under the page's names, as a bundle's `params` holds them: the
+    /// tokenizer and its own settings, then the vocabulary's and the training's.
+    pub fn to_json(&self) -> Value {
+        let mut members: Vec<(String, Value)> = vec![("tokenizer".into(), self.tokenizer.name().into())];
+        match self.tokenizer {
+            TokenizerSpec::Word(word) => members.extend([
+                ("lowercase".into(), word.lowercase.into()),
+                ("keepPunctuation".into(), word.keep_punctuation.into()),
+            ]),
+            TokenizerSpec::Bpe(bpe) => members.extend([
+                ("bpeVocabSize".into(), bpe.vocab_size.into()),
+                ("bpeMode".into(), bpe.mode.name().into()),
+            ]),
+            TokenizerSpec::Whitespace => {}
+        }
+        let (t, v) = (&self.train, &self.vocab);
+        members.extend([
+            ("dim".into(), t.dim.into()),
+            ("window".into(), t.window.into()),
+            ("negative".into(), t.negative.into()),
+            ("sample".into(), t.sample.into()),
+            ("minCount".into(), v.min_count.into()),
+            ("maxVocab".into(), v.max_vocab.map_or(Value::Null, Value::from)),
+            ("epochs".into(), t.epochs.into()),
+            ("alpha".into(), json::number_f32(t.alpha)),
+            ("minAlpha".into(), json::number_f32(t.min_alpha)),
+            ("nsExponent".into(), t.ns_exponent.into()),
+            ("seed".into(), t.seed.into()),
+            ("cbow".into(), t.cbow.into()),
+            ("threads".into(), t.threads.into()),
+        ]);
+        json::object(members)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::BpeMode;
+
+    #[test]
+    fn names_choose_the_tokenizer_and_its_own_options() {
+        let word = WordTokenizer { lowercase: true, keep_punctuation: false };
+        let bpe = BpeConfig { vocab_size: 300, mode: BpeMode::Within };
+        for name in ["word", "whitespace", "bpe"] {
+            assert_eq!(TokenizerSpec::from_name(name, word, bpe).unwrap().name(), name);
+        }
+        assert_eq!(TokenizerSpec::from_name("bpe", word, bpe).unwrap(), TokenizerSpec::Bpe(bpe));
+        assert!(TokenizerSpec::from_name("bpe", word, bpe).unwrap().ready().is_none());
+        let ready = TokenizerSpec::from_name("word", word, bpe).unwrap().ready().unwrap();
+        assert_eq!(ready.describe(), word.describe());
+        let err = TokenizerSpec::from_name("chars", word, bpe).unwrap_err().to_string();
+        assert!(err.contains("chars") && err.contains("word, whitespace or bpe"), "{err}");
+        let bad = TokenizerSpec::Bpe(BpeConfig { vocab_size: 0, mode: BpeMode::Cross });
+        assert!(bad.validate().is_err());
+    }
+
+    #[test]
+    fn params_carry_the_page_names_and_only_the_tokenizers_own_settings() {
+        let params = |tokenizer| RunParams {
+            tokenizer,
+            vocab: VocabConfig { min_count: 3, max_vocab: None },
+            train: TrainConfig { dim: 7, ..TrainConfig::default() },
+        };
+        let keys = |value: Value| -> Vec<String> {
+            value.as_object().unwrap().iter().map(|(k, _)| k.clone()).collect()
+        };
+        let word = params(TokenizerSpec::Word(WordTokenizer::default())).to_json();
+        assert_eq!(word.get("dim").and_then(Value::as_number).map(|n| n.as_u64()), Some(Some(7)));
+        assert_eq!(word.get("maxVocab"), Some(&Value::Null));
+        assert_eq!(
+            keys(word),
+            [
+                "tokenizer",
+                "lowercase",
+                "keepPunctuation",
+                "dim",
+                "window",
+                "negative",
+                "sample",
+                "minCount",
+                "maxVocab",
+                "epochs",
+                "alpha",
+                "minAlpha",
+                "nsExponent",
+                "seed",
+                "cbow",
+                "threads"
+            ]
+        );
+        let bpe = keys(params(TokenizerSpec::Bpe(BpeConfig::default())).to_json());
+        assert_eq!(bpe[..3], ["tokenizer", "bpeVocabSize", "bpeMode"]);
+        assert_eq!(keys(params(TokenizerSpec::Whitespace).to_json())[..2], ["tokenizer", "dim"]);
+    }
+}
