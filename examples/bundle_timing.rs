@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use embedscope::Embeddings;
 use embedscope::embed::{Bundle, read_bundle, read_word2vec_text, write_bundle, write_word2vec_text};
-use embedscope::json::{self, Value};
+use embedscope::json;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
@@ -26,7 +26,7 @@ fn main() -> embedscope::Result<()> {
     let counts: Vec<u64> = (0..n_words as u64).map(|i| 1_000_000 / (i + 1)).collect();
     let bundle = Bundle {
         counts: Some(counts),
-        params: Some(Value::Object(vec![("dim".into(), dim.into())])),
+        params: Some(json::object(vec![("dim".into(), dim.into())])),
         epoch_losses: vec![3.0, 2.5, 2.25],
         ..Bundle::new(Embeddings::new(words, dim, vectors)?)
     };

@@ -1,57 +1,60 @@
-//! A small, strict JSON (RFC 8259) reader and writer for the core's own files, so the core
-//! needs no serde (the Architecture Invariant keeps serde at the wasm boundary).
+//! The core's JSON: `serde_json` (`Value`, the parser, string escaping) with the strictness
+//! and the spelling the bundle has always had, which serde_json alone does not give.
 //!
 //! # Brief overview
 //!
-//! * [`parse`] reads a whole text into a [`Value`] tree; [`Value::to_json`] writes one back.
-//! * [`Reader`] is the pull parser underneath. A caller walks objects and arrays itself and
-//!   takes numbers as text, so a large array of floats goes straight into a `Vec<f32>`
-//!   without a tree of millions of nodes (the bundle's vectors, `crate::embed::read_bundle`).
-//! * [`write_string`], [`write_f32`] and [`write_f64`] append JSON to a `String`.
+//! * [`parse`] reads a whole text into a [`Value`] (serde_json's, objects in the order
+//!   written) and refuses what serde_json accepts but a bundle never held: a key twice in an
+//!   object (serde_json keeps the last), nesting deeper than [`MAX_DEPTH`]. Its
+//!   [`JsonError`] says what is wrong in a person's words, at a 1-based line and column.
+//! * [`to_json`], [`write_value`], [`write_string`], [`write_f32`], [`write_f64`] write
+//!   JSON through serde_json's serializer with this crate's [`Formatter`](serde_json::ser::Formatter):
+//!   floats in Rust's shortest round-trip form, the shorter of plain and exponent
+//!   (`0.025`, `4e-3`; serde_json's own ryu form would write `0.004` and `1000.0`), so a
+//!   bundle writes the same text it always did; U+0085, U+2028 and U+2029 escaped, which
+//!   JSON allows raw but some editors and older JavaScript take for line breaks.
+//! * [`number`] is an `f64` as the [`Value`] that reads back equal from its own text
+//!   (`2.0` becomes the integer 2, since it is written `2`).
+//! * The bundle reader (`crate::embed::read_bundle`) drives serde_json itself, with seeds
+//!   that take vector elements as borrowed raw numbers; it shares [`Kind`],
+//!   [`strict_value`] and [`JsonError::from_serde`] from here.
 //!
-//! # Numbers keep their text
+//! # Numbers
 //!
-//! A [`Number`] holds its text as written and parses it only when asked, to the type asked
-//! for. [`Number::to_f32`] parses the text straight to `f32`, rounding once: parsing to
-//! `f64` and then casting rounds twice, and the two can differ (`1.00000005960464477539062500000001`
-//! lies just above the midpoint between two `f32`s, but rounds to that midpoint as an `f64`,
-//! which then rounds to the even neighbour below). The writers use Rust's shortest
-//! round-trip formatting, so an `f32` written by [`write_f32`] reads back with the same bits.
+//! serde_json is built with `float_roundtrip`, so an `f64` is parsed correctly rounded. An
+//! `f32` must not be parsed as `f64` and then cast: that rounds twice, and the two can
+//! differ (`1.00000005960464477539062500000001` lies just above the midpoint between two
+//! `f32`s, but rounds to that midpoint as an `f64`, which then rounds to the even neighbour
+//! below). Readers of `f32`s take the number's text (`&RawValue`) and `str::parse::<f32>` it.
 //!
 //! # Strictness
 //!
-//! The parser accepts exactly RFC 8259 and reports the first fault with its 1-based line
-//! and column ([`JsonError`]; columns count characters, lines end at `\n`):
+//! serde_json accepts exactly RFC 8259 (no comments, trailing commas, `NaN`, `01`, …; no raw
+//! control character in a string; a `\u` surrogate must be paired). On top of it:
 //!
-//! * no comments, single quotes, trailing commas, `NaN`, `Infinity`, `+1`, `01`, `.5`, `1.`;
-//! * no unescaped control character (U+0000 to U+001F) inside a string;
-//! * a `\u` escape must give a Unicode scalar value: a high surrogate must be followed by a
-//!   low one (the pair is combined) and a lone surrogate is an error, since a Rust `String`
-//!   cannot hold one;
 //! * a key may occur only once per object (RFC 8259 leaves the meaning of repeats open);
-//! * nesting deeper than [`MAX_DEPTH`] arrays and objects is an error, so hostile input
-//!   cannot overflow the stack of the recursive parse or of dropping the tree;
-//! * nothing but whitespace may follow the value. A byte order mark before it is skipped,
-//!   as RFC 8259 §8.1 allows.
+//! * nesting deeper than [`MAX_DEPTH`] arrays and objects is an error, counted here
+//!   (serde_json's own limit, built out with `unbounded_depth`, stops one level short of
+//!   128 and cannot say where the text started);
+//! * a byte order mark before the value is skipped, as RFC 8259 §8.1 allows.
+//!
+//! Errors name the first fault as before serde_json: columns count characters (serde_json
+//! counts bytes), and the message is the one this crate always gave ("a trailing comma
+//! before ']' is not allowed", at the comma), told from serde_json's error and the text at
+//! its position.
 
-use std::collections::HashSet;
-use std::fmt::{self, Write as _};
+use std::cell::RefCell;
+use std::fmt;
+use std::io::{self, Write};
 
-/// The deepest nesting of arrays and objects the parser accepts.
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde::ser::Serialize;
+use serde_json::ser::{Formatter, Serializer};
+use serde_json::value::RawValue;
+pub use serde_json::{Map, Number, Value};
+
+/// The deepest nesting of arrays and objects a reader accepts.
 pub const MAX_DEPTH: usize = 128;
-
-/// A JSON value. Objects keep their members in the order written.
-///
-/// Equality compares numbers by their text, so `1` and `1.0` differ.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Value {
-    Null,
-    Bool(bool),
-    Number(Number),
-    String(String),
-    Array(Vec<Value>),
-    Object(Vec<(String, Value)>),
-}
 
 /// What kind of JSON value something is; `Display` gives it as in "found an array".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,6 +67,36 @@ pub enum Kind {
     Object,
 }
 
+impl Kind {
+    /// The kind of `value`.
+    pub fn of(value: &Value) -> Kind {
+        match value {
+            Value::Null => Kind::Null,
+            Value::Bool(_) => Kind::Bool,
+            Value::Number(_) => Kind::Number,
+            Value::String(_) => Kind::String,
+            Value::Array(_) => Kind::Array,
+            Value::Object(_) => Kind::Object,
+        }
+    }
+
+    /// The kind of value that starts at byte `at` of `text`, judged by its first character
+    /// (and the spelling of `true`, `false`, `null`); `None` when no value starts there.
+    /// Reading the value may still fail later inside it.
+    pub fn at(text: &str, at: usize) -> Option<Kind> {
+        let rest = text.get(at..)?;
+        match rest.as_bytes().first()? {
+            b'{' => Some(Kind::Object),
+            b'[' => Some(Kind::Array),
+            b'"' => Some(Kind::String),
+            b'-' | b'0'..=b'9' => Some(Kind::Number),
+            _ if rest.starts_with("true") || rest.starts_with("false") => Some(Kind::Bool),
+            _ if rest.starts_with("null") => Some(Kind::Null),
+            _ => None,
+        }
+    }
+}
+
 impl fmt::Display for Kind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -74,240 +107,6 @@ impl fmt::Display for Kind {
             Kind::Array => "an array",
             Kind::Object => "an object",
         })
-    }
-}
-
-/// A JSON number as its text, which always follows the RFC 8259 grammar
-/// (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Number(String);
-
-impl Number {
-    /// The number with this text, or `None` when the text is not a JSON number.
-    pub fn from_text(text: &str) -> Option<Number> {
-        let mut reader = Reader::new(text);
-        let number = reader.number().ok()?;
-        reader.finish().ok()?;
-        (number.len() == text.len()).then(|| Number(text.to_string()))
-    }
-
-    /// The number written with [`write_f32`], or `None` for NaN and infinities, which JSON
-    /// cannot hold.
-    pub fn from_f32(value: f32) -> Option<Number> {
-        value.is_finite().then(|| {
-            let mut text = String::new();
-            write_f32(&mut text, value);
-            Number(text)
-        })
-    }
-
-    /// The number written with [`write_f64`], or `None` for NaN and infinities.
-    pub fn from_f64(value: f64) -> Option<Number> {
-        value.is_finite().then(|| {
-            let mut text = String::new();
-            write_f64(&mut text, value);
-            Number(text)
-        })
-    }
-
-    /// The text, as written.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-
-    /// The nearest `f32` to the text, rounded once; beyond `f32`'s range it is infinite.
-    pub fn to_f32(&self) -> f32 {
-        // Every JSON number is valid Rust float syntax, so parsing cannot fail.
-        self.0.parse().unwrap_or(f32::NAN)
-    }
-
-    /// The nearest `f64` to the text; beyond `f64`'s range it is infinite.
-    pub fn to_f64(&self) -> f64 {
-        self.0.parse().unwrap_or(f64::NAN)
-    }
-
-    /// The value when the text is a whole number without fraction or exponent that fits in
-    /// a `u64` (`3`, not `3.0`, `3e0` or `-3`).
-    pub fn to_u64(&self) -> Option<u64> {
-        self.0.parse().ok()
-    }
-}
-
-impl fmt::Display for Number {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl From<u64> for Number {
-    fn from(value: u64) -> Self {
-        Number(value.to_string())
-    }
-}
-
-impl From<i64> for Number {
-    fn from(value: i64) -> Self {
-        Number(value.to_string())
-    }
-}
-
-impl Value {
-    /// The kind of this value.
-    pub fn kind(&self) -> Kind {
-        match self {
-            Value::Null => Kind::Null,
-            Value::Bool(_) => Kind::Bool,
-            Value::Number(_) => Kind::Number,
-            Value::String(_) => Kind::String,
-            Value::Array(_) => Kind::Array,
-            Value::Object(_) => Kind::Object,
-        }
-    }
-
-    /// The member `key` of an object (`None` for a missing key and for other kinds).
-    pub fn get(&self, key: &str) -> Option<&Value> {
-        self.as_object()?.iter().find(|(k, _)| k == key).map(|(_, v)| v)
-    }
-
-    /// The boolean, if this is one.
-    pub fn as_bool(&self) -> Option<bool> {
-        match self {
-            Value::Bool(b) => Some(*b),
-            _ => None,
-        }
-    }
-
-    /// The number, if this is one.
-    pub fn as_number(&self) -> Option<&Number> {
-        match self {
-            Value::Number(n) => Some(n),
-            _ => None,
-        }
-    }
-
-    /// The string, if this is one.
-    pub fn as_str(&self) -> Option<&str> {
-        match self {
-            Value::String(s) => Some(s),
-            _ => None,
-        }
-    }
-
-    /// The elements, if this is an array.
-    pub fn as_array(&self) -> Option<&[Value]> {
-        match self {
-            Value::Array(elements) => Some(elements),
-            _ => None,
-        }
-    }
-
-    /// The members in order, if this is an object.
-    pub fn as_object(&self) -> Option<&[(String, Value)]> {
-        match self {
-            Value::Object(members) => Some(members),
-            _ => None,
-        }
-    }
-
-    /// The value as compact JSON (no whitespace), numbers as their text.
-    pub fn to_json(&self) -> String {
-        let mut out = String::new();
-        self.write_json(&mut out);
-        out
-    }
-
-    /// Appends the value as compact JSON to `out`.
-    pub fn write_json(&self, out: &mut String) {
-        match self {
-            Value::Null => out.push_str("null"),
-            Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-            Value::Number(n) => out.push_str(n.as_str()),
-            Value::String(s) => write_string(out, s),
-            Value::Array(elements) => {
-                out.push('[');
-                for (i, element) in elements.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    element.write_json(out);
-                }
-                out.push(']');
-            }
-            Value::Object(members) => {
-                out.push('{');
-                for (i, (key, value)) in members.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    write_string(out, key);
-                    out.push(':');
-                    value.write_json(out);
-                }
-                out.push('}');
-            }
-        }
-    }
-}
-
-impl From<bool> for Value {
-    fn from(value: bool) -> Self {
-        Value::Bool(value)
-    }
-}
-
-impl From<&str> for Value {
-    fn from(value: &str) -> Self {
-        Value::String(value.to_string())
-    }
-}
-
-impl From<String> for Value {
-    fn from(value: String) -> Self {
-        Value::String(value)
-    }
-}
-
-impl From<Number> for Value {
-    fn from(value: Number) -> Self {
-        Value::Number(value)
-    }
-}
-
-impl From<u64> for Value {
-    fn from(value: u64) -> Self {
-        Value::Number(value.into())
-    }
-}
-
-impl From<u32> for Value {
-    fn from(value: u32) -> Self {
-        Value::Number(u64::from(value).into())
-    }
-}
-
-impl From<usize> for Value {
-    fn from(value: usize) -> Self {
-        Value::Number((value as u64).into())
-    }
-}
-
-impl From<i64> for Value {
-    fn from(value: i64) -> Self {
-        Value::Number(value.into())
-    }
-}
-
-/// NaN and infinities become `null`, as in JavaScript's `JSON.stringify`.
-impl From<f32> for Value {
-    fn from(value: f32) -> Self {
-        Number::from_f32(value).map_or(Value::Null, Value::Number)
-    }
-}
-
-/// NaN and infinities become `null`, as in JavaScript's `JSON.stringify`.
-impl From<f64> for Value {
-    fn from(value: f64) -> Self {
-        Number::from_f64(value).map_or(Value::Null, Value::Number)
     }
 }
 
@@ -330,249 +129,410 @@ impl fmt::Display for JsonError {
 
 impl std::error::Error for JsonError {}
 
+/// `text` without a leading byte order mark. Readers parse this, so offsets, lines and
+/// columns never count the mark.
+pub fn strip_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
+/// A serde_json deserializer over `text` whose nesting the seeds here count themselves
+/// ([`MAX_DEPTH`]); serde_json's readers of raw values and of ignored values do not recurse.
+pub fn deserializer(text: &str) -> serde_json::Deserializer<serde_json::de::StrRead<'_>> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.disable_recursion_limit();
+    de
+}
+
 /// Parses a whole JSON text; see the [module documentation](self) for what it rejects.
 pub fn parse(text: &str) -> Result<Value, JsonError> {
-    let mut reader = Reader::new(text);
-    let value = reader.value()?;
-    reader.finish()?;
-    Ok(value)
+    let text = strip_bom(text);
+    let faults = Faults::default();
+    let mut de = deserializer(text);
+    let value = StrictSeed { text, faults: &faults, depth: 0 }
+        .deserialize(&mut de)
+        .and_then(|value| de.end().map(|()| value));
+    value.map_err(|err| faults.take().unwrap_or_else(|| JsonError::from_serde(text, 0, &err)))
 }
 
-/// A pull parser over a JSON text: the caller asks for the value it expects next.
-///
-/// Objects are read with [`begin_object`](Reader::begin_object) and then
-/// [`next_key`](Reader::next_key) until it returns `None`, reading each member's value in
-/// between; arrays with [`begin_array`](Reader::begin_array) and
-/// [`next_element`](Reader::next_element) until it returns `false`. [`value`](Reader::value)
-/// reads any value as a tree and [`finish`](Reader::finish) checks that nothing follows.
-///
-/// ```
-/// use embedscope::json::Reader;
-///
-/// let mut reader = Reader::new(r#"{"v": [1.5, -0]}"#);
-/// let mut floats = Vec::new();
-/// reader.begin_object()?;
-/// while let Some(key) = reader.next_key()? {
-///     assert_eq!(key, "v");
-///     reader.begin_array()?;
-///     while reader.next_element()? {
-///         floats.push(reader.number()?.parse::<f32>().unwrap());
-///     }
-/// }
-/// reader.finish()?;
-/// assert_eq!(floats, [1.5, -0.0]);
-/// # Ok::<(), embedscope::json::JsonError>(())
-/// ```
-pub struct Reader<'a> {
-    text: &'a str,
-    /// Where the JSON starts: after a byte order mark, if any.
-    start: usize,
-    pos: usize,
+/// The value `raw` (a piece of `text`, enclosed by `depth` arrays and objects) as a strict
+/// [`Value`]: no key twice, at most [`MAX_DEPTH`] levels in all. Faults are placed in `text`.
+pub fn strict_value(text: &str, raw: &RawValue, depth: usize) -> Result<Value, JsonError> {
+    let start = offset_in(text, raw.get());
+    let faults = Faults::default();
+    let mut de = deserializer(raw.get());
+    let value = StrictSeed { text, faults: &faults, depth }.deserialize(&mut de);
+    value.map_err(|err| faults.take().unwrap_or_else(|| JsonError::from_serde(text, start, &err)))
+}
+
+/// The string `raw` (a JSON string literal that is a piece of `text`), unescaped.
+pub fn string_value(text: &str, raw: &RawValue) -> Result<String, JsonError> {
+    let literal = raw.get();
+    match literal.strip_prefix('"').and_then(|s| s.strip_suffix('"')) {
+        // Without escapes the text between the quotes is the string (serde_json checked it).
+        Some(inner) if !inner.contains('\\') => Ok(inner.to_string()),
+        _ => serde_json::from_str(literal)
+            .map_err(|err| JsonError::from_serde(text, offset_in(text, literal), &err)),
+    }
+}
+
+/// The byte offset of `piece`, a slice of `text`, within it.
+pub fn offset_in(text: &str, piece: &str) -> usize {
+    (piece.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize).min(text.len())
+}
+
+/// The 1-based line and column (in characters) of byte `offset` of `text`. An offset inside
+/// a character counts as that character's, one past the end as the end's.
+pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[line_start..].chars().count() + 1)
+}
+
+fn error_at(text: &str, offset: usize, message: impl Into<String>) -> JsonError {
+    let (line, column) = line_column(text, offset);
+    JsonError { line, column, message: message.into() }
+}
+
+/// Reads strict values (no key twice, nesting capped) in one pass as part of a larger
+/// deserialization over `text`, such as a bundle's: `seed(depth)` reads one value enclosed
+/// by `depth` arrays and objects, and [`Strict::take_fault`] gives the fault a seed found
+/// itself (a repeated key) when the deserialization failed on it.
+pub struct Strict<'t> {
+    text: &'t str,
+    faults: Faults,
+}
+
+impl<'t> Strict<'t> {
+    /// A reader of values in `text`, the whole text the deserializer reads.
+    pub fn new(text: &'t str) -> Self {
+        Strict { text, faults: Faults::default() }
+    }
+
+    /// A seed for a value enclosed by `depth` arrays and objects.
+    pub fn seed(&self, depth: usize) -> impl DeserializeSeed<'t, Value = Value> + '_ {
+        StrictSeed { text: self.text, faults: &self.faults, depth }
+    }
+
+    /// The fault a seed left, if the deserialization failed because of it.
+    pub fn take_fault(&self) -> Option<JsonError> {
+        self.faults.take()
+    }
+}
+
+/// Faults a visitor found itself, with their place; serde_json's error type can carry only
+/// a message, so the visitor leaves its fault here and returns a placeholder error.
+#[derive(Default)]
+struct Faults(RefCell<Option<JsonError>>);
+
+impl Faults {
+    fn raise<E: de::Error>(&self, fault: JsonError) -> E {
+        self.0.borrow_mut().get_or_insert(fault);
+        E::custom("see the fault left beside")
+    }
+
+    fn take(&self) -> Option<JsonError> {
+        self.0.borrow_mut().take()
+    }
+}
+
+/// Reads any value into a [`Value`], refusing repeated keys and deep nesting.
+#[derive(Clone, Copy)]
+struct StrictSeed<'a, 't> {
+    text: &'t str,
+    faults: &'a Faults,
+    /// How many arrays and objects enclose the value.
     depth: usize,
-    /// Whether the last token opened an array or object, so no ',' is due before the next.
-    after_open: bool,
 }
 
-impl<'a> Reader<'a> {
-    /// A reader at the start of `text`, past a byte order mark if there is one.
-    pub fn new(text: &'a str) -> Self {
-        let start = if text.starts_with('\u{feff}') { '\u{feff}'.len_utf8() } else { 0 };
-        Reader { text, start, pos: start, depth: 0, after_open: false }
-    }
-
-    /// Skips whitespace and returns the byte offset of what comes next.
-    pub fn offset(&mut self) -> usize {
-        self.skip_whitespace();
-        self.pos
-    }
-
-    /// Skips whitespace and tells what kind of value starts next, judged by its first
-    /// character (and the spelling of `true`, `false`, `null`); `None` when no value can
-    /// start there. Reading the value may still fail later inside it.
-    pub fn peek_kind(&mut self) -> Option<Kind> {
-        self.skip_whitespace();
-        let rest = &self.text[self.pos..];
-        match rest.as_bytes().first()? {
-            b'{' => Some(Kind::Object),
-            b'[' => Some(Kind::Array),
-            b'"' => Some(Kind::String),
-            b'-' | b'0'..=b'9' => Some(Kind::Number),
-            _ if rest.starts_with("true") || rest.starts_with("false") => Some(Kind::Bool),
-            _ if rest.starts_with("null") => Some(Kind::Null),
-            _ => None,
+impl StrictSeed<'_, '_> {
+    fn nest<E: de::Error>(self) -> Result<Self, E> {
+        if self.depth >= MAX_DEPTH {
+            // serde_json gives this its place: just after the bracket that goes too deep.
+            return Err(E::custom(NEST_DEEPER));
         }
+        Ok(StrictSeed { depth: self.depth + 1, ..self })
+    }
+}
+
+const NEST_DEEPER: &str = "arrays and objects nest deeper than 128 levels";
+
+impl<'de> DeserializeSeed<'de> for StrictSeed<'_, 'de> {
+    type Value = Value;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for StrictSeed<'_, 'de> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
     }
 
-    /// The 1-based line and column (in characters) of byte `offset`, such as one that
-    /// [`Reader::offset`] returned. An offset inside a character counts as that character's,
-    /// one past the end as the end's.
-    pub fn line_column(&self, offset: usize) -> (usize, usize) {
-        let mut offset = offset.min(self.text.len());
-        while !self.text.is_char_boundary(offset) {
-            offset -= 1;
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(number(v))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let inner = self.nest()?;
+        let mut elements = Vec::new();
+        while let Some(element) = seq.next_element_seed(inner)? {
+            elements.push(element);
         }
-        let before = &self.text[..offset];
-        let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
-        let line_start = before.rfind('\n').map_or(self.start.min(offset), |i| i + 1);
-        (line, before[line_start..].chars().count() + 1)
+        Ok(Value::Array(elements))
     }
 
-    /// Reads the next value, whatever it is, as a tree.
-    pub fn value(&mut self) -> Result<Value, JsonError> {
-        match self.peek_kind() {
-            Some(Kind::Object) => {
-                self.begin_object()?;
-                let mut members = Vec::new();
-                let mut keys = HashSet::new();
-                while let Some((at, key)) = self.next_key_at()? {
-                    if !keys.insert(key.clone()) {
-                        return Err(self
-                            .error_at(at, format!("the key {} occurs twice in this object", quoted(&key))));
-                    }
-                    let value = self.value()?;
-                    members.push((key, value));
-                }
-                Ok(Value::Object(members))
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let inner = self.nest()?;
+        let mut members = Map::new();
+        // Keys as their raw text, so a repeated one is named where it starts.
+        while let Some(raw) = map.next_key::<&'de RawValue>()? {
+            let key = string_value(self.text, raw).map_err(|fault| self.faults.raise(fault))?;
+            if members.contains_key(&key) {
+                let at = offset_in(self.text, raw.get());
+                let message = format!("the key {} occurs twice in this object", quoted(&key));
+                return Err(self.faults.raise(error_at(self.text, at, message)));
             }
-            Some(Kind::Array) => {
-                self.begin_array()?;
-                let mut elements = Vec::new();
-                while self.next_element()? {
-                    elements.push(self.value()?);
-                }
-                Ok(Value::Array(elements))
+            let value = map.next_value_seed(inner)?;
+            members.insert(key, value);
+        }
+        Ok(Value::Object(members))
+    }
+}
+
+impl JsonError {
+    /// serde_json's `err`, from parsing `text[start..]`, as this crate has always said it:
+    /// the message in a person's words ("expected ':' after the key \"a\", found a number"),
+    /// placed where the fault starts (the comma of a trailing comma, the `0` of `01`), the
+    /// column in characters.
+    pub fn from_serde(text: &str, start: usize, err: &serde_json::Error) -> JsonError {
+        let full = err.to_string();
+        let code = full.rfind(" at line ").map_or(full.as_str(), |cut| &full[..cut]);
+        // serde_json places most faults just after the byte it rejected, some on it; its
+        // column counts bytes from the line's start, 1-based.
+        let slice = &text[start..];
+        let line_start =
+            slice.split_inclusive('\n').take(err.line().saturating_sub(1)).map(str::len).sum::<usize>();
+        let at = (start + line_start + err.column().saturating_sub(1)).min(text.len());
+        let (at, message) = Diagnosis { text, at }.explain(code);
+        error_at(text, at, message)
+    }
+}
+
+/// Tells a serde_json error in this crate's words, from the text around its place.
+struct Diagnosis<'t> {
+    text: &'t str,
+    /// Where serde_json placed the fault.
+    at: usize,
+}
+
+impl Diagnosis<'_> {
+    fn explain(&self, code: &str) -> (usize, String) {
+        let (text, at) = (self.text, self.at);
+        if let Some(explained) = self.literal_word() {
+            return explained;
+        }
+        match code {
+            "EOF while parsing a value"
+                if text.ends_with(|c: char| c.is_ascii_digit() || "-+.eE".contains(c)) =>
+            {
+                Diagnosis { text, at: text.len() }.number(code)
             }
-            Some(Kind::String) => self.string().map(Value::String),
-            Some(Kind::Number) => Ok(Value::Number(Number(self.number()?.to_string()))),
-            Some(Kind::Bool | Kind::Null) | None => self.literal(),
+            "EOF while parsing a value" => {
+                (text.len(), format!("expected a JSON value, found {}", found(text, text.len())))
+            }
+            "EOF while parsing a list" => match last_token(text, text.len()) {
+                Some(b'[' | b',') => (text.len(), "expected a JSON value, found the end of the text".into()),
+                _ => (
+                    text.len(),
+                    "expected ',' or ']' after an array element, found the end of the text".into(),
+                ),
+            },
+            "EOF while parsing an object" => match last_token(text, text.len()) {
+                Some(b'{' | b',') => (
+                    text.len(),
+                    "expected a key (a string in double quotes), found the end of the text".into(),
+                ),
+                Some(b':') => (text.len(), "expected a JSON value, found the end of the text".into()),
+                _ => (
+                    text.len(),
+                    "expected ',' or '}' after an object member, found the end of the text".into(),
+                ),
+            },
+            "EOF while parsing a string" => self.unterminated_string(),
+            "expected `:`" => {
+                let at = skip_whitespace(text, self.token_start());
+                let key = self.key_before(at).map_or_else(String::new, |key| format!(" {}", quoted(&key)));
+                (at, format!("expected ':' after the key{key}, found {}", found(text, at)))
+            }
+            "expected `,` or `]`" => {
+                let at = self.token_start();
+                (at, format!("expected ',' or ']' after an array element, found {}", found(text, at)))
+            }
+            "expected `,` or `}`" => {
+                let at = self.token_start();
+                (at, format!("expected ',' or '}}' after an object member, found {}", found(text, at)))
+            }
+            "key must be a string" => {
+                let at = self.token_start();
+                (at, format!("expected a key (a string in double quotes), found {}", found(text, at)))
+            }
+            "expected value" | "expected ident" => {
+                // serde_json stops inside a word it took for `true`, `false` or `null`.
+                let at = self.token_start();
+                let at = text.as_bytes()[..at]
+                    .iter()
+                    .rposition(|b| !b.is_ascii_alphanumeric())
+                    .map_or(0, |i| i + 1);
+                (at, format!("expected a JSON value, found {}", found(text, at)))
+            }
+            "trailing characters" => {
+                let at = self.token_start();
+                (at, format!("unexpected {} after the JSON value", found(text, at)))
+            }
+            "trailing comma" => {
+                let close = skip_whitespace(text, self.token_start());
+                let comma = text[..close].trim_end_matches([' ', '\t', '\n', '\r']).len().saturating_sub(1);
+                let bracket = text[close..].chars().next().unwrap_or(']');
+                (comma, format!("a trailing comma before '{bracket}' is not allowed"))
+            }
+            c if c.starts_with("control character") => {
+                let at =
+                    (at.saturating_sub(1)..text.len()).find(|&i| text.as_bytes()[i] < 0x20).unwrap_or(at);
+                let b = text.as_bytes().get(at).copied().unwrap_or(0);
+                (at, format!("control character U+{b:04X} in a string; write it as \\u{b:04x}"))
+            }
+            "invalid escape" => {
+                let upto = (at + 1).min(text.len());
+                let slash = text.as_bytes()[..upto].iter().rposition(|&b| b == b'\\').unwrap_or(at);
+                match text[slash + 1..].chars().next() {
+                    Some('u') => (slash, "a \\u escape needs four hex digits, as in \\u00e9".into()),
+                    Some(c) => (slash, format!("unknown escape '\\{c}' in a string")),
+                    None => (slash, "unterminated string: the text ends inside an escape".into()),
+                }
+            }
+            "lone leading surrogate in hex escape"
+            | "unexpected end of hex escape"
+            | "invalid unicode code point" => self.lone_surrogate(),
+            "invalid number" | "number out of range" => self.number(code),
+            // serde_json placed it past the bracket that goes too deep, and past its closing
+            // bracket too when that follows at once.
+            NEST_DEEPER => {
+                let bytes = text.as_bytes();
+                let mut open = at.min(bytes.len().saturating_sub(1));
+                if matches!(bytes.get(open), Some(b']' | b'}')) {
+                    open = text[..open].trim_end_matches([' ', '\t', '\n', '\r']).len().saturating_sub(1);
+                }
+                (open, NEST_DEEPER.to_string())
+            }
+            message => (at, message.to_string()),
         }
     }
 
-    /// Reads `true`, `false` or `null`.
-    fn literal(&mut self) -> Result<Value, JsonError> {
-        let rest = &self.text[self.pos..];
-        let word_len = rest.bytes().take_while(u8::is_ascii_alphanumeric).count();
-        let value = match &rest[..word_len] {
-            "true" => Value::Bool(true),
-            "false" => Value::Bool(false),
-            "null" => Value::Null,
-            _ => return Err(self.error(format!("expected a JSON value, found {}", self.found()))),
-        };
-        self.pos += word_len;
-        Ok(value)
+    /// Where the token serde_json rejected starts: its place, on a character boundary.
+    fn token_start(&self) -> usize {
+        let mut at = self.at.min(self.text.len());
+        while !self.text.is_char_boundary(at) {
+            at -= 1;
+        }
+        at
     }
 
-    /// Reads a string.
-    pub fn string(&mut self) -> Result<String, JsonError> {
-        self.skip_whitespace();
-        let start = self.pos;
-        if self.byte() != Some(b'"') {
-            return Err(self.error(format!("expected a string, found {}", self.found())));
-        }
-        self.pos += 1;
+    /// A word that starts as `true`, `false` or `null` and goes on (`truex`, `nul`), which
+    /// serde_json rejects at the letter it did not expect, as one unknown word.
+    fn literal_word(&self) -> Option<(usize, String)> {
         let bytes = self.text.as_bytes();
-        let mut out = String::new();
-        loop {
-            // Copy the run of characters that need no attention in one go; it ends at an
-            // ASCII byte, so the slice ends on a character boundary.
-            let run = self.pos;
-            while bytes.get(self.pos).is_some_and(|&b| b != b'"' && b != b'\\' && b >= 0x20) {
-                self.pos += 1;
+        let at = self.token_start();
+        let word = |b: &u8| b.is_ascii_alphanumeric();
+        let start = bytes[..at].iter().rposition(|b| !word(b)).map_or(0, |i| i + 1);
+        let end = at + bytes[at..].iter().take_while(|b| word(b)).count();
+        let w = &self.text[start..end];
+        let literal = ["true", "false", "null"];
+        let partial = literal.iter().any(|l| l.starts_with(w) || w.starts_with(l));
+        (start < at && partial && !literal.contains(&w))
+            .then(|| (start, format!("expected a JSON value, found {}", found(self.text, start))))
+    }
+
+    fn unterminated_string(&self) -> (usize, String) {
+        let text = self.text;
+        let slashes = text.len() - text.trim_end_matches('\\').len();
+        if slashes % 2 == 1 {
+            return (text.len() - 1, "unterminated string: the text ends inside an escape".into());
+        }
+        if let Some(slash) =
+            text.rfind("\\u").filter(|&s| text.len() - s < 6 && odd_slashes_before(text, s + 1))
+        {
+            return (slash, "a \\u escape needs four hex digits, as in \\u00e9".into());
+        }
+        // The string has no unescaped quote after its opening one.
+        let quote =
+            (0..text.len()).rev().find(|&i| text.as_bytes()[i] == b'"' && !odd_slashes_before(text, i));
+        (quote.unwrap_or(self.at), "unterminated string: the text ends before its closing '\"'".into())
+    }
+
+    fn lone_surrogate(&self) -> (usize, String) {
+        let text = self.text;
+        let escape = |at: usize| {
+            text.get(at..at + 6)
+                .filter(|e| e.starts_with("\\u"))
+                .and_then(|e| u32::from_str_radix(&e[2..], 16).ok())
+        };
+        let mut at = text[..self.at.min(text.len())].rfind("\\u").unwrap_or(self.at);
+        // A high surrogate followed by anything but a low one: name the high one.
+        if at >= 6 && escape(at - 6).is_some_and(|h| (0xd800..0xdc00).contains(&h)) {
+            at -= 6;
+        }
+        let shown = text.get(at..at + 6).unwrap_or("\\u");
+        match escape(at) {
+            Some(0xdc00..=0xdfff) => {
+                (at, format!("{shown} is a low surrogate without a high surrogate before it"))
             }
-            out.push_str(&self.text[run..self.pos]);
-            match bytes.get(self.pos) {
-                Some(b'"') => {
-                    self.pos += 1;
-                    return Ok(out);
-                }
-                Some(b'\\') => out.push(self.escape()?),
-                Some(&b) => {
-                    return Err(self
-                        .error(format!("control character U+{b:04X} in a string; write it as \\u{b:04x}")));
-                }
-                None => {
-                    return Err(
-                        self.error_at(start, "unterminated string: the text ends before its closing '\"'")
-                    );
-                }
-            }
+            _ => (
+                at,
+                format!(
+                    "{shown} is a high surrogate without a low surrogate escape (\\udc00 to \\udfff) after it"
+                ),
+            ),
         }
     }
 
-    /// Reads the escape at the backslash under the cursor.
-    fn escape(&mut self) -> Result<char, JsonError> {
-        let at = self.pos;
-        let Some(c) = self.text[at + 1..].chars().next() else {
-            return Err(self.error("unterminated string: the text ends inside an escape"));
-        };
-        let simple = match c {
-            '"' => Some('"'),
-            '\\' => Some('\\'),
-            '/' => Some('/'),
-            'b' => Some('\u{8}'),
-            'f' => Some('\u{c}'),
-            'n' => Some('\n'),
-            'r' => Some('\r'),
-            't' => Some('\t'),
-            'u' => None,
-            _ => return Err(self.error(format!("unknown escape '\\{c}' in a string"))),
-        };
-        if let Some(c) = simple {
-            self.pos += 2;
-            return Ok(c);
-        }
-        let high = self.hex4(at)?;
-        self.pos = at + 6;
-        let code = match high {
-            0xd800..=0xdbff => {
-                let low =
-                    if self.text[self.pos..].starts_with("\\u") { self.hex4(self.pos).ok() } else { None };
-                match low {
-                    Some(low @ 0xdc00..=0xdfff) => {
-                        self.pos += 6;
-                        0x10000 + ((high - 0xd800) << 10) + (low - 0xdc00)
-                    }
-                    _ => {
-                        return Err(self.error_at(
-                            at,
-                            format!(
-                                "{} is a high surrogate without a low surrogate escape \
-                                 (\\udc00 to \\udfff) after it",
-                                &self.text[at..at + 6]
-                            ),
-                        ));
-                    }
-                }
-            }
-            0xdc00..=0xdfff => {
-                return Err(self.error_at(
-                    at,
-                    format!(
-                        "{} is a low surrogate without a high surrogate before it",
-                        &self.text[at..at + 6]
-                    ),
-                ));
-            }
-            _ => high,
-        };
-        // Surrogates are handled above, so every code left is a scalar value.
-        char::from_u32(code).ok_or_else(|| self.error_at(at, "not a Unicode scalar value"))
-    }
-
-    /// The four hex digits of the `\u` escape at byte `at`.
-    fn hex4(&self, at: usize) -> Result<u32, JsonError> {
-        let digits = self.text.get(at + 2..at + 6).filter(|d| d.bytes().all(|b| b.is_ascii_hexdigit()));
-        digits
-            .and_then(|d| u32::from_str_radix(d, 16).ok())
-            .ok_or_else(|| self.error_at(at, "a \\u escape needs four hex digits, as in \\u00e9"))
-    }
-
-    /// Reads a number and returns its text, which follows the RFC 8259 grammar (and so
-    /// parses with `str::parse` as any Rust float or, without fraction and exponent, integer).
-    pub fn number(&mut self) -> Result<&'a str, JsonError> {
-        self.skip_whitespace();
+    /// A number that breaks RFC 8259's grammar, said as which part is missing.
+    fn number(&self, code: &str) -> (usize, String) {
         let bytes = self.text.as_bytes();
-        let start = self.pos;
+        let is_part = |b: &u8| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E');
+        let at = self.at.min(bytes.len());
+        let start = bytes[..at].iter().rposition(|b| !is_part(b)).map_or(0, |i| i + 1);
         let digits = |pos: &mut usize| {
             let from = *pos;
             while bytes.get(*pos).is_some_and(u8::is_ascii_digit) {
@@ -584,23 +544,16 @@ impl<'a> Reader<'a> {
         if bytes.get(pos) == Some(&b'-') {
             pos += 1;
         }
-        match bytes.get(pos) {
-            Some(b'0') => {
-                pos += 1;
-                if bytes.get(pos).is_some_and(u8::is_ascii_digit) {
-                    return Err(self.error("a number cannot start with 0 followed by more digits"));
-                }
-            }
-            Some(b'1'..=b'9') => {
-                digits(&mut pos);
-            }
-            _ if pos > start => return Err(self.error_at(pos, "a number needs a digit after '-'")),
-            _ => return Err(self.error(format!("expected a number, found {}", self.found()))),
+        if bytes.get(pos) == Some(&b'0') && bytes.get(pos + 1).is_some_and(u8::is_ascii_digit) {
+            return (start, "a number cannot start with 0 followed by more digits".into());
+        }
+        if !digits(&mut pos) {
+            return (pos, "a number needs a digit after '-'".into());
         }
         if bytes.get(pos) == Some(&b'.') {
             pos += 1;
             if !digits(&mut pos) {
-                return Err(self.error_at(pos, "a number needs a digit after its '.'"));
+                return (pos, "a number needs a digit after its '.'".into());
             }
         }
         if matches!(bytes.get(pos), Some(b'e' | b'E')) {
@@ -609,231 +562,221 @@ impl<'a> Reader<'a> {
                 pos += 1;
             }
             if !digits(&mut pos) {
-                return Err(self.error_at(pos, "a number needs a digit in its exponent"));
+                return (pos, "a number needs a digit in its exponent".into());
             }
         }
-        self.pos = pos;
-        Ok(&self.text[start..pos])
-    }
-
-    /// Reads the `{` that opens an object.
-    pub fn begin_object(&mut self) -> Result<(), JsonError> {
-        self.open(b'{', "an object")
-    }
-
-    /// Reads the `[` that opens an array.
-    pub fn begin_array(&mut self) -> Result<(), JsonError> {
-        self.open(b'[', "an array")
-    }
-
-    fn open(&mut self, bracket: u8, what: &str) -> Result<(), JsonError> {
-        self.skip_whitespace();
-        if self.byte() != Some(bracket) {
-            return Err(self.error(format!("expected {what}, found {}", self.found())));
+        let shown = &self.text[start..pos];
+        if code == "number out of range" {
+            (start, format!("the number {shown} is beyond the range of f64"))
+        } else {
+            (start, format!("{shown} is not a valid number"))
         }
-        if self.depth == MAX_DEPTH {
-            return Err(self.error(format!("arrays and objects nest deeper than {MAX_DEPTH} levels")));
+    }
+
+    /// The key that ends just before `at`, for "expected ':' after the key …".
+    fn key_before(&self, at: usize) -> Option<String> {
+        let text = self.text;
+        let end = text[..at].trim_end_matches([' ', '\t', '\n', '\r']).len();
+        let close = end.checked_sub(1).filter(|&i| text.as_bytes()[i] == b'"')?;
+        let open = (0..close).rev().find(|&i| text.as_bytes()[i] == b'"' && !odd_slashes_before(text, i))?;
+        serde_json::from_str(&text[open..=close]).ok()
+    }
+}
+
+/// Whether an odd number of backslashes stands right before byte `at`, escaping it.
+fn odd_slashes_before(text: &str, at: usize) -> bool {
+    text.as_bytes()[..at].iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 1
+}
+
+/// The last byte before `at` that is not whitespace.
+fn last_token(text: &str, at: usize) -> Option<u8> {
+    text[..at].trim_end_matches([' ', '\t', '\n', '\r']).bytes().last()
+}
+
+/// The first byte at or after `at` that is not whitespace.
+pub fn skip_whitespace(text: &str, at: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut at = at.min(bytes.len());
+    while matches!(bytes.get(at), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        at += 1;
+    }
+    at
+}
+
+/// Describes what is at byte `at`, for "expected …, found …".
+fn found(text: &str, at: usize) -> String {
+    let rest = text.get(at..).unwrap_or("");
+    let Some(c) = rest.chars().next() else { return "the end of the text".to_string() };
+    match c {
+        '"' => "a string".to_string(),
+        '-' | '0'..='9' => "a number".to_string(),
+        c if c.is_alphanumeric() => {
+            let word: String = rest.chars().take_while(|c| c.is_alphanumeric()).take(20).collect();
+            format!("'{word}'")
         }
-        self.depth += 1;
-        self.pos += 1;
-        self.after_open = true;
+        c if c.is_control() || c.is_whitespace() => format!("U+{:04X}", u32::from(c)),
+        c if c.is_ascii() => format!("'{c}'"),
+        c => format!("'{c}' (U+{:04X})", u32::from(c)),
+    }
+}
+
+/// An `f64` as the [`Value`] that its own text reads back as: NaN and infinities, which
+/// JSON cannot hold, become `null` (as in JavaScript's `JSON.stringify`), and a float
+/// written as a whole number (`2`, not `1e3`) becomes that integer, so a value read from a
+/// file, written and read again is equal to itself.
+pub fn number(value: f64) -> Value {
+    if !value.is_finite() {
+        return Value::Null;
+    }
+    // Only a whole number can be written without a fraction or an exponent.
+    if value.fract() != 0.0 {
+        return serde_json::Number::from_f64(value).map_or(Value::Null, Value::Number);
+    }
+    let mut text = Vec::new();
+    let _ = write_f64(&mut text, value);
+    let text = String::from_utf8(text).unwrap_or_default();
+    if let Ok(int) = text.parse::<u64>() {
+        Value::from(int)
+    } else if let Some(int) = text.parse::<i64>().ok().filter(|_| text != "-0") {
+        Value::from(int)
+    } else {
+        serde_json::Number::from_f64(value).map_or(Value::Null, Value::Number)
+    }
+}
+
+/// An object of `members`, in their order.
+pub fn object(members: Vec<(String, Value)>) -> Value {
+    Value::Object(members.into_iter().collect())
+}
+
+/// An `f32` as the [`Value`] written with its own shortest form (`0.025`, where serde_json's
+/// `Value::from(0.025f32)` holds the `f64` 0.02500000037252903 and writes all its digits).
+pub fn number_f32(value: f32) -> Value {
+    let mut text = Vec::new();
+    write_f32(&mut text, value);
+    let text = String::from_utf8(text).unwrap_or_default();
+    text.parse::<f64>().map_or(Value::Null, number)
+}
+
+/// The serde_json [`Formatter`] of this crate's files: compact, floats in Rust's shortest
+/// round-trip form (the shorter of plain and exponent), U+0085, U+2028 and U+2029 escaped.
+/// Everything else (`"`, `\`, control characters as `\n` or `\u001f`) is serde_json's.
+struct Spelling;
+
+impl Formatter for Spelling {
+    fn write_f32<W: ?Sized + Write>(&mut self, writer: &mut W, value: f32) -> io::Result<()> {
+        write_float(writer, value, f64::from(value.abs()), value.is_finite())
+    }
+
+    fn write_f64<W: ?Sized + Write>(&mut self, writer: &mut W, value: f64) -> io::Result<()> {
+        write_float(writer, value, value.abs(), value.is_finite())
+    }
+
+    fn write_string_fragment<W: ?Sized + Write>(&mut self, writer: &mut W, fragment: &str) -> io::Result<()> {
+        let mut rest = fragment;
+        while let Some(at) = rest.find(['\u{85}', '\u{2028}', '\u{2029}']) {
+            writer.write_all(&rest.as_bytes()[..at])?;
+            let c = rest[at..].chars().next().unwrap_or('\u{85}');
+            write!(writer, "\\u{:04x}", u32::from(c))?;
+            rest = &rest[at + c.len_utf8()..];
+        }
+        writer.write_all(rest.as_bytes())
+    }
+}
+
+fn write_float(
+    writer: &mut (impl ?Sized + Write),
+    value: impl fmt::Display + fmt::LowerExp,
+    abs: f64,
+    finite: bool,
+) -> io::Result<()> {
+    if !finite {
+        return writer.write_all(b"null");
+    }
+    // The exponent form is shorter only below 0.01 (`0.005`, `5e-3`) or from 1000 up
+    // (`1000`, `1e3`); in between, formatting once is enough.
+    if abs == 0.0 || (1e-2..1e3).contains(&abs) {
+        return write!(writer, "{value}");
+    }
+    // Both forms, on the stack: a bundle writes millions of floats.
+    let (mut plain, mut exponent) = (Digits::default(), Digits::default());
+    let _ = fmt::write(&mut plain, format_args!("{value}"));
+    let _ = fmt::write(&mut exponent, format_args!("{value:e}"));
+    let shorter = if exponent.len < plain.len { exponent } else { plain };
+    writer.write_all(shorter.as_bytes())
+}
+
+/// A float's text, on the stack. The longest `f64` Rust writes plainly is 5e-324 (326 bytes).
+struct Digits {
+    bytes: [u8; 400],
+    len: usize,
+}
+
+impl Default for Digits {
+    fn default() -> Self {
+        Digits { bytes: [0; 400], len: 0 }
+    }
+}
+
+impl Digits {
+    fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+}
+
+impl fmt::Write for Digits {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let end = self.len + s.len();
+        self.bytes.get_mut(self.len..end).ok_or(fmt::Error)?.copy_from_slice(s.as_bytes());
+        self.len = end;
         Ok(())
     }
+}
 
-    /// In an object: reads the next key and its `:`, or the closing `}` (then `None`).
-    pub fn next_key(&mut self) -> Result<Option<String>, JsonError> {
-        Ok(self.next_key_at()?.map(|(_, key)| key))
-    }
+fn serialize(out: &mut Vec<u8>, value: &(impl Serialize + ?Sized)) {
+    // Writing to a Vec cannot fail, and every Value and str serializes.
+    let _ = value.serialize(&mut Serializer::with_formatter(out, Spelling));
+}
 
-    /// [`Reader::next_key`] with the key's byte offset.
-    fn next_key_at(&mut self) -> Result<Option<(usize, String)>, JsonError> {
-        if !self.next_item(b'}', "an object member")? {
-            return Ok(None);
-        }
-        let at = self.pos;
-        if self.byte() != Some(b'"') {
-            return Err(
-                self.error(format!("expected a key (a string in double quotes), found {}", self.found()))
-            );
-        }
-        let key = self.string()?;
-        self.skip_whitespace();
-        if self.byte() != Some(b':') {
-            return Err(self.error(format!(
-                "expected ':' after the key {}, found {}",
-                quoted(&key),
-                self.found()
-            )));
-        }
-        self.pos += 1;
-        Ok(Some((at, key)))
-    }
+/// Appends `value` as compact JSON to `out`.
+pub fn write_value(out: &mut Vec<u8>, value: &Value) {
+    serialize(out, value);
+}
 
-    /// In an array: reads the ',' before the next element and returns `true`, or reads the
-    /// closing `]` and returns `false`.
-    pub fn next_element(&mut self) -> Result<bool, JsonError> {
-        self.next_item(b']', "an array element")
-    }
+/// `value` as compact JSON (no whitespace), numbers as [`write_f64`] spells them.
+pub fn to_json(value: &Value) -> String {
+    serialized(value)
+}
 
-    /// Reads what separates items of an array or object: `,` (then `true`, with the cursor
-    /// on the next item) or the closing bracket (then `false`).
-    fn next_item(&mut self, close: u8, item: &str) -> Result<bool, JsonError> {
-        self.skip_whitespace();
-        let first = std::mem::replace(&mut self.after_open, false);
-        if self.byte() == Some(close) {
-            self.pos += 1;
-            // Saturating, so a caller who reads a close bracket it never opened gets no panic.
-            self.depth = self.depth.saturating_sub(1);
-            return Ok(false);
-        }
-        if first {
-            return Ok(true);
-        }
-        if self.byte() != Some(b',') {
-            return Err(self.error(format!(
-                "expected ',' or '{}' after {item}, found {}",
-                close as char,
-                self.found()
-            )));
-        }
-        let comma = self.pos;
-        self.pos += 1;
-        self.skip_whitespace();
-        if self.byte() == Some(close) {
-            return Err(
-                self.error_at(comma, format!("a trailing comma before '{}' is not allowed", close as char))
-            );
-        }
-        Ok(true)
-    }
+fn serialized(value: &(impl Serialize + ?Sized)) -> String {
+    let mut out = Vec::new();
+    serialize(&mut out, value);
+    // serde_json writes UTF-8.
+    String::from_utf8(out).unwrap_or_default()
+}
 
-    /// Checks that only whitespace is left.
-    pub fn finish(&mut self) -> Result<(), JsonError> {
-        self.skip_whitespace();
-        match self.byte() {
-            None => Ok(()),
-            Some(_) => Err(self.error(format!("unexpected {} after the JSON value", self.found()))),
-        }
-    }
-
-    fn byte(&self) -> Option<u8> {
-        self.text.as_bytes().get(self.pos).copied()
-    }
-
-    fn skip_whitespace(&mut self) {
-        let bytes = self.text.as_bytes();
-        while matches!(bytes.get(self.pos), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-            self.pos += 1;
-        }
-    }
-
-    /// Describes what is under the cursor, for "expected …, found …".
-    fn found(&self) -> String {
-        let rest = &self.text[self.pos..];
-        let Some(c) = rest.chars().next() else { return "the end of the text".to_string() };
-        match c {
-            '"' => "a string".to_string(),
-            '-' | '0'..='9' => "a number".to_string(),
-            c if c.is_alphanumeric() => {
-                let word: String = rest.chars().take_while(|c| c.is_alphanumeric()).take(20).collect();
-                format!("'{word}'")
-            }
-            c if c.is_control() || c.is_whitespace() => format!("U+{:04X}", u32::from(c)),
-            c if c.is_ascii() => format!("'{c}'"),
-            c => format!("'{c}' (U+{:04X})", u32::from(c)),
-        }
-    }
-
-    fn error(&self, message: impl Into<String>) -> JsonError {
-        self.error_at(self.pos, message)
-    }
-
-    fn error_at(&self, offset: usize, message: impl Into<String>) -> JsonError {
-        let (line, column) = self.line_column(offset);
-        JsonError { line, column, message: message.into() }
-    }
+/// Appends `s` as a JSON string, quotes included. One line of output is one line in any
+/// editor: control characters and U+0085, U+2028, U+2029 are escaped.
+pub fn write_string(out: &mut Vec<u8>, s: &str) {
+    serialize(out, s);
 }
 
 /// `s` as a JSON string, for messages: `"Jesus\n"` shows its newline.
-pub(crate) fn quoted(s: &str) -> String {
-    let mut out = String::new();
-    write_string(&mut out, s);
-    out
-}
-
-/// Appends `s` as a JSON string, quotes included.
-///
-/// Escapes `"` and `\`; the control characters U+0000 to U+001F as `\b`, `\f`, `\n`, `\r`,
-/// `\t` or `\u00XX`; and U+0085, U+2028 and U+2029 as `\u0085`, `\u2028`, `\u2029`, which
-/// JSON allows raw but some editors and older JavaScript treat as line breaks. Everything
-/// else is written as itself, so one line of output is one line in any editor.
-pub fn write_string(out: &mut String, s: &str) {
-    out.reserve(s.len() + 2);
-    out.push('"');
-    let bytes = s.as_bytes();
-    let mut run = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        // `len` is how many bytes of the character end at `i`. U+0085 is C2 85 in UTF-8,
-        // U+2028 and U+2029 are E2 80 A8 and E2 80 A9; those lead bytes never continue a
-        // character, so matching the bytes before is enough.
-        let (escaped, len): (&str, usize) = match b {
-            b'"' => ("\\\"", 1),
-            b'\\' => ("\\\\", 1),
-            b'\n' => ("\\n", 1),
-            b'\r' => ("\\r", 1),
-            b'\t' => ("\\t", 1),
-            0x08 => ("\\b", 1),
-            0x0c => ("\\f", 1),
-            0x00..=0x1f => {
-                out.push_str(&s[run..i]);
-                let _ = write!(out, "\\u{b:04x}");
-                run = i + 1;
-                continue;
-            }
-            0x85 if bytes[i - 1] == 0xc2 => ("\\u0085", 2),
-            0xa8 if i >= 2 && bytes[i - 2..i] == [0xe2, 0x80] => ("\\u2028", 3),
-            0xa9 if i >= 2 && bytes[i - 2..i] == [0xe2, 0x80] => ("\\u2029", 3),
-            _ => continue,
-        };
-        out.push_str(&s[run..i + 1 - len]);
-        out.push_str(escaped);
-        run = i + 1;
-    }
-    out.push_str(&s[run..]);
-    out.push('"');
+pub fn quoted(s: &str) -> String {
+    serialized(s)
 }
 
 /// Appends `value` as a JSON number with Rust's shortest round-trip formatting, so it reads
-/// back as the same `f32` (through [`Number::to_f32`] or `str::parse::<f32>`). Of the plain
-/// (`0.00012`) and exponent (`1.2e-4`) forms it writes the shorter. NaN and infinities,
-/// which JSON cannot hold, are written as `null`, as JavaScript's `JSON.stringify` does.
-pub fn write_f32(out: &mut String, value: f32) {
-    write_float(out, value, f64::from(value.abs()), value.is_finite());
+/// back as the same `f32` through `str::parse::<f32>`. Of the plain (`0.00012`) and
+/// exponent (`1.2e-4`) forms it writes the shorter. NaN and infinities, which JSON cannot
+/// hold, are written as `null`, as JavaScript's `JSON.stringify` does.
+pub fn write_f32(out: &mut Vec<u8>, value: f32) {
+    serialize(out, &value);
 }
 
 /// [`write_f32`] for `f64`.
-pub fn write_f64(out: &mut String, value: f64) {
-    write_float(out, value, value.abs(), value.is_finite());
-}
-
-fn write_float(out: &mut String, value: impl fmt::Display + fmt::LowerExp, abs: f64, finite: bool) {
-    if !finite {
-        out.push_str("null");
-        return;
-    }
-    let start = out.len();
-    let _ = write!(out, "{value}");
-    // The exponent form is shorter only below 0.01 (`0.005`, `5e-3`) or from 1000 up
-    // (`1000`, `1e3`); in between, formatting once is enough.
-    if abs != 0.0 && !(1e-2..1e3).contains(&abs) {
-        let plain_end = out.len();
-        let _ = write!(out, "{value:e}");
-        if out.len() - plain_end < plain_end - start {
-            out.replace_range(start..plain_end, "");
-        } else {
-            out.truncate(plain_end);
-        }
-    }
+pub fn write_f64(out: &mut Vec<u8>, value: f64) {
+    serialize(out, &value);
 }
 
 #[cfg(test)]
@@ -846,13 +789,31 @@ mod tests {
     include!("embed/tricky_tokens.rs");
 
     fn num(text: &str) -> Value {
-        Value::Number(Number::from_text(text).unwrap())
+        parse(text).unwrap()
     }
 
     fn string(s: &str) -> String {
-        let mut out = String::new();
-        write_string(&mut out, s);
-        out
+        quoted(s)
+    }
+
+    /// An object of `members` in their order.
+    fn object(members: Vec<(String, Value)>) -> Value {
+        Value::Object(members.into_iter().collect())
+    }
+
+    /// What `write` appends for `v`.
+    fn written<T>(write: fn(&mut Vec<u8>, T), v: T) -> String {
+        let mut out = Vec::new();
+        write(&mut out, v);
+        String::from_utf8(out).unwrap()
+    }
+
+    fn f32_text(v: f32) -> String {
+        written(write_f32, v)
+    }
+
+    fn f64_text(v: f64) -> String {
+        written(write_f64, v)
     }
 
     #[test]
@@ -870,12 +831,12 @@ mod tests {
             (r#""\u00e9\u00C9\u20ac\ud83e\udd80""#, Value::String("éÉ€🦀".into())),
             ("\"raw é 🦀 \u{7f} \u{2028}\"", Value::String("raw é 🦀 \u{7f} \u{2028}".into())),
             ("[]", Value::Array(vec![])),
-            ("[ [ ] , {} ]", Value::Array(vec![Value::Array(vec![]), Value::Object(vec![])])),
+            ("[ [ ] , {} ]", Value::Array(vec![Value::Array(vec![]), object(vec![])])),
             (
                 r#"{"b": [1, "x", null], "a": {"": false}}"#,
-                Value::Object(vec![
-                    ("b".into(), Value::Array(vec![num("1"), "x".into(), Value::Null])),
-                    ("a".into(), Value::Object(vec![(String::new(), Value::Bool(false))])),
+                object(vec![
+                    ("b".into(), Value::Array(vec![Value::from(1u64), "x".into(), Value::Null])),
+                    ("a".into(), object(vec![(String::new(), Value::Bool(false))])),
                 ]),
             ),
             ("\u{feff}[1]", Value::Array(vec![num("1")])),
@@ -1019,7 +980,7 @@ mod tests {
             assert_eq!(parse(&json), Ok(Value::String(s.clone())), "{s:?} as {json:?}");
             // Inside an array and as a key too.
             let wrapped = format!("[{{{json}:{json}}}]");
-            let expected = Value::Array(vec![Value::Object(vec![(s.clone(), Value::String(s))])]);
+            let expected = Value::Array(vec![object(vec![(s.clone(), Value::String(s))])]);
             assert_eq!(parse(&wrapped), Ok(expected));
         }
     }
@@ -1031,11 +992,11 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(32);
         let random = (0..100_000).map(|_| f32::from_bits(rng.next_u32())).filter(|v| v.is_finite());
         for v in specials.into_iter().chain(random) {
-            let number = Number::from_f32(v).unwrap();
-            assert_eq!(number.to_f32().to_bits(), v.to_bits(), "{v:e} written as {number}");
-            assert_eq!(parse(number.as_str()), Ok(Value::Number(number.clone())));
+            let text = f32_text(v);
+            assert_eq!(text.parse::<f32>().unwrap().to_bits(), v.to_bits(), "{v:e} written as {text}");
+            assert_eq!(parse(&text).map(|n| Kind::of(&n)), Ok(Kind::Number), "{text}");
             // The shorter of the two forms.
-            assert!(number.as_str().len() <= format!("{v}").len().min(format!("{v:e}").len()), "{number}");
+            assert!(text.len() <= format!("{v}").len().min(format!("{v:e}").len()), "{text}");
         }
     }
 
@@ -1045,117 +1006,111 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(64);
         let random = (0..100_000).map(|_| f64::from_bits(rng.next_u64())).filter(|v| v.is_finite());
         for v in specials.into_iter().chain(random) {
-            let number = Number::from_f64(v).unwrap();
-            assert_eq!(number.to_f64().to_bits(), v.to_bits(), "{v:e} written as {number}");
-            assert!(number.as_str().len() <= format!("{v}").len().min(format!("{v:e}").len()), "{number}");
+            let text = f64_text(v);
+            assert_eq!(text.parse::<f64>().unwrap().to_bits(), v.to_bits(), "{v:e} written as {text}");
+            // serde_json (float_roundtrip) reads it back to the bit too.
+            let back = parse(&text).unwrap();
+            assert_eq!(back.as_f64().map(f64::to_bits), Some(v.to_bits()), "{text}");
+            assert_eq!(back, number(v), "{text}");
+            assert!(text.len() <= format!("{v}").len().min(format!("{v:e}").len()), "{text}");
         }
     }
 
     #[test]
     fn float_known_answers() {
-        let written = |v: f32| Number::from_f32(v).map(|n| n.to_string());
-        assert_eq!(written(0.1).as_deref(), Some("0.1"));
-        assert_eq!(written(-0.0).as_deref(), Some("-0"));
-        assert_eq!(written(1e-45).as_deref(), Some("1e-45"));
-        assert_eq!(written(f32::MAX).as_deref(), Some("3.4028235e38"));
-        assert_eq!(written(0.00125).as_deref(), Some("0.00125"));
-        assert_eq!(written(0.000125).as_deref(), Some("1.25e-4"));
-        assert_eq!(written(999.5).as_deref(), Some("999.5"));
-        assert_eq!(written(1e3).as_deref(), Some("1e3"));
-        assert_eq!(written(0.005).as_deref(), Some("5e-3"));
-        assert_eq!(written(0.05).as_deref(), Some("0.05"));
-        assert_eq!(written(-12345678.0).as_deref(), Some("-12345678"));
-        assert_eq!(written(-1.2e7).as_deref(), Some("-1.2e7"));
-        assert_eq!(written(f32::NAN), None);
-        assert_eq!(Value::from(f32::INFINITY), Value::Null);
-        assert_eq!(Value::from(f64::NAN).to_json(), "null");
-        let mut out = String::new();
-        write_f32(&mut out, f32::NEG_INFINITY);
-        assert_eq!(out, "null");
+        assert_eq!(f32_text(0.1), "0.1");
+        assert_eq!(f32_text(-0.0), "-0");
+        assert_eq!(f32_text(1e-45), "1e-45");
+        assert_eq!(f32_text(f32::MAX), "3.4028235e38");
+        assert_eq!(f32_text(0.00125), "0.00125");
+        assert_eq!(f32_text(0.000125), "1.25e-4");
+        assert_eq!(f32_text(999.5), "999.5");
+        assert_eq!(f32_text(1e3), "1e3");
+        assert_eq!(f32_text(0.005), "5e-3");
+        assert_eq!(f32_text(0.05), "0.05");
+        assert_eq!(f32_text(-12345678.0), "-12345678");
+        assert_eq!(f32_text(-1.2e7), "-1.2e7");
+        assert_eq!(f32_text(f32::NAN), "null");
+        assert_eq!(number(f64::INFINITY), Value::Null);
+        assert_eq!(to_json(&number(f64::NAN)), "null");
+        assert_eq!(f32_text(f32::NEG_INFINITY), "null");
     }
 
     #[test]
-    fn to_f32_rounds_once() {
+    fn f32_is_rounded_once_from_the_text() {
         // Just above the midpoint between 1 and the next f32 up: correctly rounded it is
         // the upper one, but through f64 it lands on the midpoint and ties to even, down.
-        let n = Number::from_text("1.00000005960464477539062500000001").unwrap();
-        assert_eq!(n.to_f32(), 1.0 + f32::EPSILON);
-        assert_eq!(n.to_f64() as f32, 1.0);
-        assert_eq!(Number::from_text("1e39").unwrap().to_f32(), f32::INFINITY);
-        assert_eq!(Number::from_text("-1e-50").unwrap().to_f32().to_bits(), (-0.0f32).to_bits());
+        // This is why the readers of f32s parse the number's text, not serde_json's f64.
+        let text = "1.00000005960464477539062500000001";
+        assert_eq!(text.parse::<f32>().unwrap(), 1.0 + f32::EPSILON);
+        assert_eq!(parse(text).unwrap().as_f64().unwrap() as f32, 1.0);
+        assert_eq!("1e39".parse::<f32>().unwrap(), f32::INFINITY);
+        assert_eq!("-1e-50".parse::<f32>().unwrap().to_bits(), (-0.0f32).to_bits());
     }
 
     #[test]
-    fn number_text_and_integers() {
-        for good in ["0", "-0", "12", "1.5", "1e5", "1E+05", "-0.0e-0"] {
-            assert_eq!(Number::from_text(good).map(|n| n.to_string()).as_deref(), Some(good));
+    fn numbers_read_back_equal_to_themselves() {
+        // A float written as a whole number is that integer, so equality survives a round trip.
+        for (v, text) in
+            [(2.0, "2"), (-3.0, "-3"), (1e3, "1e3"), (-0.0, "-0"), (0.025, "0.025"), (1e-3, "1e-3")]
+        {
+            assert_eq!(to_json(&number(v)), text);
+            assert_eq!(parse(text), Ok(number(v)), "{text}");
         }
-        for bad in ["", " 1", "1 ", "01", "+1", "1.", ".1", "1e", "--1", "NaN", "inf", "0x1"] {
-            assert_eq!(Number::from_text(bad), None, "{bad:?}");
-        }
-        let int = |text: &str| Number::from_text(text).unwrap().to_u64();
-        assert_eq!(int("18446744073709551615"), Some(u64::MAX));
-        assert_eq!(int("18446744073709551616"), None);
-        assert_eq!(int("3.0"), None);
-        assert_eq!(int("3e0"), None);
-        assert_eq!(int("-3"), None);
-        assert_eq!(Value::from(u64::MAX).to_json(), "18446744073709551615");
-        assert_eq!(Value::from(-5i64).to_json(), "-5");
+        assert_eq!(parse("3.0"), Ok(Value::from(3u64)));
+        assert_eq!(parse("18446744073709551615"), Ok(Value::from(u64::MAX)));
+        assert_eq!(to_json(&Value::from(u64::MAX)), "18446744073709551615");
+        assert_eq!(to_json(&Value::from(-5i64)), "-5");
+        // Integers beyond u64 are f64s, as serde_json reads them.
+        assert_eq!(to_json(&parse("18446744073709551616").unwrap()), "18446744073709552000");
+        check_rejected("[1e400]", 1, 2, "the number 1e400 is beyond the range of f64");
     }
 
     #[test]
     fn values_round_trip_through_to_json() {
         let text = concat!(
             r#"{"tokenizer":"bpe","dim":100,"alpha":0.025,"sample":1e-3,"lower":true,"max":null,"#,
-            r#""w":["a\nb","\u0000",[],{}],"nested":{"x":[-0,1.5E+10]}}"#
+            r#""w":["a\nb","\u0000",[],{}],"nested":{"x":[-0,1.5e10]}}"#
         );
         let value = parse(text).unwrap();
-        assert_eq!(value.to_json(), text);
-        assert_eq!(parse(&value.to_json()), Ok(value.clone()));
-        assert_eq!(value.get("dim").and_then(Value::as_number).and_then(Number::to_u64), Some(100));
+        assert_eq!(to_json(&value), text);
+        assert_eq!(parse(&to_json(&value)), Ok(value.clone()));
+        assert_eq!(value.get("dim").and_then(Value::as_u64), Some(100));
         assert_eq!(value.get("tokenizer").and_then(Value::as_str), Some("bpe"));
         assert_eq!(value.get("lower").and_then(Value::as_bool), Some(true));
-        assert_eq!(value.get("w").and_then(Value::as_array).map(<[Value]>::len), Some(4));
-        assert_eq!(value.get("max").map(Value::kind), Some(Kind::Null));
+        assert_eq!(value.get("w").and_then(Value::as_array).map(Vec::len), Some(4));
+        assert_eq!(value.get("max").map(Kind::of), Some(Kind::Null));
         assert_eq!(value.get("missing"), None);
         assert_eq!(Value::Null.get("dim"), None);
-        // Whitespace goes, everything else stays.
-        let spaced = "[ 1 ,\n\t{ \"a\" : \"b c\" } ]";
-        assert_eq!(parse(spaced).unwrap().to_json(), r#"[1,{"a":"b c"}]"#);
+        // Whitespace goes, everything else stays; numbers take their shortest form.
+        let spaced = "[ 1 ,\n\t{ \"a\" : \"b c\" }, 1.5E+10, 0.001 ]";
+        assert_eq!(to_json(&parse(spaced).unwrap()), r#"[1,{"a":"b c"},1.5e10,1e-3]"#);
     }
 
     #[test]
-    fn reader_pulls_values_and_tells_positions() {
+    fn kinds_and_positions() {
         let text = "{\"n\": [1, 2.5],\n \"s\": \"é\", \"x\": {\"deep\": [null]}}";
-        let mut reader = Reader::new(text);
-        reader.begin_object().unwrap();
-        assert_eq!(reader.next_key().unwrap().as_deref(), Some("n"));
-        reader.begin_array().unwrap();
-        let mut numbers = Vec::new();
-        while reader.next_element().unwrap() {
-            assert_eq!(reader.peek_kind(), Some(Kind::Number));
-            numbers.push(reader.number().unwrap());
-        }
-        assert_eq!(numbers, ["1", "2.5"]);
-        assert_eq!(reader.next_key().unwrap().as_deref(), Some("s"));
-        assert_eq!(reader.peek_kind(), Some(Kind::String));
-        assert_eq!(reader.string().unwrap(), "é");
-        assert_eq!(reader.next_key().unwrap().as_deref(), Some("x"));
-        let at = reader.offset();
-        assert_eq!(reader.line_column(at), (2, 17));
-        assert_eq!(reader.line_column(24), (2, 8)); // Inside the 'é'.
-        assert_eq!(reader.line_column(usize::MAX), (2, 34));
-        assert_eq!(reader.value().unwrap().to_json(), r#"{"deep":[null]}"#);
-        assert_eq!(reader.next_key().unwrap(), None);
-        assert_eq!(reader.finish(), Ok(()));
-
-        let mut reader = Reader::new(" [\"a\"]");
-        let err = reader.begin_object().unwrap_err();
-        assert_eq!(err.to_string(), "line 1, column 2: expected an object, found '['");
-        let err = Reader::new("\"a\"").number().unwrap_err();
-        assert_eq!(err.message, "expected a number, found a string");
-        assert_eq!(Reader::new("tru").peek_kind(), None);
-        assert_eq!(Reader::new(" false").peek_kind(), Some(Kind::Bool));
+        let at = |piece: &str| text.find(piece).unwrap();
+        assert_eq!(Kind::at(text, 0), Some(Kind::Object));
+        assert_eq!(Kind::at(text, at("[1")), Some(Kind::Array));
+        assert_eq!(Kind::at(text, at("2.5")), Some(Kind::Number));
+        assert_eq!(Kind::at(text, at("\"é")), Some(Kind::String));
+        assert_eq!(Kind::at(text, at(": [")), None);
+        assert_eq!(Kind::at(text, usize::MAX), None);
+        assert_eq!(Kind::at("tru", 0), None);
+        assert_eq!(Kind::at("false", 0), Some(Kind::Bool));
+        assert_eq!(Kind::at("null", 0), Some(Kind::Null));
+        assert_eq!(line_column(text, at("{\"deep")), (2, 17));
+        assert_eq!(line_column(text, at("é") + 1), (2, 8)); // Inside the 'é'.
+        assert_eq!(line_column(text, usize::MAX), (2, 34));
+        let members: std::collections::HashMap<&str, &RawValue> = serde_json::from_str(text).unwrap();
+        let raw = members["x"];
+        assert_eq!(offset_in(text, raw.get()), at("{\"deep"));
+        assert_eq!(to_json(&strict_value(text, raw, 1).unwrap()), r#"{"deep":[null]}"#);
+        // Placed in the whole text, nesting counted from its start.
+        let err = strict_value(text, raw, MAX_DEPTH - 1).unwrap_err();
+        assert_eq!((err.line, err.column), (2, 26), "{err}");
+        assert!(err.message.contains("nest deeper than 128"), "{err}");
     }
 
     #[test]
@@ -1171,32 +1126,9 @@ mod tests {
             match parse(&text) {
                 Ok(value) => {
                     parsed += 1;
-                    assert_eq!(parse(&value.to_json()), Ok(value), "{text:?}");
+                    assert_eq!(parse(&to_json(&value)), Ok(value), "{text:?}");
                 }
                 Err(err) => assert!(!err.to_string().is_empty()),
-            }
-            // A random walk over the pull reader's calls, right or wrong for the text.
-            let mut reader = Reader::new(&text);
-            for _ in 0..30 {
-                let _ = match rng.random_range(0..10) {
-                    0 => reader.value().map(drop),
-                    1 => reader.string().map(drop),
-                    2 => reader.number().map(drop),
-                    3 => reader.begin_object(),
-                    4 => reader.begin_array(),
-                    5 => reader.next_key().map(drop),
-                    6 => reader.next_element().map(drop),
-                    7 => reader.finish(),
-                    8 => {
-                        reader.peek_kind();
-                        Ok(())
-                    }
-                    _ => {
-                        let at = reader.offset();
-                        let _ = reader.line_column(at + rng.random_range(0..4));
-                        Ok(())
-                    }
-                };
             }
         }
         assert!(parsed > 100, "{parsed}");

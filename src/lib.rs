@@ -14,7 +14,8 @@
 //!    (word2vec text and binary, GloVe, Projector TSV, read by one push parser), and the
 //!    bundle, one JSON file that holds a whole run and re-opens exactly.
 //!
-//! `json` is the core's own strict JSON reader and writer, so the core needs no serde;
+//! `json` is serde_json as the core's files need it: strict (no key twice, nesting capped),
+//! errors in a person's words at a line and column, floats in their shortest form;
 //! `params` says once how a run was asked for (the tokenizer by name, the bundle's parameter names).
 //!
 //! No input makes the core panic: bad files and values come back as an [`Error`] whose

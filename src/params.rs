@@ -4,7 +4,7 @@
 //! with its form filled in.
 
 use crate::error::{Error, Result};
-use crate::json::Value;
+use crate::json::{self, Value};
 use crate::text::{BpeConfig, Tokenizer, VocabConfig, WhitespaceTokenizer, WordTokenizer};
 use crate::train::TrainConfig;
 
@@ -98,14 +98,14 @@ impl RunParams {
             ("minCount".into(), v.min_count.into()),
             ("maxVocab".into(), v.max_vocab.map_or(Value::Null, Value::from)),
             ("epochs".into(), t.epochs.into()),
-            ("alpha".into(), t.alpha.into()),
-            ("minAlpha".into(), t.min_alpha.into()),
+            ("alpha".into(), json::number_f32(t.alpha)),
+            ("minAlpha".into(), json::number_f32(t.min_alpha)),
             ("nsExponent".into(), t.ns_exponent.into()),
             ("seed".into(), t.seed.into()),
             ("cbow".into(), t.cbow.into()),
             ("threads".into(), t.threads.into()),
         ]);
-        Value::Object(members)
+        json::object(members)
     }
 }
 
@@ -142,7 +142,7 @@ mod tests {
             value.as_object().unwrap().iter().map(|(k, _)| k.clone()).collect()
         };
         let word = params(TokenizerSpec::Word(WordTokenizer::default())).to_json();
-        assert_eq!(word.get("dim").and_then(Value::as_number).map(|n| n.to_u64()), Some(Some(7)));
+        assert_eq!(word.get("dim").and_then(Value::as_number).map(|n| n.as_u64()), Some(Some(7)));
         assert_eq!(word.get("maxVocab"), Some(&Value::Null));
         assert_eq!(
             keys(word),

@@ -296,7 +296,7 @@ fn every_format_trains_and_answers_the_same_queries() {
     let counts = bundle.counts.expect("counts");
     assert!(counts.windows(2).all(|w| w[0] >= w[1]) && counts.len() == bundle.embeddings.len());
     let params = bundle.params.expect("params");
-    assert_eq!(params.get("dim").and_then(|v| v.as_number()).map(|n| n.to_f64()), Some(16.0));
+    assert_eq!(params.get("dim").and_then(|v| v.as_f64()), Some(16.0));
     assert_eq!(params.get("tokenizer").and_then(|v| v.as_str()), Some("word"));
     assert_eq!(bundle.fingerprint.map(|f| f.len()), Some(16));
     let glove = std::fs::read_to_string(path("glove.txt")).unwrap();
@@ -468,7 +468,7 @@ fn eval_json_holds_the_same_figures_and_parses() {
     let text = stdout(&out);
     assert_eq!(text.trim_end().lines().count(), 1, "one JSON document: {text}");
     let doc = json::parse(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
-    let number = |v: Option<&Value>| v.and_then(Value::as_number).map(|n| n.to_f64());
+    let number = |v: Option<&Value>| v.and_then(Value::as_f64);
     let overall = doc.get("analogies").and_then(|a| a.get("overall")).expect("analogies.overall");
     assert_eq!(number(overall.get("questions")), Some(3.0));
     assert_eq!(number(overall.get("covered")), Some(2.0));
@@ -549,7 +549,7 @@ fn eval_gensim_takes_gensims_defaults() {
         assert!(out.status.success(), "{flags:?}: {}", stderr(&out));
         let doc = json::parse(&stdout(&out)).unwrap();
         let at = |path: &[&str]| path.iter().try_fold(&doc, |value, key| value.get(key)).unwrap();
-        let count = |path: &[&str]| at(path).as_number().unwrap().to_f64() as usize;
+        let count = |path: &[&str]| at(path).as_f64().unwrap() as usize;
         let ignore_case = |benchmark| at(&[benchmark, "ignoreCase"]).as_bool().unwrap();
         (
             count(&["analogies", "candidates"]),
@@ -764,7 +764,7 @@ fn threads_and_cbow_train_and_say_whether_a_run_repeats() {
     let params = |path: &str| {
         let bundle = embedscope::embed::read_bundle(&std::fs::read_to_string(path).unwrap()).unwrap();
         let params = bundle.params.expect("params");
-        let number = |name| params.get(name).and_then(|v| v.as_number()).map(|n| n.to_f64());
+        let number = |name| params.get(name).and_then(|v| v.as_f64());
         let cbow = params.get("cbow").and_then(|v| v.as_bool());
         (number("threads"), cbow, number("alpha").map(|a| (a * 1e6).round() / 1e6))
     };

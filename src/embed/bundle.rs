@@ -86,15 +86,29 @@
 //! `f32` range, vectors of the wrong length (naming the word), counts that do not match the
 //! words, words that repeat, keys that repeat. The vectors are read straight into one
 //! `Vec<f32>`, never into a tree of JSON values.
+//!
+//! serde_json does the parsing, in one pass over the text: `words`, `counts` and `vectors`
+//! through seeds that take each element as its borrowed text (`&RawValue`), so a vector
+//! component is parsed from its decimal straight to `f32` (rounding once; through `f64` it
+//! could round twice); `format`, `params` and unknown keys as strict trees
+//! (`crate::json::Strict`); the other keys as raw values. Where each value starts is known
+//! from where its text lies in the file, which gives a fault its line. A value's kind is
+//! judged by its first character before the value is read, so `"timeline":[…` is named as
+//! an array even when what follows is no JSON; inside the timeline (read as raw values),
+//! invalid JSON is reported before what is wrong in a valid part before it.
 
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
-use std::fmt::Write as _;
+use std::fmt;
 use std::io::{BufWriter, Write};
+
+use serde::de::{self, DeserializeSeed, Deserializer as _, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
 
 use super::Embeddings;
 use super::{EpochNeighbours, NeighbourHistory, Timeline, TimelineFrame};
 use crate::error::{Error, Result};
-use crate::json::{self, JsonError, Kind, Reader, Value, quoted};
+use crate::json::{self, JsonError, Kind, Value, quoted};
 
 /// The value of the `format` key.
 const FORMAT: &str = "embedscope-bundle";
@@ -222,58 +236,64 @@ impl<'a> From<&'a Bundle> for BundleRef<'a> {
 pub fn write_bundle<'a>(bundle: impl Into<BundleRef<'a>>, writer: impl Write) -> Result<()> {
     let bundle = bundle.into();
     check_writable(&bundle)?;
+    // Written line by hand, each piece with serde_json's escaping and `json`'s float form,
+    // rather than by serializing a struct: serde_json's compact form would put the whole
+    // file on one line, and its pretty form every number on a line of its own, where the
+    // layout holds one word, count or vector per line (for diffs) and `format` and
+    // `version` on the first (for `Bundle::sniff`); and the text goes out in chunks, so a
+    // large bundle is never in memory twice.
     let emb = bundle.embeddings;
     let mut w = BufWriter::new(writer);
-    let mut out = String::with_capacity(WRITE_CHUNK + 4096);
-    out.push_str("{\"format\":");
+    let mut out = Vec::with_capacity(WRITE_CHUNK + 4096);
+    out.extend_from_slice(b"{\"format\":");
     json::write_string(&mut out, FORMAT);
-    let _ = writeln!(out, ",\"version\":{BUNDLE_VERSION},");
+    let _ = writeln!(&mut out, ",\"version\":{BUNDLE_VERSION},");
     for (key, text) in [("fingerprint", bundle.fingerprint), ("source", bundle.source)] {
         if let Some(text) = text {
             let _ = write!(out, "\"{key}\":");
             json::write_string(&mut out, text);
-            out.push_str(",\n");
+            out.extend_from_slice(b",\n");
         }
     }
     if let Some(params) = bundle.params {
-        out.push_str("\"params\":");
-        params.write_json(&mut out);
-        out.push_str(",\n");
+        out.extend_from_slice(b"\"params\":");
+        json::write_value(&mut out, params);
+        out.extend_from_slice(b",\n");
     }
     let _ = write!(out, "\"dim\":{},\n\"epochLosses\":[", emb.dim());
     for (i, &loss) in bundle.epoch_losses.iter().enumerate() {
         if i > 0 {
-            out.push(',');
+            out.push(b',');
         }
         json::write_f64(&mut out, loss);
     }
-    out.push_str("],\n");
+    out.extend_from_slice(b"],\n");
     write_rows(&mut w, &mut out, "words", emb.len(), |out, word_idx| {
         json::write_string(out, emb.word(word_idx))
     })?;
-    out.push_str(",\n");
+    out.extend_from_slice(b",\n");
     if let Some(counts) = bundle.counts {
         write_rows(&mut w, &mut out, "counts", counts.len(), |out, word_idx| {
             let _ = write!(out, "{}", counts[word_idx]);
         })?;
-        out.push_str(",\n");
+        out.extend_from_slice(b",\n");
     }
     write_rows(&mut w, &mut out, "vectors", emb.len(), |out, word_idx| {
-        out.push('[');
+        out.push(b'[');
         for (i, &v) in emb.vector(word_idx).iter().enumerate() {
             if i > 0 {
-                out.push(',');
+                out.push(b',');
             }
             json::write_f32(out, v);
         }
-        out.push(']');
+        out.push(b']');
     })?;
     if let Some(timeline) = bundle.timeline {
-        out.push_str(",\n");
+        out.extend_from_slice(b",\n");
         write_timeline(&mut w, &mut out, timeline)?;
     }
-    out.push_str("}\n");
-    w.write_all(out.as_bytes())?;
+    out.extend_from_slice(b"}\n");
+    w.write_all(&out)?;
     w.flush()?;
     Ok(())
 }
@@ -287,10 +307,10 @@ fn check_writable(bundle: &BundleRef<'_>) -> Result<()> {
             expected: format!("one count per word ({n_words})"),
         });
     }
-    if let Some(params) = bundle.params.filter(|params| params.kind() != Kind::Object) {
+    if let Some(params) = bundle.params.filter(|params| Kind::of(params) != Kind::Object) {
         return Err(Error::InvalidParameter {
             name: "params",
-            value: params.to_json(),
+            value: json::to_json(params),
             expected: "a JSON object".into(),
         });
     }
@@ -352,8 +372,8 @@ fn timeline_fault(timeline: &Timeline, n_words: usize) -> Option<(TimelinePlace,
         if frame.coords.iter().any(|v| !v.is_finite()) {
             return fault("a coordinate is not a finite number".into());
         }
-        if frame.view.kind() != Kind::Object {
-            return fault(format!("\"view\" must be an object, not {}", frame.view.kind()));
+        if Kind::of(&frame.view) != Kind::Object {
+            return fault(format!("\"view\" must be an object, not {}", Kind::of(&frame.view)));
         }
     }
     let history = timeline.neighbours.as_ref()?;
@@ -386,32 +406,32 @@ fn timeline_fault(timeline: &Timeline, n_words: usize) -> Option<(TimelinePlace,
 
 /// Appends the `timeline` section: the word lists, then one frame, and one epoch of
 /// neighbours, per line.
-fn write_timeline(w: &mut impl Write, out: &mut String, timeline: &Timeline) -> Result<()> {
-    let numbers = |out: &mut String, values: &mut dyn Iterator<Item = String>| {
-        out.push('[');
+fn write_timeline(w: &mut impl Write, out: &mut Vec<u8>, timeline: &Timeline) -> Result<()> {
+    let numbers = |out: &mut Vec<u8>, values: &mut dyn Iterator<Item = String>| {
+        out.push(b'[');
         for (i, value) in values.enumerate() {
             if i > 0 {
-                out.push(',');
+                out.push(b',');
             }
-            out.push_str(&value);
+            out.extend_from_slice(value.as_bytes());
         }
-        out.push(']');
+        out.push(b']');
     };
-    let floats = |out: &mut String, values: &[f32]| {
-        out.push('[');
+    let floats = |out: &mut Vec<u8>, values: &[f32]| {
+        out.push(b'[');
         for (i, &v) in values.iter().enumerate() {
             if i > 0 {
-                out.push(',');
+                out.push(b',');
             }
             json::write_f32(out, v);
         }
-        out.push(']');
+        out.push(b']');
     };
-    out.push_str("\"timeline\":{");
+    out.extend_from_slice(b"\"timeline\":{");
     write_rows(w, out, "wordLists", timeline.word_lists.len(), |out, i| {
         numbers(out, &mut timeline.word_lists[i].iter().map(u32::to_string))
     })?;
-    out.push_str(",\n");
+    out.extend_from_slice(b",\n");
     write_rows(w, out, "frames", timeline.frames.len(), |out, i| {
         let f = &timeline.frames[i];
         let _ = write!(
@@ -419,14 +439,14 @@ fn write_timeline(w: &mut impl Write, out: &mut String, timeline: &Timeline) -> 
             "{{\"epoch\":{},\"epochs\":{},\"tokensDone\":{},\"tokensTotal\":{},\"view\":",
             f.epoch, f.epochs, f.tokens_done, f.tokens_total
         );
-        f.view.write_json(out);
-        out.push_str(",\"axisLabels\":[");
+        json::write_value(out, &f.view);
+        out.extend_from_slice(b",\"axisLabels\":[");
         json::write_string(out, &f.axis_labels[0]);
-        out.push(',');
+        out.push(b',');
         json::write_string(out, &f.axis_labels[1]);
         let _ = write!(out, "],\"words\":{},\"coords\":", f.word_list);
         floats(out, &f.coords);
-        out.push('}');
+        out.push(b'}');
     })?;
     if let Some(history) = &timeline.neighbours {
         let _ = write!(out, ",\n\"neighbours\":{{\"words\":{},\"k\":{},", history.n_words(), history.k());
@@ -435,13 +455,13 @@ fn write_timeline(w: &mut impl Write, out: &mut String, timeline: &Timeline) -> 
             let e = epochs[i];
             let _ = write!(out, "{{\"epoch\":{},\"tokensDone\":{},\"ids\":", e.epoch, e.tokens_done);
             numbers(out, &mut e.ids.iter().map(u32::to_string));
-            out.push_str(",\"scores\":");
+            out.extend_from_slice(b",\"scores\":");
             floats(out, &e.scores);
-            out.push('}');
+            out.push(b'}');
         })?;
-        out.push('}');
+        out.push(b'}');
     }
-    out.push('}');
+    out.push(b'}');
     Ok(())
 }
 
@@ -449,21 +469,21 @@ fn write_timeline(w: &mut impl Write, out: &mut String, timeline: &Timeline) -> 
 /// fills, so a large bundle never sits in memory twice.
 fn write_rows(
     w: &mut impl Write,
-    out: &mut String,
+    out: &mut Vec<u8>,
     key: &str,
     n: usize,
-    mut row: impl FnMut(&mut String, usize),
+    mut row: impl FnMut(&mut Vec<u8>, usize),
 ) -> Result<()> {
     let _ = write!(out, "\"{key}\":[");
     for i in 0..n {
-        out.push_str(if i == 0 { "\n" } else { ",\n" });
+        out.extend_from_slice(if i == 0 { b"\n" } else { b",\n" });
         row(out, i);
         if out.len() >= WRITE_CHUNK {
-            w.write_all(out.as_bytes())?;
+            w.write_all(out)?;
             out.clear();
         }
     }
-    out.push_str("\n]");
+    out.extend_from_slice(b"\n]");
     Ok(())
 }
 
@@ -472,87 +492,28 @@ fn write_rows(
 /// Fails with [`Error::Format`] naming the line of the first fault; see the
 /// module documentation of `src/embed/bundle.rs` for what is checked.
 pub fn read_bundle(text: &str) -> Result<Bundle> {
-    let mut r = BundleReader { json: Reader::new(text), text_len: text.len() };
-    match r.peek_kind()? {
-        Kind::Object => {}
-        kind => {
-            let at = r.json.offset();
+    let text = json::strip_bom(text);
+    let r = BundleReader { text, fault: RefCell::new(None), strict: json::Strict::new(text) };
+    let at = json::skip_whitespace(text, 0);
+    match Kind::at(text, at) {
+        Some(Kind::Object) => {}
+        Some(kind) => {
             return Err(
                 r.fault(at, format!("not an embedscope bundle: it starts with {kind}, not a JSON object"))
             );
         }
-    }
-    r.json.begin_object().map_err(invalid_json)?;
-    let mut parts = Parts::default();
-    let mut keys: HashSet<String> = HashSet::new();
-    while let Some(key) = r.json.next_key().map_err(invalid_json)? {
-        let at = r.json.offset();
-        if keys.contains(&key) {
-            return Err(r.fault(at, format!("the key {} occurs twice", quoted(&key))));
+        // Not a JSON value at all: serde_json says what is wrong.
+        None => {
+            let err = serde_json::from_str::<IgnoredAny>(text).err();
+            return Err(err.map_or_else(
+                || Error::Format { line: 0, message: "not valid JSON".into() },
+                |err| r.error(&err, 0),
+            ));
         }
-        match key.as_str() {
-            "format" => {
-                let format = r.value()?;
-                if format.as_str() != Some(FORMAT) {
-                    return Err(r.fault(
-                        at,
-                        format!(
-                            "not an embedscope bundle: \"format\" is {}, not \"{FORMAT}\"",
-                            shown(&format)
-                        ),
-                    ));
-                }
-                parts.format_seen = true;
-            }
-            "version" => {
-                let version = r.whole_number("\"version\"")?;
-                if version > BUNDLE_VERSION {
-                    return Err(r.fault(
-                        at,
-                        format!(
-                            "this bundle has version {version}, newer than version {BUNDLE_VERSION} that \
-                             this embedscope reads; open it with a newer embedscope"
-                        ),
-                    ));
-                }
-                if version == 0 {
-                    return Err(r.fault(at, "\"version\" must be at least 1, found 0".into()));
-                }
-                parts.version_seen = true;
-            }
-            "dim" => {
-                let dim = r.whole_number("\"dim\"")?;
-                parts.dim = match usize::try_from(dim) {
-                    Ok(0) => return Err(r.fault(at, "\"dim\" must be at least 1, found 0".into())),
-                    Ok(dim) => Some(dim),
-                    Err(_) => {
-                        return Err(r.fault(at, format!("\"dim\" is {dim}, too large for this machine")));
-                    }
-                };
-            }
-            "fingerprint" => parts.fingerprint = r.optional_string("\"fingerprint\"")?,
-            "source" => parts.source = r.optional_string("\"source\"")?,
-            "params" => {
-                let params = r.value()?;
-                parts.params = match params.kind() {
-                    Kind::Null => None,
-                    Kind::Object => Some(params),
-                    kind => return Err(r.fault(at, format!("\"params\" must be an object, not {kind}"))),
-                };
-            }
-            "epochLosses" => parts.epoch_losses = r.epoch_losses()?,
-            "words" => parts.words = Some(r.words()?),
-            "counts" => parts.counts = r.counts(parts.words.as_ref())?,
-            "vectors" => parts.vectors = Some(r.vectors(parts.words.as_ref(), parts.dim)?),
-            "timeline" => parts.timeline = r.timeline()?,
-            _ => {
-                r.value()?;
-            }
-        }
-        keys.insert(key);
     }
-    r.json.finish().map_err(invalid_json)?;
-    r.assemble(parts)
+    let mut de = json::deserializer(text);
+    let parts = de.deserialize_map(BundleVisitor { r: &r }).and_then(|parts| de.end().map(|()| parts));
+    r.assemble(parts.map_err(|err| r.error(&err, 0))?)
 }
 
 /// What the keys of a bundle held, before the checks that need more than one of them.
@@ -594,10 +555,20 @@ struct Vectors {
     rows: Vec<(usize, usize)>,
 }
 
-/// A [`Reader`] whose faults are [`Error::Format`]s.
-struct BundleReader<'a> {
-    json: Reader<'a>,
-    text_len: usize,
+/// The bundle's text and the first fault its readers found.
+///
+/// serde_json drives the reading: the large arrays (`words`, `counts`, `vectors`) through
+/// seeds on one deserializer over the whole text, each number borrowed as its text
+/// (`&RawValue`) and parsed straight to `f32`, rounding once, into one `Vec<f32>`; the
+/// small keys as raw values read by the helpers below. Where a value starts is known from
+/// where its raw text lies in the file (or, for a vector, from where the one before ended),
+/// which gives a fault its line. A fault is kept here while serde_json unwinds with a
+/// placeholder error, since its error type carries only a message.
+struct BundleReader<'t> {
+    text: &'t str,
+    fault: RefCell<Option<Error>>,
+    /// Values read in the same pass (format, params, unknown keys), as the tree they are.
+    strict: json::Strict<'t>,
 }
 
 /// A JSON syntax error as the bundle's error.
@@ -610,96 +581,209 @@ fn invalid_json(err: JsonError) -> Error {
 
 /// A value for a message, cut short when long.
 fn shown(value: &Value) -> String {
-    let json = value.to_json();
+    let json = json::to_json(value);
     match json.char_indices().nth(40) {
         Some((cut, _)) => format!("{}…", &json[..cut]),
         None => json,
     }
 }
 
-impl<'a> BundleReader<'a> {
+impl<'t> BundleReader<'t> {
     /// A fault in a well-formed JSON text, on the line of byte `at`.
     fn fault(&self, at: usize, message: String) -> Error {
-        Error::Format { line: self.json.line_column(at).0, message }
+        Error::Format { line: json::line_column(self.text, at).0, message }
     }
 
-    /// The kind of the next value; where no value starts, the JSON syntax error.
-    fn peek_kind(&mut self) -> Result<Kind> {
-        match self.json.peek_kind() {
-            Some(kind) => Ok(kind),
-            None => Err(self
-                .json
-                .value()
-                .err()
-                .map_or_else(|| Error::Format { line: 0, message: "not valid JSON".into() }, invalid_json)),
+    /// Keeps `fault` for [`BundleReader::error`] and gives serde_json an error to unwind with.
+    fn raise<E: de::Error>(&self, fault: Error) -> E {
+        self.fault.borrow_mut().get_or_insert(fault);
+        E::custom("see the bundle's fault")
+    }
+
+    /// The fault behind `err` (from a deserializer over `self.text[start..]`): the one kept,
+    /// or serde_json's own, a JSON syntax error.
+    fn error(&self, err: &serde_json::Error, start: usize) -> Error {
+        let fault = self.fault.borrow_mut().take();
+        fault
+            .or_else(|| self.strict.take_fault().map(invalid_json))
+            .unwrap_or_else(|| invalid_json(JsonError::from_serde(self.text, start, err)))
+    }
+
+    /// Where `raw` starts in the text.
+    fn at(&self, raw: &RawValue) -> usize {
+        json::offset_in(self.text, raw.get())
+    }
+
+    /// The kind of `raw`, which serde_json has checked is one JSON value.
+    fn kind(raw: &RawValue) -> Kind {
+        Kind::at(raw.get(), 0).unwrap_or(Kind::Null)
+    }
+
+    /// Checks that the value at `at` is of `kind`; `message` describes the fault from the
+    /// kind found. Where no value starts, serde_json's reading of it reports the syntax.
+    fn expect(&self, at: usize, kind: Kind, message: impl FnOnce(Kind) -> String) -> Result<()> {
+        match Kind::at(self.text, at) {
+            Some(found) if found != kind => Err(self.fault(at, message(found))),
+            _ => Ok(()),
         }
     }
 
-    /// Checks that the next value is of `kind`; `message` describes the fault from the kind found.
-    fn expect(&mut self, kind: Kind, message: impl FnOnce(Kind) -> String) -> Result<usize> {
-        let found = self.peek_kind()?;
-        let at = self.json.offset();
-        if found == kind { Ok(at) } else { Err(self.fault(at, message(found))) }
+    /// A strict value (no repeated key, nesting capped), enclosed by `depth` levels.
+    fn value(&self, raw: &RawValue, depth: usize) -> Result<Value> {
+        json::strict_value(self.text, raw, depth).map_err(invalid_json)
     }
 
-    fn value(&mut self) -> Result<Value> {
-        self.json.value().map_err(invalid_json)
+    fn string(&self, raw: &RawValue) -> Result<String> {
+        json::string_value(self.text, raw).map_err(invalid_json)
     }
 
-    /// Reads an array, calling `element(self, index, offset)` with the reader on each element.
+    /// Calls `element(index, raw)` for each element of the array `raw`; `message` describes
+    /// the fault when it is not an array.
     fn array(
-        &mut self,
+        &self,
+        raw: &'t RawValue,
         message: impl FnOnce(Kind) -> String,
-        mut element: impl FnMut(&mut Self, usize, usize) -> Result<()>,
+        element: impl FnMut(usize, &'t RawValue) -> Result<()>,
     ) -> Result<()> {
-        self.expect(Kind::Array, message)?;
-        self.json.begin_array().map_err(invalid_json)?;
-        let mut i = 0;
-        while self.json.next_element().map_err(invalid_json)? {
-            let at = self.json.offset();
-            element(self, i, at)?;
-            i += 1;
+        self.expect(self.at(raw), Kind::Array, message)?;
+        let mut de = json::deserializer(raw.get());
+        de.deserialize_seq(Elements { r: self, element }).map_err(|err| self.error(&err, self.at(raw)))
+    }
+
+    /// Calls `field(key, raw)` for each member of the object `raw` (`what`), refusing
+    /// repeated keys; then checks none of `required` was missing. Unknown keys are `field`'s
+    /// to read (as [`BundleReader::value`], which checks them) or skip.
+    fn object(
+        &self,
+        raw: &'t RawValue,
+        what: &str,
+        required: &[&str],
+        field: impl FnMut(&str, &'t RawValue) -> Result<()>,
+    ) -> Result<()> {
+        let at = self.at(raw);
+        self.expect(at, Kind::Object, |kind| format!("{what} must be an object, not {kind}"))?;
+        let mut seen = HashSet::new();
+        let mut de = json::deserializer(raw.get());
+        de.deserialize_map(Members { r: self, what, seen: &mut seen, field })
+            .map_err(|err| self.error(&err, at))?;
+        if let Some(key) = required.iter().find(|key| !seen.contains(**key)) {
+            return Err(self.fault(at, format!("{what} lacks the key \"{key}\"")));
         }
         Ok(())
     }
 
-    /// Reads a number's text; `what` names it in messages ("value 2 of the vector of \"a\"").
-    fn number(&mut self, what: impl FnOnce() -> String) -> Result<&'a str> {
-        self.expect(Kind::Number, |kind| format!("{} is {kind}, not a number", what()))?;
-        self.json.number().map_err(invalid_json)
-    }
-
-    fn whole_number(&mut self, what: &str) -> Result<u64> {
-        let at = self.json.offset();
-        let text = self.number(|| what.to_string())?;
-        let fault = format!("{what} must be a whole number, found {text}");
-        text.parse().map_err(|_| self.fault(at, fault))
-    }
-
-    fn optional_string(&mut self, what: &str) -> Result<Option<String>> {
-        let at = self.json.offset();
-        match self.value()? {
-            Value::Null => Ok(None),
-            Value::String(text) => Ok(Some(text)),
-            other => Err(self.fault(at, format!("{what} must be a string, not {}", other.kind()))),
+    /// A number's text; `what` names it in messages ("value 2 of the vector of \"a\"").
+    fn number(&self, raw: &'t RawValue, what: impl FnOnce() -> String) -> Result<&'t str> {
+        match Self::kind(raw) {
+            Kind::Number => Ok(raw.get()),
+            kind => Err(self.fault(self.at(raw), format!("{} is {kind}, not a number", what()))),
         }
     }
 
-    fn epoch_losses(&mut self) -> Result<Vec<f64>> {
+    fn whole_number(&self, raw: &'t RawValue, what: &str) -> Result<u64> {
+        let text = self.number(raw, || what.to_string())?;
+        text.parse()
+            .map_err(|_| self.fault(self.at(raw), format!("{what} must be a whole number, found {text}")))
+    }
+
+    /// A whole number that fits a `u32`; `what` names it.
+    fn small_number(&self, raw: &'t RawValue, what: &str) -> Result<u32> {
+        let n = self.whole_number(raw, what)?;
+        u32::try_from(n).map_err(|_| self.fault(self.at(raw), format!("{what} is {n}, too large")))
+    }
+
+    fn optional_string(&self, raw: &'t RawValue, what: &str) -> Result<Option<String>> {
+        match Self::kind(raw) {
+            Kind::Null => Ok(None),
+            Kind::String => self.string(raw).map(Some),
+            kind => Err(self.fault(self.at(raw), format!("{what} must be a string, not {kind}"))),
+        }
+    }
+
+    /// `format` and `params`, read as a tree; `at` is where the value starts.
+    fn tree_key(&self, key: &str, at: usize, value: Value, parts: &mut Parts) -> Result<()> {
+        match key {
+            "format" => {
+                let format = value;
+                if format.as_str() != Some(FORMAT) {
+                    return Err(self.fault(
+                        at,
+                        format!(
+                            "not an embedscope bundle: \"format\" is {}, not \"{FORMAT}\"",
+                            shown(&format)
+                        ),
+                    ));
+                }
+                parts.format_seen = true;
+            }
+            "params" => {
+                parts.params = match Kind::of(&value) {
+                    Kind::Null => None,
+                    Kind::Object => Some(value),
+                    kind => return Err(self.fault(at, format!("\"params\" must be an object, not {kind}"))),
+                };
+            }
+            // Unknown keys are skipped, though read as strictly as the rest.
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The other small keys, each value read as its raw text.
+    fn small_key(&self, key: &str, raw: &'t RawValue, parts: &mut Parts) -> Result<()> {
+        let at = self.at(raw);
+        match key {
+            "version" => {
+                let version = self.whole_number(raw, "\"version\"")?;
+                if version > BUNDLE_VERSION {
+                    return Err(self.fault(
+                        at,
+                        format!(
+                            "this bundle has version {version}, newer than version {BUNDLE_VERSION} that \
+                             this embedscope reads; open it with a newer embedscope"
+                        ),
+                    ));
+                }
+                if version == 0 {
+                    return Err(self.fault(at, "\"version\" must be at least 1, found 0".into()));
+                }
+                parts.version_seen = true;
+            }
+            "dim" => {
+                let dim = self.whole_number(raw, "\"dim\"")?;
+                parts.dim = match usize::try_from(dim) {
+                    Ok(0) => return Err(self.fault(at, "\"dim\" must be at least 1, found 0".into())),
+                    Ok(dim) => Some(dim),
+                    Err(_) => {
+                        return Err(self.fault(at, format!("\"dim\" is {dim}, too large for this machine")));
+                    }
+                };
+            }
+            "fingerprint" => parts.fingerprint = self.optional_string(raw, "\"fingerprint\"")?,
+            "source" => parts.source = self.optional_string(raw, "\"source\"")?,
+            "epochLosses" => parts.epoch_losses = self.epoch_losses(raw)?,
+            "timeline" => parts.timeline = self.timeline(raw)?,
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn epoch_losses(&self, raw: &'t RawValue) -> Result<Vec<f64>> {
         let mut losses = Vec::new();
-        if self.peek_kind()? == Kind::Null {
-            self.value()?;
+        if Self::kind(raw) == Kind::Null {
             return Ok(losses);
         }
         self.array(
+            raw,
             |kind| format!("\"epochLosses\" must be an array of numbers, not {kind}"),
-            |r, i, at| {
-                let text = r.number(|| format!("epoch loss {}", i + 1))?;
+            |i, raw| {
+                let text = self.number(raw, || format!("epoch loss {}", i + 1))?;
                 let loss: f64 = text.parse().unwrap_or(f64::NAN);
                 if !loss.is_finite() {
-                    return Err(
-                        r.fault(at, format!("epoch loss {} is {text}, beyond the range of f64", i + 1))
-                    );
+                    return Err(self.fault(
+                        self.at(raw),
+                        format!("epoch loss {} is {text}, beyond the range of f64", i + 1),
+                    ));
                 }
                 losses.push(loss);
                 Ok(())
@@ -708,110 +792,25 @@ impl<'a> BundleReader<'a> {
         Ok(losses)
     }
 
-    fn words(&mut self) -> Result<Words> {
-        let mut words = Words { list: Vec::new(), offsets: Vec::new() };
-        self.array(
-            |kind| format!("\"words\" must be an array of strings, not {kind}"),
-            |r, i, at| {
-                r.expect(Kind::String, |kind| format!("word {} is {kind}, not a string", i + 1))?;
-                words.list.push(r.json.string().map_err(invalid_json)?);
-                words.offsets.push(at);
-                Ok(())
-            },
-        )?;
-        Ok(words)
-    }
-
-    fn counts(&mut self, words: Option<&Words>) -> Result<Option<(usize, Vec<u64>)>> {
-        let at = self.json.offset();
-        if self.peek_kind()? == Kind::Null {
-            self.value()?;
-            return Ok(None);
+    /// A finite `f32` from the number `raw`, parsed from its text (rounding once); `what()`
+    /// names it in messages.
+    fn float(&self, raw: &'t RawValue, what: impl Fn() -> String) -> Result<f32> {
+        let text = self.number(raw, &what)?;
+        let value: f32 = text.parse().unwrap_or(f32::NAN);
+        if !value.is_finite() {
+            return Err(self.fault(self.at(raw), format!("{} is {text}, beyond the range of f32", what())));
         }
-        let mut counts = Vec::new();
-        self.array(
-            |kind| format!("\"counts\" must be an array of whole numbers, not {kind}"),
-            |r, i, at| {
-                let whose = || match words.and_then(|words| words.list.get(i)) {
-                    Some(word) => format!("count {} (of {})", i + 1, quoted(word)),
-                    None => format!("count {}", i + 1),
-                };
-                let text = r.number(whose)?;
-                let count = text.parse().map_err(|_| {
-                    r.fault(at, format!("{} must be a whole number from 0, found {text}", whose()))
-                })?;
-                counts.push(count);
-                Ok(())
-            },
-        )?;
-        Ok(Some((at, counts)))
-    }
-
-    /// Reads the vectors into one `Vec<f32>`; their lengths are checked once `dim` is surely known.
-    fn vectors(&mut self, words: Option<&Words>, dim: Option<usize>) -> Result<Vectors> {
-        let at = self.json.offset();
-        let mut values = Vec::new();
-        if let (Some(words), Some(dim)) = (words, dim) {
-            // Every number takes at least two bytes of text, which bounds a hostile "dim".
-            values.reserve(words.list.len().saturating_mul(dim).min(self.text_len / 2));
-        }
-        let mut rows = Vec::new();
-        let name = |row: usize| match words.and_then(|words| words.list.get(row)) {
-            Some(word) => format!("the vector of {}", quoted(word)),
-            None => format!("vector {}", row + 1),
-        };
-        self.array(
-            |kind| format!("\"vectors\" must be an array of arrays of numbers, not {kind}"),
-            |r, row, row_at| {
-                let start = values.len();
-                r.array(
-                    |kind| format!("{} is {kind}, not an array of numbers", name(row)),
-                    |r, i, at| {
-                        let text = r.number(|| format!("value {} of {}", i + 1, name(row)))?;
-                        let value: f32 = text.parse().unwrap_or(f32::NAN);
-                        if !value.is_finite() {
-                            return Err(r.fault(
-                                at,
-                                format!(
-                                    "value {} of {} is {text}, beyond the range of f32",
-                                    i + 1,
-                                    name(row)
-                                ),
-                            ));
-                        }
-                        values.push(value);
-                        Ok(())
-                    },
-                )?;
-                rows.push((row_at, values.len() - start));
-                Ok(())
-            },
-        )?;
-        Ok(Vectors { at, values, rows })
-    }
-
-    /// A whole number that fits a `u32`; `what` names it.
-    fn small_number(&mut self, what: &str) -> Result<u32> {
-        let at = self.json.offset();
-        let n = self.whole_number(what)?;
-        u32::try_from(n).map_err(|_| self.fault(at, format!("{what} is {n}, too large")))
+        Ok(value)
     }
 
     /// An array of finite `f32` numbers; `what(i)` names the i-th in messages.
-    fn floats(&mut self, whose: &str, what: &str) -> Result<Vec<f32>> {
+    fn floats(&self, raw: &'t RawValue, whose: &str, what: &str) -> Result<Vec<f32>> {
         let mut values = Vec::new();
         self.array(
+            raw,
             |kind| format!("{whose} must be an array of numbers, not {kind}"),
-            |r, i, at| {
-                let text = r.number(|| format!("{what} {} of {whose}", i + 1))?;
-                let value: f32 = text.parse().unwrap_or(f32::NAN);
-                if !value.is_finite() {
-                    return Err(r.fault(
-                        at,
-                        format!("{what} {} of {whose} is {text}, beyond the range of f32", i + 1),
-                    ));
-                }
-                values.push(value);
+            |i, raw| {
+                values.push(self.float(raw, || format!("{what} {} of {whose}", i + 1))?);
                 Ok(())
             },
         )?;
@@ -819,86 +818,62 @@ impl<'a> BundleReader<'a> {
     }
 
     /// An array of word ids.
-    fn ids(&mut self, whose: &str) -> Result<Vec<u32>> {
+    fn ids(&self, raw: &'t RawValue, whose: &str) -> Result<Vec<u32>> {
         let mut ids = Vec::new();
         self.array(
+            raw,
             |kind| format!("{whose} must be an array of word ids, not {kind}"),
-            |r, i, _| {
-                ids.push(r.small_number(&format!("word id {} of {whose}", i + 1))?);
+            |i, raw| {
+                ids.push(self.small_number(raw, &format!("word id {} of {whose}", i + 1))?);
                 Ok(())
             },
         )?;
         Ok(ids)
     }
 
-    /// Reads the object of `what` key by key with `field(self, key, offset)`, unknown keys
-    /// skipped by `field` itself; then checks none of `required` was missing.
-    fn object(
-        &mut self,
-        what: &str,
-        required: &[&str],
-        mut field: impl FnMut(&mut Self, &str, usize) -> Result<()>,
-    ) -> Result<usize> {
-        let at = self.expect(Kind::Object, |kind| format!("{what} must be an object, not {kind}"))?;
-        self.json.begin_object().map_err(invalid_json)?;
-        let mut seen: HashSet<String> = HashSet::new();
-        while let Some(key) = self.json.next_key().map_err(invalid_json)? {
-            let key_at = self.json.offset();
-            if !seen.insert(key.clone()) {
-                return Err(self.fault(key_at, format!("the key {} occurs twice in {what}", quoted(&key))));
-            }
-            field(self, &key, key_at)?;
-        }
-        if let Some(key) = required.iter().find(|key| !seen.contains(**key)) {
-            return Err(self.fault(at, format!("{what} lacks the key \"{key}\"")));
-        }
-        Ok(at)
-    }
-
     /// The optional `timeline` section (see the module documentation); null is none.
-    fn timeline(&mut self) -> Result<Option<TimelinePart>> {
-        if self.peek_kind()? == Kind::Null {
-            self.value()?;
+    fn timeline(&self, raw: &'t RawValue) -> Result<Option<TimelinePart>> {
+        if Self::kind(raw) == Kind::Null {
             return Ok(None);
         }
         let mut part = TimelinePart {
             timeline: Timeline::default(),
-            at: 0,
+            at: self.at(raw),
             word_lists_at: Vec::new(),
             frames_at: Vec::new(),
             neighbours_at: 0,
             epochs_at: Vec::new(),
         };
-        part.at = self.object("\"timeline\"", &["wordLists", "frames"], |r, key, at| {
+        self.object(raw, "\"timeline\"", &["wordLists", "frames"], |key, raw| {
             match key {
-                "wordLists" => r.array(
+                "wordLists" => self.array(
+                    raw,
                     |kind| format!("\"wordLists\" must be an array of arrays of word ids, not {kind}"),
-                    |r, i, at| {
-                        part.timeline.word_lists.push(r.ids(&format!("word list {}", i + 1))?);
-                        part.word_lists_at.push(at);
+                    |i, raw| {
+                        part.timeline.word_lists.push(self.ids(raw, &format!("word list {}", i + 1))?);
+                        part.word_lists_at.push(self.at(raw));
                         Ok(())
                     },
                 )?,
-                "frames" => r.array(
+                "frames" => self.array(
+                    raw,
                     |kind| format!("\"frames\" must be an array of objects, not {kind}"),
-                    |r, i, at| {
-                        part.timeline.frames.push(r.timeline_frame(i)?);
-                        part.frames_at.push(at);
+                    |i, raw| {
+                        part.timeline.frames.push(self.timeline_frame(raw, i)?);
+                        part.frames_at.push(self.at(raw));
                         Ok(())
                     },
                 )?,
                 "neighbours" => {
-                    part.neighbours_at = at;
-                    if r.peek_kind()? == Kind::Null {
-                        r.value()?;
-                    } else {
-                        let (history, epochs_at) = r.neighbour_history()?;
+                    part.neighbours_at = self.at(raw);
+                    if Self::kind(raw) != Kind::Null {
+                        let (history, epochs_at) = self.neighbour_history(raw)?;
                         part.timeline.neighbours = Some(history);
                         part.epochs_at = epochs_at;
                     }
                 }
                 _ => {
-                    r.value()?;
+                    self.value(raw, 2)?;
                 }
             }
             Ok(())
@@ -906,7 +881,7 @@ impl<'a> BundleReader<'a> {
         Ok(Some(part))
     }
 
-    fn timeline_frame(&mut self, i: usize) -> Result<TimelineFrame> {
+    fn timeline_frame(&self, raw: &'t RawValue, i: usize) -> Result<TimelineFrame> {
         let what = format!("frame {}", i + 1);
         let mut frame = TimelineFrame {
             epoch: 0,
@@ -918,35 +893,30 @@ impl<'a> BundleReader<'a> {
             word_list: 0,
             coords: Vec::new(),
         };
-        self.object(&what, &["view", "words", "coords"], |r, key, at| {
+        self.object(raw, &what, &["view", "words", "coords"], |key, raw| {
             let named = |name: &str| format!("\"{name}\" of {what}");
             match key {
-                "epoch" => frame.epoch = r.small_number(&named(key))?,
-                "epochs" => frame.epochs = r.small_number(&named(key))?,
-                "tokensDone" => frame.tokens_done = r.whole_number(&named(key))?,
-                "tokensTotal" => frame.tokens_total = r.whole_number(&named(key))?,
-                "words" => frame.word_list = r.small_number(&named(key))? as usize,
-                "coords" => frame.coords = r.floats(&named(key), "coordinate")?,
+                "epoch" => frame.epoch = self.small_number(raw, &named(key))?,
+                "epochs" => frame.epochs = self.small_number(raw, &named(key))?,
+                "tokensDone" => frame.tokens_done = self.whole_number(raw, &named(key))?,
+                "tokensTotal" => frame.tokens_total = self.whole_number(raw, &named(key))?,
+                "words" => frame.word_list = self.small_number(raw, &named(key))? as usize,
+                "coords" => frame.coords = self.floats(raw, &named(key), "coordinate")?,
                 "view" => {
-                    frame.view = r.value()?;
-                    if frame.view.kind() != Kind::Object {
-                        return Err(r.fault(
-                            at,
-                            format!("{} must be an object, not {}", named(key), frame.view.kind()),
-                        ));
+                    frame.view = self.value(raw, 4)?;
+                    if Kind::of(&frame.view) != Kind::Object {
+                        let kind = Kind::of(&frame.view);
+                        return Err(
+                            self.fault(self.at(raw), format!("{} must be an object, not {kind}", named(key)))
+                        );
                     }
                 }
-                "axisLabels" => {
-                    let labels = r.value()?;
-                    match labels.as_array() {
-                        Some([Value::String(x), Value::String(y)]) => {
-                            frame.axis_labels = [x.clone(), y.clone()]
-                        }
-                        _ => return Err(r.fault(at, format!("{} must be two strings", named(key)))),
-                    }
-                }
+                "axisLabels" => match self.value(raw, 4)?.as_array().map(Vec::as_slice) {
+                    Some([Value::String(x), Value::String(y)]) => frame.axis_labels = [x.clone(), y.clone()],
+                    _ => return Err(self.fault(self.at(raw), format!("{} must be two strings", named(key)))),
+                },
                 _ => {
-                    r.value()?;
+                    self.value(raw, 4)?;
                 }
             }
             Ok(())
@@ -954,42 +924,45 @@ impl<'a> BundleReader<'a> {
         Ok(frame)
     }
 
-    fn neighbour_history(&mut self) -> Result<(NeighbourHistory, Vec<usize>)> {
+    fn neighbour_history(&self, raw: &'t RawValue) -> Result<(NeighbourHistory, Vec<usize>)> {
         let (mut n_words, mut k) = (0, 0);
         let mut epochs = Vec::new();
         let mut epochs_at = Vec::new();
-        self.object("the timeline's \"neighbours\"", &["words", "k", "epochs"], |r, key, _| {
+        self.object(raw, "the timeline's \"neighbours\"", &["words", "k", "epochs"], |key, raw| {
             match key {
-                "words" => n_words = r.small_number("the number of words with neighbours")? as usize,
-                "k" => k = r.small_number("the number of neighbours")? as usize,
-                "epochs" => r.array(
+                "words" => n_words = self.small_number(raw, "the number of words with neighbours")? as usize,
+                "k" => k = self.small_number(raw, "the number of neighbours")? as usize,
+                "epochs" => self.array(
+                    raw,
                     |kind| format!("the neighbours' \"epochs\" must be an array of objects, not {kind}"),
-                    |r, i, at| {
+                    |i, raw| {
                         let what = format!("epoch record {} of the neighbours", i + 1);
                         let mut record =
                             EpochNeighbours { epoch: 0, tokens_done: 0, ids: Vec::new(), scores: Vec::new() };
-                        r.object(&what, &["epoch", "ids", "scores"], |r, key, _| {
+                        self.object(raw, &what, &["epoch", "ids", "scores"], |key, raw| {
                             match key {
-                                "epoch" => record.epoch = r.small_number(&format!("the epoch of {what}"))?,
+                                "epoch" => {
+                                    record.epoch = self.small_number(raw, &format!("the epoch of {what}"))?
+                                }
                                 "tokensDone" => {
                                     record.tokens_done =
-                                        r.whole_number(&format!("\"tokensDone\" of {what}"))?
+                                        self.whole_number(raw, &format!("\"tokensDone\" of {what}"))?
                                 }
-                                "ids" => record.ids = r.ids(&what)?,
-                                "scores" => record.scores = r.floats(&what, "score")?,
+                                "ids" => record.ids = self.ids(raw, &what)?,
+                                "scores" => record.scores = self.floats(raw, &what, "score")?,
                                 _ => {
-                                    r.value()?;
+                                    self.value(raw, 5)?;
                                 }
                             }
                             Ok(())
                         })?;
                         epochs.push(record);
-                        epochs_at.push(at);
+                        epochs_at.push(self.at(raw));
                         Ok(())
                     },
                 )?,
                 _ => {
-                    r.value()?;
+                    self.value(raw, 3)?;
                 }
             }
             Ok(())
@@ -1086,6 +1059,321 @@ impl<'a> BundleReader<'a> {
     }
 }
 
+/// The bundle's object on the whole text: the large arrays through their own seeds, the
+/// other keys as raw values.
+struct BundleVisitor<'r, 't> {
+    r: &'r BundleReader<'t>,
+}
+
+impl<'t> Visitor<'t> for BundleVisitor<'_, 't> {
+    type Value = Parts;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an embedscope bundle")
+    }
+
+    fn visit_map<A: MapAccess<'t>>(self, mut map: A) -> std::result::Result<Parts, A::Error> {
+        let r = self.r;
+        let text = r.text;
+        let mut parts = Parts::default();
+        let mut keys: HashSet<String> = HashSet::new();
+        while let Some(raw_key) = map.next_key::<&'t RawValue>()? {
+            let key = r.string(raw_key).map_err(|fault| r.raise(fault))?;
+            let colon = json::skip_whitespace(text, r.at(raw_key) + raw_key.get().len());
+            if text.as_bytes().get(colon) != Some(&b':') {
+                // serde_json reports what stands there instead.
+                map.next_value::<IgnoredAny>()?;
+            }
+            let at = json::skip_whitespace(text, colon + 1);
+            if keys.contains(&key) {
+                return Err(r.raise(r.fault(at, format!("the key {} occurs twice", quoted(&key)))));
+            }
+            let is_null = Kind::at(text, at) == Some(Kind::Null);
+            match key.as_str() {
+                "words" => {
+                    r.expect(at, Kind::Array, |kind| {
+                        format!("\"words\" must be an array of strings, not {kind}")
+                    })
+                    .map_err(|fault| r.raise(fault))?;
+                    parts.words = Some(map.next_value_seed(Seq(WordsSeed { r }))?);
+                }
+                "counts" if is_null => {
+                    map.next_value::<IgnoredAny>()?;
+                    parts.counts = None;
+                }
+                "counts" => {
+                    r.expect(at, Kind::Array, |kind| {
+                        format!("\"counts\" must be an array of whole numbers, not {kind}")
+                    })
+                    .map_err(|fault| r.raise(fault))?;
+                    let counts = map.next_value_seed(Seq(CountsSeed { r, words: parts.words.as_ref() }))?;
+                    parts.counts = Some((at, counts));
+                }
+                "vectors" => {
+                    r.expect(at, Kind::Array, |kind| {
+                        format!("\"vectors\" must be an array of arrays of numbers, not {kind}")
+                    })
+                    .map_err(|fault| r.raise(fault))?;
+                    let seed = VectorsSeed { r, at, words: parts.words.as_ref(), dim: parts.dim };
+                    parts.vectors = Some(map.next_value_seed(Seq(seed))?);
+                }
+                "version" | "dim" | "fingerprint" | "source" | "epochLosses" | "timeline" => {
+                    // What a key must hold is told from its first character, before the
+                    // whole value is read, as the old reader did: a timeline that is an
+                    // array is named so even when what follows is no JSON.
+                    let expected = match key.as_str() {
+                        "version" | "dim" => Some((Kind::Number, "a number")),
+                        "epochLosses" => Some((Kind::Array, "an array of numbers")),
+                        "timeline" => Some((Kind::Object, "an object")),
+                        _ => None,
+                    };
+                    if let (Some((kind, what)), Some(found)) = (expected, Kind::at(text, at))
+                        && found != kind
+                        && !(found == Kind::Null && kind != Kind::Number)
+                    {
+                        let message = match kind {
+                            Kind::Number => format!("\"{key}\" is {found}, not a number"),
+                            _ => format!("\"{key}\" must be {what}, not {found}"),
+                        };
+                        return Err(r.raise(r.fault(at, message)));
+                    }
+                    let raw = map.next_value::<&'t RawValue>()?;
+                    r.small_key(&key, raw, &mut parts).map_err(|fault| r.raise(fault))?;
+                }
+                // format, params and unknown keys: trees, read in this pass, so nesting
+                // too deep is named where it starts.
+                _ => {
+                    let value = map.next_value_seed(r.strict.seed(1))?;
+                    r.tree_key(&key, at, value, &mut parts).map_err(|fault| r.raise(fault))?;
+                }
+            }
+            keys.insert(key);
+        }
+        Ok(parts)
+    }
+}
+
+/// Reads an array with the visitor inside: the seeds below are visitors of arrays.
+struct Seq<V>(V);
+
+impl<'t, V: Visitor<'t>> DeserializeSeed<'t> for Seq<V> {
+    type Value = V::Value;
+
+    fn deserialize<D: de::Deserializer<'t>>(
+        self,
+        deserializer: D,
+    ) -> std::result::Result<V::Value, D::Error> {
+        deserializer.deserialize_seq(self.0)
+    }
+}
+
+/// The name of word `row`'s vector in messages.
+fn vector_name(words: Option<&Words>, row: usize) -> String {
+    match words.and_then(|words| words.list.get(row)) {
+        Some(word) => format!("the vector of {}", quoted(word)),
+        None => format!("vector {}", row + 1),
+    }
+}
+
+struct WordsSeed<'r, 't> {
+    r: &'r BundleReader<'t>,
+}
+
+impl<'t> Visitor<'t> for WordsSeed<'_, 't> {
+    type Value = Words;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an array of strings")
+    }
+
+    fn visit_seq<A: SeqAccess<'t>>(self, mut seq: A) -> std::result::Result<Words, A::Error> {
+        let r = self.r;
+        let mut words = Words { list: Vec::new(), offsets: Vec::new() };
+        while let Some(raw) = seq.next_element::<&'t RawValue>()? {
+            let at = r.at(raw);
+            let word = match BundleReader::kind(raw) {
+                Kind::String => r.string(raw),
+                kind => Err(r.fault(at, format!("word {} is {kind}, not a string", words.list.len() + 1))),
+            };
+            words.list.push(word.map_err(|fault| r.raise(fault))?);
+            words.offsets.push(at);
+        }
+        Ok(words)
+    }
+}
+
+struct CountsSeed<'r, 't> {
+    r: &'r BundleReader<'t>,
+    words: Option<&'r Words>,
+}
+
+impl<'t> Visitor<'t> for CountsSeed<'_, 't> {
+    type Value = Vec<u64>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an array of whole numbers")
+    }
+
+    fn visit_seq<A: SeqAccess<'t>>(self, mut seq: A) -> std::result::Result<Vec<u64>, A::Error> {
+        let r = self.r;
+        let mut counts = Vec::new();
+        while let Some(raw) = seq.next_element::<&'t RawValue>()? {
+            let i = counts.len();
+            let whose = || match self.words.and_then(|words| words.list.get(i)) {
+                Some(word) => format!("count {} (of {})", i + 1, quoted(word)),
+                None => format!("count {}", i + 1),
+            };
+            let count = r.number(raw, whose).and_then(|text| {
+                text.parse().map_err(|_| {
+                    r.fault(r.at(raw), format!("{} must be a whole number from 0, found {text}", whose()))
+                })
+            });
+            counts.push(count.map_err(|fault| r.raise(fault))?);
+        }
+        Ok(counts)
+    }
+}
+
+/// The vectors, straight into one `Vec<f32>`; their lengths are checked once `dim` is
+/// surely known.
+struct VectorsSeed<'r, 't> {
+    r: &'r BundleReader<'t>,
+    /// Where the array starts.
+    at: usize,
+    words: Option<&'r Words>,
+    dim: Option<usize>,
+}
+
+impl<'t> Visitor<'t> for VectorsSeed<'_, 't> {
+    type Value = Vectors;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an array of arrays of numbers")
+    }
+
+    fn visit_seq<A: SeqAccess<'t>>(self, mut seq: A) -> std::result::Result<Vectors, A::Error> {
+        let (r, text) = (self.r, self.r.text);
+        let mut values = Vec::new();
+        if let (Some(words), Some(dim)) = (self.words, self.dim) {
+            // Every number takes at least two bytes of text, which bounds a hostile "dim".
+            values.reserve(words.list.len().saturating_mul(dim).min(text.len() / 2));
+        }
+        let mut rows = Vec::new();
+        // Just past the '[' or the vector before: the next vector starts after whitespace
+        // and a comma, so its line is known before serde_json reads it.
+        let mut cursor = self.at + 1;
+        loop {
+            let row = rows.len();
+            let mut row_at = json::skip_whitespace(text, cursor);
+            let comma = row > 0 && text.as_bytes().get(row_at) == Some(&b',');
+            if comma {
+                row_at = json::skip_whitespace(text, row_at + 1);
+            }
+            if row == 0 || comma {
+                match Kind::at(text, row_at) {
+                    Some(Kind::Array) | None => {}
+                    Some(kind) => {
+                        let name = vector_name(self.words, row);
+                        return Err(
+                            r.raise(r.fault(row_at, format!("{name} is {kind}, not an array of numbers")))
+                        );
+                    }
+                }
+            }
+            let seed = RowSeed { r, words: self.words, row, values: &mut values, end: row_at + 1 };
+            let Some((len, end)) = seq.next_element_seed(Seq(seed))? else { break };
+            rows.push((row_at, len));
+            cursor = end;
+        }
+        Ok(Vectors { at: self.at, values, rows })
+    }
+}
+
+/// One vector: its numbers' text parsed to `f32`, appended to `values`; gives how many and
+/// where the vector ends.
+struct RowSeed<'r, 't> {
+    r: &'r BundleReader<'t>,
+    words: Option<&'r Words>,
+    row: usize,
+    values: &'r mut Vec<f32>,
+    /// Just past the '['; then just past the last number.
+    end: usize,
+}
+
+impl<'t> Visitor<'t> for RowSeed<'_, 't> {
+    type Value = (usize, usize);
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an array of numbers")
+    }
+
+    fn visit_seq<A: SeqAccess<'t>>(mut self, mut seq: A) -> std::result::Result<(usize, usize), A::Error> {
+        let r = self.r;
+        let start = self.values.len();
+        while let Some(raw) = seq.next_element::<&'t RawValue>()? {
+            let i = self.values.len() - start;
+            let value = r.float(raw, || format!("value {} of {}", i + 1, vector_name(self.words, self.row)));
+            self.values.push(value.map_err(|fault| r.raise(fault))?);
+            self.end = r.at(raw) + raw.get().len();
+        }
+        // serde_json has read the closing ']', after whitespace.
+        Ok((self.values.len() - start, json::skip_whitespace(r.text, self.end) + 1))
+    }
+}
+
+/// The elements of an array, each as its raw text.
+struct Elements<'r, 't, F> {
+    r: &'r BundleReader<'t>,
+    element: F,
+}
+
+impl<'t, F: FnMut(usize, &'t RawValue) -> Result<()>> Visitor<'t> for Elements<'_, 't, F> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an array")
+    }
+
+    fn visit_seq<A: SeqAccess<'t>>(mut self, mut seq: A) -> std::result::Result<(), A::Error> {
+        let mut i = 0;
+        while let Some(raw) = seq.next_element::<&'t RawValue>()? {
+            (self.element)(i, raw).map_err(|fault| self.r.raise(fault))?;
+            i += 1;
+        }
+        Ok(())
+    }
+}
+
+/// The members of an object, each value as its raw text, refusing repeated keys.
+struct Members<'r, 't, 's, F> {
+    r: &'r BundleReader<'t>,
+    what: &'s str,
+    seen: &'s mut HashSet<String>,
+    field: F,
+}
+
+impl<'t, F: FnMut(&str, &'t RawValue) -> Result<()>> Visitor<'t> for Members<'_, 't, '_, F> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object")
+    }
+
+    fn visit_map<A: MapAccess<'t>>(mut self, mut map: A) -> std::result::Result<(), A::Error> {
+        let r = self.r;
+        while let Some((raw_key, raw)) = map.next_entry::<&'t RawValue, &'t RawValue>()? {
+            let key = r.string(raw_key).map_err(|fault| r.raise(fault))?;
+            if self.seen.contains(&key) {
+                let message = format!("the key {} occurs twice in {}", quoted(&key), self.what);
+                return Err(r.raise(r.fault(r.at(raw), message)));
+            }
+            (self.field)(&key, raw).map_err(|fault| r.raise(fault))?;
+            self.seen.insert(key);
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use rand::rngs::Xoshiro256PlusPlus;
@@ -1123,7 +1411,7 @@ mod tests {
     fn documented_bundle() -> Bundle {
         let vectors = vec![0.1, -0.5, 0.004, 2.0, 0.0, -0.0, 1e-45, f32::MAX, -1.25];
         let embeddings = Embeddings::new(words(&["the", "from the dead", "Jesus\n"]), 3, vectors).unwrap();
-        let params = Value::Object(vec![
+        let params = json::object(vec![
             ("tokenizer".into(), "bpe".into()),
             ("dim".into(), 3u64.into()),
             ("window".into(), 5u64.into()),
@@ -1212,7 +1500,7 @@ mod tests {
     /// two epochs of neighbours.
     fn timeline_bundle() -> Bundle {
         let view = |method: &str| {
-            Value::Object(vec![("method".into(), method.into()), ("perplexity".into(), 30u64.into())])
+            json::object(vec![("method".into(), method.into()), ("perplexity".into(), 30u64.into())])
         };
         let frame = |epoch, word_list, method: &str, coords: Vec<f32>| TimelineFrame {
             epoch,
@@ -1352,8 +1640,8 @@ mod tests {
             TRICKY.iter().map(|t| (t.to_string(), Value::from(*t))).collect();
         let bundle = Bundle {
             counts: Some((0..n as u64).map(|i| u64::MAX - i).collect()),
-            params: Some(Value::Object(vec![
-                ("tokens".into(), Value::Object(tricky_params)),
+            params: Some(json::object(vec![
+                ("tokens".into(), json::object(tricky_params)),
                 ("sample".into(), 1e-3f64.into()),
                 ("lowercase".into(), true.into()),
                 ("maxVocab".into(), Value::Null),
@@ -1401,16 +1689,17 @@ mod tests {
     #[test]
     fn key_order_does_not_matter_and_unknown_keys_are_ignored() {
         let bundle = documented_bundle();
-        let Ok(Value::Object(mut members)) = json::parse(&written(&bundle)) else { panic!("not an object") };
+        let Ok(Value::Object(members)) = json::parse(&written(&bundle)) else { panic!("not an object") };
+        let mut members: Vec<(String, Value)> = members.into_iter().collect();
         members.reverse();
-        let reversed = Value::Object(members.clone()).to_json();
+        let reversed = json::to_json(&json::object(members.clone()));
         assert!(reversed.starts_with("{\"vectors\":[[0.1,-0.5,4e-3],"), "{reversed}");
         assert_reads_as(&reversed, &bundle);
 
         members
             .insert(3, ("comment".into(), json::parse(r#"{"any":[1,{"thing":null}],"vectors":7}"#).unwrap()));
         members.push(("trainedOn".into(), "a laptop".into()));
-        let text = Value::Object(members).to_json().replace(",", " ,\r\n\t");
+        let text = json::to_json(&json::object(members)).replace(",", " ,\r\n\t");
         assert_reads_as(&text, &bundle);
 
         // Optional keys may be null, and a byte order mark is skipped.
@@ -1507,6 +1796,40 @@ mod tests {
         }
         let deep = format!(r#"{{"format":"embedscope-bundle","x":{}"#, "[".repeat(200));
         check(&deep, 1, "nest deeper than 128");
+    }
+
+    #[test]
+    fn vector_components_are_rounded_once_from_their_text() {
+        // Just above the midpoint between 1 and the next f32 up: read through f64 (as
+        // serde_json would give it) it lands on the midpoint and ties to even, down.
+        let text = r#"{"format":"embedscope-bundle","version":1,"dim":2,"words":["a"],
+            "vectors":[[1.00000005960464477539062500000001,-1e-50]]}"#;
+        let bundle = read_bundle(text).unwrap();
+        assert_eq!(bits(&bundle.embeddings), [(1.0f32 + f32::EPSILON).to_bits(), (-0.0f32).to_bits()]);
+    }
+
+    #[test]
+    fn trees_in_a_bundle_are_read_strictly() {
+        let bundle = |keys: &str| {
+            format!(
+                r#"{{"format":"embedscope-bundle","version":1,"dim":1,"words":["a"],"vectors":[[1]],{keys}}}"#
+            )
+        };
+        // serde_json would keep the last of two equal keys.
+        check(&bundle(r#""params":{"seed":1,"seed":2}"#), 1, "the key \"seed\" occurs twice in this object");
+        check(&bundle(r#""x":[{"a":{},"a":[]}]"#), 1, "the key \"a\" occurs twice in this object");
+        check(&bundle(r#""params":{"x":1e400}"#), 1, "the number 1e400 is beyond the range of f64");
+        // 128 levels in all are read (the bundle, params and 126 arrays), 129 are not;
+        // serde_json's own limit would stop at 127.
+        let nested = |depth: usize| format!(r#""params":{{"x":{}{}}}"#, "[".repeat(depth), "]".repeat(depth));
+        assert!(read_bundle(&bundle(&nested(126))).is_ok());
+        check(&bundle(&nested(127)), 1, "arrays and objects nest deeper than 128 levels");
+        // Columns count characters, not bytes.
+        let text = bundle(r#""source":"日本語 🦀","x":[1,-]"#);
+        let at = text.find("-]").unwrap() + 1;
+        let column = text[..at].chars().count() + 1;
+        assert!(column < at + 1);
+        check(&text, 1, &format!("not valid JSON at column {column}: a number needs a digit after '-'"));
     }
 
     #[test]

@@ -736,7 +736,7 @@ impl Session {
         let out = JsValue::from(Object::new());
         set(&out, "info", &to_js(&info)?)?;
         let params = match &bundle.params {
-            Some(params) => JSON::parse(&params.to_json())
+            Some(params) => JSON::parse(&json::to_json(params))
                 .map_err(|_| JsError::new("the bundle's parameters are not JSON"))?,
             None => JsValue::NULL,
         };

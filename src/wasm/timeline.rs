@@ -118,7 +118,8 @@ pub fn to_js(timeline: &Timeline, emb: &Embeddings) -> Result<JsValue, JsError> 
             axis_labels: f.axis_labels.clone(),
         };
         let frame = super::session::to_js(&meta)?;
-        let view = JSON::parse(&f.view.to_json()).map_err(|_| JsError::new("a timeline view is not JSON"))?;
+        let view =
+            JSON::parse(&json::to_json(&f.view)).map_err(|_| JsError::new("a timeline view is not JSON"))?;
         set(&frame, "view", &view)?;
         frames.push(&frame);
         coords.extend_from_slice(&f.coords);

@@ -4,7 +4,7 @@ use embedscope::embed::{
     self, AnalogyEvaluator, AnalogyMethod, AnalogyOptions, AnalogyReport, AnalogySet, SectionScore,
     SimilarityOptions, SimilarityReport, SimilaritySet,
 };
-use embedscope::json::Value;
+use embedscope::json::{self, Value};
 
 use crate::args::{Args, Command, optional, switch};
 use crate::now;
@@ -152,7 +152,7 @@ pub(crate) fn eval(mut args: Args) -> Result<(), String> {
         }
     }
     if json {
-        println!("{}", Value::Object(json_out).to_json());
+        println!("{}", json::to_json(&json::object(json_out)));
     }
     Ok(())
 }
@@ -160,7 +160,7 @@ pub(crate) fn eval(mut args: Args) -> Result<(), String> {
 /// One section's figures as JSON; accuracies and coverage are null when nothing is covered.
 pub(crate) fn section_json(score: &SectionScore) -> Value {
     let ratio = |r: Option<f64>| r.map_or(Value::Null, Value::from);
-    Value::Object(vec![
+    json::object(vec![
         ("name".into(), score.name.as_str().into()),
         ("questions".into(), score.questions.into()),
         ("covered".into(), score.covered.into()),
@@ -176,7 +176,7 @@ pub(crate) fn section_json(score: &SectionScore) -> Value {
 /// The analogy report as JSON, with the same figures the text output prints.
 pub(crate) fn analogy_json(file: &str, report: &AnalogyReport, ignore_case: bool) -> Value {
     let worst = report.worst.iter().map(|q| {
-        Value::Object(vec![
+        json::object(vec![
             ("words".into(), Value::Array(q.words.iter().map(|w| w.as_str().into()).collect())),
             ("answer".into(), q.answer.as_deref().map_or(Value::Null, Value::from)),
             ("rank".into(), q.rank.into()),
@@ -184,7 +184,7 @@ pub(crate) fn analogy_json(file: &str, report: &AnalogyReport, ignore_case: bool
             ("line".into(), q.line.into()),
         ])
     });
-    Value::Object(vec![
+    json::object(vec![
         ("file".into(), file.into()),
         ("candidates".into(), report.n_candidates.into()),
         ("ignoreCase".into(), ignore_case.into()),
@@ -203,16 +203,16 @@ pub(crate) fn similarity_json(
 ) -> Value {
     let figure = |r: Option<f64>| r.map_or(Value::Null, Value::from);
     let worst = report.worst.iter().map(|p| {
-        Value::Object(vec![
+        json::object(vec![
             ("words".into(), Value::Array(p.words.iter().map(|w| w.as_str().into()).collect())),
             ("human".into(), p.human.into()),
-            ("cosine".into(), p.cosine.into()),
+            ("cosine".into(), json::number_f32(p.cosine)),
             ("humanRank".into(), p.human_rank.into()),
             ("modelRank".into(), p.model_rank.into()),
             ("line".into(), p.line.into()),
         ])
     });
-    Value::Object(vec![
+    json::object(vec![
         ("file".into(), file.into()),
         ("scoreColumn".into(), set.score_column().into()),
         ("ignoreCase".into(), ignore_case.into()),
