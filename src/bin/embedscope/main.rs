@@ -17,20 +17,38 @@
 //!
 //! Every error is one line on stderr and a non-zero exit status.
 
+// The CLI is native only: its argument and progress-bar crates are native dependencies
+// (Cargo.toml). Cargo still builds every binary when the wasm integration tests
+// (tests/wasm_session.rs) are built for wasm32, so there it is an empty program.
+#[cfg(target_arch = "wasm32")]
+fn main() {}
+
+#[cfg(not(target_arch = "wasm32"))]
 mod args;
+#[cfg(not(target_arch = "wasm32"))]
 mod eval;
+#[cfg(not(target_arch = "wasm32"))]
 mod progress;
+#[cfg(not(target_arch = "wasm32"))]
 mod project;
+#[cfg(not(target_arch = "wasm32"))]
 mod query;
+#[cfg(not(target_arch = "wasm32"))]
 mod train;
+#[cfg(not(target_arch = "wasm32"))]
 mod vectors;
 
+#[cfg(not(target_arch = "wasm32"))]
 use std::process::ExitCode;
+#[cfg(not(target_arch = "wasm32"))]
 use std::sync::OnceLock;
+#[cfg(not(target_arch = "wasm32"))]
 use std::time::Instant;
 
+#[cfg(not(target_arch = "wasm32"))]
 use args::{Args, Command, Parsed};
 
+#[cfg(not(target_arch = "wasm32"))]
 /// What VECTORS may be, and how words with whitespace are given: shared by every command.
 const VECTORS_TEXT: &str = "\
 VECTORS files may be word2vec text or binary, GloVe, a Projector vectors.tsv, or an
@@ -43,12 +61,15 @@ Tokens holding whitespace are stored escaped (\\s for a space, \\n for a newline
 give WORD escaped the same way, e.g. 'Jesus\\s' or 'from\\sthe\\sdead'. Put -- before a word
 that starts with '-'.";
 
+#[cfg(not(target_arch = "wasm32"))]
 /// What runs a command once its arguments are parsed.
 type Runner = fn(Args) -> Result<(), String>;
 
+#[cfg(not(target_arch = "wasm32"))]
 /// A command's table and the function that runs it.
 type Entry = (fn() -> Command, Runner);
 
+#[cfg(not(target_arch = "wasm32"))]
 /// Every command, in the order the help lists them.
 const COMMANDS: &[Entry] = &[
     (train::command, train::train),
@@ -58,6 +79,7 @@ const COMMANDS: &[Entry] = &[
     (project::command, project::project),
 ];
 
+#[cfg(not(target_arch = "wasm32"))]
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match run(args) {
@@ -69,12 +91,14 @@ fn main() -> ExitCode {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// The command named `name` (`neighbors` is `neighbours`).
 fn entry(name: &str) -> Option<(Command, Runner)> {
     let name = if name == "neighbors" { "neighbours" } else { name };
     COMMANDS.iter().map(|&(command, run)| (command(), run)).find(|(command, _)| command.name == name)
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// `embedscope help`: every command's synopsis, then what each does.
 fn usage() -> String {
     let commands: Vec<Command> = COMMANDS.iter().map(|(command, _)| command()).collect();
@@ -87,6 +111,7 @@ fn usage() -> String {
     )
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn run(mut args: Vec<String>) -> Result<(), String> {
     if args.is_empty() {
         return Err(format!("no command given\n{}", usage()));
@@ -115,6 +140,7 @@ fn run(mut args: Vec<String>) -> Result<(), String> {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn now() -> f64 {
     static START: OnceLock<Instant> = OnceLock::new();
     START.get_or_init(Instant::now).elapsed().as_secs_f64()
