@@ -9,6 +9,7 @@
 //!   `scene` and the pixel buffer of `raster` (plotters-canvas draws the loss chart).
 
 mod dto;
+mod glyphs;
 mod layout;
 mod plot;
 mod pool;

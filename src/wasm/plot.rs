@@ -24,6 +24,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
+use super::glyphs::{self, Masks, TextContext};
 use super::layout::{
     DataRange, LabelGeometry, LabelRequest, Px, Rect, Viewport, fit_axis, fit_range, label_order, nearest,
     place_labels, truncate_label,
@@ -195,6 +196,8 @@ pub struct Chart {
     /// The map's background, grid, axes and dots are drawn into this buffer, which then
     /// becomes the canvas's pixels.
     raster: Raster,
+    /// The map's texts as the raster lays them (see `glyphs`).
+    masks: Masks,
 }
 
 #[wasm_bindgen]
@@ -229,6 +232,7 @@ impl Chart {
             labelled: Vec::new(),
             labels_deferred: false,
             raster: Raster::new(),
+            masks: Masks::new(),
         };
         chart.resize();
         Ok(chart)
@@ -285,6 +289,7 @@ impl Chart {
             .collect::<Result<_, JsError>>()?;
         self.widths = [vec![f64::NAN; labels.len()], vec![f64::NAN; labels.len()]];
         self.labels = labels;
+        self.masks.clear();
         Ok(())
     }
 
@@ -317,6 +322,7 @@ impl Chart {
         if self.widths_scale != self.scale {
             self.widths = [vec![f64::NAN; self.labels.len()], vec![f64::NAN; self.labels.len()]];
             self.widths_scale = self.scale;
+            self.masks.clear();
         }
         let size = (f64::from(self.canvas.width()), f64::from(self.canvas.height()));
         let mut measure = Measure::new(&self.context, &mut self.widths, &self.labels, MEASURES_PER_DRAW);
@@ -876,9 +882,11 @@ impl Chart {
         self.context.put_image_data(&image, 0.0, 0.0).map_err(js_error)
     }
 
-    /// Paints the map's shapes: the leading ones the raster can draw (the background, the
-    /// frame's lines, the dots, and the labels' backdrops when nothing comes between) into it
-    /// and onto the canvas as one image, then the rest with the canvas context.
+    /// Paints the map's shapes: the leading ones the raster can draw (all but a disc with
+    /// an outline, a ring, lines and polygons: so everything, unless something is selected,
+    /// hovered or an arrow is shown) into it and onto the canvas as one image, then the rest
+    /// with the canvas context. The raster's texts are masks (`glyphs`), the missing ones
+    /// made first.
     fn paint(&mut self, shapes: &[Shape]) -> Result<(), JsError> {
         let (width, height) = (self.canvas.width() as usize, self.canvas.height() as usize);
         let whole = Rect { left: 0.0, top: 0.0, right: width as f64, bottom: height as f64 };
@@ -886,18 +894,31 @@ impl Chart {
             return Err(JsError::new("the map's shapes must begin with its background"));
         };
         self.raster.reset(width, height, *background);
+        let rastered = |shape: &Shape| {
+            use Shape::*;
+            matches!(shape, Clip(_) | Unclip | Dots { .. } | Rects { .. } | Text { .. } | Label { .. })
+        };
+        let drawn = 1 + shapes[1..].iter().position(|shape| !rastered(shape)).unwrap_or(shapes.len() - 1);
+        let keys: Vec<Option<(glyphs::Text, glyphs::Style)>> =
+            shapes[1..drawn].iter().map(|shape| self.text_key(shape)).collect();
+        let wanted: Vec<(glyphs::Text, glyphs::Style)> = keys.iter().flatten().cloned().collect();
+        self.masks.make(&wanted, &self.labels, font).map_err(js_error)?;
         let mut clip: Option<Rect> = None;
-        let mut drawn = 1;
-        for shape in &shapes[1..] {
+        for (shape, key) in shapes[1..drawn].iter().zip(&keys) {
             let within = clip.unwrap_or(whole);
             match shape {
                 Shape::Clip(area) => clip = Some(*area),
                 Shape::Unclip => clip = None,
                 Shape::Dots { centres, radius, fill } => self.raster.discs(centres, *radius, *fill, &within),
                 Shape::Rects { rects, fill } => self.raster.rects(rects, *fill, &within),
-                _ => break,
+                Shape::Text { at, fill, .. } | Shape::Label { at, fill, .. } => {
+                    let mask = key.as_ref().and_then(|key| self.masks.get(key));
+                    if let Some(mask) = mask {
+                        self.raster.mask(mask, *at, *fill, &within);
+                    }
+                }
+                _ => unreachable!("only shapes the raster draws come before `drawn`"),
             }
-            drawn += 1;
         }
         self.put_raster()?;
         // The canvas goes on inside the clip the raster stopped in.
@@ -938,6 +959,37 @@ impl Chart {
             self.paint_one(shape)?;
         }
         Ok(())
+    }
+
+    /// What a text shape's mask is made of, for `glyphs`; `None` for other shapes.
+    fn text_key(&self, shape: &Shape) -> Option<(glyphs::Text, glyphs::Style)> {
+        match shape {
+            Shape::Text { text, align, baseline, upright, size, .. } => {
+                let style = glyphs::Style {
+                    align: text_align(*align),
+                    baseline: text_baseline(*baseline),
+                    weight: 400,
+                    size: size.to_bits(),
+                    upright: *upright,
+                };
+                Some((glyphs::Text::Own(text.clone()), style))
+            }
+            Shape::Label { point, text, weight, size, .. } => {
+                let text = match self.labels.get(*point) {
+                    Some(_) => glyphs::Text::Word(*point),
+                    None => glyphs::Text::Own(text.clone()),
+                };
+                let style = glyphs::Style {
+                    align: "left",
+                    baseline: "middle",
+                    weight: *weight,
+                    size: size.to_bits(),
+                    upright: false,
+                };
+                Some((text, style))
+            }
+            _ => None,
+        }
     }
 
     /// Paints one mark (not dots) with the canvas context.
@@ -1001,15 +1053,8 @@ impl Chart {
             Shape::Text { at, text, align, baseline, upright, size, fill } => {
                 ctx.set_font(&font(400, *size));
                 ctx.set_fill_style_str(&fill.css());
-                ctx.set_text_align(match align {
-                    Align::Middle => "center",
-                    Align::End => "right",
-                });
-                ctx.set_text_baseline(match baseline {
-                    Baseline::Top => "top",
-                    Baseline::Middle => "middle",
-                    Baseline::Bottom => "bottom",
-                });
+                ctx.set_text_align(text_align(*align));
+                ctx.set_text_baseline(text_baseline(*baseline));
                 if *upright {
                     ctx.save();
                     ctx.translate(at.0, at.1).map_err(js_error)?;
@@ -1032,17 +1077,21 @@ impl Chart {
     }
 }
 
-#[wasm_bindgen]
-extern "C" {
-    /// The canvas context again, for the two calls below: web-sys's fillText and measureText
-    /// take a `&str`, which is copied into a new JS string on each call; these take the JS
-    /// string the chart keeps.
-    #[wasm_bindgen(js_name = CanvasRenderingContext2D)]
-    type TextContext;
-    #[wasm_bindgen(method, js_name = fillText, catch)]
-    fn fill_js_text(this: &TextContext, text: &js_sys::JsString, x: f64, y: f64) -> Result<(), JsValue>;
-    #[wasm_bindgen(method, js_name = measureText, catch)]
-    fn measure_js_text(this: &TextContext, text: &js_sys::JsString) -> Result<web_sys::TextMetrics, JsValue>;
+/// A frame text's anchor along it, as the canvas's `textAlign`.
+fn text_align(align: Align) -> &'static str {
+    match align {
+        Align::Middle => "center",
+        Align::End => "right",
+    }
+}
+
+/// A frame text's anchor across it, as the canvas's `textBaseline`.
+fn text_baseline(baseline: Baseline) -> &'static str {
+    match baseline {
+        Baseline::Top => "top",
+        Baseline::Middle => "middle",
+        Baseline::Bottom => "bottom",
+    }
 }
 
 /// A canvas call's exception as the page's error.

@@ -144,9 +144,58 @@ impl Raster {
         }
     }
 
+    /// Lays `mask` on the image in `paint`, its origin on the pixel nearest `at`; only its
+    /// part inside `clip` is drawn. Text is drawn so (see `glyphs`): a shift of at most half
+    /// a pixel, and no sub-pixel resampling, which would blur the glyphs.
+    pub fn mask(&mut self, mask: &Mask, at: Px, paint: Paint, clip: &Rect) {
+        if !(at.0.abs() < 1e9 && at.1.abs() < 1e9) {
+            return;
+        }
+        let (left, top, right, bottom) = self.bounds(clip);
+        let (left, top, right, bottom) = (left.ceil() as i64, top.ceil() as i64, right as i64, bottom as i64);
+        let (x, y) = (at.0.round() as i64 - mask.origin.0, at.1.round() as i64 - mask.origin.1);
+        let (w, h) = (mask.width as i64, mask.height as i64);
+        let (i0, i1) = ((left - x).max(0), (right - x).min(w));
+        let (j0, j1) = ((top - y).max(0), (bottom - y).min(h));
+        if i0 >= i1 {
+            return;
+        }
+        let opacity = (paint.alpha.clamp(0.0, 1.0) * 256.0).round() as u32;
+        for j in j0..j1 {
+            let row_start = 4 * ((y + j) as usize * self.width + (x + i0) as usize);
+            let row = &mut self.bytes[row_start..row_start + 4 * (i1 - i0) as usize];
+            let coverage = &mask.coverage[(j * w + i0) as usize..(j * w + i1) as usize];
+            if opacity == 256 {
+                blend_coverage(row, paint.rgb, coverage);
+            } else {
+                for (pixel, &a) in row.chunks_exact_mut(4).zip(coverage) {
+                    blend(pixel, paint.rgb, (u32::from(a) * opacity + 128) >> 8);
+                }
+            }
+        }
+    }
+
     /// The image as RGBA bytes, row by row, as `ImageData` wants.
     pub fn rgba(&self) -> &[u8] {
         &self.bytes
+    }
+}
+
+/// A coverage image, `width × height` pixels row by row, each in 1/256ths (0 nothing, 256
+/// covered whole), laid with its `origin` pixel on an anchor: a line of text as the canvas
+/// drew it.
+#[derive(Debug)]
+pub struct Mask {
+    pub width: usize,
+    pub height: usize,
+    pub origin: (i64, i64),
+    pub coverage: Vec<u16>,
+}
+
+impl Mask {
+    /// The coverage in 1/256ths of a byte's 0–255 (an image's alpha).
+    pub fn coverage_of(alpha: u8) -> u16 {
+        ((u32::from(alpha) * 257 + 128) >> 8) as u16
     }
 }
 
@@ -166,19 +215,50 @@ fn blend(pixel: &mut [u8], colour: (u8, u8, u8), a: u32) {
     pixel.copy_from_slice(&(rb | ga).to_le_bytes());
 }
 
-/// `colour` at opacity `a` (in 1/256ths) over each pixel of `row`, as `blend` does, with the
-/// colour's share worked out once: the bulk of a rectangle.
+/// `colour` at opacity `a` (in 1/256ths) over each pixel of `row`, as `blend` does: the
+/// bulk of a rectangle.
 fn blend_run(row: &mut [u8], colour: (u8, u8, u8), a: u32) {
-    const LOW: u32 = 0x00ff_00ff;
     let (r, g, b) = colour;
-    let source = u32::from_le_bytes([r, g, b, 255]);
-    let (rb_source, ga_source) = ((source & LOW) * a + 0x0080_0080, ((source >> 8) & LOW) * a + 0x0080_0080);
+    // Channel by channel in 16 bits, four pixels at a time, which the compiler turns into
+    // vector instructions (simd128): colour · a + below · (256 − a) + 128 is at most
+    // 255 · 256 + 128, so it fits.
+    let a = a as u16;
+    let source: [u16; 4] = [r, g, b, 255].map(|c| u16::from(c) * a + 128);
     let keep = 256 - a;
-    for pixel in row.chunks_exact_mut(4) {
-        let below = u32::from_le_bytes([pixel[0], pixel[1], pixel[2], pixel[3]]);
-        let rb = (rb_source + (below & LOW) * keep) >> 8 & LOW;
-        let ga = (ga_source + ((below >> 8) & LOW) * keep) & !LOW;
-        pixel.copy_from_slice(&(rb | ga).to_le_bytes());
+    let sources: [u16; 16] = std::array::from_fn(|k| source[k % 4]);
+    let mut chunks = row.chunks_exact_mut(16);
+    for chunk in &mut chunks {
+        let below: [u8; 16] = (*chunk).try_into().expect("16 bytes");
+        let out: [u8; 16] = std::array::from_fn(|k| ((sources[k] + u16::from(below[k]) * keep) >> 8) as u8);
+        chunk.copy_from_slice(&out);
+    }
+    for pixel in chunks.into_remainder().chunks_exact_mut(4) {
+        for (byte, s) in pixel.iter_mut().zip(source) {
+            *byte = ((s + u16::from(*byte) * keep) >> 8) as u8;
+        }
+    }
+}
+
+/// `colour` over each pixel of `row` at the opacity `coverage` gives it (in 1/256ths), as
+/// `blend` does: a text's mask, four pixels at a time as `blend_run` is.
+fn blend_coverage(row: &mut [u8], colour: (u8, u8, u8), coverage: &[u16]) {
+    let (r, g, b) = colour;
+    let colour = [r, g, b, 255].map(u16::from);
+    let colours: [u16; 16] = std::array::from_fn(|k| colour[k % 4]);
+    let mut chunks = row.chunks_exact_mut(16).zip(coverage.chunks_exact(4));
+    for (chunk, a) in &mut chunks {
+        let below: [u8; 16] = (*chunk).try_into().expect("16 bytes");
+        let a: [u16; 16] = std::array::from_fn(|k| a[k / 4]);
+        let out: [u8; 16] = std::array::from_fn(|k| {
+            ((colours[k] * a[k] + u16::from(below[k]) * (256 - a[k]) + 128) >> 8) as u8
+        });
+        chunk.copy_from_slice(&out);
+    }
+    let done = 4 * (row.len() / 16);
+    for (pixel, &a) in row[4 * done..].chunks_exact_mut(4).zip(&coverage[done..]) {
+        for (byte, c) in pixel.iter_mut().zip(colour) {
+            *byte = ((c * a + u16::from(*byte) * (256 - a) + 128) >> 8) as u8;
+        }
     }
 }
 
@@ -326,6 +406,34 @@ mod tests {
         raster.reset(0, 0, WHITE);
         raster.discs(&[(0.0, 0.0)], 2.0, RED, &ALL);
         assert!(raster.rgba().is_empty());
+    }
+
+    #[test]
+    fn a_mask_is_laid_by_its_origin_on_the_nearest_pixel_and_clipped() {
+        let mut raster = Raster::new();
+        raster.reset(10, 6, WHITE);
+        // A 3 × 2 mask: covered whole, half, nothing; and a row of nothing.
+        let mask = Mask { width: 3, height: 2, origin: (1, 0), coverage: vec![256, 128, 0, 0, 0, 0] };
+        raster.mask(&mask, (4.4, 2.6), RED, &ALL);
+        // Origin (1, 0) on pixel (4, 3): the mask's top-left at (3, 3).
+        assert_eq!(pixel(&raster, 3, 3), [255, 0, 0, 255]);
+        assert!((redness(&raster, 4, 3) - 0.5).abs() < 0.01, "{}", redness(&raster, 4, 3));
+        assert_eq!(redness(&raster, 5, 3), 0.0);
+        let touched =
+            (0..6).flat_map(|y| (0..10).map(move |x| (x, y))).filter(|&(x, y)| redness(&raster, x, y) > 0.0);
+        assert_eq!(touched.count(), 2);
+        // Half opacity halves the coverage; a clip cuts it; off the image and NaN do nothing.
+        raster.reset(10, 6, WHITE);
+        raster.mask(&mask, (1.0, 0.0), RED.alpha(0.5), &ALL);
+        assert!((redness(&raster, 0, 0) - 0.5).abs() < 0.01);
+        raster.reset(10, 6, WHITE);
+        let clip = Rect { left: 1.0, top: 0.0, right: 10.0, bottom: 6.0 };
+        for at in [(1.0, 0.0), (-40.0, 2.0), (9.6, 5.6), (f64::NAN, 1.0), (1e300, 0.0)] {
+            raster.mask(&mask, at, RED, &clip);
+        }
+        assert_eq!(redness(&raster, 0, 0), 0.0, "left of the clip");
+        assert!((redness(&raster, 1, 0) - 0.5).abs() < 0.01, "the half column inside it");
+        assert!(raster.rgba().chunks_exact(4).all(|p| p[3] == 255));
     }
 
     #[test]
