@@ -1,0 +1,201 @@
+//! Files: what a dropped file is, vectors files read a slice at a time, bundles opened and
+//! written, and the vectors exported in word2vec and Projector formats.
+
+use std::rc::Rc;
+
+use js_sys::{JSON, Object};
+use wasm_bindgen::prelude::*;
+
+use super::{Opened, Session, js_error, set, to_js};
+use crate::embed::{self, Bundle, BundleRef, VectorFormat, VectorsParser};
+use crate::error::Error;
+use crate::wasm::dto::VectorsInfo;
+use crate::{Embeddings, json};
+
+#[wasm_bindgen]
+impl Session {
+    /// What a file is, from its first bytes (and its name when they cannot tell): `"bundle"`,
+    /// a vectors format for `load_begin`, or `undefined` for a text to train on.
+    pub fn sniff(&self, head: &[u8], name: &str) -> Option<String> {
+        if Bundle::sniff(head) {
+            return Some("bundle".into());
+        }
+        VectorFormat::sniff(head)
+            .or_else(|| VectorFormat::from_file_name(name))
+            .map(format_id)
+            .map(String::from)
+    }
+
+    /// Starts reading the vectors file `name` in `format` (as `sniff` names it); `metadata`
+    /// is the text of a Projector `metadata.tsv` that goes with a `vectors.tsv`. `load_push`
+    /// then takes the file a slice at a time, so the worker can report progress.
+    pub fn load_begin(&mut self, format: &str, name: &str, metadata: Option<String>) -> Result<(), JsError> {
+        let format = VectorFormat::ALL
+            .into_iter()
+            .find(|f| format_id(*f) == format)
+            .ok_or_else(|| JsError::new(&format!("unknown vectors format '{format}'")))?;
+        let parser = match metadata {
+            Some(text) if format == VectorFormat::ProjectorTsv => {
+                VectorsParser::with_metadata(&text).map_err(|e| js_error_in("metadata.tsv", e))?
+            }
+            _ => VectorsParser::new(format),
+        };
+        self.loading = Some((name.to_string(), parser));
+        Ok(())
+    }
+
+    /// Parses the next slice of the file; returns the number of words read so far. A
+    /// malformed file fails here, naming the line.
+    pub fn load_push(&mut self, bytes: &[u8]) -> Result<usize, JsError> {
+        let (name, parser) =
+            self.loading.as_mut().ok_or_else(|| JsError::new("no vectors file is being read"))?;
+        if let Err(err) = parser.push(bytes) {
+            let error = js_error_in(name, err);
+            self.loading = None;
+            return Err(error);
+        }
+        Ok(parser.words_read())
+    }
+
+    /// Forgets a vectors file being read.
+    pub fn load_cancel(&mut self) {
+        self.loading = None;
+    }
+
+    /// Finishes reading the vectors file and makes its vectors the ones queried, replacing
+    /// any text and training (`VectorsInfo`).
+    pub fn load_finish(&mut self, bytes: f64) -> Result<JsValue, JsError> {
+        let (name, parser) =
+            self.loading.take().ok_or_else(|| JsError::new("no vectors file is being read"))?;
+        let format = parser.format().name();
+        let embeddings = parser.finish().map_err(|e| js_error_in(&name, e))?;
+        let info = VectorsInfo::new(format, &embeddings, bytes, false, None);
+        self.open(Opened {
+            embeddings: Rc::new(embeddings),
+            counts: None,
+            params: None,
+            fingerprint: None,
+            epoch_losses: Vec::new(),
+            timeline: None,
+        });
+        to_js(&info)
+    }
+
+    /// Opens a bundle (as `export_bundle` writes) and makes its vectors the ones queried.
+    /// Returns `{ info: VectorsInfo, params, epochLosses, timeline }`, `params` being the
+    /// training parameters the bundle holds (or null), `timeline` its frames (`TimelineData`
+    /// in www/protocol.js, or null).
+    pub fn open_bundle(&mut self, text: &str, name: &str, bytes: f64) -> Result<JsValue, JsError> {
+        let bundle = embed::read_bundle(text).map_err(|e| js_error_in(name, e))?;
+        let info = VectorsInfo::new(
+            "embedscope bundle",
+            &bundle.embeddings,
+            bytes,
+            bundle.counts.is_some(),
+            bundle.fingerprint.clone(),
+        );
+        let out = JsValue::from(Object::new());
+        set(&out, "info", &to_js(&info)?)?;
+        let params = match &bundle.params {
+            Some(params) => JSON::parse(&json::to_json(params))
+                .map_err(|_| JsError::new("the bundle's parameters are not JSON"))?,
+            None => JsValue::NULL,
+        };
+        set(&out, "params", &params)?;
+        set(&out, "epochLosses", &to_js(&bundle.epoch_losses)?)?;
+        let timeline = match &bundle.timeline {
+            Some(timeline) => crate::wasm::timeline::to_js(timeline, &bundle.embeddings)?,
+            None => JsValue::NULL,
+        };
+        set(&out, "timeline", &timeline)?;
+        self.open(Opened {
+            embeddings: Rc::new(bundle.embeddings),
+            counts: bundle.counts,
+            params: bundle.params,
+            fingerprint: bundle.fingerprint,
+            epoch_losses: bundle.epoch_losses,
+            timeline: bundle.timeline,
+        });
+        Ok(out)
+    }
+
+    /// The vectors with their counts, parameters, fingerprint and losses as an embedscope
+    /// bundle (JSON bytes), which `open_bundle` re-opens exactly. Trained vectors carry the
+    /// parameters they were trained with; opened ones keep what their file held (none for a
+    /// word2vec or GloVe file). The vectors are written from where they are, not copied.
+    /// `timeline` is the page's frames (`TimelineData` in www/protocol.js, or null); the
+    /// bundle holds them with the neighbours of each epoch the session kept.
+    pub fn export_bundle(&mut self, timeline: JsValue) -> Result<Vec<u8>, JsError> {
+        let embeddings = self.embeddings()?;
+        let timeline = crate::wasm::timeline::from_js(&timeline, &embeddings, self.kept_history())?;
+        let mut bundle = BundleRef { timeline: timeline.as_ref(), ..BundleRef::new(&embeddings) };
+        if let Some(opened) = &self.opened {
+            bundle = BundleRef {
+                counts: opened.counts.as_deref(),
+                params: opened.params.as_ref(),
+                fingerprint: opened.fingerprint.as_deref(),
+                epoch_losses: &opened.epoch_losses,
+                ..bundle
+            };
+        } else if let Some(trainer) = &self.trainer {
+            bundle = BundleRef {
+                counts: Some(trainer.corpus().vocab().counts()),
+                params: self.trained_params.as_ref(),
+                fingerprint: Some(&self.fingerprint),
+                epoch_losses: trainer.epoch_losses(),
+                ..bundle
+            };
+        }
+        let mut out = Vec::new();
+        embed::write_bundle(bundle, &mut out).map_err(js_error)?;
+        Ok(out)
+    }
+
+    /// The vectors in word2vec text format (UTF-8 bytes: the page makes a file of them, so
+    /// they are never decoded into a JavaScript string).
+    pub fn export_word2vec(&mut self) -> Result<Vec<u8>, JsError> {
+        self.export_with(|emb, out| embed::write_word2vec_text(emb, out))
+    }
+
+    /// The vectors in word2vec binary format.
+    pub fn export_word2vec_binary(&mut self) -> Result<Vec<u8>, JsError> {
+        self.export_with(|emb, out| embed::write_word2vec_binary(emb, out))
+    }
+
+    /// The TensorFlow Embedding Projector's `vectors.tsv` (UTF-8 bytes).
+    pub fn export_projector_vectors(&mut self) -> Result<Vec<u8>, JsError> {
+        self.export_with(|emb, out| embed::write_projector_vectors(emb, out))
+    }
+
+    /// The TensorFlow Embedding Projector's `metadata.tsv`, the words (UTF-8 bytes).
+    pub fn export_projector_metadata(&mut self) -> Result<Vec<u8>, JsError> {
+        self.export_with(|emb, out| embed::write_projector_metadata(emb, out))
+    }
+}
+
+impl Session {
+    /// The queried vectors written by `write`, one of the core's writers, into bytes.
+    fn export_with(
+        &mut self,
+        write: impl FnOnce(&Embeddings, &mut Vec<u8>) -> Result<(), Error>,
+    ) -> Result<Vec<u8>, JsError> {
+        let mut out = Vec::new();
+        write(&*self.embeddings()?, &mut out).map_err(js_error)?;
+        Ok(out)
+    }
+}
+
+/// The id of a vectors format between the worker and the session.
+fn format_id(format: VectorFormat) -> &'static str {
+    match format {
+        VectorFormat::Word2VecText => "word2vec-text",
+        VectorFormat::Word2VecBinary => "word2vec-binary",
+        VectorFormat::Glove => "glove",
+        VectorFormat::ProjectorTsv => "projector-tsv",
+    }
+}
+
+/// An error about a file, naming it: "vectors.txt: malformed vectors file, line 7: …".
+fn js_error_in(name: &str, err: Error) -> JsError {
+    JsError::new(&format!("{name}: {err}"))
+}

@@ -1,0 +1,73 @@
+//! Queries on the vectors: where a token came from, nearest neighbours, analogies,
+//! completions of a prefix, and a word's neighbours at each epoch end.
+
+use wasm_bindgen::prelude::*;
+
+use super::{Session, js_error, no_text, to_js};
+use crate::embed::AnalogyMethod;
+use crate::error::Error;
+use crate::text::concordance;
+use crate::wasm::dto::{AnalogyDto, MergeDto, NeighbourDto, TokenInfoDto};
+
+#[wasm_bindgen]
+impl Session {
+    /// Where `token` came from: its count and frequency rank, the BPE merge that made it and
+    /// whether it spans words (BPE only), and up to `max_lines` lines of the text holding it.
+    pub fn token_info(&self, token: &str, max_lines: usize) -> Result<JsValue, JsError> {
+        let trainer = self.trainer.as_ref().ok_or_else(no_text)?;
+        let vocab = trainer.corpus().vocab();
+        let rank =
+            vocab.id(token).ok_or_else(|| js_error(Error::UnknownWords(vec![token.to_string()])))? as usize;
+        let provenance = self.bpe.as_ref().and_then(|bpe| bpe.state.model().provenance(token));
+        to_js(&TokenInfoDto {
+            token: token.to_string(),
+            rank,
+            count: vocab.counts()[rank],
+            merge: provenance.as_ref().and_then(MergeDto::of),
+            spans_words: provenance.is_some_and(|p| p.spans_words),
+            concordance: concordance(&self.text, token, max_lines),
+        })
+    }
+
+    /// `word`'s `k` nearest neighbours (at most `NEIGHBOUR_K`) at the end of each epoch kept
+    /// (`NeighbourHistory` in www/protocol.js): of the trainer, or of an opened bundle; null
+    /// for vectors without a history (opened from a word2vec, GloVe or Projector file). Fails
+    /// for a word outside the most frequent ones kept.
+    pub fn neighbour_history(&mut self, word: &str, k: usize) -> Result<JsValue, JsError> {
+        let embeddings = self.embeddings()?;
+        match self.kept_history() {
+            Some(history) => crate::wasm::timeline::word_history(history, &embeddings, word, k),
+            None => Ok(JsValue::NULL),
+        }
+    }
+
+    /// Number of words in the vocabulary (0 before `prepare`).
+    pub fn vocab_size(&self) -> usize {
+        self.trainer.as_ref().map_or(0, |t| t.corpus().vocab().len())
+    }
+
+    /// The `k` nearest neighbours of `word` by cosine (`NeighbourDto[]`).
+    pub fn neighbours(&mut self, word: &str, k: usize) -> Result<JsValue, JsError> {
+        let list = self.embeddings()?.neighbours(word, k, None).map_err(js_error)?;
+        to_js(&list.into_iter().map(NeighbourDto::from).collect::<Vec<_>>())
+    }
+
+    /// "a is to b as c is to ?", by 3CosAdd and 3CosMul (`AnalogyDto`).
+    pub fn analogy(&mut self, a: &str, b: &str, c: &str, k: usize) -> Result<JsValue, JsError> {
+        let emb = self.embeddings()?;
+        let answer = |method| -> Result<Vec<NeighbourDto>, JsError> {
+            let list = emb.analogy(a, b, c, k, method, None).map_err(js_error)?;
+            Ok(list.into_iter().map(NeighbourDto::from).collect())
+        };
+        to_js(&AnalogyDto {
+            cos_add: answer(AnalogyMethod::CosAdd)?,
+            cos_mul: answer(AnalogyMethod::CosMul)?,
+        })
+    }
+
+    /// Up to `limit` vocabulary words starting with `prefix` (any case), most frequent first.
+    pub fn complete(&mut self, prefix: &str, limit: usize) -> Result<Vec<String>, JsError> {
+        let emb = self.embeddings()?;
+        Ok(emb.complete(prefix, limit).into_iter().map(|i| emb.word(i).to_string()).collect())
+    }
+}
