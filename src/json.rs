@@ -633,7 +633,7 @@ pub fn number(value: f64) -> Value {
         return serde_json::Number::from_f64(value).map_or(Value::Null, Value::Number);
     }
     let mut text = Vec::new();
-    let _ = write_f64(&mut text, value);
+    write_f64(&mut text, value);
     let text = String::from_utf8(text).unwrap_or_default();
     if let Ok(int) = text.parse::<u64>() {
         Value::from(int)

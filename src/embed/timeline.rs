@@ -71,6 +71,9 @@ pub struct EpochNeighbours {
     pub scores: Vec<f32>,
 }
 
+/// One word's neighbours at one epoch's end: `(epoch, tokens_done, [(id, cosine)])`.
+pub type WordAtEpoch = (u32, u64, Vec<(u32, f32)>);
+
 /// Each epoch's neighbours of the most frequent words (see the module documentation).
 ///
 /// Epochs are kept evenly: every `stride`-th epoch recorded is kept, and when
@@ -161,7 +164,7 @@ impl NeighbourHistory {
 
     /// The neighbours of word `word_idx` at each epoch held, as `(epoch, tokens_done,
     /// [(id, cosine)])`; None when the word is not among the `n_words` kept.
-    pub fn of_word(&self, word_idx: usize) -> Option<Vec<(u32, u64, Vec<(u32, f32)>)>> {
+    pub fn of_word(&self, word_idx: usize) -> Option<Vec<WordAtEpoch>> {
         if word_idx >= self.n_words {
             return None;
         }

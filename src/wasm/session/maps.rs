@@ -42,6 +42,8 @@ pub(super) struct LayoutRun {
 const FIRST_BUILD_UNITS: f64 = 500_000.0;
 const FIRST_LAYOUT_POINTS: f64 = 256.0;
 
+// One per session, so the builder's size beside a boxed layout costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 enum LayoutState {
     /// The graph is being built; a warm start shows its initial coordinates meanwhile.
     Building {
