@@ -163,7 +163,7 @@ impl Masks {
             let mut coverage = Vec::with_capacity(width * height);
             for j in y..y + height {
                 let row = &rgba[4 * (j * used.0 + x)..4 * (j * used.0 + x + width)];
-                coverage.extend(row.chunks_exact(4).map(|p| Mask::coverage_of(p[3])));
+                coverage.extend(row.chunks_exact(4).map(|p| coverage_of(p[3])));
             }
             self.bytes += 2 * coverage.len();
             let mask = Mask { width, height, origin: (origin.0 as i64, origin.1 as i64), coverage };
@@ -192,6 +192,11 @@ impl Masks {
         self.scratch = Some((canvas, context.clone()));
         Ok(context)
     }
+}
+
+/// A mask's coverage (1/256ths) of an image's alpha byte (0–255).
+fn coverage_of(alpha: u8) -> u16 {
+    ((u32::from(alpha) * 257 + 128) >> 8) as u16
 }
 
 #[wasm_bindgen]

@@ -192,13 +192,6 @@ pub struct Mask {
     pub coverage: Vec<u16>,
 }
 
-impl Mask {
-    /// The coverage in 1/256ths of a byte's 0–255 (an image's alpha).
-    pub fn coverage_of(alpha: u8) -> u16 {
-        ((u32::from(alpha) * 257 + 128) >> 8) as u16
-    }
-}
-
 /// `colour` at opacity `a` (in 1/256ths, 0 to 256) over an opaque pixel, source-over.
 #[inline]
 fn blend(pixel: &mut [u8], colour: (u8, u8, u8), a: u32) {
