@@ -228,7 +228,7 @@ impl<'a> From<&'a Bundle> for BundleRef<'a> {
 }
 
 /// Writes `bundle` (a `&Bundle` or a [`BundleRef`]) as one JSON file in the bundle layout
-/// (the module documentation of `src/embed/bundle.rs` shows it, with an example).
+/// (the module documentation of `src/embed/bundle/mod.rs` shows it, with an example).
 ///
 /// Fails with [`Error::InvalidParameter`] (before writing anything) when `counts` does not
 /// hold one count per word, when `params` is not an object, or when a loss is NaN or
@@ -490,7 +490,7 @@ fn write_rows(
 /// Reads a bundle written by [`write_bundle`], or by hand in the same layout.
 ///
 /// Fails with [`Error::Format`] naming the line of the first fault; see the
-/// module documentation of `src/embed/bundle.rs` for what is checked.
+/// module documentation of `src/embed/bundle/mod.rs` for what is checked.
 pub fn read_bundle(text: &str) -> Result<Bundle> {
     let text = json::strip_bom(text);
     let r = BundleReader { text, fault: RefCell::new(None), strict: json::Strict::new(text) };
@@ -1382,7 +1382,7 @@ mod tests {
     use super::*;
     use crate::fuzz::random_finite_f32;
 
-    include!("tricky_tokens.rs");
+    include!("../tricky_tokens.rs");
 
     fn words(ws: &[&str]) -> Vec<String> {
         ws.iter().map(|w| w.to_string()).collect()
@@ -1456,7 +1456,7 @@ mod tests {
         assert_eq!(written(&bundle), expected);
         assert_reads_as(expected, &bundle);
         // The module documentation shows the same text.
-        let doc: String = include_str!("bundle.rs")
+        let doc: String = include_str!("mod.rs")
             .lines()
             .skip_while(|line| *line != "//! ```text")
             .skip(1)
