@@ -786,7 +786,7 @@ mod tests {
 
     use super::*;
 
-    include!("embed/tricky_tokens.rs");
+    include!("../embed/tricky_tokens.rs");
 
     fn num(text: &str) -> Value {
         parse(text).unwrap()
