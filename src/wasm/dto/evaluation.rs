@@ -1,0 +1,116 @@
+//! Evaluation: a benchmark's progress and the scores of analogy and similarity benchmarks.
+
+use serde::Serialize;
+
+use crate::embed::{AnalogyReport, EvalProgress, SectionScore, SimilarityReport};
+
+/// How far a benchmark has come.
+#[derive(Debug, Serialize)]
+pub struct EvalProgressDto {
+    pub done: usize,
+    pub total: usize,
+}
+
+impl From<EvalProgress> for EvalProgressDto {
+    fn from(p: EvalProgress) -> Self {
+        EvalProgressDto { done: p.done, total: p.total }
+    }
+}
+
+/// One section of an analogy benchmark (or all of it).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SectionDto {
+    pub name: String,
+    pub questions: usize,
+    pub covered: usize,
+    pub correct_cos_add: usize,
+    pub correct_cos_mul: usize,
+}
+
+impl From<&SectionScore> for SectionDto {
+    fn from(s: &SectionScore) -> Self {
+        SectionDto {
+            name: s.name.clone(),
+            questions: s.questions,
+            covered: s.covered,
+            correct_cos_add: s.correct_cos_add,
+            correct_cos_mul: s.correct_cos_mul,
+        }
+    }
+}
+
+/// A wrongly answered question: `words` is `[a, b, c, expected]`.
+#[derive(Debug, Serialize)]
+pub struct WorstQuestionDto {
+    pub words: [String; 4],
+    pub answer: Option<String>,
+    pub rank: usize,
+    pub line: usize,
+}
+
+/// An analogy benchmark's scores (`kind: "analogies"`).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AnalogyReportDto {
+    pub kind: &'static str,
+    pub sections: Vec<SectionDto>,
+    pub total: SectionDto,
+    pub worst: Vec<WorstQuestionDto>,
+    pub n_candidates: usize,
+}
+
+pub fn analogy_report_dto(report: AnalogyReport) -> AnalogyReportDto {
+    AnalogyReportDto {
+        kind: "analogies",
+        sections: report.sections.iter().map(SectionDto::from).collect(),
+        total: SectionDto::from(&report.overall),
+        worst: (report.worst.into_iter())
+            .map(|q| WorstQuestionDto { words: q.words, answer: q.answer, rank: q.rank, line: q.line })
+            .collect(),
+        n_candidates: report.n_candidates,
+    }
+}
+
+/// A pair the model ranks far from the human score.
+#[derive(Debug, Serialize)]
+pub struct PairDto {
+    pub a: String,
+    pub b: String,
+    pub gold: f64,
+    pub cosine: f32,
+    pub line: usize,
+}
+
+/// A similarity benchmark's scores (`kind: "similarity"`).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SimilarityReportDto {
+    pub kind: &'static str,
+    pub pairs: usize,
+    pub found: usize,
+    pub oov_ratio: f64,
+    pub spearman: Option<f64>,
+    pub pearson: Option<f64>,
+    pub worst: Vec<PairDto>,
+}
+
+pub fn similarity_report_dto(report: &SimilarityReport) -> SimilarityReportDto {
+    SimilarityReportDto {
+        kind: "similarity",
+        pairs: report.pairs,
+        found: report.found,
+        oov_ratio: report.oov_ratio(),
+        spearman: report.spearman,
+        pearson: report.pearson,
+        worst: (report.worst.iter())
+            .map(|p| PairDto {
+                a: p.words[0].clone(),
+                b: p.words[1].clone(),
+                gold: p.human,
+                cosine: p.cosine,
+                line: p.line,
+            })
+            .collect(),
+    }
+}

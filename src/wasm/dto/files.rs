@@ -1,0 +1,59 @@
+//! Files: how a text file was read ([`TextInfo`]) and what a vectors file held
+//! ([`VectorsInfo`]).
+
+use serde::Serialize;
+
+use crate::Embeddings;
+use crate::text::Decoded;
+
+/// How a text file was read: its size and encoding, and a note for the page when it was
+/// not plain UTF-8 (UTF-16, Latin-1, characters replaced).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TextInfo {
+    pub bytes: usize,
+    pub encoding: &'static str,
+    pub replaced: usize,
+    pub note: Option<String>,
+}
+
+impl TextInfo {
+    pub fn new(decoded: &Decoded) -> TextInfo {
+        TextInfo {
+            bytes: decoded.text.len(),
+            encoding: decoded.encoding.name(),
+            replaced: decoded.replaced,
+            note: decoded.note(),
+        }
+    }
+
+    /// A text the app wrote itself, in UTF-8.
+    pub fn plain(bytes: usize) -> TextInfo {
+        TextInfo { bytes, encoding: "UTF-8", replaced: 0, note: None }
+    }
+}
+
+/// What a vectors file held.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VectorsInfo {
+    pub format: &'static str,
+    pub words: usize,
+    pub dim: usize,
+    pub bytes: f64,
+    /// Whether the file gave word counts (a bundle does).
+    pub counts: bool,
+    pub fingerprint: Option<String>,
+}
+
+impl VectorsInfo {
+    pub fn new(
+        format: &'static str,
+        emb: &Embeddings,
+        bytes: f64,
+        counts: bool,
+        fingerprint: Option<String>,
+    ) -> VectorsInfo {
+        VectorsInfo { format, words: emb.len(), dim: emb.dim(), bytes, counts, fingerprint }
+    }
+}

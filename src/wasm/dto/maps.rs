@@ -1,0 +1,203 @@
+//! Maps: the view the page asks for ([`ViewDto`], its axes and its t-SNE or UMAP
+//! parameters), a layout's progress, and a frame's metadata.
+
+use serde::{Deserialize, Serialize};
+
+use crate::embed::{
+    Axis, LayoutParams, LayoutPhase, LayoutProgress, Projection, TsneParams, UmapParams, ViewSpec,
+};
+use crate::error::{Error, Result};
+
+/// The map's view as the page sends it (`ViewSettings` in www/protocol.js). A missing
+/// field, from a page older than word axes, isolation and clusters, means what the map did
+/// before them: principal components only, the most frequent words, no colours.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ViewDto {
+    pub n_words: usize,
+    pub x_component: usize,
+    pub y_component: usize,
+    pub axes: AxesDto,
+    pub isolate: Option<Vec<String>>,
+    pub clusters: usize,
+    /// "pca" (principal components or word axes, `Projection`), "tsne" or "umap".
+    pub method: String,
+    /// The t-SNE or UMAP parameters; ignored with "pca".
+    pub layout: LayoutDto,
+}
+
+impl Default for ViewDto {
+    fn default() -> Self {
+        ViewDto {
+            n_words: 300,
+            x_component: 0,
+            y_component: 1,
+            axes: AxesDto::default(),
+            isolate: None,
+            clusters: 0,
+            method: "pca".into(),
+            layout: LayoutDto::default(),
+        }
+    }
+}
+
+/// The parameters of a t-SNE or UMAP map (`ViewSettings.layout` in www/protocol.js); a
+/// missing field takes the core's default (`TsneParams`, `UmapParams`).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct LayoutDto {
+    pub perplexity: f32,
+    /// null: "auto".
+    pub learning_rate: Option<f32>,
+    pub iterations: usize,
+    pub exaggeration: f32,
+    pub neighbours: usize,
+    pub min_dist: f32,
+    /// null: by the word count (umap-learn's rule).
+    pub epochs: Option<usize>,
+    pub seed: u64,
+}
+
+impl Default for LayoutDto {
+    fn default() -> Self {
+        let (tsne, umap) = (TsneParams::default(), UmapParams::default());
+        LayoutDto {
+            perplexity: tsne.perplexity,
+            learning_rate: tsne.learning_rate,
+            iterations: tsne.iterations,
+            exaggeration: tsne.early_exaggeration,
+            neighbours: umap.n_neighbours,
+            min_dist: umap.min_dist,
+            epochs: umap.epochs,
+            seed: tsne.seed,
+        }
+    }
+}
+
+impl ViewDto {
+    /// The layout the view asks for: `None` for "pca", an error naming an unknown method.
+    pub fn layout_params(&self) -> Result<Option<LayoutParams>> {
+        let l = &self.layout;
+        match self.method.as_str() {
+            "pca" => Ok(None),
+            "tsne" => Ok(Some(LayoutParams::Tsne(TsneParams {
+                perplexity: l.perplexity,
+                learning_rate: l.learning_rate,
+                iterations: l.iterations,
+                early_exaggeration: l.exaggeration,
+                seed: l.seed,
+            }))),
+            "umap" => Ok(Some(LayoutParams::Umap(UmapParams {
+                n_neighbours: l.neighbours,
+                min_dist: l.min_dist,
+                epochs: l.epochs,
+                seed: l.seed,
+                ..UmapParams::default()
+            }))),
+            other => Err(Error::InvalidParameter {
+                name: "method",
+                value: other.to_string(),
+                expected: "'pca', 'tsne' or 'umap'".into(),
+            }),
+        }
+    }
+}
+
+/// Where a t-SNE or UMAP map stands (`LayoutProgress` in www/protocol.js).
+#[derive(Debug, Clone, Copy, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LayoutProgressDto {
+    /// "neighbours", "affinities" or "layout".
+    pub phase: &'static str,
+    pub iteration: usize,
+    pub iterations: usize,
+    pub done: bool,
+}
+
+impl LayoutProgressDto {
+    pub fn new(phase: LayoutPhase, progress: LayoutProgress) -> LayoutProgressDto {
+        let phase_name = match phase {
+            LayoutPhase::Neighbours => "neighbours",
+            LayoutPhase::Affinities => "affinities",
+            LayoutPhase::Start => "start",
+            LayoutPhase::Layout => "layout",
+        };
+        LayoutProgressDto {
+            phase: phase_name,
+            iteration: progress.iteration,
+            iterations: progress.iterations,
+            done: phase == LayoutPhase::Layout && progress.is_done(),
+        }
+    }
+}
+
+/// A t-SNE or UMAP frame's metadata: a `ProjectionDto`'s fields (the page draws both alike)
+/// and the layout's; the coordinates travel beside it as a `Float32Array`. Flattened, so it
+/// needs a serializer that writes maps as objects.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LayoutFrameDto {
+    /// `explained` empty, principal components 0 and 1 without word axes, not isolated.
+    #[serde(flatten)]
+    pub frame: ProjectionDto,
+    /// "tsne" or "umap".
+    pub method: &'static str,
+    pub layout_progress: LayoutProgressDto,
+}
+
+/// The words that define each axis, `[from, to]`; `None` (null) for a principal component.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(default)]
+pub struct AxesDto {
+    pub x: Option<[String; 2]>,
+    pub y: Option<[String; 2]>,
+}
+
+impl ViewDto {
+    pub fn to_spec(&self) -> ViewSpec {
+        let axis = |words: &Option<[String; 2]>, component| match words {
+            Some([a, b]) => Axis::Words(a.clone(), b.clone()),
+            None => Axis::Component(component),
+        };
+        ViewSpec {
+            n_words: self.n_words,
+            isolate: self.isolate.clone(),
+            x: axis(&self.axes.x, self.x_component),
+            y: axis(&self.axes.y, self.y_component),
+            clusters: self.clusters,
+        }
+    }
+}
+
+/// A frame's metadata; the coordinates (and the clusters) travel beside it as typed arrays.
+/// The words do not: `words_id` names the list they are (`Session::frame_words` gives it), so
+/// the frames of one list, most of a run, hand over their words once.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectionDto {
+    pub words_id: u32,
+    /// Explained-variance ratio of each component of the frame's PCA (PC1 first); empty
+    /// when both axes are defined by words.
+    pub explained: Vec<f32>,
+    pub x_component: usize,
+    pub y_component: usize,
+    /// What the frame used, echoed (serialised with `None` as null).
+    pub axes: AxesDto,
+    pub isolated: bool,
+    pub axis_labels: [String; 2],
+}
+
+impl ProjectionDto {
+    /// The metadata of `frame` for `view`, its words the list numbered `words_id`.
+    pub fn new(view: &ViewDto, frame: &Projection, words_id: u32) -> ProjectionDto {
+        ProjectionDto {
+            words_id,
+            explained: frame.explained().to_vec(),
+            x_component: view.x_component,
+            y_component: view.y_component,
+            axes: view.axes.clone(),
+            isolated: frame.isolated(),
+            axis_labels: frame.axis_labels().clone(),
+        }
+    }
+}

@@ -1,0 +1,61 @@
+//! Queries: neighbours and analogies, and where a token came from.
+
+use serde::Serialize;
+
+use crate::embed::Neighbour;
+use crate::text::Provenance;
+
+/// One answer of a neighbour or analogy query; `rank` is the word's frequency rank (0 = most frequent).
+#[derive(Debug, Serialize)]
+pub struct NeighbourDto {
+    pub word: String,
+    pub score: f32,
+    pub rank: usize,
+}
+
+impl From<Neighbour> for NeighbourDto {
+    fn from(n: Neighbour) -> Self {
+        NeighbourDto { word: n.word, score: n.similarity, rank: n.word_idx }
+    }
+}
+
+/// Both analogy methods' answers.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AnalogyDto {
+    pub cos_add: Vec<NeighbourDto>,
+    pub cos_mul: Vec<NeighbourDto>,
+}
+
+/// Where a token came from: its count and rank in the vocabulary, and for a BPE token the
+/// merge that made it and whether it spans a word boundary.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TokenInfoDto {
+    pub token: String,
+    pub rank: usize,
+    pub count: u64,
+    pub merge: Option<MergeDto>,
+    pub spans_words: bool,
+    pub concordance: Vec<String>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MergeDto {
+    pub left: String,
+    pub right: String,
+    pub rank: usize,
+    pub pair_count: u64,
+}
+
+impl MergeDto {
+    pub fn of(provenance: &Provenance) -> Option<MergeDto> {
+        provenance.merge.as_ref().map(|m| MergeDto {
+            left: m.left.to_string(),
+            right: m.right.to_string(),
+            rank: m.rank,
+            pair_count: m.pair_count,
+        })
+    }
+}

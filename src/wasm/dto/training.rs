@@ -1,0 +1,223 @@
+//! Training: the page's form ([`Params`]), what a text gave before training
+//! ([`CorpusStats`]), and the progress of training and of learning BPE merges.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::Result;
+use crate::json;
+use crate::params::{RunParams, TokenizerSpec};
+use crate::text::{BpeConfig, BpeMode, BpeProgress, Corpus, Tokenizer, VocabConfig, WordTokenizer};
+use crate::train::{Progress, TrainConfig};
+
+/// Training parameters as the page's form sends them; a missing field takes its default.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Params {
+    /// "word", "whitespace" or "bpe".
+    pub tokenizer: String,
+    /// With "bpe": the vocabulary size to learn, and "cross" or "within".
+    pub bpe_vocab_size: usize,
+    pub bpe_mode: String,
+    pub lowercase: bool,
+    pub keep_punctuation: bool,
+    pub dim: usize,
+    pub window: usize,
+    pub negative: usize,
+    pub sample: f64,
+    pub min_count: u64,
+    pub max_vocab: Option<usize>,
+    pub epochs: u32,
+    /// The learning rate; missing, the model's default (0.025 skip-gram, 0.05 CBOW).
+    pub alpha: Option<f32>,
+    pub min_alpha: f32,
+    pub ns_exponent: f64,
+    pub seed: u64,
+    /// Threads to train on (the worker sizes its pool to it first; 1 is bit-reproducible).
+    pub threads: usize,
+    /// CBOW rather than skip-gram.
+    pub cbow: bool,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        let (t, v) = (TrainConfig::default(), VocabConfig::default());
+        Params {
+            tokenizer: "word".into(),
+            bpe_vocab_size: BpeConfig::default().vocab_size,
+            bpe_mode: BpeConfig::default().mode.name().into(),
+            lowercase: false,
+            keep_punctuation: false,
+            dim: t.dim,
+            window: t.window,
+            negative: t.negative,
+            sample: t.sample,
+            min_count: v.min_count,
+            max_vocab: v.max_vocab,
+            epochs: t.epochs,
+            alpha: None,
+            min_alpha: t.min_alpha,
+            ns_exponent: t.ns_exponent,
+            seed: t.seed,
+            threads: t.threads,
+            cbow: t.cbow,
+        }
+    }
+}
+
+impl Params {
+    /// The tokenizer chosen by name, with its own options from the form.
+    pub fn tokenizer_spec(&self) -> Result<TokenizerSpec> {
+        let word = WordTokenizer { lowercase: self.lowercase, keep_punctuation: self.keep_punctuation };
+        // The BPE fields are checked only when BPE is chosen.
+        let bpe = if self.tokenizer == "bpe" { self.bpe_config()? } else { BpeConfig::default() };
+        TokenizerSpec::from_name(&self.tokenizer, word, bpe)
+    }
+
+    /// The word-level tokenizer, or `None` for "bpe", whose model must be learned first.
+    pub fn word_tokenizer(&self) -> Result<Option<Box<dyn Tokenizer>>> {
+        Ok(self.tokenizer_spec()?.ready())
+    }
+
+    pub fn bpe_config(&self) -> Result<BpeConfig> {
+        let config = BpeConfig { vocab_size: self.bpe_vocab_size, mode: BpeMode::from_name(&self.bpe_mode)? };
+        config.validate()?;
+        Ok(config)
+    }
+
+    pub fn vocab_config(&self) -> VocabConfig {
+        VocabConfig { min_count: self.min_count, max_vocab: self.max_vocab }
+    }
+
+    /// The parameters under the page's names, as the command-line tool writes them into a
+    /// bundle (`RunParams::to_json`). The session keeps this for the trainer it makes, so a
+    /// bundle tells how its vectors were trained, whatever the form says later.
+    pub fn to_json(&self) -> Result<json::Value> {
+        let run = RunParams {
+            tokenizer: self.tokenizer_spec()?,
+            vocab: self.vocab_config(),
+            train: self.train_config(),
+        };
+        Ok(run.to_json())
+    }
+
+    pub fn train_config(&self) -> TrainConfig {
+        TrainConfig {
+            dim: self.dim,
+            window: self.window,
+            negative: self.negative,
+            sample: self.sample,
+            alpha: self.alpha(),
+            min_alpha: self.min_alpha,
+            epochs: self.epochs,
+            ns_exponent: self.ns_exponent,
+            seed: self.seed,
+            threads: self.threads,
+            cbow: self.cbow,
+        }
+    }
+
+    /// The learning rate asked for, or the model's default.
+    fn alpha(&self) -> f32 {
+        self.alpha.unwrap_or(TrainConfig::default_alpha(self.cbow))
+    }
+}
+
+/// What a text gave before training: shown as soon as a file is chosen.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CorpusStats {
+    pub bytes: usize,
+    pub lines: usize,
+    pub sentences: usize,
+    pub tokens: u64,
+    pub types: usize,
+    pub vocab_size: usize,
+    pub training_tokens: usize,
+    pub types_below_min_count: usize,
+    pub tokens_below_min_count: u64,
+    pub types_over_max_vocab: usize,
+    pub tokens_over_max_vocab: u64,
+    pub min_count: u64,
+    pub fingerprint: String,
+}
+
+impl CorpusStats {
+    pub fn new(text: &str, corpus: &Corpus, min_count: u64, fingerprint: String) -> CorpusStats {
+        let cut = corpus.cut();
+        CorpusStats {
+            bytes: text.len(),
+            lines: text.lines().count(),
+            sentences: corpus.n_sentences(),
+            tokens: cut.tokens_seen,
+            types: cut.types_seen,
+            vocab_size: corpus.vocab().len(),
+            training_tokens: corpus.n_tokens(),
+            types_below_min_count: cut.types_below_min_count,
+            tokens_below_min_count: cut.tokens_below_min_count,
+            types_over_max_vocab: cut.types_over_max_vocab,
+            tokens_over_max_vocab: cut.tokens_over_max_vocab,
+            min_count,
+            fingerprint,
+        }
+    }
+}
+
+/// Training progress, with the loss of every finished epoch for the loss chart.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProgressDto {
+    pub epoch: u32,
+    pub epochs: u32,
+    pub epoch_tokens_done: u64,
+    pub epoch_tokens: u64,
+    pub tokens_done: u64,
+    pub tokens_total: u64,
+    pub alpha: f32,
+    pub loss: f64,
+    pub tokens_per_sec: f64,
+    pub done: bool,
+    pub epoch_losses: Vec<f64>,
+}
+
+impl ProgressDto {
+    pub fn new(p: Progress, epoch_losses: &[f64]) -> ProgressDto {
+        ProgressDto {
+            epoch: p.epoch,
+            epochs: p.epochs,
+            epoch_tokens_done: p.epoch_tokens_done,
+            epoch_tokens: p.epoch_tokens,
+            tokens_done: p.tokens_done,
+            tokens_total: p.tokens_total,
+            alpha: p.alpha,
+            loss: p.loss,
+            tokens_per_sec: p.tokens_per_sec,
+            done: p.done,
+            epoch_losses: epoch_losses.to_vec(),
+        }
+    }
+}
+
+/// Progress of learning BPE merges.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BpeProgressDto {
+    pub merges_done: usize,
+    pub vocab_size: usize,
+    pub target_vocab_size: usize,
+    pub alphabet_size: usize,
+    pub fraction: f64,
+    pub done: bool,
+}
+
+impl From<BpeProgress> for BpeProgressDto {
+    fn from(p: BpeProgress) -> Self {
+        BpeProgressDto {
+            fraction: p.fraction(),
+            merges_done: p.merges_done,
+            vocab_size: p.vocab_size,
+            target_vocab_size: p.target_vocab_size,
+            alphabet_size: p.alphabet_size,
+            done: p.done,
+        }
+    }
+}
