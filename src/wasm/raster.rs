@@ -70,14 +70,28 @@ impl Raster {
     /// integer blend per pixel, not a square root. A centre is off by at most a sixteenth of
     /// a pixel, which no eye sees.
     pub fn discs(&mut self, centres: &[Px], radius: f64, paint: Paint, clip: &Rect) {
-        let key = (radius.to_bits(), paint.alpha.to_bits());
+        self.stamp(centres, (radius, None), paint, clip);
+    }
+
+    /// Strokes a circle of `radius` about `centre` with a line `width` wide, as the canvas
+    /// strokes an arc: the ring from `radius - width / 2` to `radius + width / 2`. Only its
+    /// part inside `clip` is drawn.
+    pub fn ring(&mut self, centre: Px, radius: f64, width: f64, paint: Paint, clip: &Rect) {
+        let half = width.max(0.0) / 2.0;
+        self.stamp(&[centre], (radius + half, Some(radius - half)), paint, clip);
+    }
+
+    /// Lays the stamp of `shape` (an outer radius, and an inner one for a ring) in `paint`
+    /// at each of `centres`, clipped.
+    fn stamp(&mut self, centres: &[Px], shape: (f64, Option<f64>), paint: Paint, clip: &Rect) {
+        let key = (shape.0.to_bits(), shape.1.map(f64::to_bits), paint.alpha.to_bits());
         let found = self.stamps.iter().position(|s| s.key == key);
         let index = found.unwrap_or_else(|| {
             // A few sizes and opacities at most; a change of scale or palette makes more.
             if self.stamps.len() >= 16 {
                 self.stamps.clear();
             }
-            self.stamps.push(Stamps::new(radius, paint.alpha));
+            self.stamps.push(Stamps::new(shape.0, shape.1, paint.alpha));
             self.stamps.len() - 1
         });
         let stamps = &self.stamps[index];
@@ -259,12 +273,12 @@ fn blend_coverage(row: &mut [u8], colour: (u8, u8, u8), coverage: &[u16]) {
 const SUBPIXEL_BITS: u32 = 3;
 const SUBPIXELS: i64 = 1 << SUBPIXEL_BITS;
 
-/// A disc's coverage times its opacity, in 1/256ths, for a centre at each eighth of a pixel
-/// across and down: `SUBPIXELS²` square stamps of `side` pixels. Each pixel's coverage falls
-/// from 1 to 0 over the pixel around the rim.
+/// A disc's (or a ring's) coverage times its opacity, in 1/256ths, for a centre at each
+/// eighth of a pixel across and down: `SUBPIXELS²` square stamps of `side` pixels. Each
+/// pixel's coverage falls from 1 to 0 over the pixel around a rim.
 struct Stamps {
-    /// The radius and opacity they were made for, as bits.
-    key: (u64, u64),
+    /// The outer radius, the inner one of a ring, and the opacity they were made for, as bits.
+    key: (u64, Option<u64>, u64),
     side: usize,
     /// How many whole pixels the stamp reaches left of (and above) the centre's pixel.
     reach: i64,
@@ -272,8 +286,12 @@ struct Stamps {
 }
 
 impl Stamps {
-    fn new(radius: f64, alpha: f64) -> Stamps {
+    /// A disc's stamps, or with an `inner` radius a ring's: the disc's coverage less that of
+    /// the disc inside it.
+    fn new(radius: f64, inner: Option<f64>, alpha: f64) -> Stamps {
         let rim = radius.max(0.0) + 0.5;
+        // A ring whose line is wider than its diameter has no hole, as the canvas's stroke.
+        let inner_rim = inner.filter(|&r| r > 0.0).map_or(f64::NEG_INFINITY, |r| r + 0.5);
         let reach = rim.ceil();
         let side = 2 * reach as usize + 1;
         let opacity = alpha.clamp(0.0, 1.0);
@@ -287,13 +305,19 @@ impl Stamps {
                 for j in 0..side {
                     for i in 0..side {
                         let (dx, dy) = (i as f64 + 0.5 - cx, j as f64 + 0.5 - cy);
-                        let covered = (rim - dx.hypot(dy)).clamp(0.0, 1.0);
+                        let d = dx.hypot(dy);
+                        let covered = (rim - d).clamp(0.0, 1.0) - (inner_rim - d).clamp(0.0, 1.0);
                         coverage.push((opacity * covered * 256.0 + 0.5) as u16);
                     }
                 }
             }
         }
-        Stamps { key: (radius.to_bits(), alpha.to_bits()), side, reach: reach as i64, coverage }
+        Stamps {
+            key: (radius.to_bits(), inner.map(f64::to_bits), alpha.to_bits()),
+            side,
+            reach: reach as i64,
+            coverage,
+        }
     }
 
     /// The stamp for a centre `fx` and `fy` eighths of a pixel right of and below a pixel's
@@ -399,6 +423,34 @@ mod tests {
         raster.reset(0, 0, WHITE);
         raster.discs(&[(0.0, 0.0)], 2.0, RED, &ALL);
         assert!(raster.rgba().is_empty());
+    }
+
+    #[test]
+    fn a_ring_covers_its_line_and_leaves_its_hole_and_outside_alone() {
+        let mut raster = Raster::new();
+        raster.reset(40, 40, WHITE);
+        // Radius 10 about (20.5, 20.5), a line 2 wide: from 9 to 11 pixels out.
+        raster.ring((20.5, 20.5), 10.0, 2.0, RED, &ALL);
+        assert_eq!(redness(&raster, 20, 20), 0.0, "the centre");
+        assert_eq!(redness(&raster, 20 + 7, 20), 0.0, "inside the line");
+        assert!(redness(&raster, 20 + 10, 20) > 0.99, "on the line");
+        assert!(redness(&raster, 20, 20 - 10) > 0.99, "on the line, above");
+        assert_eq!(redness(&raster, 20 + 13, 20), 0.0, "outside the line");
+        // A disc and its ring laid as a Disc shape is (fill, then outline) leave no gap.
+        raster.reset(40, 40, WHITE);
+        raster.discs(&[(20.5, 20.5)], 6.0, RED, &ALL);
+        raster.ring((20.5, 20.5), 6.0, 2.0, Paint::new(0, 0, 255, 1.0), &ALL);
+        assert_eq!(pixel(&raster, 20, 20), [255, 0, 0, 255]);
+        assert_eq!(pixel(&raster, 26, 20), [0, 0, 255, 255]);
+        // A line wider than the diameter fills the whole disc, as the canvas's stroke does.
+        raster.reset(40, 40, WHITE);
+        raster.ring((20.5, 20.5), 1.0, 6.0, RED, &ALL);
+        assert!(redness(&raster, 20, 20) > 0.99);
+        // Clipped like the rest.
+        raster.reset(40, 40, WHITE);
+        raster.ring((20.5, 20.5), 10.0, 2.0, RED, &Rect { left: 0.0, top: 0.0, right: 20.0, bottom: 40.0 });
+        assert_eq!(redness(&raster, 30, 20), 0.0);
+        assert!(redness(&raster, 10, 20) > 0.99);
     }
 
     #[test]

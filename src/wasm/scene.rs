@@ -326,7 +326,9 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
     }
 
     let rim = EMPHASISED_DOT * s + s;
-    if let Some(selected) = marks.selected {
+    // Lines to the selected word's neighbours; none without neighbours, so that a selection
+    // alone leaves the whole map to the raster (see `plot::paint`).
+    if let Some(selected) = marks.selected.filter(|_| !marks.neighbours.is_empty()) {
         let segments = marks
             .neighbours
             .iter()

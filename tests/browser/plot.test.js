@@ -49,7 +49,16 @@ function drawScatter({ n, options }) {
     return Array.from(context.getImageData(Math.floor(x * ratio), Math.floor(y * ratio), 1, 1).data);
   };
   const selected = options.selected;
+  // Around the hovered point, 16 pixels on its ring (7.5 CSS pixels out: HOVER_RING in
+  // src/wasm/scene.rs), as [r, g, b, a].
+  const hovered = options.hovered;
+  const ring = hovered == null ? [] : Array.from({ length: 16 }, (_, k) => {
+    const [x, y] = positions[hovered];
+    const turn = (k / 16) * 2 * Math.PI;
+    return pixelAt([x + 7.5 * Math.cos(turn), y + 7.5 * Math.sin(turn)]);
+  });
   return {
+    ring,
     backing: [canvas.width, canvas.height],
     css: [canvas.getBoundingClientRect().width, canvas.getBoundingClientRect().height],
     ratio: window.devicePixelRatio,
@@ -147,12 +156,27 @@ test('Chart draws a sharp, hit-testable scatter and a loss chart', { timeout: 12
       });
       assert.deepEqual(resized, [1200, 1040]);
 
-      // The crowded case the page will show: 500 points, the 60 most frequent labelled.
+      // The crowded case the page will show: 500 points, the 60 most frequent labelled; a
+      // point selected and another hovered, with no lines (so their discs and the hover's
+      // ring go through the pixel buffer, not the canvas).
       const crowded = await page.evaluate(drawScatter, {
         n: 500,
-        options: { xLabel: 'PC1 (12.3 %)', yLabel: 'PC2 (8.1 %)', labelCount: 60, hovered: null, selected: null, neighbours: [], arrows: [], highlighted: [] },
+        options: { xLabel: 'PC1 (12.3 %)', yLabel: 'PC2 (8.1 %)', labelCount: 60, hovered: 11, selected: 5, neighbours: [], arrows: [], highlighted: [40] },
       });
       assert.ok(crowded.drawnShare > 0.03);
+      assert.deepEqual(crowded.selectedPixel.slice(0, 3), ACCENT);
+      // The ring shows in the accent colour (at 0.9 over the background) where no label's
+      // backdrop lies over it: most of the way round.
+      const accentish = ([r, g, b]) => r > 200 && g < 140 && b < 90;
+      const onRing = crowded.ring.filter(accentish).length;
+      assert.ok(onRing >= 8, `only ${onRing} of 16 pixels round the hovered point are in the accent colour: ${JSON.stringify(crowded.ring)}`);
+      // Inside the ring and outside the hovered dot, no accent.
+      const inside = await page.evaluate(([x, y]) => {
+        const canvas = document.getElementById('scatter');
+        const ratio = canvas.width / canvas.getBoundingClientRect().width;
+        return Array.from(canvas.getContext('2d').getImageData(Math.floor((x + 5.8) * ratio), Math.floor(y * ratio), 1, 1).data);
+      }, crowded.positions[11]);
+      assert.ok(!accentish(inside), `between the hovered dot and its ring: ${inside}`);
       await page.locator('#scatter').screenshot({ path: join(RESULTS, 'plot-500.png') });
 
       assert.deepEqual(problems, []);
@@ -215,14 +239,16 @@ test('the SVG export is the picture on the canvas: frame, ticks, titles, dots an
       const { page, problems } = await openPage(context);
       await page.goto(new URL(FIXTURE, url).href);
       await page.waitForSelector('body[data-ready="true"]');
-      // A plain map (its backdrops go through the pixel buffer) and one with a selection
-      // (its backdrops go over the neighbour lines, through the canvas).
-      for (const options of [
-        { xLabel: 'PC1', yLabel: 'PC2', labelCount: 300 },
-        { xLabel: 'PC1', yLabel: 'PC2', labelCount: 300, selected: 3, neighbours: [1, 2, 9], hovered: 7 },
+      // A plain map (all of it through the pixel buffer), one with a selection and a hover
+      // (their discs and ring through the pixel buffer too), and one with neighbour lines
+      // (the backdrops and labels after them through the canvas).
+      for (const [name, options] of [
+        ['plain', { xLabel: 'PC1', yLabel: 'PC2', labelCount: 300 }],
+        ['a selection and a hover', { xLabel: 'PC1', yLabel: 'PC2', labelCount: 300, selected: 3, highlighted: [1, 2], hovered: 7 }],
+        ['neighbour lines', { xLabel: 'PC1', yLabel: 'PC2', labelCount: 300, selected: 3, neighbours: [1, 2, 9], hovered: 7 }],
       ]) {
         const regions = await page.evaluate(canvasAgainstSvg, { n: 300, options });
-        console.log(`canvas against SVG, ${options.selected == null ? 'plain' : 'a selection'}: ${JSON.stringify(regions)}`);
+        console.log(`canvas against SVG, ${name}: ${JSON.stringify(regions)}`);
         for (const [name, { svg, blank }] of Object.entries(regions)) {
           assert.ok(blank > 1, `the ${name} region holds a picture (${blank})`);
           // A missing or misplaced frame, dot or label would differ by about as much as the

@@ -37,10 +37,9 @@ impl Chart {
         self.context.put_image_data(&image, 0.0, 0.0).map_err(js_error)
     }
 
-    /// Paints the map's shapes: the leading ones the raster can draw (all but a disc with
-    /// an outline, a ring, lines and polygons: so everything, unless something is selected,
-    /// hovered or an arrow is shown) into it and onto the canvas as one image, then the rest
-    /// with the canvas context. The raster's texts are masks (`glyphs`), the missing ones
+    /// Paints the map's shapes: the leading ones the raster can draw (all but lines and
+    /// polygons: so everything, unless neighbour lines, trails or arrows are shown) into it
+    /// and onto the canvas as one image, then the rest with the canvas context. The raster's texts are masks (`glyphs`), the missing ones
     /// made first.
     pub(super) fn paint(&mut self, shapes: &[Shape]) -> Result<(), JsError> {
         let (width, height) = (self.canvas.width() as usize, self.canvas.height() as usize);
@@ -51,7 +50,17 @@ impl Chart {
         self.raster.reset(width, height, *background);
         let rastered = |shape: &Shape| {
             use Shape::*;
-            matches!(shape, Clip(_) | Unclip | Dots { .. } | Rects { .. } | Text { .. } | Label { .. })
+            matches!(
+                shape,
+                Clip(_)
+                    | Unclip
+                    | Dots { .. }
+                    | Disc { .. }
+                    | Ring { .. }
+                    | Rects { .. }
+                    | Text { .. }
+                    | Label { .. }
+            )
         };
         let drawn = 1 + shapes[1..].iter().position(|shape| !rastered(shape)).unwrap_or(shapes.len() - 1);
         let keys: Vec<Option<(glyphs::Text, glyphs::Style)>> =
@@ -66,6 +75,14 @@ impl Chart {
                 Shape::Unclip => clip = None,
                 Shape::Dots { centres, radius, fill } => self.raster.discs(centres, *radius, *fill, &within),
                 Shape::Rects { rects, fill } => self.raster.rects(rects, *fill, &within),
+                // Filled, then stroked, as the canvas draws it.
+                Shape::Disc { centre, radius, fill, outline, width } => {
+                    self.raster.discs(&[*centre], *radius, *fill, &within);
+                    self.raster.ring(*centre, *radius, *width, *outline, &within);
+                }
+                Shape::Ring { centre, radius, stroke, width } => {
+                    self.raster.ring(*centre, *radius, *width, *stroke, &within)
+                }
                 Shape::Text { at, fill, .. } | Shape::Label { at, fill, .. } => {
                     let mask = key.as_ref().and_then(|key| self.masks.get(key));
                     if let Some(mask) = mask {
