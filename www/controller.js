@@ -51,10 +51,10 @@ export class Controller {
       show: (frame) => this.mapModel.displayFrame(frame),
       redraw: () => this.mapModel.redraw(),
       drawLoss: () => this.drawLoss(),
-      history: async (word) => (await this.worker.request('neighbourHistory', { word, k: Math.min(10, view.readK()) })).history,
+      history: async (word) => (await this.worker.request('neighbourHistory', { word, k: Math.min(10, view.queriesPanel.readK()) })).history,
       canvas: view.map.canvas,
       svg: () => view.map.svg(),
-      save: (name, blob) => view.saveFile(name, blob),
+      save: (name, blob) => view.exportPanel.saveFile(name, blob),
     });
     this.reset();
 
@@ -62,22 +62,22 @@ export class Controller {
     this.threads = null;
     this.setParams(DEFAULTS);
     view.mapPanel.setAxes([], 0, 1);
-    view.bindUseSample(() => this.openSample());
-    view.bindFileChosen((files) => this.openFiles(files));
-    view.bindParamsChange((name) => this.paramsChanged(name));
-    view.bindTrain(() => this.train());
-    view.bindPauseResume(() => this.control(this.state === 'paused' ? 'train' : 'pause'));
-    view.bindStop(() => this.control('stop'));
+    view.sourcePanel.bindUseSample(() => this.openSample());
+    view.sourcePanel.bindFileChosen((files) => this.openFiles(files));
+    view.paramsForm.bindParamsChange((name) => this.paramsChanged(name));
+    view.progressPanel.bindTrain(() => this.train());
+    view.progressPanel.bindPauseResume(() => this.control(this.state === 'paused' ? 'train' : 'pause'));
+    view.progressPanel.bindStop(() => this.control('stop'));
     view.bindResize(() => { this.mapModel.redraw(); this.drawLoss(); });
-    view.bindShowAnalogy(() => this.analogyWords && this.mapModel.isolate(this.analogyWords));
+    view.queriesPanel.bindShowAnalogy(() => this.analogyWords && this.mapModel.isolate(this.analogyWords));
     view.mapPanel.bindCopyLink(() => this.copyLink());
-    view.bindWordTyped((prefix) => this.complete(prefix));
-    view.bindSearch((word) => this.search(word));
-    view.bindResultClick((word) => this.select(word));
-    view.bindAnalogy((a, b, c) => this.analogy(a, b, c));
-    view.bindEvaluate((settings) => this.evaluate(settings));
-    view.bindBenchmarkFile((file) => { this.benchmarkFile = file; });
-    view.bindExport(EXPORTS, (name) => this.export(name));
+    view.queriesPanel.bindWordTyped((prefix) => this.complete(prefix));
+    view.queriesPanel.bindSearch((word) => this.search(word));
+    view.queriesPanel.bindResultClick((word) => this.select(word));
+    view.queriesPanel.bindAnalogy((a, b, c) => this.analogy(a, b, c));
+    view.evaluationPanel.bindEvaluate((settings) => this.evaluate(settings));
+    view.evaluationPanel.bindBenchmarkFile((file) => { this.benchmarkFile = file; });
+    view.exportPanel.bindExport(EXPORTS, (name) => this.export(name));
     // Closing the tab would lose vectors trained here and not exported: the browser asks first.
     view.bindLeave(() => this.unsaved);
 
@@ -88,12 +88,12 @@ export class Controller {
     worker.on('state', ({ state }) => this.setState(state));
     worker.on('progress', ({ progress, threads }) => this.showProgress({ ...progress, threads }));
     worker.on('bpeProgress', ({ progress }) => this.showBpeProgress(progress));
-    worker.on('loadProgress', ({ bytesDone, bytesTotal, words }) => view.showLoadProgress(bytesDone, bytesTotal, words));
-    worker.on('readProgress', ({ bytesDone, bytesTotal }) => view.showLoadProgress(bytesDone, bytesTotal));
-    worker.on('tokenizeProgress', ({ fraction }) => view.showTokenizeProgress(fraction));
+    worker.on('loadProgress', ({ bytesDone, bytesTotal, words }) => view.progressPanel.showLoadProgress(bytesDone, bytesTotal, words));
+    worker.on('readProgress', ({ bytesDone, bytesTotal }) => view.progressPanel.showLoadProgress(bytesDone, bytesTotal));
+    worker.on('tokenizeProgress', ({ fraction }) => view.progressPanel.showTokenizeProgress(fraction));
     // The sanity check's progress is not the evaluation card's: it has its own line.
     worker.on('evalProgress', ({ done, total, purpose }) => {
-      if (purpose === 'benchmark' && this.evaluating?.model === this.model) view.showEvaluationProgress(done, total);
+      if (purpose === 'benchmark' && this.evaluating?.model === this.model) view.evaluationPanel.showEvaluationProgress(done, total);
     });
     worker.on('projection', (frame) => this.showFrame(frame));
     worker.on('error', ({ message }) => view.showNotice(`Training failed: ${message}`));
@@ -107,7 +107,7 @@ export class Controller {
 
   /** Offers the King James Bible, which the server holds at `url` (main.js checked). */
   offerKjv(url) {
-    this.view.offerKjv(() => this.open({ kind: 'url', name: 'King James Bible', url }, 'King James Bible (data/kjv.txt)', KJV_PRESET));
+    this.view.sourcePanel.offerKjv(() => this.open({ kind: 'url', name: 'King James Bible', url }, 'King James Bible (data/kjv.txt)', KJV_PRESET));
   }
 
   /** Forgets the text, the training and the queries (a new text, or a restarted worker). */
@@ -185,7 +185,7 @@ export class Controller {
     this.sourceName = names;
     // A bundle saved after training holds its timeline: it replays.
     this.timeline.load(reply.timeline);
-    this.view.showVectorsStats(names, reply.info);
+    this.view.sourcePanel.showVectorsStats(names, reply.info);
     this.loadedText = `Opened ${reply.info.words.toLocaleString('en')} vectors of ${reply.info.dim} dimensions from ${names}.`;
     this.setState('loaded');
     this.paintAll();
@@ -243,12 +243,12 @@ export class Controller {
   async open(source, name, preset) {
     this.view.showNotice(null);
     if (!(await this.mayReplace(name))) return;
-    if (preset) this.setParams(presetKeepingBpe(preset, String(this.view.readParams().tokenizer)));
+    if (preset) this.setParams(presetKeepingBpe(preset, String(this.view.paramsForm.readParams().tokenizer)));
     this.reset();
     this.source = source;
     this.sourceName = name;
     this.paintAll();
-    this.view.showStats(name, null);
+    this.view.sourcePanel.showStats(name, null);
     await this.prepare();
   }
 
@@ -260,7 +260,7 @@ export class Controller {
     const params = this.checkedParams();
     if (!params || !this.source) return false;
     if (params.tokenizer === 'bpe' && this.learnedBpe !== bpeKey(params)) {
-      this.view.showStats(this.sourceName, null, 'BPE counts its tokens once its merges are learned: press Train.');
+      this.view.sourcePanel.showStats(this.sourceName, null, 'BPE counts its tokens once its merges are learned: press Train.');
       return false;
     }
     const source = this.source;
@@ -275,7 +275,7 @@ export class Controller {
       this.tokenizer = params.tokenizer;
       // Another tokenizer replaces the worker's BPE model.
       if (params.tokenizer !== 'bpe') this.learnedBpe = null;
-      this.view.showStats(this.sourceName, reply.stats, undefined, reply.text);
+      this.view.sourcePanel.showStats(this.sourceName, reply.stats, undefined, reply.text);
       this.progress = null;
       this.learning = null;
       this.withinEpoch = new LossSeries();
@@ -290,15 +290,15 @@ export class Controller {
       // A newer text or newer parameters have the last word.
       if (this.source !== source || this.opened !== opened || this.preparations !== mine) return false;
       this.setState('idle');
-      this.view.showStats(this.sourceName, null, 'Not prepared: see the message above.');
+      this.view.sourcePanel.showStats(this.sourceName, null, 'Not prepared: see the message above.');
       this.view.showNotice(`Cannot prepare ${this.sourceName}: ${error.message}`);
       return false;
     }
   }
 
   checkedParams() {
-    const { params, errors } = checkParams(this.view.readParams(), this.threadLimits());
-    this.view.showParamErrors(errors);
+    const { params, errors } = checkParams(this.view.paramsForm.readParams(), this.threadLimits());
+    this.view.paramsForm.showParamErrors(errors);
     return params;
   }
 
@@ -310,8 +310,8 @@ export class Controller {
   setParams(values) {
     const max = this.threads?.max;
     if (max != null && values.threads > max) values = { ...values, threads: max };
-    this.view.setParams(values);
-    this.modelShown = modelOf(this.view.readParams());
+    this.view.paramsForm.setParams(values);
+    this.modelShown = modelOf(this.view.paramsForm.readParams());
   }
 
   /** The threads the worker offers, for `checkParams` (every thread until the worker says). */
@@ -329,7 +329,7 @@ export class Controller {
     this.threads = threads;
     this.view.showThreadsNote(threads.max === 1 && threads.cause ? `Training on 1 thread: ${threads.cause}.` : null);
     // The page's default agrees with the worker but where the threaded module failed to load.
-    if (Number(this.view.readParams().threads) > threads.max) {
+    if (Number(this.view.paramsForm.readParams().threads) > threads.max) {
       this.setParams({ threads: threads.max });
       this.paramsChanged();
     }
@@ -339,15 +339,15 @@ export class Controller {
   paramsChanged(name) {
     // A model change takes the new model's default learning rate, unless the person set one.
     if (name === 'model') {
-      const raw = this.view.readParams();
+      const raw = this.view.paramsForm.readParams();
       const model = modelOf(raw);
-      this.view.setParams({ alpha: alphaForModel(String(raw.alpha), this.modelShown, model) });
+      this.view.paramsForm.setParams({ alpha: alphaForModel(String(raw.alpha), this.modelShown, model) });
       this.modelShown = model;
     }
     const valid = this.checkedParams() != null;
     this.setState(this.state);
     // Training goes on with the parameters it started with.
-    this.view.showParamsPending(this.working);
+    this.view.paramsForm.showParamsPending(this.working);
     if (!valid) return;
     // Before training, the statistics follow the parameters (min count, tokenizer).
     clearTimeout(this.prepareTimer);
@@ -373,7 +373,7 @@ export class Controller {
       // text is not tokenized twice.
       const ready = this.state === 'prepared' && this.preparedParams === JSON.stringify(params);
       if (!ready && !(await this.prepare())) return;
-      this.view.showParamsPending(false);
+      this.view.paramsForm.showParamsPending(false);
       this.paintAll();
       // The worker starts each model on the plain view: the frames while training show this one.
       await this.mapModel.sendView();
@@ -390,7 +390,7 @@ export class Controller {
    */
   async learnBpe(params) {
     this.learning = null;
-    this.view.showStats(this.sourceName, null, 'BPE counts its tokens once its merges are learned.');
+    this.view.sourcePanel.showStats(this.sourceName, null, 'BPE counts its tokens once its merges are learned.');
     const reply = await this.request('learnBpe', { source: this.source, params });
     if (!reply) return false;
     this.learning = { progress: reply.progress, stopped: !reply.done };
@@ -407,9 +407,9 @@ export class Controller {
 
   /** The progress area: merges being learned (or where they were stopped), else training. */
   paintProgress() {
-    if (this.state === 'loaded') this.view.showProgressText(this.loadedText, this.progress);
-    else if (this.learning) this.view.showBpeProgress(this.learning.progress, this.learning.stopped);
-    else this.view.showProgress(this.progress, this.state);
+    if (this.state === 'loaded') this.view.progressPanel.showProgressText(this.loadedText, this.progress);
+    else if (this.learning) this.view.progressPanel.showBpeProgress(this.learning.progress, this.learning.stopped);
+    else this.view.progressPanel.showProgress(this.progress, this.state);
   }
 
   /** 'train' (start or resume), 'pause' or 'stop'; the worker replies with its new state. */
@@ -431,7 +431,7 @@ export class Controller {
   /** @param {TrainingState} state */
   setState(state) {
     this.state = state;
-    const formValid = checkParams(this.view.readParams(), this.threadLimits()).params != null;
+    const formValid = checkParams(this.view.paramsForm.readParams(), this.threadLimits()).params != null;
     const busy = state === 'training' || state === 'paused';
     const learning = state === 'learning' || state === 'loading';
     const hasVectors = state === 'loaded' || (state !== 'idle' && state !== 'loading' && this.progress != null);
@@ -461,7 +461,7 @@ export class Controller {
       this.withinEpoch.push(at, progress.loss);
     }
     if (this.state === 'prepared') this.setState('training');
-    this.view.showProgress(progress, this.state);
+    this.view.progressPanel.showProgress(progress, this.state);
     this.drawLoss();
   }
 
@@ -534,7 +534,7 @@ export class Controller {
     if (!prefix || this.state === 'idle') return;
     const model = this.model;
     const reply = await this.worker.request('complete', { prefix, limit: COMPLETIONS }).catch(() => null);
-    if (reply && this.model === model) this.view.setCompletions(reply.words);
+    if (reply && this.model === model) this.view.queriesPanel.setCompletions(reply.words);
   }
 
   /**
@@ -546,7 +546,7 @@ export class Controller {
     if (await this.select(token, { quiet: true })) return;
     // Only whitespace (which the box shows as ·) that is no token: nothing was typed, really.
     if (!token.trim()) {
-      this.view.showNeighboursMessage('Type a word to see its nearest neighbours.');
+      this.view.queriesPanel.showNeighboursMessage('Type a word to see its nearest neighbours.');
       return;
     }
     const reply = await this.worker.request('complete', { prefix: token, limit: COMPLETIONS }).catch(() => null);
@@ -559,8 +559,8 @@ export class Controller {
    * plot. False when the worker could not answer (an unknown word); `quiet` then says nothing.
    */
   async select(word, { quiet = false } = {}) {
-    this.view.setSearch(word);
-    const k = this.view.readK();
+    this.view.queriesPanel.setSearch(word);
+    const k = this.view.queriesPanel.readK();
     const model = this.model;
     const reply = quiet
       ? await this.worker.request('neighbours', { word, k }).catch(() => null)
@@ -568,12 +568,12 @@ export class Controller {
     // An answer of vectors that gave way meanwhile is not shown.
     if (!reply || this.model !== model) return false;
     this.selected = word;
-    this.view.showNeighbours(word, reply.neighbours);
+    this.view.queriesPanel.showNeighbours(word, reply.neighbours);
     this.mapModel.setAnswers({ selected: word, neighbours: reply.neighbours });
     this.timeline.showHistory(word);
     if (!this.source) return true;
     const info = await this.request('tokenInfo', { token: word, maxLines: CONCORDANCE_LINES });
-    if (info && this.selected === word && this.model === model) this.view.showTokenInfo(info.info, this.tokenizer === 'bpe');
+    if (info && this.selected === word && this.model === model) this.view.queriesPanel.showTokenInfo(info.info, this.tokenizer === 'bpe');
     return true;
   }
 
@@ -582,11 +582,11 @@ export class Controller {
     try {
       const reply = await this.worker.request('analogy', { a, b, c, k: 5 });
       if (this.model !== model) return;
-      this.view.showAnalogy(a, b, c, reply.cosAdd, reply.cosMul);
+      this.view.queriesPanel.showAnalogy(a, b, c, reply.cosAdd, reply.cosMul);
       this.analogyWords = reply.cosAdd.length ? [a, b, c, reply.cosAdd[0].word] : null;
     } catch (error) {
       if (this.model !== model) return;
-      this.view.showAnalogyMessage(`${error.message[0].toUpperCase()}${error.message.slice(1)}.`);
+      this.view.queriesPanel.showAnalogyMessage(`${error.message[0].toUpperCase()}${error.message.slice(1)}.`);
       this.analogyWords = null;
     }
     this.mapModel.setAnswers({ analogyWords: this.analogyWords });
@@ -599,12 +599,12 @@ export class Controller {
   async evaluate({ benchmark, restrict, ignoreCase }) {
     if (this.evaluating) return;
     if (benchmark === 'file' && !this.benchmarkFile) {
-      this.view.showEvaluationMessage('Open a benchmark file first.');
+      this.view.evaluationPanel.showEvaluationMessage('Open a benchmark file first.');
       return;
     }
     const source = benchmark === 'file' ? { kind: 'file', file: this.benchmarkFile } : { kind: 'builtin', name: benchmark };
     const model = this.model;
-    this.view.showEvaluationMessage('Evaluating…');
+    this.view.evaluationPanel.showEvaluationMessage('Evaluating…');
     /** An evaluation the person asked for, of `model`; null when none runs. */
     this.evaluating = { model };
     this.setState(this.state);
@@ -612,10 +612,10 @@ export class Controller {
       const report = await this.evaluation({ benchmark: source, restrict, ignoreCase, purpose: 'benchmark' });
       // Vectors that gave way meanwhile took their answers with them (see `reset`).
       if (this.model !== model) return;
-      this.view.showEvaluationMessage(evaluationSummary(report));
-      this.view.showEvaluationReport(report);
+      this.view.evaluationPanel.showEvaluationMessage(evaluationSummary(report));
+      this.view.evaluationPanel.showEvaluationReport(report);
     } catch (error) {
-      if (this.model === model) this.view.showEvaluationMessage(`Cannot evaluate: ${error.message}`);
+      if (this.model === model) this.view.evaluationPanel.showEvaluationMessage(`Cannot evaluate: ${error.message}`);
     } finally {
       this.evaluating = null;
       this.setState(this.state);
@@ -629,9 +629,9 @@ export class Controller {
       const report = await this.evaluation({
         benchmark: { kind: 'builtin', name: 'planted-analogies' }, restrict: null, ignoreCase: false, purpose: 'sanity',
       });
-      if (this.model === model) this.view.showSanity(`Sanity check on the planted analogies: ${evaluationSummary(report)}`);
+      if (this.model === model) this.view.evaluationPanel.showSanity(`Sanity check on the planted analogies: ${evaluationSummary(report)}`);
     } catch (error) {
-      if (this.model === model) this.view.showSanity(`The sanity check failed: ${error.message}`);
+      if (this.model === model) this.view.evaluationPanel.showSanity(`The sanity check failed: ${error.message}`);
     }
   }
 
@@ -655,15 +655,15 @@ export class Controller {
     if (this.exporting.has(name)) return;
     const file = EXPORTS.find((f) => f.name === name);
     this.exporting.add(name);
-    this.view.showExporting(name, true);
+    this.view.exportPanel.showExporting(name, true);
     try {
       const blob = await this.exportBlob(file);
       if (!blob) return;
       if (file.savesVectors) this.unsaved = false;
-      this.view.saveFile(name, blob);
+      this.view.exportPanel.saveFile(name, blob);
     } finally {
       this.exporting.delete(name);
-      this.view.showExporting(name, false);
+      this.view.exportPanel.showExporting(name, false);
     }
   }
 
