@@ -1,13 +1,19 @@
 // @ts-check
-// The explorer's logic between the view and the worker: what is loaded, where training
-// stands (BPE merges first, when that tokenizer is chosen), what the plot shows (the
-// frame, the selection, its neighbours, the analogy).
+// The explorer's logic between the view and the worker: what is loaded (a text or vectors,
+// and the parameters it is prepared with), where training stands (BPE merges first, when
+// that tokenizer is chosen), the frames the map shows and the link to its view. It composes
+// the rest, each knowing no DOM: the map (map/map-model.js), the timeline
+// (timeline/timeline.js), the queries (queries/queries.js), the benchmarks
+// (evaluation/evaluations.js) and the Export card's files (exports/exports.js).
 import { alphaForModel, checkParams, DEFAULTS, KJV_PRESET, presetKeepingBpe, SAMPLE_PRESET } from './params.js';
 import { LossSeries } from './loss-series.js';
 import { SUPERSEDED } from './protocol.js';
 import { FrameWords } from './frame-words.js';
 import { MapModel } from './map/map-model.js';
 import { Timeline } from './timeline/timeline.js';
+import { Queries } from './queries/queries.js';
+import { Evaluations } from './evaluation/evaluations.js';
+import { Exports } from './exports/exports.js';
 
 /** @typedef {import('./protocol.js').Projection} Projection */
 /** @typedef {import('./protocol.js').Progress} Progress */
@@ -15,10 +21,6 @@ import { Timeline } from './timeline/timeline.js';
 /** @typedef {import('./protocol.js').BpeProgress} BpeProgress */
 /** @typedef {import('./protocol.js').Params} Params */
 /** @typedef {import('./protocol.js').Source} Source */
-
-const COMPLETIONS = 20;
-/** Lines of the text shown where a selected token occurs. */
-const CONCORDANCE_LINES = 5;
 
 /** Which merges a set of parameters learns, to know when they are learned already. */
 const bpeKey = (params) => `${params.bpeVocabSize} ${params.bpeMode}`;
@@ -35,13 +37,11 @@ export class Controller {
   constructor(view, worker) {
     this.view = view;
     this.worker = worker;
-    /** The exports being built, by file name: a second press of the same button does nothing. */
-    this.exporting = new Set();
     /** Puts their words back into the worker's frames (sent once per word list); kept across models and workers. */
     this.frameWords = new FrameWords();
     this.mapModel = new MapModel(view.map, view.mapPanel, {
       project: (settings) => this.projectFrame(settings),
-      select: (word) => this.select(word),
+      select: (word) => this.queries.select(word),
       changed: () => this.linkChanged(),
       frameArrived: (frame, options) => this.timeline.arrived(frame, this.progress, options),
       trails: (words) => this.timeline.trailsOf(words),
@@ -56,6 +56,16 @@ export class Controller {
       svg: () => view.map.svg(),
       save: (name, blob) => view.exportPanel.saveFile(name, blob),
     });
+    const request = (type, fields) => this.request(type, fields);
+    this.queries = new Queries(view.queriesPanel, worker, this.mapModel, this.timeline, {
+      model: () => this.model,
+      idle: () => this.state === 'idle',
+      hasSource: () => Boolean(this.source),
+      isBpe: () => this.tokenizer === 'bpe',
+      request,
+    });
+    this.evaluations = new Evaluations(view.evaluationPanel, worker, { model: () => this.model, changed: () => this.setState(this.state) });
+    this.exports = new Exports(view, this.mapModel, this.timeline, { request, saved: () => { this.unsaved = false; } });
     this.reset();
 
     /** @type {import('./protocol.js').ThreadsInfo|null} where the worker trains (its `ready` says) */
@@ -69,15 +79,7 @@ export class Controller {
     view.progressPanel.bindPauseResume(() => this.control(this.state === 'paused' ? 'train' : 'pause'));
     view.progressPanel.bindStop(() => this.control('stop'));
     view.bindResize(() => { this.mapModel.redraw(); this.drawLoss(); });
-    view.queriesPanel.bindShowAnalogy(() => this.analogyWords && this.mapModel.isolate(this.analogyWords));
     view.mapPanel.bindCopyLink(() => this.copyLink());
-    view.queriesPanel.bindWordTyped((prefix) => this.complete(prefix));
-    view.queriesPanel.bindSearch((word) => this.search(word));
-    view.queriesPanel.bindResultClick((word) => this.select(word));
-    view.queriesPanel.bindAnalogy((a, b, c) => this.analogy(a, b, c));
-    view.evaluationPanel.bindEvaluate((settings) => this.evaluate(settings));
-    view.evaluationPanel.bindBenchmarkFile((file) => { this.benchmarkFile = file; });
-    view.exportPanel.bindExport(EXPORTS, (name) => this.export(name));
     // Closing the tab would lose vectors trained here and not exported: the browser asks first.
     view.bindLeave(() => this.unsaved);
 
@@ -92,9 +94,7 @@ export class Controller {
     worker.on('readProgress', ({ bytesDone, bytesTotal }) => view.progressPanel.showLoadProgress(bytesDone, bytesTotal));
     worker.on('tokenizeProgress', ({ fraction }) => view.progressPanel.showTokenizeProgress(fraction));
     // The sanity check's progress is not the evaluation card's: it has its own line.
-    worker.on('evalProgress', ({ done, total, purpose }) => {
-      if (purpose === 'benchmark' && this.evaluating?.model === this.model) view.evaluationPanel.showEvaluationProgress(done, total);
-    });
+    worker.on('evalProgress', ({ done, total, purpose }) => this.evaluations.progress(done, total, purpose));
     worker.on('projection', (frame) => this.showFrame(frame));
     worker.on('error', ({ message }) => view.showNotice(`Training failed: ${message}`));
     worker.on('died', ({ message }) => {
@@ -103,6 +103,11 @@ export class Controller {
       view.showNotice(`The training worker stopped (${message}) and was restarted. Open the text again to train.`);
     });
     this.paintAll();
+  }
+
+  /** The last analogy's four words (A, B, C and the answer), or null; "Show these four words on the map" isolates them. */
+  get analogyWords() {
+    return this.queries.analogyWords;
   }
 
   /** Offers the King James Bible, which the server holds at `url` (main.js checked). */
@@ -133,8 +138,7 @@ export class Controller {
     this.sanityShown = false;
     // The answers on screen belong to the model that gives way.
     this.view.clearAnswers();
-    this.selected = null;
-    this.analogyWords = null;
+    this.queries.clear();
     this.mapModel.clear();
     this.timeline.clear();
   }
@@ -442,7 +446,7 @@ export class Controller {
       paused: state === 'paused',
       canStop: busy || learning,
       canExport: hasVectors,
-      canEvaluate: hasVectors && !this.evaluating,
+      canEvaluate: hasVectors && !this.evaluations.running,
     });
     if (state !== 'loaded' && state !== 'loading' && (this.progress || this.learning)) this.paintProgress();
     if (state === 'done' && this.isSample && !this.sanityShown) {
@@ -463,6 +467,11 @@ export class Controller {
     if (this.state === 'prepared') this.setState('training');
     this.view.progressPanel.showProgress(progress, this.state);
     this.drawLoss();
+  }
+
+  /** After training on the built-in sample: how many of its planted analogies come out (see Evaluations). */
+  sanityCheck() {
+    return this.evaluations.sanityCheck();
   }
 
   drawLoss() {
@@ -527,211 +536,7 @@ export class Controller {
       this.view.mapPanel.showLinkCopied(`Copy this link: ${url}`);
     }
   }
-
-  // ---- queries
-
-  async complete(prefix) {
-    if (!prefix || this.state === 'idle') return;
-    const model = this.model;
-    const reply = await this.worker.request('complete', { prefix, limit: COMPLETIONS }).catch(() => null);
-    if (reply && this.model === model) this.view.queriesPanel.setCompletions(reply.words);
-  }
-
-  /**
-   * Selects what the person typed. A BPE token often ends in whitespace ("the king "), which
-   * a search box drops at its ends: when the token as typed is unknown, the most frequent
-   * one that differs from it only by whitespace at the end is taken instead.
-   */
-  async search(token) {
-    if (await this.select(token, { quiet: true })) return;
-    // Only whitespace (which the box shows as ·) that is no token: nothing was typed, really.
-    if (!token.trim()) {
-      this.view.queriesPanel.showNeighboursMessage('Type a word to see its nearest neighbours.');
-      return;
-    }
-    const reply = await this.worker.request('complete', { prefix: token, limit: COMPLETIONS }).catch(() => null);
-    const padded = reply?.words.find((word) => word !== token && word.trimEnd() === token.trimEnd());
-    await this.select(padded ?? token);
-  }
-
-  /**
-   * Selects `word`: lists its neighbours and where it came from, and draws them on the
-   * plot. False when the worker could not answer (an unknown word); `quiet` then says nothing.
-   */
-  async select(word, { quiet = false } = {}) {
-    this.view.queriesPanel.setSearch(word);
-    const k = this.view.queriesPanel.readK();
-    const model = this.model;
-    const reply = quiet
-      ? await this.worker.request('neighbours', { word, k }).catch(() => null)
-      : await this.request('neighbours', { word, k });
-    // An answer of vectors that gave way meanwhile is not shown.
-    if (!reply || this.model !== model) return false;
-    this.selected = word;
-    this.view.queriesPanel.showNeighbours(word, reply.neighbours);
-    this.mapModel.setAnswers({ selected: word, neighbours: reply.neighbours });
-    this.timeline.showHistory(word);
-    if (!this.source) return true;
-    const info = await this.request('tokenInfo', { token: word, maxLines: CONCORDANCE_LINES });
-    if (info && this.selected === word && this.model === model) this.view.queriesPanel.showTokenInfo(info.info, this.tokenizer === 'bpe');
-    return true;
-  }
-
-  async analogy(a, b, c) {
-    const model = this.model;
-    try {
-      const reply = await this.worker.request('analogy', { a, b, c, k: 5 });
-      if (this.model !== model) return;
-      this.view.queriesPanel.showAnalogy(a, b, c, reply.cosAdd, reply.cosMul);
-      this.analogyWords = reply.cosAdd.length ? [a, b, c, reply.cosAdd[0].word] : null;
-    } catch (error) {
-      if (this.model !== model) return;
-      this.view.queriesPanel.showAnalogyMessage(`${error.message[0].toUpperCase()}${error.message.slice(1)}.`);
-      this.analogyWords = null;
-    }
-    this.mapModel.setAnswers({ analogyWords: this.analogyWords });
-  }
-
-  /**
-   * Scores the vectors on a benchmark: a built-in one, or the file the person opened.
-   * @param {{benchmark: string, restrict: number, ignoreCase: boolean}} settings
-   */
-  async evaluate({ benchmark, restrict, ignoreCase }) {
-    if (this.evaluating) return;
-    if (benchmark === 'file' && !this.benchmarkFile) {
-      this.view.evaluationPanel.showEvaluationMessage('Open a benchmark file first.');
-      return;
-    }
-    const source = benchmark === 'file' ? { kind: 'file', file: this.benchmarkFile } : { kind: 'builtin', name: benchmark };
-    const model = this.model;
-    this.view.evaluationPanel.showEvaluationMessage('Evaluating…');
-    /** An evaluation the person asked for, of `model`; null when none runs. */
-    this.evaluating = { model };
-    this.setState(this.state);
-    try {
-      const report = await this.evaluation({ benchmark: source, restrict, ignoreCase, purpose: 'benchmark' });
-      // Vectors that gave way meanwhile took their answers with them (see `reset`).
-      if (this.model !== model) return;
-      this.view.evaluationPanel.showEvaluationMessage(evaluationSummary(report));
-      this.view.evaluationPanel.showEvaluationReport(report);
-    } catch (error) {
-      if (this.model === model) this.view.evaluationPanel.showEvaluationMessage(`Cannot evaluate: ${error.message}`);
-    } finally {
-      this.evaluating = null;
-      this.setState(this.state);
-    }
-  }
-
-  /** After training on the built-in sample: how many of its planted analogies come out. */
-  async sanityCheck() {
-    const model = this.model;
-    try {
-      const report = await this.evaluation({
-        benchmark: { kind: 'builtin', name: 'planted-analogies' }, restrict: null, ignoreCase: false, purpose: 'sanity',
-      });
-      if (this.model === model) this.view.evaluationPanel.showSanity(`Sanity check on the planted analogies: ${evaluationSummary(report)}`);
-    } catch (error) {
-      if (this.model === model) this.view.evaluationPanel.showSanity(`The sanity check failed: ${error.message}`);
-    }
-  }
-
-  /**
-   * Runs an `evaluate` request once the evaluations asked for before it have ended: the
-   * worker lets a newer evaluation replace a running one, and the sanity check must not
-   * replace one the person started (nor the other way round).
-   */
-  evaluation(fields) {
-    const run = (this.evaluations ?? Promise.resolve()).then(() => this.worker.request('evaluate', fields));
-    this.evaluations = run.catch(() => {});
-    return run.then(({ report }) => report);
-  }
-
-/**
-   * Builds the one file `name` of the Export card when its button is pressed and hands it to
-   * the browser; nothing is kept afterwards. A second press while it builds does nothing.
-   * Exporting the vectors in any format saves them, as far as closing the tab goes.
-   */
-  async export(name) {
-    if (this.exporting.has(name)) return;
-    const file = EXPORTS.find((f) => f.name === name);
-    this.exporting.add(name);
-    this.view.exportPanel.showExporting(name, true);
-    try {
-      const blob = await this.exportBlob(file);
-      if (!blob) return;
-      if (file.savesVectors) this.unsaved = false;
-      this.view.exportPanel.saveFile(name, blob);
-    } finally {
-      this.exporting.delete(name);
-      this.view.exportPanel.showExporting(name, false);
-    }
-  }
-
-  /** The file's contents: vectors from the worker, the plot from the page; null when there are none. */
-  async exportBlob(file) {
-    if (file.format) {
-      // A bundle holds the timeline too, so it replays when opened.
-      const timeline = file.format === 'bundle' ? this.timeline.forBundle() : undefined;
-      const reply = await this.request('export', { format: file.format, timeline });
-      // The blob takes the bytes; the transferred buffer is let go with the reply.
-      return reply && new Blob([reply.bytes], { type: file.type });
-    }
-    const scene = this.mapModel.scene;
-    if (!scene) {
-      this.view.showNotice('There is no plot yet to export: train or open vectors first.');
-      return null;
-    }
-    if (file.name === 'projection.csv') return new Blob([projectionCsv(scene)], { type: file.type });
-    if (file.name === 'plot.png') return this.view.map.png();
-    return new Blob([this.view.map.svg()], { type: 'image/svg+xml' });
-  }
 }
-
-/**
- * The Export card's files, each built when asked for: the vectors by the worker in its
- * `format` (`savesVectors`: the trained vectors are then kept outside the tab), the plot and
- * its coordinates by the page.
- */
-const EXPORTS = [
-  { name: 'embedscope-bundle.json', format: 'bundle', type: 'application/json', savesVectors: true, description: 'vectors, counts, parameters and fingerprint; open it here again' },
-  { name: 'vectors.txt', format: 'word2vec', type: 'text/plain', savesVectors: true, description: 'word2vec text format' },
-  { name: 'vectors.bin', format: 'word2vecBinary', type: 'application/octet-stream', savesVectors: true, description: 'word2vec binary format' },
-  { name: 'vectors.tsv', format: 'projectorVectors', type: 'text/plain', savesVectors: true, description: 'Embedding Projector vectors' },
-  { name: 'metadata.tsv', format: 'projectorMetadata', type: 'text/plain', description: 'Embedding Projector words' },
-  { name: 'projection.csv', type: 'text/csv', description: 'the plotted words and their 2-D coordinates' },
-  { name: 'plot.png', description: 'the plot as drawn' },
-  { name: 'plot.svg', description: 'the plot as drawn, as vector graphics' },
-];
 
 /** A finished run's progress, for vectors re-opened from a bundle with their losses. */
 const EMPTY_PROGRESS = { epoch: 0, epochs: 0, epochTokensDone: 0, epochTokens: 0, tokensDone: 0, tokensTotal: 0, alpha: 0, loss: 0, tokensPerSec: 0, done: true, epochLosses: [] };
-
-/** One line on a benchmark's result. @param {import('./protocol.js').EvaluationReport} report */
-export function evaluationSummary(report) {
-  const share = (n, of) => `${n.toLocaleString('en')} of ${of.toLocaleString('en')} (${of ? ((100 * n) / of).toFixed(1) : '0.0'} %)`;
-  if (report.kind === 'analogies') {
-    const t = report.total;
-    const skipped = t.questions - t.covered;
-    return `3CosAdd ${share(t.correctCosAdd, t.covered)}, 3CosMul ${share(t.correctCosMul, t.covered)} correct` +
-      (skipped ? `; ${skipped.toLocaleString('en')} of ${t.questions.toLocaleString('en')} questions skipped: a word is not among the most frequent.` : '.');
-  }
-  const r = (value) => (value == null ? 'undefined' : value.toFixed(3));
-  return `Spearman ${r(report.spearman)}, Pearson ${r(report.pearson)} over ${report.found.toLocaleString('en')} of ${report.pairs.toLocaleString('en')} pairs` +
-    (report.found < report.pairs ? ` (${(100 * report.oovRatio).toFixed(1)} % out of vocabulary).` : '.');
-}
-
-/**
- * The plotted words with their coordinates on the map's axes, as CSV (RFC 4180: a field
- * holding a comma, a quote or a line break is quoted, quotes doubled). Words are written
- * exactly, whitespace and all.
- */
-export function projectionCsv(scene) {
-  const field = (text) => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
-  const { xLabel, yLabel } = scene.options;
-  // A t-SNE or UMAP map names how it was made in its column titles: a CSV has nowhere else.
-  const made = scene.method ? ` (${scene.method})` : '';
-  const rows = [['word', `${xLabel}${made}`, `${yLabel}${made}`].map(field).join(',')];
-  scene.words.forEach((word, i) => rows.push(`${field(word)},${scene.coords[2 * i]},${scene.coords[2 * i + 1]}`));
-  return rows.join('\r\n') + '\r\n';
-}
-
