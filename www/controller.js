@@ -5,11 +5,13 @@
 // the rest, each knowing no DOM: the map (map/map-model.js), the timeline
 // (timeline/timeline.js), the queries (queries/queries.js), the benchmarks
 // (evaluation/evaluations.js) and the Export card's files (exports/exports.js).
-import { alphaForModel, checkParams, DEFAULTS, KJV_PRESET, presetKeepingBpe, SAMPLE_PRESET } from './params.js';
+import { DEFAULTS, KJV_PRESET, presetKeepingBpe, SAMPLE_PRESET } from './params.js';
+import { Parameters } from './training/parameters.js';
 import { LossSeries } from './loss-series.js';
 import { SUPERSEDED } from './protocol.js';
 import { FrameWords } from './frame-words.js';
 import { MapModel } from './map/map-model.js';
+import { Link } from './map/link.js';
 import { Timeline } from './timeline/timeline.js';
 import { Queries } from './queries/queries.js';
 import { Evaluations } from './evaluation/evaluations.js';
@@ -25,24 +27,19 @@ import { Exports } from './exports/exports.js';
 /** Which merges a set of parameters learns, to know when they are learned already. */
 const bpeKey = (params) => `${params.bpeVocabSize} ${params.bpeMode}`;
 
-/**
- * The model the form's raw values name.
- * @param {Record<string, string|boolean>} raw
- * @returns {'skipgram'|'cbow'}
- */
-const modelOf = (raw) => (raw.model === 'cbow' ? 'cbow' : 'skipgram');
-
 export class Controller {
   /** @param {import('./view.js').View} view @param {import('./worker-client.js').WorkerClient} worker */
   constructor(view, worker) {
     this.view = view;
     this.worker = worker;
+    /** The form's parameters, checked against the threads the worker offers. */
+    this.params = new Parameters(view.paramsForm);
     /** Puts their words back into the worker's frames (sent once per word list); kept across models and workers. */
     this.frameWords = new FrameWords();
     this.mapModel = new MapModel(view.map, view.mapPanel, {
       project: (settings) => this.projectFrame(settings),
       select: (word) => this.queries.select(word),
-      changed: () => this.linkChanged(),
+      changed: () => this.link.changed(),
       frameArrived: (frame, options) => this.timeline.arrived(frame, this.progress, options),
       trails: (words) => this.timeline.trailsOf(words),
       caption: () => this.timeline.caption(),
@@ -56,6 +53,7 @@ export class Controller {
       svg: () => view.map.svg(),
       save: (name, blob) => view.exportPanel.saveFile(name, blob),
     });
+    this.link = new Link(this.mapModel, view.mapPanel, () => (this.isSample ? 'sample' : this.source?.kind === 'url' ? 'kjv' : null));
     const request = (type, fields) => this.request(type, fields);
     this.queries = new Queries(view.queriesPanel, worker, this.mapModel, this.timeline, {
       model: () => this.model,
@@ -68,9 +66,7 @@ export class Controller {
     this.exports = new Exports(view, this.mapModel, this.timeline, { request, saved: () => { this.unsaved = false; } });
     this.reset();
 
-    /** @type {import('./protocol.js').ThreadsInfo|null} where the worker trains (its `ready` says) */
-    this.threads = null;
-    this.setParams(DEFAULTS);
+    this.params.set(DEFAULTS);
     view.mapPanel.setAxes([], 0, 1);
     view.sourcePanel.bindUseSample(() => this.openSample());
     view.sourcePanel.bindFileChosen((files) => this.openFiles(files));
@@ -79,7 +75,6 @@ export class Controller {
     view.progressPanel.bindPauseResume(() => this.control(this.state === 'paused' ? 'train' : 'pause'));
     view.progressPanel.bindStop(() => this.control('stop'));
     view.bindResize(() => { this.mapModel.redraw(); this.drawLoss(); });
-    view.mapPanel.bindCopyLink(() => this.copyLink());
     // Closing the tab would lose vectors trained here and not exported: the browser asks first.
     view.bindLeave(() => this.unsaved);
 
@@ -182,7 +177,7 @@ export class Controller {
     this.reset();
     this.model = reply.model;
     this.vectors = reply.info;
-    if (reply.params) this.setParams(reply.params);
+    if (reply.params) this.params.set(reply.params);
     this.progress = reply.epochLosses?.length
       ? { ...EMPTY_PROGRESS, epoch: reply.epochLosses.length, epochs: reply.epochLosses.length, epochLosses: reply.epochLosses, done: true }
       : null;
@@ -247,7 +242,7 @@ export class Controller {
   async open(source, name, preset) {
     this.view.showNotice(null);
     if (!(await this.mayReplace(name))) return;
-    if (preset) this.setParams(presetKeepingBpe(preset, String(this.view.paramsForm.readParams().tokenizer)));
+    if (preset) this.params.set(presetKeepingBpe(preset, String(this.view.paramsForm.readParams().tokenizer)));
     this.reset();
     this.source = source;
     this.sourceName = name;
@@ -261,7 +256,7 @@ export class Controller {
    * With BPE, only once the merges are learned (`train` learns them first).
    */
   async prepare() {
-    const params = this.checkedParams();
+    const params = this.params.checked();
     if (!params || !this.source) return false;
     if (params.tokenizer === 'bpe' && this.learnedBpe !== bpeKey(params)) {
       this.view.sourcePanel.showStats(this.sourceName, null, 'BPE counts its tokens once its merges are learned: press Train.');
@@ -300,55 +295,22 @@ export class Controller {
     }
   }
 
-  checkedParams() {
-    const { params, errors } = checkParams(this.view.paramsForm.readParams(), this.threadLimits());
-    this.view.paramsForm.showParamErrors(errors);
-    return params;
-  }
-
-  /**
-   * Puts `values` into the form, and remembers the model they leave chosen (see
-   * `paramsChanged`). Threads beyond what this page offers (a bundle trained on 16 by the
-   * command-line tool) become the most it offers.
-   */
-  setParams(values) {
-    const max = this.threads?.max;
-    if (max != null && values.threads > max) values = { ...values, threads: max };
-    this.view.paramsForm.setParams(values);
-    this.modelShown = modelOf(this.view.paramsForm.readParams());
-  }
-
-  /** The threads the worker offers, for `checkParams` (every thread until the worker says). */
-  threadLimits() {
-    return this.threads ? { maxThreads: this.threads.max, whyOneThread: this.threads.cause } : {};
-  }
-
   /**
    * The worker says where it trains: a pool of up to `max` threads, or one thread and why.
-   * The Threads field (by default the machine's cores) is brought within that, and a page on
+   * The Threads field is brought within that (see `Parameters.useThreads`), and a page on
    * one thread says why in one line under the progress.
    * @param {import('./protocol.js').ThreadsInfo} threads
    */
   useThreads(threads) {
-    this.threads = threads;
     this.view.showThreadsNote(threads.max === 1 && threads.cause ? `Training on 1 thread: ${threads.cause}.` : null);
-    // The page's default agrees with the worker but where the threaded module failed to load.
-    if (Number(this.view.paramsForm.readParams().threads) > threads.max) {
-      this.setParams({ threads: threads.max });
-      this.paramsChanged();
-    }
+    if (this.params.useThreads(threads)) this.paramsChanged();
   }
 
   /** @param {string} [name]  the field that changed */
   paramsChanged(name) {
     // A model change takes the new model's default learning rate, unless the person set one.
-    if (name === 'model') {
-      const raw = this.view.paramsForm.readParams();
-      const model = modelOf(raw);
-      this.view.paramsForm.setParams({ alpha: alphaForModel(String(raw.alpha), this.modelShown, model) });
-      this.modelShown = model;
-    }
-    const valid = this.checkedParams() != null;
+    if (name === 'model') this.params.followModel();
+    const valid = this.params.checked() != null;
     this.setState(this.state);
     // Training goes on with the parameters it started with.
     this.view.paramsForm.showParamsPending(this.working);
@@ -370,7 +332,7 @@ export class Controller {
     this.starting = true;
     try {
       clearTimeout(this.prepareTimer);
-      const params = this.checkedParams();
+      const params = this.params.checked();
       if (!params || !this.source) return;
       if (params.tokenizer === 'bpe' && this.learnedBpe !== bpeKey(params) && !(await this.learnBpe(params))) return;
       // Prepared already with these parameters (the statistics follow the form): a large
@@ -435,7 +397,7 @@ export class Controller {
   /** @param {TrainingState} state */
   setState(state) {
     this.state = state;
-    const formValid = checkParams(this.view.paramsForm.readParams(), this.threadLimits()).params != null;
+    const formValid = this.params.valid();
     const busy = state === 'training' || state === 'paused';
     const learning = state === 'learning' || state === 'loading';
     const hasVectors = state === 'loaded' || (state !== 'idle' && state !== 'loading' && this.progress != null);
@@ -501,40 +463,6 @@ export class Controller {
     // A frame of a model that gave way (sent before the worker heard of the new text) is not drawn.
     if (!frame || frame.model !== this.model) return;
     this.mapModel.showFrame(frame);
-  }
-
-  /** The link's state: the built-in text shown, and the map's view of it. */
-  linkState() {
-    const state = this.mapModel.linkState();
-    const text = this.isSample ? 'sample' : this.source?.kind === 'url' ? 'kjv' : null;
-    if (!text) return null;
-    state.set('text', text);
-    return state;
-  }
-
-  /** Keeps the address's hash on the view (built-in texts only: others cannot be reopened by a link). */
-  linkChanged() {
-    clearTimeout(this.linkTimer);
-    this.linkTimer = setTimeout(() => {
-      const state = this.linkState();
-      const hash = state ? `#${state}` : '';
-      if (location.hash !== hash) history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
-    }, 200);
-  }
-
-  async copyLink() {
-    const state = this.linkState();
-    if (!state) {
-      this.view.mapPanel.showLinkCopied('A link can restore the view of a built-in text only: this text is your own file.');
-      return;
-    }
-    const url = `${location.origin}${location.pathname}${location.search}#${state}`;
-    try {
-      await navigator.clipboard.writeText(url);
-      this.view.mapPanel.showLinkCopied('Link copied: it opens this text, trains it with the same seed and shows this view.');
-    } catch {
-      this.view.mapPanel.showLinkCopied(`Copy this link: ${url}`);
-    }
   }
 }
 
