@@ -1,13 +1,21 @@
 // @ts-check
-// The explorer's logic between the view and the worker: what is loaded, where training
-// stands (BPE merges first, when that tokenizer is chosen), what the plot shows (the
-// frame, the selection, its neighbours, the analogy).
-import { alphaForModel, checkParams, DEFAULTS, KJV_PRESET, presetKeepingBpe, SAMPLE_PRESET } from './params.js';
+// The explorer's logic between the view and the worker: what is loaded (a text or vectors,
+// and the parameters it is prepared with), where training stands (BPE merges first, when
+// that tokenizer is chosen), the frames the map shows and the link to its view. It composes
+// the rest, each knowing no DOM: the map (map/map-model.js), the timeline
+// (timeline/timeline.js), the queries (queries/queries.js), the benchmarks
+// (evaluation/evaluations.js) and the Export card's files (exports/exports.js).
+import { DEFAULTS, KJV_PRESET, presetKeepingBpe, SAMPLE_PRESET } from './params.js';
+import { Parameters } from './training/parameters.js';
 import { LossSeries } from './loss-series.js';
 import { SUPERSEDED } from './protocol.js';
 import { FrameWords } from './frame-words.js';
 import { MapModel } from './map/map-model.js';
+import { Link } from './map/link.js';
 import { Timeline } from './timeline/timeline.js';
+import { Queries } from './queries/queries.js';
+import { Evaluations } from './evaluation/evaluations.js';
+import { Exports } from './exports/exports.js';
 
 /** @typedef {import('./protocol.js').Projection} Projection */
 /** @typedef {import('./protocol.js').Progress} Progress */
@@ -16,33 +24,22 @@ import { Timeline } from './timeline/timeline.js';
 /** @typedef {import('./protocol.js').Params} Params */
 /** @typedef {import('./protocol.js').Source} Source */
 
-const COMPLETIONS = 20;
-/** Lines of the text shown where a selected token occurs. */
-const CONCORDANCE_LINES = 5;
-
 /** Which merges a set of parameters learns, to know when they are learned already. */
 const bpeKey = (params) => `${params.bpeVocabSize} ${params.bpeMode}`;
-
-/**
- * The model the form's raw values name.
- * @param {Record<string, string|boolean>} raw
- * @returns {'skipgram'|'cbow'}
- */
-const modelOf = (raw) => (raw.model === 'cbow' ? 'cbow' : 'skipgram');
 
 export class Controller {
   /** @param {import('./view.js').View} view @param {import('./worker-client.js').WorkerClient} worker */
   constructor(view, worker) {
     this.view = view;
     this.worker = worker;
-    /** The exports being built, by file name: a second press of the same button does nothing. */
-    this.exporting = new Set();
+    /** The form's parameters, checked against the threads the worker offers. */
+    this.params = new Parameters(view.paramsForm);
     /** Puts their words back into the worker's frames (sent once per word list); kept across models and workers. */
     this.frameWords = new FrameWords();
     this.mapModel = new MapModel(view.map, view.mapPanel, {
       project: (settings) => this.projectFrame(settings),
-      select: (word) => this.select(word),
-      changed: () => this.linkChanged(),
+      select: (word) => this.queries.select(word),
+      changed: () => this.link.changed(),
       frameArrived: (frame, options) => this.timeline.arrived(frame, this.progress, options),
       trails: (words) => this.timeline.trailsOf(words),
       caption: () => this.timeline.caption(),
@@ -51,33 +48,33 @@ export class Controller {
       show: (frame) => this.mapModel.displayFrame(frame),
       redraw: () => this.mapModel.redraw(),
       drawLoss: () => this.drawLoss(),
-      history: async (word) => (await this.worker.request('neighbourHistory', { word, k: Math.min(10, view.readK()) })).history,
+      history: async (word) => (await this.worker.request('neighbourHistory', { word, k: Math.min(10, view.queriesPanel.readK()) })).history,
       canvas: view.map.canvas,
       svg: () => view.map.svg(),
-      save: (name, blob) => view.saveFile(name, blob),
+      save: (name, blob) => view.exportPanel.saveFile(name, blob),
     });
+    this.link = new Link(this.mapModel, view.mapPanel, () => (this.isSample ? 'sample' : this.source?.kind === 'url' ? 'kjv' : null));
+    const request = (type, fields) => this.request(type, fields);
+    this.queries = new Queries(view.queriesPanel, worker, this.mapModel, this.timeline, {
+      model: () => this.model,
+      idle: () => this.state === 'idle',
+      hasSource: () => Boolean(this.source),
+      isBpe: () => this.tokenizer === 'bpe',
+      request,
+    });
+    this.evaluations = new Evaluations(view.evaluationPanel, worker, { model: () => this.model, changed: () => this.setState(this.state) });
+    this.exports = new Exports(view, this.mapModel, this.timeline, { request, saved: () => { this.unsaved = false; } });
     this.reset();
 
-    /** @type {import('./protocol.js').ThreadsInfo|null} where the worker trains (its `ready` says) */
-    this.threads = null;
-    this.setParams(DEFAULTS);
+    this.params.set(DEFAULTS);
     view.mapPanel.setAxes([], 0, 1);
-    view.bindUseSample(() => this.openSample());
-    view.bindFileChosen((files) => this.openFiles(files));
-    view.bindParamsChange((name) => this.paramsChanged(name));
-    view.bindTrain(() => this.train());
-    view.bindPauseResume(() => this.control(this.state === 'paused' ? 'train' : 'pause'));
-    view.bindStop(() => this.control('stop'));
+    view.sourcePanel.bindUseSample(() => this.openSample());
+    view.sourcePanel.bindFileChosen((files) => this.openFiles(files));
+    view.paramsForm.bindParamsChange((name) => this.paramsChanged(name));
+    view.progressPanel.bindTrain(() => this.train());
+    view.progressPanel.bindPauseResume(() => this.control(this.state === 'paused' ? 'train' : 'pause'));
+    view.progressPanel.bindStop(() => this.control('stop'));
     view.bindResize(() => { this.mapModel.redraw(); this.drawLoss(); });
-    view.bindShowAnalogy(() => this.analogyWords && this.mapModel.isolate(this.analogyWords));
-    view.mapPanel.bindCopyLink(() => this.copyLink());
-    view.bindWordTyped((prefix) => this.complete(prefix));
-    view.bindSearch((word) => this.search(word));
-    view.bindResultClick((word) => this.select(word));
-    view.bindAnalogy((a, b, c) => this.analogy(a, b, c));
-    view.bindEvaluate((settings) => this.evaluate(settings));
-    view.bindBenchmarkFile((file) => { this.benchmarkFile = file; });
-    view.bindExport(EXPORTS, (name) => this.export(name));
     // Closing the tab would lose vectors trained here and not exported: the browser asks first.
     view.bindLeave(() => this.unsaved);
 
@@ -88,13 +85,11 @@ export class Controller {
     worker.on('state', ({ state }) => this.setState(state));
     worker.on('progress', ({ progress, threads }) => this.showProgress({ ...progress, threads }));
     worker.on('bpeProgress', ({ progress }) => this.showBpeProgress(progress));
-    worker.on('loadProgress', ({ bytesDone, bytesTotal, words }) => view.showLoadProgress(bytesDone, bytesTotal, words));
-    worker.on('readProgress', ({ bytesDone, bytesTotal }) => view.showLoadProgress(bytesDone, bytesTotal));
-    worker.on('tokenizeProgress', ({ fraction }) => view.showTokenizeProgress(fraction));
+    worker.on('loadProgress', ({ bytesDone, bytesTotal, words }) => view.progressPanel.showLoadProgress(bytesDone, bytesTotal, words));
+    worker.on('readProgress', ({ bytesDone, bytesTotal }) => view.progressPanel.showLoadProgress(bytesDone, bytesTotal));
+    worker.on('tokenizeProgress', ({ fraction }) => view.progressPanel.showTokenizeProgress(fraction));
     // The sanity check's progress is not the evaluation card's: it has its own line.
-    worker.on('evalProgress', ({ done, total, purpose }) => {
-      if (purpose === 'benchmark' && this.evaluating?.model === this.model) view.showEvaluationProgress(done, total);
-    });
+    worker.on('evalProgress', ({ done, total, purpose }) => this.evaluations.progress(done, total, purpose));
     worker.on('projection', (frame) => this.showFrame(frame));
     worker.on('error', ({ message }) => view.showNotice(`Training failed: ${message}`));
     worker.on('died', ({ message }) => {
@@ -105,9 +100,14 @@ export class Controller {
     this.paintAll();
   }
 
+  /** The last analogy's four words (A, B, C and the answer), or null; "Show these four words on the map" isolates them. */
+  get analogyWords() {
+    return this.queries.analogyWords;
+  }
+
   /** Offers the King James Bible, which the server holds at `url` (main.js checked). */
   offerKjv(url) {
-    this.view.offerKjv(() => this.open({ kind: 'url', name: 'King James Bible', url }, 'King James Bible (data/kjv.txt)', KJV_PRESET));
+    this.view.sourcePanel.offerKjv(() => this.open({ kind: 'url', name: 'King James Bible', url }, 'King James Bible (data/kjv.txt)', KJV_PRESET));
   }
 
   /** Forgets the text, the training and the queries (a new text, or a restarted worker). */
@@ -133,8 +133,7 @@ export class Controller {
     this.sanityShown = false;
     // The answers on screen belong to the model that gives way.
     this.view.clearAnswers();
-    this.selected = null;
-    this.analogyWords = null;
+    this.queries.clear();
     this.mapModel.clear();
     this.timeline.clear();
   }
@@ -178,14 +177,14 @@ export class Controller {
     this.reset();
     this.model = reply.model;
     this.vectors = reply.info;
-    if (reply.params) this.setParams(reply.params);
+    if (reply.params) this.params.set(reply.params);
     this.progress = reply.epochLosses?.length
       ? { ...EMPTY_PROGRESS, epoch: reply.epochLosses.length, epochs: reply.epochLosses.length, epochLosses: reply.epochLosses, done: true }
       : null;
     this.sourceName = names;
     // A bundle saved after training holds its timeline: it replays.
     this.timeline.load(reply.timeline);
-    this.view.showVectorsStats(names, reply.info);
+    this.view.sourcePanel.showVectorsStats(names, reply.info);
     this.loadedText = `Opened ${reply.info.words.toLocaleString('en')} vectors of ${reply.info.dim} dimensions from ${names}.`;
     this.setState('loaded');
     this.paintAll();
@@ -243,12 +242,12 @@ export class Controller {
   async open(source, name, preset) {
     this.view.showNotice(null);
     if (!(await this.mayReplace(name))) return;
-    if (preset) this.setParams(presetKeepingBpe(preset, String(this.view.readParams().tokenizer)));
+    if (preset) this.params.set(presetKeepingBpe(preset, String(this.view.paramsForm.readParams().tokenizer)));
     this.reset();
     this.source = source;
     this.sourceName = name;
     this.paintAll();
-    this.view.showStats(name, null);
+    this.view.sourcePanel.showStats(name, null);
     await this.prepare();
   }
 
@@ -257,10 +256,10 @@ export class Controller {
    * With BPE, only once the merges are learned (`train` learns them first).
    */
   async prepare() {
-    const params = this.checkedParams();
+    const params = this.params.checked();
     if (!params || !this.source) return false;
     if (params.tokenizer === 'bpe' && this.learnedBpe !== bpeKey(params)) {
-      this.view.showStats(this.sourceName, null, 'BPE counts its tokens once its merges are learned: press Train.');
+      this.view.sourcePanel.showStats(this.sourceName, null, 'BPE counts its tokens once its merges are learned: press Train.');
       return false;
     }
     const source = this.source;
@@ -275,7 +274,7 @@ export class Controller {
       this.tokenizer = params.tokenizer;
       // Another tokenizer replaces the worker's BPE model.
       if (params.tokenizer !== 'bpe') this.learnedBpe = null;
-      this.view.showStats(this.sourceName, reply.stats, undefined, reply.text);
+      this.view.sourcePanel.showStats(this.sourceName, reply.stats, undefined, reply.text);
       this.progress = null;
       this.learning = null;
       this.withinEpoch = new LossSeries();
@@ -290,64 +289,31 @@ export class Controller {
       // A newer text or newer parameters have the last word.
       if (this.source !== source || this.opened !== opened || this.preparations !== mine) return false;
       this.setState('idle');
-      this.view.showStats(this.sourceName, null, 'Not prepared: see the message above.');
+      this.view.sourcePanel.showStats(this.sourceName, null, 'Not prepared: see the message above.');
       this.view.showNotice(`Cannot prepare ${this.sourceName}: ${error.message}`);
       return false;
     }
   }
 
-  checkedParams() {
-    const { params, errors } = checkParams(this.view.readParams(), this.threadLimits());
-    this.view.showParamErrors(errors);
-    return params;
-  }
-
-  /**
-   * Puts `values` into the form, and remembers the model they leave chosen (see
-   * `paramsChanged`). Threads beyond what this page offers (a bundle trained on 16 by the
-   * command-line tool) become the most it offers.
-   */
-  setParams(values) {
-    const max = this.threads?.max;
-    if (max != null && values.threads > max) values = { ...values, threads: max };
-    this.view.setParams(values);
-    this.modelShown = modelOf(this.view.readParams());
-  }
-
-  /** The threads the worker offers, for `checkParams` (every thread until the worker says). */
-  threadLimits() {
-    return this.threads ? { maxThreads: this.threads.max, whyOneThread: this.threads.cause } : {};
-  }
-
   /**
    * The worker says where it trains: a pool of up to `max` threads, or one thread and why.
-   * The Threads field (by default the machine's cores) is brought within that, and a page on
+   * The Threads field is brought within that (see `Parameters.useThreads`), and a page on
    * one thread says why in one line under the progress.
    * @param {import('./protocol.js').ThreadsInfo} threads
    */
   useThreads(threads) {
-    this.threads = threads;
     this.view.showThreadsNote(threads.max === 1 && threads.cause ? `Training on 1 thread: ${threads.cause}.` : null);
-    // The page's default agrees with the worker but where the threaded module failed to load.
-    if (Number(this.view.readParams().threads) > threads.max) {
-      this.setParams({ threads: threads.max });
-      this.paramsChanged();
-    }
+    if (this.params.useThreads(threads)) this.paramsChanged();
   }
 
   /** @param {string} [name]  the field that changed */
   paramsChanged(name) {
     // A model change takes the new model's default learning rate, unless the person set one.
-    if (name === 'model') {
-      const raw = this.view.readParams();
-      const model = modelOf(raw);
-      this.view.setParams({ alpha: alphaForModel(String(raw.alpha), this.modelShown, model) });
-      this.modelShown = model;
-    }
-    const valid = this.checkedParams() != null;
+    if (name === 'model') this.params.followModel();
+    const valid = this.params.checked() != null;
     this.setState(this.state);
     // Training goes on with the parameters it started with.
-    this.view.showParamsPending(this.working);
+    this.view.paramsForm.showParamsPending(this.working);
     if (!valid) return;
     // Before training, the statistics follow the parameters (min count, tokenizer).
     clearTimeout(this.prepareTimer);
@@ -366,14 +332,14 @@ export class Controller {
     this.starting = true;
     try {
       clearTimeout(this.prepareTimer);
-      const params = this.checkedParams();
+      const params = this.params.checked();
       if (!params || !this.source) return;
       if (params.tokenizer === 'bpe' && this.learnedBpe !== bpeKey(params) && !(await this.learnBpe(params))) return;
       // Prepared already with these parameters (the statistics follow the form): a large
       // text is not tokenized twice.
       const ready = this.state === 'prepared' && this.preparedParams === JSON.stringify(params);
       if (!ready && !(await this.prepare())) return;
-      this.view.showParamsPending(false);
+      this.view.paramsForm.showParamsPending(false);
       this.paintAll();
       // The worker starts each model on the plain view: the frames while training show this one.
       await this.mapModel.sendView();
@@ -390,7 +356,7 @@ export class Controller {
    */
   async learnBpe(params) {
     this.learning = null;
-    this.view.showStats(this.sourceName, null, 'BPE counts its tokens once its merges are learned.');
+    this.view.sourcePanel.showStats(this.sourceName, null, 'BPE counts its tokens once its merges are learned.');
     const reply = await this.request('learnBpe', { source: this.source, params });
     if (!reply) return false;
     this.learning = { progress: reply.progress, stopped: !reply.done };
@@ -407,9 +373,9 @@ export class Controller {
 
   /** The progress area: merges being learned (or where they were stopped), else training. */
   paintProgress() {
-    if (this.state === 'loaded') this.view.showProgressText(this.loadedText, this.progress);
-    else if (this.learning) this.view.showBpeProgress(this.learning.progress, this.learning.stopped);
-    else this.view.showProgress(this.progress, this.state);
+    if (this.state === 'loaded') this.view.progressPanel.showProgressText(this.loadedText, this.progress);
+    else if (this.learning) this.view.progressPanel.showBpeProgress(this.learning.progress, this.learning.stopped);
+    else this.view.progressPanel.showProgress(this.progress, this.state);
   }
 
   /** 'train' (start or resume), 'pause' or 'stop'; the worker replies with its new state. */
@@ -431,7 +397,7 @@ export class Controller {
   /** @param {TrainingState} state */
   setState(state) {
     this.state = state;
-    const formValid = checkParams(this.view.readParams(), this.threadLimits()).params != null;
+    const formValid = this.params.valid();
     const busy = state === 'training' || state === 'paused';
     const learning = state === 'learning' || state === 'loading';
     const hasVectors = state === 'loaded' || (state !== 'idle' && state !== 'loading' && this.progress != null);
@@ -442,7 +408,7 @@ export class Controller {
       paused: state === 'paused',
       canStop: busy || learning,
       canExport: hasVectors,
-      canEvaluate: hasVectors && !this.evaluating,
+      canEvaluate: hasVectors && !this.evaluations.running,
     });
     if (state !== 'loaded' && state !== 'loading' && (this.progress || this.learning)) this.paintProgress();
     if (state === 'done' && this.isSample && !this.sanityShown) {
@@ -461,8 +427,13 @@ export class Controller {
       this.withinEpoch.push(at, progress.loss);
     }
     if (this.state === 'prepared') this.setState('training');
-    this.view.showProgress(progress, this.state);
+    this.view.progressPanel.showProgress(progress, this.state);
     this.drawLoss();
+  }
+
+  /** After training on the built-in sample: how many of its planted analogies come out (see Evaluations). */
+  sanityCheck() {
+    return this.evaluations.sanityCheck();
   }
 
   drawLoss() {
@@ -493,245 +464,7 @@ export class Controller {
     if (!frame || frame.model !== this.model) return;
     this.mapModel.showFrame(frame);
   }
-
-  /** The link's state: the built-in text shown, and the map's view of it. */
-  linkState() {
-    const state = this.mapModel.linkState();
-    const text = this.isSample ? 'sample' : this.source?.kind === 'url' ? 'kjv' : null;
-    if (!text) return null;
-    state.set('text', text);
-    return state;
-  }
-
-  /** Keeps the address's hash on the view (built-in texts only: others cannot be reopened by a link). */
-  linkChanged() {
-    clearTimeout(this.linkTimer);
-    this.linkTimer = setTimeout(() => {
-      const state = this.linkState();
-      const hash = state ? `#${state}` : '';
-      if (location.hash !== hash) history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
-    }, 200);
-  }
-
-  async copyLink() {
-    const state = this.linkState();
-    if (!state) {
-      this.view.mapPanel.showLinkCopied('A link can restore the view of a built-in text only: this text is your own file.');
-      return;
-    }
-    const url = `${location.origin}${location.pathname}${location.search}#${state}`;
-    try {
-      await navigator.clipboard.writeText(url);
-      this.view.mapPanel.showLinkCopied('Link copied: it opens this text, trains it with the same seed and shows this view.');
-    } catch {
-      this.view.mapPanel.showLinkCopied(`Copy this link: ${url}`);
-    }
-  }
-
-  // ---- queries
-
-  async complete(prefix) {
-    if (!prefix || this.state === 'idle') return;
-    const model = this.model;
-    const reply = await this.worker.request('complete', { prefix, limit: COMPLETIONS }).catch(() => null);
-    if (reply && this.model === model) this.view.setCompletions(reply.words);
-  }
-
-  /**
-   * Selects what the person typed. A BPE token often ends in whitespace ("the king "), which
-   * a search box drops at its ends: when the token as typed is unknown, the most frequent
-   * one that differs from it only by whitespace at the end is taken instead.
-   */
-  async search(token) {
-    if (await this.select(token, { quiet: true })) return;
-    // Only whitespace (which the box shows as ·) that is no token: nothing was typed, really.
-    if (!token.trim()) {
-      this.view.showNeighboursMessage('Type a word to see its nearest neighbours.');
-      return;
-    }
-    const reply = await this.worker.request('complete', { prefix: token, limit: COMPLETIONS }).catch(() => null);
-    const padded = reply?.words.find((word) => word !== token && word.trimEnd() === token.trimEnd());
-    await this.select(padded ?? token);
-  }
-
-  /**
-   * Selects `word`: lists its neighbours and where it came from, and draws them on the
-   * plot. False when the worker could not answer (an unknown word); `quiet` then says nothing.
-   */
-  async select(word, { quiet = false } = {}) {
-    this.view.setSearch(word);
-    const k = this.view.readK();
-    const model = this.model;
-    const reply = quiet
-      ? await this.worker.request('neighbours', { word, k }).catch(() => null)
-      : await this.request('neighbours', { word, k });
-    // An answer of vectors that gave way meanwhile is not shown.
-    if (!reply || this.model !== model) return false;
-    this.selected = word;
-    this.view.showNeighbours(word, reply.neighbours);
-    this.mapModel.setAnswers({ selected: word, neighbours: reply.neighbours });
-    this.timeline.showHistory(word);
-    if (!this.source) return true;
-    const info = await this.request('tokenInfo', { token: word, maxLines: CONCORDANCE_LINES });
-    if (info && this.selected === word && this.model === model) this.view.showTokenInfo(info.info, this.tokenizer === 'bpe');
-    return true;
-  }
-
-  async analogy(a, b, c) {
-    const model = this.model;
-    try {
-      const reply = await this.worker.request('analogy', { a, b, c, k: 5 });
-      if (this.model !== model) return;
-      this.view.showAnalogy(a, b, c, reply.cosAdd, reply.cosMul);
-      this.analogyWords = reply.cosAdd.length ? [a, b, c, reply.cosAdd[0].word] : null;
-    } catch (error) {
-      if (this.model !== model) return;
-      this.view.showAnalogyMessage(`${error.message[0].toUpperCase()}${error.message.slice(1)}.`);
-      this.analogyWords = null;
-    }
-    this.mapModel.setAnswers({ analogyWords: this.analogyWords });
-  }
-
-  /**
-   * Scores the vectors on a benchmark: a built-in one, or the file the person opened.
-   * @param {{benchmark: string, restrict: number, ignoreCase: boolean}} settings
-   */
-  async evaluate({ benchmark, restrict, ignoreCase }) {
-    if (this.evaluating) return;
-    if (benchmark === 'file' && !this.benchmarkFile) {
-      this.view.showEvaluationMessage('Open a benchmark file first.');
-      return;
-    }
-    const source = benchmark === 'file' ? { kind: 'file', file: this.benchmarkFile } : { kind: 'builtin', name: benchmark };
-    const model = this.model;
-    this.view.showEvaluationMessage('Evaluating…');
-    /** An evaluation the person asked for, of `model`; null when none runs. */
-    this.evaluating = { model };
-    this.setState(this.state);
-    try {
-      const report = await this.evaluation({ benchmark: source, restrict, ignoreCase, purpose: 'benchmark' });
-      // Vectors that gave way meanwhile took their answers with them (see `reset`).
-      if (this.model !== model) return;
-      this.view.showEvaluationMessage(evaluationSummary(report));
-      this.view.showEvaluationReport(report);
-    } catch (error) {
-      if (this.model === model) this.view.showEvaluationMessage(`Cannot evaluate: ${error.message}`);
-    } finally {
-      this.evaluating = null;
-      this.setState(this.state);
-    }
-  }
-
-  /** After training on the built-in sample: how many of its planted analogies come out. */
-  async sanityCheck() {
-    const model = this.model;
-    try {
-      const report = await this.evaluation({
-        benchmark: { kind: 'builtin', name: 'planted-analogies' }, restrict: null, ignoreCase: false, purpose: 'sanity',
-      });
-      if (this.model === model) this.view.showSanity(`Sanity check on the planted analogies: ${evaluationSummary(report)}`);
-    } catch (error) {
-      if (this.model === model) this.view.showSanity(`The sanity check failed: ${error.message}`);
-    }
-  }
-
-  /**
-   * Runs an `evaluate` request once the evaluations asked for before it have ended: the
-   * worker lets a newer evaluation replace a running one, and the sanity check must not
-   * replace one the person started (nor the other way round).
-   */
-  evaluation(fields) {
-    const run = (this.evaluations ?? Promise.resolve()).then(() => this.worker.request('evaluate', fields));
-    this.evaluations = run.catch(() => {});
-    return run.then(({ report }) => report);
-  }
-
-/**
-   * Builds the one file `name` of the Export card when its button is pressed and hands it to
-   * the browser; nothing is kept afterwards. A second press while it builds does nothing.
-   * Exporting the vectors in any format saves them, as far as closing the tab goes.
-   */
-  async export(name) {
-    if (this.exporting.has(name)) return;
-    const file = EXPORTS.find((f) => f.name === name);
-    this.exporting.add(name);
-    this.view.showExporting(name, true);
-    try {
-      const blob = await this.exportBlob(file);
-      if (!blob) return;
-      if (file.savesVectors) this.unsaved = false;
-      this.view.saveFile(name, blob);
-    } finally {
-      this.exporting.delete(name);
-      this.view.showExporting(name, false);
-    }
-  }
-
-  /** The file's contents: vectors from the worker, the plot from the page; null when there are none. */
-  async exportBlob(file) {
-    if (file.format) {
-      // A bundle holds the timeline too, so it replays when opened.
-      const timeline = file.format === 'bundle' ? this.timeline.forBundle() : undefined;
-      const reply = await this.request('export', { format: file.format, timeline });
-      // The blob takes the bytes; the transferred buffer is let go with the reply.
-      return reply && new Blob([reply.bytes], { type: file.type });
-    }
-    const scene = this.mapModel.scene;
-    if (!scene) {
-      this.view.showNotice('There is no plot yet to export: train or open vectors first.');
-      return null;
-    }
-    if (file.name === 'projection.csv') return new Blob([projectionCsv(scene)], { type: file.type });
-    if (file.name === 'plot.png') return this.view.map.png();
-    return new Blob([this.view.map.svg()], { type: 'image/svg+xml' });
-  }
 }
-
-/**
- * The Export card's files, each built when asked for: the vectors by the worker in its
- * `format` (`savesVectors`: the trained vectors are then kept outside the tab), the plot and
- * its coordinates by the page.
- */
-const EXPORTS = [
-  { name: 'embedscope-bundle.json', format: 'bundle', type: 'application/json', savesVectors: true, description: 'vectors, counts, parameters and fingerprint; open it here again' },
-  { name: 'vectors.txt', format: 'word2vec', type: 'text/plain', savesVectors: true, description: 'word2vec text format' },
-  { name: 'vectors.bin', format: 'word2vecBinary', type: 'application/octet-stream', savesVectors: true, description: 'word2vec binary format' },
-  { name: 'vectors.tsv', format: 'projectorVectors', type: 'text/plain', savesVectors: true, description: 'Embedding Projector vectors' },
-  { name: 'metadata.tsv', format: 'projectorMetadata', type: 'text/plain', description: 'Embedding Projector words' },
-  { name: 'projection.csv', type: 'text/csv', description: 'the plotted words and their 2-D coordinates' },
-  { name: 'plot.png', description: 'the plot as drawn' },
-  { name: 'plot.svg', description: 'the plot as drawn, as vector graphics' },
-];
 
 /** A finished run's progress, for vectors re-opened from a bundle with their losses. */
 const EMPTY_PROGRESS = { epoch: 0, epochs: 0, epochTokensDone: 0, epochTokens: 0, tokensDone: 0, tokensTotal: 0, alpha: 0, loss: 0, tokensPerSec: 0, done: true, epochLosses: [] };
-
-/** One line on a benchmark's result. @param {import('./protocol.js').EvaluationReport} report */
-export function evaluationSummary(report) {
-  const share = (n, of) => `${n.toLocaleString('en')} of ${of.toLocaleString('en')} (${of ? ((100 * n) / of).toFixed(1) : '0.0'} %)`;
-  if (report.kind === 'analogies') {
-    const t = report.total;
-    const skipped = t.questions - t.covered;
-    return `3CosAdd ${share(t.correctCosAdd, t.covered)}, 3CosMul ${share(t.correctCosMul, t.covered)} correct` +
-      (skipped ? `; ${skipped.toLocaleString('en')} of ${t.questions.toLocaleString('en')} questions skipped: a word is not among the most frequent.` : '.');
-  }
-  const r = (value) => (value == null ? 'undefined' : value.toFixed(3));
-  return `Spearman ${r(report.spearman)}, Pearson ${r(report.pearson)} over ${report.found.toLocaleString('en')} of ${report.pairs.toLocaleString('en')} pairs` +
-    (report.found < report.pairs ? ` (${(100 * report.oovRatio).toFixed(1)} % out of vocabulary).` : '.');
-}
-
-/**
- * The plotted words with their coordinates on the map's axes, as CSV (RFC 4180: a field
- * holding a comma, a quote or a line break is quoted, quotes doubled). Words are written
- * exactly, whitespace and all.
- */
-export function projectionCsv(scene) {
-  const field = (text) => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
-  const { xLabel, yLabel } = scene.options;
-  // A t-SNE or UMAP map names how it was made in its column titles: a CSV has nowhere else.
-  const made = scene.method ? ` (${scene.method})` : '';
-  const rows = [['word', `${xLabel}${made}`, `${yLabel}${made}`].map(field).join(',')];
-  scene.words.forEach((word, i) => rows.push(`${field(word)},${scene.coords[2 * i]},${scene.coords[2 * i + 1]}`));
-  return rows.join('\r\n') + '\r\n';
-}
-

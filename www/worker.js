@@ -3,21 +3,19 @@
 // requests of www/protocol.js from a handler table, and learns BPE merges and trains in
 // chunks so that queries, pause and stop are read between two chunks. Where the page is
 // cross-origin isolated it loads the threaded module and trains on a pool of threads
-// (www/threads.js), else the single-threaded one, and says why.
-import { ThreadHosts, machineThreads, threadSupport } from './threads.js';
-import { CHUNK_MS, FIRST_CHUNK_MERGES, FIRST_CHUNK_TOKENS, LAYOUT_FRAME_MS, LOAD_SLICE_BYTES, PROJECTION_INTERVAL_MS, SNIFF_BYTES, SUPERSEDED } from './protocol.js';
+// (www/threads.js), else the single-threaded one, and says why. Its pieces: talking to the
+// page (worker/messages.js), which module it loads (worker/modules.js), and the t-SNE and
+// UMAP maps stepped between chunks (worker/layout.js).
+import { ThreadHosts } from './threads.js';
+import { CHUNK_MS, FIRST_CHUNK_MERGES, FIRST_CHUNK_TOKENS, LOAD_SLICE_BYTES, PROJECTION_INTERVAL_MS, SNIFF_BYTES, SUPERSEDED } from './protocol.js';
+import { post, reportError, yieldToMessages } from './worker/messages.js';
+import { loadModule } from './worker/modules.js';
+import { isLayout, LayoutRunner } from './worker/layout.js';
 
 /** @typedef {import('./protocol.js').Request} Request */
 /** @typedef {import('./protocol.js').Source} Source */
 /** @typedef {import('./protocol.js').TrainingState} TrainingState */
 /** @typedef {import('./protocol.js').ViewSettings} ViewSettings */
-
-/**
- * Posts to the page. `self` is typed as a window here (the checker reads the page's lib), whose
- * postMessage takes a target origin; a worker's takes the transfer list second.
- * @type {(message: import('./protocol.js').WorkerMessage|object, transfer?: Transferable[]) => void}
- */
-const post = (message, transfer = []) => /** @type {any} */ (self).postMessage(message, transfer);
 
 /** The wasm module's exports: the threaded build (www/pkg-threads) or the single-threaded one (www/pkg). */
 let wasm;
@@ -67,6 +65,8 @@ let lastProjectionAt = 0;
  * took 20 to 30 ms a frame, which every query waited for.
  */
 let sentWordsId = 0;
+/** @type {LayoutRunner} the t-SNE or UMAP map, when the view is one */
+let layouts;
 
 /**
  * Posts `frame` (a session frame: `wordsId`, no words) with `fields`, its words added when the
@@ -80,46 +80,6 @@ function postFrame(frame, fields, transfer) {
   post({ type: 'projection', ...frame, ...words, ...fields }, buffers);
   sentWordsId = frame.wordsId;
 }
-
-/**
- * The t-SNE or UMAP map being built or stepped (null with PCA): `id` is the `project`
- * request still waiting for its first frame; `fresh` says the vectors moved on since it
- * started, so it is to warm-start again; `buildMs` and `layoutMs` are the time spent building
- * its graph and moving its points.
- * @type {{id: number|null, key: string, settings: ViewSettings, progress: import('./protocol.js').LayoutProgress,
- *   fresh: boolean, buildMs: number, layoutMs: number, lastFrameAt: number, loggedPhase?: string}|null}
- */
-let layoutJob = null;
-/**
- * A map's slices aim at half a training chunk: a request that comes during one waits for the
- * rest of it, then for the frame posted after it, and is then answered within CHUNK_MS. The
- * session's pacer keeps a slice to this time however a phase's units cost in wasm.
- */
-const LAYOUT_SLICE_MS = CHUNK_MS / 2;
-/** Whether `runLayout` is stepping the map. */
-let layoutRunning = false;
-/**
- * On the dev server only, every turn of `runLayout` (its slice and the frame it posted, in ms),
- * for scripts/bench-layout.mjs through the `layoutSlices` test hook; at most LOGGED_SLICES kept.
- * and the session's account of the slice's pieces (the wasm test export `layout_slice_for_test`).
- * @type {{phase: string, budget: number, sliceMs: number, frameMs: number, posted: boolean, first: boolean, ended: boolean,
- *   iteration: number, pieces?: number, longestPieceMs?: number, longestExpectedMs?: number|null}[]}
- */
-const sliceLog = [];
-const LOGGED_SLICES = 20_000;
-/** The module's `layout_slice_for_test`, on the dev server only (imported once the module is loaded). @type {((session: any) => object)|null} */
-let sliceReport = null;
-
-/** Lets queued messages run before the next chunk (a MessageChannel is not clamped like setTimeout). */
-const yieldToMessages = (() => {
-  const channel = new MessageChannel();
-  const waiting = [];
-  channel.port1.onmessage = () => waiting.shift()();
-  return () => new Promise((resolve) => {
-    waiting.push(resolve);
-    channel.port2.postMessage(null);
-  });
-})();
 
 function setState(next, id = null) {
   state = next;
@@ -145,96 +105,7 @@ function postProjection(id = null, settings = view) {
  */
 function usePlainView() {
   view = { ...view, ...PLAIN_VIEW };
-  cancelLayout();
-}
-
-/** @param {ViewSettings} settings */
-const isLayout = (settings) => settings.method === 'tsne' || settings.method === 'umap';
-
-/** What makes two views the same t-SNE or UMAP map: method, word count and parameters (not `extraWords`). */
-function layoutKey(settings) {
-  const layout = settings.layout ?? {};
-  return JSON.stringify([settings.method, settings.nWords, Object.keys(layout).sort().map((k) => [k, layout[k]])]);
-}
-
-/** Drops the map being built or stepped; a `project` still waiting for its frame is told it was replaced. */
-function cancelLayout() {
-  if (layoutJob?.id != null) post({ type: 'error', id: layoutJob.id, message: SUPERSEDED });
-  layoutJob = null;
-}
-
-/**
- * Starts a t-SNE or UMAP map of `settings` (throws, changing nothing, when the session
- * refuses it); `warm` starts from the map before when it is of the same method and word count.
- * @param {ViewSettings} settings @param {number|null} id @param {boolean} warm
- */
-function startLayout(settings, id, warm) {
-  const progress = session.layout_begin(settings, warm);
-  const waiting = layoutJob?.id;
-  if (waiting != null && waiting !== id) post({ type: 'error', id: waiting, message: SUPERSEDED });
-  layoutJob = { id, key: layoutKey(settings), settings, progress, fresh: false, buildMs: 0, layoutMs: 0, lastFrameAt: 0 };
-  runLayout();
-}
-
-/** Posts the map as a `projection` frame, unless it has no coordinates yet; says whether it did. */
-function postLayoutFrame(job) {
-  const frame = session.layout_frame();
-  if (frame == null) return false;
-  const extraWords = job.settings.extraWords ?? [];
-  const extraCoords = extraWords.length ? session.layout_place_words(extraWords) : new Float32Array(0);
-  job.lastFrameAt = performance.now();
-  // The parameters go with the frame, so the timeline records how its maps were made.
-  postFrame(frame, { id: job.id, model, layout: job.settings.layout ?? null, extraWords, extraCoords }, [extraCoords.buffer]);
-  job.id = null;
-  return true;
-}
-
-/**
- * Builds and steps the map a slice (LAYOUT_SLICE_MS, which the session keeps to) at a time, yielding to messages between
- * slices, and posts a frame every LAYOUT_FRAME_MS while the points move, until it is done.
- * Fresh vectors warm-start it again once it is done, or once moving its points has taken as
- * long as building its graph did, so that at least half the time goes to the map moving.
- * Training chunks run in between, as both loops yield through the same channel.
- */
-async function runLayout() {
-  if (layoutRunning) return;
-  layoutRunning = true;
-  try {
-    while (layoutJob) {
-      const job = layoutJob;
-      const { phase, done } = job.progress;
-      if (job.fresh && (done || (phase === 'layout' && job.layoutMs >= job.buildMs))) {
-        job.progress = session.layout_begin(job.settings, true);
-        Object.assign(job, { fresh: false, buildMs: 0, layoutMs: 0 });
-        continue;
-      }
-      if (done) break;
-      const budget = LAYOUT_SLICE_MS;
-      const started = performance.now();
-      job.progress = session.layout_step(budget);
-      const elapsed = performance.now() - started;
-      const first = job.loggedPhase !== phase;
-      job.loggedPhase = phase;
-      if (phase === 'layout') job.layoutMs += elapsed;
-      else job.buildMs += elapsed;
-      const moving = job.progress.phase === 'layout';
-      const framed = performance.now();
-      const posted = moving && (job.id != null || job.progress.done || performance.now() - job.lastFrameAt >= LAYOUT_FRAME_MS)
-        && postLayoutFrame(job);
-      if (import.meta.env.DEV && sliceLog.length < LOGGED_SLICES) {
-        const ended = job.progress.phase !== phase || job.progress.done;
-        const pieces = sliceReport?.(session);
-        sliceLog.push({ phase, budget, sliceMs: elapsed, frameMs: performance.now() - framed, posted, first, ended, iteration: job.progress.iteration, ...pieces });
-      }
-      await yieldToMessages();
-    }
-  } catch (error) {
-    const id = layoutJob?.id ?? null;
-    layoutJob = null;
-    reportError(id)(error);
-  } finally {
-    layoutRunning = false;
-  }
+  layouts.cancel();
 }
 
 /**
@@ -247,21 +118,15 @@ function showFreshVectors() {
     return;
   }
   lastProjectionAt = performance.now();
-  if (layoutJob) {
-    layoutJob.fresh = true;
-    runLayout();
-    return;
-  }
+  if (layouts.refresh()) return;
   try {
-    startLayout(view, null, true);
+    layouts.start(view, null, true);
   } catch (error) {
     // The view worked for other vectors; training goes on with a PCA map.
     view = { ...view, method: 'pca' };
     reportError(null)(error);
   }
 }
-
-
 
 /** The next chunk's size: `size` scaled so a chunk takes about `target` ms, within bounds. */
 function resized(size, elapsed, min, max, target = CHUNK_MS) {
@@ -533,16 +398,9 @@ const handlers = {
     const next = { ...PLAIN_VIEW, extraWords: [], ...settings };
     if (!isLayout(next)) {
       postProjection(id, next);
-      cancelLayout();
-    } else if (layoutJob?.key === layoutKey(next)) {
-      // Other colours recolour the map as it runs (a bad k throws here, and nothing changes).
-      if ((next.clusters ?? 0) !== (layoutJob.settings.clusters ?? 0)) session.layout_set_clusters(next.clusters ?? 0);
-      if (layoutJob.id != null) post({ type: 'error', id: layoutJob.id, message: SUPERSEDED });
-      Object.assign(layoutJob, { id, settings: next });
-      // Without coordinates yet, the frame comes when the graph is built.
-      postLayoutFrame(layoutJob);
+      layouts.cancel();
     } else {
-      startLayout(next, id, false);
+      layouts.show(next, id);
     }
     view = next;
   },
@@ -616,21 +474,8 @@ if (import.meta.env.DEV) {
     const { panic_for_test } = threads.module === 'threaded' ? await import('./pkg-threads/embedscope.js') : await import('./pkg/embedscope.js');
     panic_for_test();
   };
-  /** The turns of `runLayout` logged since the last call (see `sliceLog`), for scripts/bench-layout.mjs. */
-  handlers.layoutSlices = () => ({ slices: sliceLog.splice(0) });
-}
-
-/** Turns a failure into an `error` message; a trap of the wasm instance ends the worker. */
-function reportError(id) {
-  return (error) => {
-    const message = String(error?.message ?? error);
-    if (error instanceof WebAssembly.RuntimeError) {
-      post({ type: 'fatal', message });
-      self.close();
-      return;
-    }
-    post({ type: 'error', id, message });
-  };
+  /** The turns of `LayoutRunner.run` logged since the last call (see its `sliceLog`), for scripts/bench-layout.mjs. */
+  handlers.layoutSlices = () => ({ slices: layouts.sliceLog.splice(0) });
 }
 
 self.addEventListener('message', async ({ data }) => {
@@ -662,46 +507,11 @@ async function useThreads(n) {
   session.use_threads(n);
 }
 
-// Each module is imported with its exports named, as the bundler drops only the unnamed
-// ones from the build (`panic_for_test` among them, which only the dev server's hook names).
-
-/** The threaded module (www/pkg-threads), loaded and started. */
-async function loadThreaded() {
-  const { default: init, Session, benchmark_text, version, thread_host_init } = await import('./pkg-threads/embedscope.js');
-  await init();
-  return { Session, benchmark_text, version, thread_host_init };
-}
-
-/** The single-threaded module (www/pkg), loaded and started. */
-async function loadSingle() {
-  const { default: init, Session, benchmark_text, version } = await import('./pkg/embedscope.js');
-  await init();
-  return { Session, benchmark_text, version, thread_host_init: null };
-}
-
-/**
- * Loads the threaded module where the page can use shared memory, else (or when it fails to
- * load) the single-threaded one; returns the module and what the page is told.
- * @returns {Promise<{module: object, info: import('./protocol.js').ThreadsInfo}>}
- */
-async function loadModule() {
-  const support = threadSupport();
-  if (support.available) {
-    try {
-      return { module: await loadThreaded(), info: { module: 'threaded', max: machineThreads(), cause: null } };
-    } catch (error) {
-      const cause = `the threaded WebAssembly module did not load (${error?.message ?? error}); reload the page to try again`;
-      console.warn(`Training on 1 thread: ${cause}`);
-      return { module: await loadSingle(), info: { module: 'single', max: 1, cause } };
-    }
-  }
-  return { module: await loadSingle(), info: { module: 'single', max: 1, cause: support.cause } };
-}
-
 ({ module: wasm, info: threads } = await loadModule());
-if (import.meta.env.DEV) {
-  ({ layout_slice_for_test: sliceReport } = threads.module === 'threaded' ? await import('./pkg-threads/embedscope.js') : await import('./pkg/embedscope.js'));
-}
 session = new wasm.Session();
+layouts = new LayoutRunner(session, { model: () => model, postFrame });
+if (import.meta.env.DEV) {
+  ({ layout_slice_for_test: layouts.sliceReport } = threads.module === 'threaded' ? await import('./pkg-threads/embedscope.js') : await import('./pkg/embedscope.js'));
+}
 if (threads.module === 'threaded') threadHosts = new ThreadHosts(wasm.thread_host_init());
 post({ type: 'ready', version: wasm.version(), threads });

@@ -1,0 +1,137 @@
+// @ts-check
+// The evaluation card: the benchmark chosen (built in, or a file opened or dropped on the
+// card), Evaluate, its progress, the scores and the worst-answered items, and the sanity
+// check's line after training on the sample. The only code touching those elements; text
+// from benchmark files is set with textContent.
+import { integer, percent } from '../format.js';
+import { displayToken, revealInvisible } from '../tokens.js';
+import { $ } from '../dom.js';
+
+export class EvaluationPanel {
+  /**
+   * `handler({benchmark, restrict, ignoreCase})` when Evaluate is pressed; `benchmark` is a
+   * built-in name or 'file' (the file opened with `bindBenchmarkFile`).
+   */
+  bindEvaluate(handler) {
+    $('evaluation-form').addEventListener('submit', (event) => {
+      event.preventDefault();
+      handler({
+        benchmark: $('benchmark').value,
+        restrict: Math.max(1, Math.floor(Number($('eval-restrict').value) || 30000)),
+        ignoreCase: $('eval-ignore-case').checked,
+      });
+    });
+  }
+
+  /**
+   * `handler(file)` when a benchmark file is opened, or dropped on the evaluation card (a
+   * drop anywhere else opens a text or vectors); the choice then names it.
+   */
+  bindBenchmarkFile(handler) {
+    const chosen = (file) => {
+      const option = $('benchmark').querySelector('option[value="file"]');
+      option.disabled = false;
+      option.textContent = `Your file: ${revealInvisible(file.name)}`;
+      $('benchmark').value = 'file';
+      handler(file);
+    };
+    $('benchmark-file').addEventListener('change', (event) => {
+      const [file] = event.target.files;
+      event.target.value = '';
+      if (file) chosen(file);
+    });
+    const card = $('evaluation-form').closest('section');
+    // preventDefault marks the drag as the card's; it goes on to the document, whose
+    // handler (bindFileChosen) then hides the page's overlay instead of opening the file.
+    card.addEventListener('dragover', (event) => {
+      if (!event.dataTransfer?.types.includes('Files')) return;
+      event.preventDefault();
+      card.classList.add('drop-target');
+    });
+    card.addEventListener('dragleave', () => card.classList.remove('drop-target'));
+    card.addEventListener('drop', (event) => {
+      if (!event.dataTransfer?.types.includes('Files')) return;
+      event.preventDefault();
+      card.classList.remove('drop-target');
+      const [file] = event.dataTransfer.files;
+      if (file) chosen(file);
+    });
+  }
+
+  /** The built-in check after training on the sample, or null to hide it. */
+  showSanity(text) {
+    $('sanity').hidden = text == null;
+    $('sanity').textContent = text ?? '';
+  }
+
+  showEvaluationMessage(text) {
+    $('evaluation-message').textContent = revealInvisible(text ?? '');
+  }
+
+  /**
+   * A benchmark's scores: per section for analogies, the correlations for similarity, and
+   * the worst-answered items. Everything from files is set as text.
+   * @param {import('../protocol.js').EvaluationReport} report
+   */
+  showEvaluationReport(report) {
+    $('evaluation-results').hidden = false;
+    const cell = (tag, text) => {
+      const element = document.createElement(tag);
+      element.textContent = text;
+      return element;
+    };
+    const row = (tag, values) => {
+      const tr = document.createElement('tr');
+      tr.append(...values.map((value) => cell(tag, value)));
+      return tr;
+    };
+    const accuracy = (correct, covered) => (covered ? percent(correct / covered) : '–');
+    const table = $('evaluation-table');
+    const worst = $('evaluation-worst');
+    if (report.kind === 'analogies') {
+      const line = (s) => [s.name, integer.format(s.questions), `${integer.format(s.covered)} (${percent(s.questions ? s.covered / s.questions : 0)})`,
+        accuracy(s.correctCosAdd, s.covered), accuracy(s.correctCosMul, s.covered)];
+      const body = report.sections.map((section) => row('td', line(section)));
+      const total = row('th', line({ ...report.total, name: 'All' }));
+      table.replaceChildren(
+        cell('caption', 'Analogy accuracy over the questions whose four words are among the most frequent words'),
+        row('th', ['Section', 'Questions', 'Covered', '3CosAdd', '3CosMul']),
+        ...body,
+        total,
+      );
+      $('evaluation-worst-title').textContent = report.worst.length ? 'Worst-answered questions (3CosAdd)' : '';
+      worst.replaceChildren(...report.worst.map((q) => cell('li',
+        `${q.words.slice(0, 3).map(displayToken).join(' : ')} :: ${displayToken(q.words[3])} — answered ${q.answer == null ? 'nothing' : displayToken(q.answer)}, expected word ranked ${integer.format(q.rank)}`)));
+    } else {
+      const number = (value) => (value == null ? 'not defined (fewer than 2 pairs, or no variation)' : value.toFixed(3));
+      table.replaceChildren(
+        cell('caption', 'Word-pair similarity: correlation of cosine similarity with the human scores'),
+        row('th', ['Pairs', 'Found', 'Out of vocabulary', 'Spearman', 'Pearson']),
+        row('td', [integer.format(report.pairs), integer.format(report.found), percent(report.oovRatio), number(report.spearman), number(report.pearson)]),
+      );
+      $('evaluation-worst-title').textContent = report.worst.length ? 'Pairs ranked most differently from the human scores' : '';
+      worst.replaceChildren(...report.worst.map((p) => cell('li',
+        `${displayToken(p.a)} – ${displayToken(p.b)}: score ${p.gold}, cosine ${p.cosine.toFixed(3)}`)));
+    }
+  }
+
+  /** Evaluating: `done` of `total` questions. */
+  showEvaluationProgress(done, total) {
+    $('evaluation-message').textContent = `Evaluating: ${integer.format(done)} of ${integer.format(total)} questions…`;
+  }
+
+  /** The Evaluate button works while there are vectors and no evaluation runs. */
+  enable(enabled) {
+    $('evaluate').disabled = !enabled;
+  }
+
+  /** Clears the sanity check and the scores of a model that gave way. */
+  clear() {
+    this.showSanity(null);
+    this.showEvaluationMessage(null);
+    $('evaluation-results').hidden = true;
+    $('evaluation-table').replaceChildren();
+    $('evaluation-worst-title').textContent = '';
+    $('evaluation-worst').replaceChildren();
+  }
+}

@@ -1,0 +1,102 @@
+// @ts-check
+// Scoring the vectors on benchmarks, between EvaluationPanel and the worker: the person's
+// evaluations (a built-in benchmark or their file) and the sanity check after training on
+// the sample. They run one after another: the worker lets a newer evaluation replace a
+// running one, and neither must replace the other. A report of vectors that gave way is not
+// shown (the host says which model is current).
+
+/** @typedef {import('./evaluation-panel.js').EvaluationPanel} EvaluationPanel */
+
+export class Evaluations {
+  /**
+   * @param {EvaluationPanel} panel
+   * @param {import('../worker-client.js').WorkerClient} worker
+   * @param {{model: () => number|null, changed: () => void}} host  the controller: the current model, and
+   *   what to call when an evaluation starts or ends (the Evaluate button follows `running`)
+   */
+  constructor(panel, worker, host) {
+    this.panel = panel;
+    this.worker = worker;
+    this.host = host;
+    /** @type {{model: number|null}|null} an evaluation the person asked for, of `model`; null when none runs */
+    this.running = null;
+    /** @type {File|null} the benchmark file the person opened */
+    this.benchmarkFile = null;
+    /** @type {Promise<unknown>|null} the evaluations asked for so far, ended (one after another) */
+    this.queue = null;
+    panel.bindEvaluate((settings) => this.evaluate(settings));
+    panel.bindBenchmarkFile((file) => { this.benchmarkFile = file; });
+  }
+
+  /** An `evalProgress`: the person's evaluation of the vectors shown says how far it is (the sanity check has its own line). */
+  progress(done, total, purpose) {
+    if (purpose === 'benchmark' && this.running?.model === this.host.model()) this.panel.showEvaluationProgress(done, total);
+  }
+
+  /**
+   * Scores the vectors on a benchmark: a built-in one, or the file the person opened.
+   * @param {{benchmark: string, restrict: number, ignoreCase: boolean}} settings
+   */
+  async evaluate({ benchmark, restrict, ignoreCase }) {
+    if (this.running) return;
+    if (benchmark === 'file' && !this.benchmarkFile) {
+      this.panel.showEvaluationMessage('Open a benchmark file first.');
+      return;
+    }
+    const source = benchmark === 'file' ? { kind: 'file', file: this.benchmarkFile } : { kind: 'builtin', name: benchmark };
+    const model = this.host.model();
+    this.panel.showEvaluationMessage('Evaluating…');
+    this.running = { model };
+    this.host.changed();
+    try {
+      const report = await this.evaluation({ benchmark: source, restrict, ignoreCase, purpose: 'benchmark' });
+      // Vectors that gave way meanwhile took their answers with them (see `Controller.reset`).
+      if (this.host.model() !== model) return;
+      this.panel.showEvaluationMessage(evaluationSummary(report));
+      this.panel.showEvaluationReport(report);
+    } catch (error) {
+      if (this.host.model() === model) this.panel.showEvaluationMessage(`Cannot evaluate: ${error.message}`);
+    } finally {
+      this.running = null;
+      this.host.changed();
+    }
+  }
+
+  /** After training on the built-in sample: how many of its planted analogies come out. */
+  async sanityCheck() {
+    const model = this.host.model();
+    try {
+      const report = await this.evaluation({
+        benchmark: { kind: 'builtin', name: 'planted-analogies' }, restrict: null, ignoreCase: false, purpose: 'sanity',
+      });
+      if (this.host.model() === model) this.panel.showSanity(`Sanity check on the planted analogies: ${evaluationSummary(report)}`);
+    } catch (error) {
+      if (this.host.model() === model) this.panel.showSanity(`The sanity check failed: ${error.message}`);
+    }
+  }
+
+  /**
+   * Runs an `evaluate` request once the evaluations asked for before it have ended: the
+   * worker lets a newer evaluation replace a running one, and the sanity check must not
+   * replace one the person started (nor the other way round).
+   */
+  evaluation(fields) {
+    const run = (this.queue ?? Promise.resolve()).then(() => this.worker.request('evaluate', fields));
+    this.queue = run.catch(() => {});
+    return run.then(({ report }) => report);
+  }
+}
+
+/** One line on a benchmark's result. @param {import('../protocol.js').EvaluationReport} report */
+export function evaluationSummary(report) {
+  const share = (n, of) => `${n.toLocaleString('en')} of ${of.toLocaleString('en')} (${of ? ((100 * n) / of).toFixed(1) : '0.0'} %)`;
+  if (report.kind === 'analogies') {
+    const t = report.total;
+    const skipped = t.questions - t.covered;
+    return `3CosAdd ${share(t.correctCosAdd, t.covered)}, 3CosMul ${share(t.correctCosMul, t.covered)} correct` +
+      (skipped ? `; ${skipped.toLocaleString('en')} of ${t.questions.toLocaleString('en')} questions skipped: a word is not among the most frequent.` : '.');
+  }
+  const r = (value) => (value == null ? 'undefined' : value.toFixed(3));
+  return `Spearman ${r(report.spearman)}, Pearson ${r(report.pearson)} over ${report.found.toLocaleString('en')} of ${report.pairs.toLocaleString('en')} pairs` +
+    (report.found < report.pairs ? ` (${(100 * report.oovRatio).toFixed(1)} % out of vocabulary).` : '.');
+}

@@ -1,0 +1,184 @@
+// @ts-check
+// The questions a person asks of the vectors: the word inputs and their completions, the
+// neighbours form and list, where a selected token comes from (its facts and lines of the
+// text), and the analogy form with its 3CosAdd and 3CosMul answers. The only code touching
+// those elements. Tokens are shown through `displayToken` and read through
+// `parseTypedToken`, so the controller gets them as they are, whitespace and all.
+import { integer, ordinal, termsAndValues } from '../format.js';
+import { displayToken, markToken, parseTypedToken, revealInvisible } from '../tokens.js';
+import { $ } from '../dom.js';
+
+/** @typedef {import('../protocol.js').Neighbour} Neighbour */
+/** @typedef {import('../protocol.js').TokenInfo} TokenInfo */
+
+export class QueriesPanel {
+  /**
+   * `handler(prefix)` as a word is typed into any word input (for completions). Whitespace
+   * typed turns into its sign as it is typed, so the input matches the completions, which
+   * are shown the same way (the browser filters them by what the input holds).
+   */
+  bindWordTyped(handler) {
+    for (const id of ['search', 'analogy-a', 'analogy-b', 'analogy-c']) {
+      $(id).addEventListener('input', (event) => {
+        const input = event.target;
+        const shown = displayToken(input.value);
+        if (shown !== input.value) {
+          // Each sign is one UTF-16 unit, like the character it replaces: the caret stays.
+          const { selectionStart, selectionEnd } = input;
+          input.value = shown;
+          input.setSelectionRange(selectionStart, selectionEnd);
+        }
+        handler(parseTypedToken(input.value));
+      });
+    }
+  }
+
+  /** @param {string[]} words */
+  setCompletions(words) {
+    $('vocab-completions').replaceChildren(...words.map((word) => {
+      const option = document.createElement('option');
+      option.value = displayToken(word);
+      return option;
+    }));
+  }
+
+  /** `handler(word, k)` when the neighbours form is submitted (`word` may be empty). */
+  bindSearch(handler) {
+    $('neighbours-form').addEventListener('submit', (event) => {
+      event.preventDefault();
+      handler(parseTypedToken($('search').value), this.readK());
+    });
+  }
+
+  readK() {
+    const k = Math.round(Number($('neighbours-k').value));
+    return Number.isFinite(k) ? Math.min(100, Math.max(1, k)) : 10;
+  }
+
+  setSearch(word) {
+    $('search').value = displayToken(word);
+  }
+
+  /** @param {string} word @param {Neighbour[]} neighbours */
+  showNeighbours(word, neighbours) {
+    $('neighbours-message').textContent = `Nearest to “${displayToken(word)}” by cosine similarity:`;
+    $('neighbours-list').replaceChildren(...neighbours.map((n) => this.resultItem(n, true)));
+  }
+
+  showNeighboursMessage(text) {
+    $('neighbours-message').textContent = revealInvisible(text);
+    $('neighbours-list').replaceChildren();
+  }
+
+  /** One result: the word (a button that selects it, when `selectable`) and its score. */
+  resultItem({ word, score }, selectable) {
+    const item = document.createElement('li');
+    const label = document.createElement(selectable ? 'button' : 'span');
+    label.className = 'word';
+    label.textContent = displayToken(word);
+    if (label instanceof HTMLButtonElement) {
+      label.type = 'button';
+      label.dataset.word = word;
+    }
+    const value = document.createElement('span');
+    value.className = 'score';
+    value.textContent = score.toFixed(3);
+    item.append(label, value);
+    return item;
+  }
+
+  /** `handler(word)` when a word in a result list is clicked. */
+  bindResultClick(handler) {
+    for (const id of ['neighbours-list', 'analogy-cosadd', 'analogy-cosmul']) {
+      $(id).addEventListener('click', (event) => {
+        const button = event.target.closest('button[data-word]');
+        if (button) handler(button.dataset.word);
+      });
+    }
+  }
+
+  /** `handler(a, b, c)` when the analogy form is submitted with three words. */
+  bindAnalogy(handler) {
+    $('analogy-form').addEventListener('submit', (event) => {
+      event.preventDefault();
+      const [a, b, c] = ['analogy-a', 'analogy-b', 'analogy-c'].map((id) => parseTypedToken($(id).value));
+      if (a && b && c) handler(a, b, c);
+      else this.showAnalogyMessage('Fill in A, B and C.');
+    });
+  }
+
+  /** `handler()` for "Show these four words on the map". */
+  bindShowAnalogy(handler) {
+    $('analogy-show').addEventListener('click', handler);
+  }
+
+  /** @param {Neighbour[]} cosAdd @param {Neighbour[]} cosMul */
+  showAnalogy(a, b, c, cosAdd, cosMul) {
+    $('analogy-show').hidden = cosAdd.length === 0;
+    const [shownA, shownB, shownC] = [a, b, c].map(displayToken);
+    const answer = cosAdd[0] ? displayToken(cosAdd[0].word) : '?';
+    $('analogy-message').textContent = `${shownA} is to ${shownB} as ${shownC} is to ${answer}`;
+    $('analogy-results').hidden = false;
+    $('analogy-cosadd').replaceChildren(...cosAdd.map((n) => this.resultItem(n, true)));
+    $('analogy-cosmul').replaceChildren(...cosMul.map((n) => this.resultItem(n, true)));
+  }
+
+  showAnalogyMessage(text) {
+    $('analogy-message').textContent = revealInvisible(text);
+    $('analogy-results').hidden = true;
+    $('analogy-show').hidden = true;
+    $('analogy-cosadd').replaceChildren();
+    $('analogy-cosmul').replaceChildren();
+  }
+
+  /**
+   * Where the selected token came from, beside its neighbours: its count and frequency
+   * rank; for BPE the merge that made it and whether it spans words; lines of the text
+   * where it occurs, the token marked. Null hides it.
+   * @param {TokenInfo|null} info @param {boolean} isBpe
+   */
+  showTokenInfo(info, isBpe) {
+    $('token-info').hidden = info == null;
+    if (!info) return;
+    const shown = displayToken(info.token);
+    $('token-info-title').textContent = `Where “${shown}” comes from`;
+    /** @type {[string, string][]} */
+    const rows = [
+      ['Count', integer.format(info.count)],
+      ['Frequency rank', integer.format(info.rank + 1)],
+    ];
+    if (isBpe) {
+      const { merge } = info;
+      rows.push(merge
+        ? ['Merge', `${displayToken(merge.left)} + ${displayToken(merge.right)}`]
+        : ['Merge', 'none: a character of the text']);
+      if (merge) {
+        rows.push(['Merge rank', `${integer.format(merge.rank + 1)} (learned ${ordinal(merge.rank + 1)})`]);
+        rows.push(['Pair count', `${integer.format(merge.pairCount)} when merged`]);
+      }
+      rows.push(['Spans words', info.spansWords ? 'yes: it joins words' : 'no']);
+    }
+    $('token-info-facts').replaceChildren(...termsAndValues(rows, 'fact'));
+    $('token-info-lines-title').textContent = info.concordance.length
+      ? `In the text (${info.concordance.length === 1 ? 'the first line' : `the first ${info.concordance.length} lines`}):`
+      : 'Not found in the text as written (lowercased or split differently).';
+    $('token-info-lines').replaceChildren(...info.concordance.map((line) => {
+      const item = document.createElement('li');
+      item.append(...markToken(line, info.token).map(({ text, marked }) => {
+        if (!marked) return document.createTextNode(revealInvisible(text));
+        const mark = document.createElement('mark');
+        mark.textContent = revealInvisible(text);
+        return mark;
+      }));
+      return item;
+    }));
+  }
+
+  /** Clears the answers (neighbours, token facts, analogy, completions) of a model that gave way. */
+  clear() {
+    this.showNeighboursMessage('');
+    this.showTokenInfo(null, false);
+    this.showAnalogyMessage('');
+    $('vocab-completions').replaceChildren();
+  }
+}

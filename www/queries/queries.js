@@ -1,0 +1,108 @@
+// @ts-check
+// The questions asked of the vectors shown, between QueriesPanel and the worker: word
+// completions, a word's neighbours (with where the token came from, and its neighbours
+// through the epochs), and analogies, whose answers the map draws. An answer of vectors that
+// gave way while it was asked is not shown (the host says which model is current).
+//
+// It knows no DOM and draws nothing itself: QueriesPanel shows the answers, MapModel marks
+// them on the map, the Timeline looks up the selected word's history.
+
+/** @typedef {import('./queries-panel.js').QueriesPanel} QueriesPanel */
+
+const COMPLETIONS = 20;
+/** Lines of the text shown where a selected token occurs. */
+const CONCORDANCE_LINES = 5;
+
+export class Queries {
+  /**
+   * @param {QueriesPanel} panel
+   * @param {import('../worker-client.js').WorkerClient} worker
+   * @param {import('../map/map-model.js').MapModel} mapModel
+   * @param {import('../timeline/timeline.js').Timeline} timeline
+   * @param {{model: () => number|null, idle: () => boolean, hasSource: () => boolean, isBpe: () => boolean,
+   *   request: (type: string, fields?: object) => Promise<any>}} host  the controller: the current model, whether
+   *   nothing is open, whether a text was (not vectors alone), its tokenizer, and its request that shows a
+   *   failure as a notice
+   */
+  constructor(panel, worker, mapModel, timeline, host) {
+    this.panel = panel;
+    this.worker = worker;
+    this.mapModel = mapModel;
+    this.timeline = timeline;
+    this.host = host;
+    this.clear();
+    panel.bindShowAnalogy(() => this.analogyWords && mapModel.isolate(this.analogyWords));
+    panel.bindWordTyped((prefix) => this.complete(prefix));
+    panel.bindSearch((word) => this.search(word));
+    panel.bindResultClick((word) => this.select(word));
+    panel.bindAnalogy((a, b, c) => this.analogy(a, b, c));
+  }
+
+  /** Forgets the selection and the analogy (their model gave way; the view clears their answers). */
+  clear() {
+    this.selected = null;
+    this.analogyWords = null;
+  }
+
+  async complete(prefix) {
+    if (!prefix || this.host.idle()) return;
+    const model = this.host.model();
+    const reply = await this.worker.request('complete', { prefix, limit: COMPLETIONS }).catch(() => null);
+    if (reply && this.host.model() === model) this.panel.setCompletions(reply.words);
+  }
+
+  /**
+   * Selects what the person typed. A BPE token often ends in whitespace ("the king "), which
+   * a search box drops at its ends: when the token as typed is unknown, the most frequent
+   * one that differs from it only by whitespace at the end is taken instead.
+   */
+  async search(token) {
+    if (await this.select(token, { quiet: true })) return;
+    // Only whitespace (which the box shows as ·) that is no token: nothing was typed, really.
+    if (!token.trim()) {
+      this.panel.showNeighboursMessage('Type a word to see its nearest neighbours.');
+      return;
+    }
+    const reply = await this.worker.request('complete', { prefix: token, limit: COMPLETIONS }).catch(() => null);
+    const padded = reply?.words.find((word) => word !== token && word.trimEnd() === token.trimEnd());
+    await this.select(padded ?? token);
+  }
+
+  /**
+   * Selects `word`: lists its neighbours and where it came from, and draws them on the
+   * plot. False when the worker could not answer (an unknown word); `quiet` then says nothing.
+   */
+  async select(word, { quiet = false } = {}) {
+    this.panel.setSearch(word);
+    const k = this.panel.readK();
+    const model = this.host.model();
+    const reply = quiet
+      ? await this.worker.request('neighbours', { word, k }).catch(() => null)
+      : await this.host.request('neighbours', { word, k });
+    // An answer of vectors that gave way meanwhile is not shown.
+    if (!reply || this.host.model() !== model) return false;
+    this.selected = word;
+    this.panel.showNeighbours(word, reply.neighbours);
+    this.mapModel.setAnswers({ selected: word, neighbours: reply.neighbours });
+    this.timeline.showHistory(word);
+    if (!this.host.hasSource()) return true;
+    const info = await this.host.request('tokenInfo', { token: word, maxLines: CONCORDANCE_LINES });
+    if (info && this.selected === word && this.host.model() === model) this.panel.showTokenInfo(info.info, this.host.isBpe());
+    return true;
+  }
+
+  async analogy(a, b, c) {
+    const model = this.host.model();
+    try {
+      const reply = await this.worker.request('analogy', { a, b, c, k: 5 });
+      if (this.host.model() !== model) return;
+      this.panel.showAnalogy(a, b, c, reply.cosAdd, reply.cosMul);
+      this.analogyWords = reply.cosAdd.length ? [a, b, c, reply.cosAdd[0].word] : null;
+    } catch (error) {
+      if (this.host.model() !== model) return;
+      this.panel.showAnalogyMessage(`${error.message[0].toUpperCase()}${error.message.slice(1)}.`);
+      this.analogyWords = null;
+    }
+    this.mapModel.setAnswers({ analogyWords: this.analogyWords });
+  }
+}

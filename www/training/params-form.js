@@ -1,0 +1,97 @@
+// @ts-check
+// The training parameters' form: its numeric fields built from NUMBER_FIELDS, the fields of
+// the chosen tokenizer shown, values put in and read out raw, each field's message. The only
+// code touching the form (params.js holds the defaults and the checks, knowing no DOM).
+import { NUMBER_FIELDS } from '../params.js';
+import { $ } from '../dom.js';
+
+export class ParamsForm {
+  constructor() {
+    this.form = $('params');
+    this.buildNumberFields();
+  }
+
+  /** Builds the numeric fields; one that belongs to a tokenizer goes into its slot in the form. */
+  buildNumberFields() {
+    for (const { name, label, min, max, integer: whole, help, tokenizer } of NUMBER_FIELDS) {
+      const field = document.createElement('div');
+      field.className = 'field';
+      const id = `param-${name}`;
+      const labelElement = document.createElement('label');
+      labelElement.htmlFor = id;
+      labelElement.textContent = label;
+      const input = document.createElement('input');
+      Object.assign(input, { id, name, type: 'text', inputMode: whole ? 'numeric' : 'decimal' });
+      input.setAttribute('aria-describedby', `${id}-help`);
+      input.dataset.min = String(min);
+      input.dataset.max = String(max);
+      const note = document.createElement('small');
+      note.id = `${id}-help`;
+      note.className = 'help';
+      note.dataset.help = help;
+      note.textContent = help;
+      field.append(labelElement, input, note);
+      if (tokenizer) {
+        field.dataset.forTokenizer = tokenizer;
+        this.form.querySelector(`[data-field-slot="${name}"]`).replaceWith(field);
+      } else {
+        this.form.append(field);
+      }
+    }
+  }
+
+  /** Shows only the fields that apply to the chosen tokenizer (lowercase: words; BPE's own). */
+  showTokenizerFields() {
+    const tokenizer = this.form.elements.namedItem('tokenizer').value;
+    for (const field of this.form.querySelectorAll('[data-for-tokenizer]')) {
+      field.hidden = field.dataset.forTokenizer !== tokenizer;
+    }
+  }
+
+  /** @param {Record<string, string|number|boolean>} values  (a bundle's `cbow` sets the Model choice) */
+  setParams(values) {
+    if (typeof values.cbow === 'boolean') values = { ...values, model: values.cbow ? 'cbow' : 'skipgram' };
+    for (const [name, value] of Object.entries(values)) {
+      const input = this.form.elements.namedItem(name);
+      if (!input) continue;
+      if (input.type === 'checkbox') input.checked = Boolean(value);
+      else input.value = String(value);
+    }
+    this.showTokenizerFields();
+  }
+
+  /** @returns {Record<string, string|boolean>} the form's raw values */
+  readParams() {
+    const raw = {};
+    for (const input of this.form.elements) {
+      if (input.name) raw[input.name] = input.type === 'checkbox' ? input.checked : input.value;
+    }
+    return raw;
+  }
+
+  /** Puts each message next to its field and marks the field invalid; `{}` clears them. */
+  showParamErrors(errors) {
+    for (const { name } of NUMBER_FIELDS) {
+      const input = this.form.elements.namedItem(name);
+      const note = $(`param-${name}-help`);
+      const message = errors[name];
+      input.setAttribute('aria-invalid', String(Boolean(message)));
+      note.textContent = message ?? note.dataset.help;
+      note.classList.toggle('error', Boolean(message));
+    }
+  }
+
+  /** `handler(name)` whenever a field changes. */
+  bindParamsChange(handler) {
+    this.form.addEventListener('input', (event) => {
+      this.showTokenizerFields();
+      handler(event.target.name);
+    });
+    this.form.addEventListener('submit', (event) => event.preventDefault());
+  }
+
+  /** Says that changed parameters wait for the next training. */
+  showParamsPending(pending) {
+    $('params-pending').hidden = !pending;
+  }
+}

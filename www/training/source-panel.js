@@ -1,0 +1,110 @@
+// @ts-check
+// Opening a text or vectors: the sample and King James Bible buttons, the file input, a
+// file dropped anywhere on the page, and the card of what was opened (a text's statistics
+// and its cut, or what a vectors file held). The only code touching those elements; names
+// and notes from files are set with textContent, through revealInvisible.
+import { formatBytes, integer, percent, termsAndValues } from '../format.js';
+import { revealInvisible } from '../tokens.js';
+import { $ } from '../dom.js';
+
+/** @typedef {import('../protocol.js').CorpusStats} CorpusStats */
+
+export class SourcePanel {
+  bindUseSample(handler) {
+    $('use-sample').addEventListener('click', () => handler());
+  }
+
+  /** Shows the King James Bible button; `handler()` when it is clicked. */
+  offerKjv(handler) {
+    $('use-kjv').hidden = false;
+    $('use-kjv').addEventListener('click', () => handler());
+  }
+
+  /** `handler(file)` for a file chosen in the input or dropped anywhere on the page. */
+  bindFileChosen(handler) {
+    $('file-input').addEventListener('change', (event) => {
+      const files = [...event.target.files];
+      if (files.length) handler(files);
+      event.target.value = '';
+    });
+    const overlay = $('drop-overlay');
+    const hasFiles = (event) => event.dataTransfer?.types.includes('Files');
+    // A drop target inside the page (the evaluation card) takes its drags itself and says so
+    // with preventDefault, letting them reach the document: over it the overlay hides (it
+    // would promise to open the file as a text), and its drop still ends the overlay.
+    document.addEventListener('dragover', (event) => {
+      if (!hasFiles(event)) return;
+      overlay.hidden = event.defaultPrevented;
+      event.preventDefault();
+    });
+    document.addEventListener('dragleave', (event) => {
+      if (event.relatedTarget == null) overlay.hidden = true;
+    });
+    document.addEventListener('drop', (event) => {
+      if (!hasFiles(event)) return;
+      overlay.hidden = true;
+      if (event.defaultPrevented) return;
+      event.preventDefault();
+      const files = [...event.dataTransfer.files];
+      if (files.length) handler(files);
+    });
+  }
+
+  /**
+   * A text's statistics before training, or `note` while there are none. `text` says how
+   * the file was read; a note about its encoding is shown above the cut.
+   * @param {string} name
+   * @param {CorpusStats|null} stats  null while reading, or when the text was rejected
+   * @param {string} [note]  what to say instead of the statistics
+   * @param {import('../protocol.js').TextInfo|null} [text]
+   */
+  showStats(name, stats, note = 'Reading…', text = null) {
+    $('stats').hidden = false;
+    $('source-name').textContent = revealInvisible(name);
+    const list = $('stats-list');
+    list.replaceChildren();
+    if (!stats) {
+      $('cut-note').textContent = note;
+      return;
+    }
+    /** @type {[string, string][]} */
+    const rows = [
+      ['Size', formatBytes(stats.bytes)],
+      ['Lines', integer.format(stats.lines)],
+      ['Tokens', integer.format(stats.tokens)],
+      ['Distinct words', integer.format(stats.types)],
+      ['Vocabulary', integer.format(stats.vocabSize)],
+      ['Tokens per epoch', integer.format(stats.trainingTokens)],
+    ];
+    list.replaceChildren(...termsAndValues(rows, 'stat'));
+    const dropped = stats.tokens ? stats.tokensBelowMinCount / stats.tokens : 0;
+    let cut = `Min count ${integer.format(stats.minCount)} dropped ${integer.format(stats.typesBelowMinCount)} ` +
+      `rare words (${integer.format(stats.tokensBelowMinCount)} tokens, ${percent(dropped)}).`;
+    if (stats.typesOverMaxVocab) {
+      cut += ` The vocabulary limit dropped ${integer.format(stats.typesOverMaxVocab)} more.`;
+    }
+    $('cut-note').textContent = text?.note ? `${text.note[0].toUpperCase()}${text.note.slice(1)}. ${cut}` : cut;
+    $('stats').dataset.encoding = text?.encoding ?? '';
+  }
+
+  /**
+   * What a vectors file held, in place of a text's statistics.
+   * @param {string} name @param {import('../protocol.js').VectorsInfo} info
+   */
+  showVectorsStats(name, info) {
+    $('stats').hidden = false;
+    $('source-name').textContent = revealInvisible(name);
+    /** @type {[string, string][]} */
+    const rows = [
+      ['Format', info.format],
+      ['Size', formatBytes(info.bytes)],
+      ['Vocabulary', integer.format(info.words)],
+      ['Dimensions', integer.format(info.dim)],
+    ];
+    if (info.fingerprint) rows.push(['Run', info.fingerprint]);
+    $('stats-list').replaceChildren(...termsAndValues(rows, 'stat'));
+    $('cut-note').textContent = info.counts
+      ? 'Vectors with their word counts: explore, evaluate or export them.'
+      : 'Vectors only, most frequent word first as the file lists them: explore, evaluate or export them.';
+  }
+}

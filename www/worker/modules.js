@@ -1,0 +1,41 @@
+// @ts-check
+// Which wasm module the training worker runs: the threaded one (www/pkg-threads) where the
+// page is cross-origin isolated and has SharedArrayBuffer, else, or when it fails to load,
+// the single-threaded one (www/pkg), with the reason the page is told.
+import { machineThreads, threadSupport } from '../threads.js';
+
+// Each module is imported with its exports named, as the bundler drops only the unnamed
+// ones from the build (`panic_for_test` among them, which only the dev server's hook names).
+
+/** The threaded module (www/pkg-threads), loaded and started. */
+async function loadThreaded() {
+  const { default: init, Session, benchmark_text, version, thread_host_init } = await import('../pkg-threads/embedscope.js');
+  await init();
+  return { Session, benchmark_text, version, thread_host_init };
+}
+
+/** The single-threaded module (www/pkg), loaded and started. */
+async function loadSingle() {
+  const { default: init, Session, benchmark_text, version } = await import('../pkg/embedscope.js');
+  await init();
+  return { Session, benchmark_text, version, thread_host_init: null };
+}
+
+/**
+ * Loads the threaded module where the page can use shared memory, else (or when it fails to
+ * load) the single-threaded one; returns the module and what the page is told.
+ * @returns {Promise<{module: object, info: import('../protocol.js').ThreadsInfo}>}
+ */
+export async function loadModule() {
+  const support = threadSupport();
+  if (support.available) {
+    try {
+      return { module: await loadThreaded(), info: { module: 'threaded', max: machineThreads(), cause: null } };
+    } catch (error) {
+      const cause = `the threaded WebAssembly module did not load (${error?.message ?? error}); reload the page to try again`;
+      console.warn(`Training on 1 thread: ${cause}`);
+      return { module: await loadSingle(), info: { module: 'single', max: 1, cause } };
+    }
+  }
+  return { module: await loadSingle(), info: { module: 'single', max: 1, cause: support.cause } };
+}
