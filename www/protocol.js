@@ -1,13 +1,13 @@
 // @ts-check
 // The one written definition of every message between the page and the training worker.
-// The shapes mirror src/wasm/dto.rs. Nothing here runs except the small constants at the end.
+// The shapes mirror src/wasm/dto/ (one file per topic). Nothing here runs except the small constants at the end.
 //
 // Requests carry a numeric `id`; the worker answers each with one reply of the same `type`
 // and `id` (`state` for train, pause and stop), or with `{ type: 'error', id, message }`. Messages the worker sends by
 // itself while training (progress, projections, state changes) have no `id`.
 
 /**
- * Training parameters, as the form collects them (`Params` in dto.rs).
+ * Training parameters, as the form collects them (`Params` in src/wasm/dto/).
  * @typedef {object} Params
  * @property {'word'|'whitespace'|'bpe'} tokenizer
  * @property {number} [bpeVocabSize]  with 'bpe': tokens to learn (alphabet + merges)
@@ -46,13 +46,13 @@
  */
 
 /**
- * How a text file was read (`TextInfo` in dto.rs): `note` says so when it was not plain
+ * How a text file was read (`TextInfo` in src/wasm/dto/): `note` says so when it was not plain
  * UTF-8 (UTF-16, Latin-1, characters replaced).
  * @typedef {{bytes: number, encoding: string, replaced: number, note: string|null}} TextInfo
  */
 
 /**
- * What a vectors file held (`VectorsInfo` in dto.rs).
+ * What a vectors file held (`VectorsInfo` in src/wasm/dto/).
  * @typedef {object} VectorsInfo
  * @property {string} format  e.g. 'word2vec text', 'GloVe', 'embedscope bundle'
  * @property {number} words
@@ -63,7 +63,7 @@
  */
 
 /**
- * A benchmark's scores (`AnalogyReportDto`, `SimilarityReportDto` in dto.rs).
+ * A benchmark's scores (`AnalogyReportDto`, `SimilarityReportDto` in src/wasm/dto/).
  * @typedef {{name: string, questions: number, covered: number, correctCosAdd: number, correctCosMul: number}} SectionScore
  * @typedef {{kind: 'analogies', sections: SectionScore[], total: SectionScore, nCandidates: number,
  *   worst: {words: string[], answer: string|null, rank: number, line: number}[]}} AnalogyReport
@@ -80,7 +80,7 @@
  */
 
 /**
- * What a text gave before training (`CorpusStats` in dto.rs).
+ * What a text gave before training (`CorpusStats` in src/wasm/dto/).
  * @typedef {object} CorpusStats
  * @property {number} bytes
  * @property {number} lines
@@ -98,7 +98,7 @@
  */
 
 /**
- * Training progress (`ProgressDto` in dto.rs). `loss` is the running mean of the epoch in
+ * Training progress (`ProgressDto` in src/wasm/dto/). `loss` is the running mean of the epoch in
  * progress; `epochLosses` holds one mean per finished epoch.
  * @typedef {object} Progress
  * @property {number} epoch
@@ -115,7 +115,7 @@
  */
 
 /**
- * Progress of learning BPE merges (`BpeProgressDto` in dto.rs). The merges to learn are
+ * Progress of learning BPE merges (`BpeProgressDto` in src/wasm/dto/). The merges to learn are
  * `targetVocabSize - alphabetSize`; learning may end early, with `done`, when no pair of
  * tokens occurs twice any more.
  * @typedef {object} BpeProgress
@@ -128,7 +128,7 @@
  */
 
 /**
- * Where a token came from (`TokenInfoDto` in dto.rs). `rank` is its frequency rank (0 =
+ * Where a token came from (`TokenInfoDto` in src/wasm/dto/). `rank` is its frequency rank (0 =
  * most frequent). `merge` is the BPE merge that made it (`rank` 0 = learned first), null
  * for a word tokenizer's word or a character of BPE's alphabet. `concordance` holds lines
  * of the text where it occurs, without their line breaks.
@@ -147,7 +147,7 @@
  */
 
 /**
- * What the map shows (`ViewDto` in dto.rs). Each axis is a principal component (0-based
+ * What the map shows (`ViewDto` in src/wasm/dto/). Each axis is a principal component (0-based
  * `xComponent`, `yComponent`) or, when `axes` names two words for it, the direction from
  * the first to the second: d = unit(unit(b) − unit(a)), a word sits at cos(word, d) (as in
  * the Embedding Projector's custom projections and word2viz). Beside one word axis, the
@@ -172,7 +172,7 @@
  */
 
 /**
- * A t-SNE or UMAP map's parameters (`LayoutDto` in dto.rs); every field is optional, and
+ * A t-SNE or UMAP map's parameters (`LayoutDto` in src/wasm/dto/); every field is optional, and
  * the defaults are the core's (openTSNE's and umap-learn's). Out of range, or too few words
  * for them (t-SNE needs more than 3 × perplexity, UMAP at least `neighbours`), the `project`
  * request fails with the core's message ("expected at least 91 words for perplexity 30").

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { RESULTS, openPage, withChromium, withDevServer } from './helpers.js';
 
 const FIXTURE = 'tests/browser/fixtures/plot.html';
-// The accent colour of the selected point and of the epoch losses (ACCENT in src/wasm/plot.rs).
+// The accent colour of the selected point and of the epoch losses (`Palette::LIGHT` in src/wasm/scene.rs).
 const ACCENT = [0xd9, 0x48, 0x0f];
 
 /**
