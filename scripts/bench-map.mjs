@@ -1,7 +1,8 @@
 // The map's redraw cost in Chromium: the wasm Chart draws N seeded points (clusters, word-
 // like labels) the way the page's animation does, rasterised before the clock stops, from a
 // point buffer with a fixed camera range that moves a little each frame (a glide or a pan),
-// and every word asks for a label. Prints the median, 95th percentile and worst of the first
+// and every word asks for a label; then the same with a word selected and the hovered one
+// changing each frame, as when the pointer moves over the map. Prints the median, 95th percentile and worst of the first
 // 60 redraws at 1,000 and 10,000 points (cold: the engine is still compiling the module's
 // code to its faster tier, so they are slower) and of the 240 that follow (steady: the
 // animation as it goes on), beside the budgets of issue 11 (4 ms and 16 ms: one display
@@ -16,7 +17,9 @@
 //   on both alike; each figure is printed for both, with their ratio.
 import { launchChromium, withDevServer } from '../tests/browser/helpers.js';
 
-const SIZES = [[1_000, 4], [10_000, 16]];
+// Points, budget, and what is marked: nothing, or a word selected and another hovered (the
+// pointer over the map, the commonest way of exploring it).
+const SCENES = [[1_000, 4, 'plain'], [1_000, 4, 'hover'], [10_000, 16, 'plain'], [10_000, 16, 'hover']];
 const COLD_REDRAWS = 60;
 const STEADY_REDRAWS = 240;
 const NEW_LISTS = 12;
@@ -73,7 +76,7 @@ function summary(times) {
  * In the page: `cold + steady` redraws of `n` points by each module, one display frame each;
  * the first `cold` and the rest summed up apart.
  */
-async function redraws({ n, cold, steady, sceneOf, summary }) {
+async function redraws({ n, cold, steady, marked, sceneOf, summary }) {
   const redraws = cold + steady;
   sceneOf = eval(`(${sceneOf})`);
   summary = eval(`(${summary})`);
@@ -92,7 +95,8 @@ async function redraws({ n, cold, steady, sceneOf, summary }) {
       const order = frames % 2 === 0 ? charts : [...charts].reverse();
       for (const c of order) {
         const started = performance.now();
-        c.chart.draw_map(coords, styles, { xLabel: 'PC1', yLabel: 'PC2', labelCount: n, fixedRange: [-3 + shift, 9 + shift, -3, 9] });
+        const marks = marked === 'hover' ? { selected: 3, hovered: 1 + (frames % 50) } : {};
+        c.chart.draw_map(coords, styles, { xLabel: 'PC1', yLabel: 'PC2', labelCount: n, fixedRange: [-3 + shift, 9 + shift, -3, 9], ...marks });
         // Reading a pixel makes the canvas carry out the drawing now: without a GPU the
         // raster work would otherwise be done later, outside the measured time.
         c.context.getImageData(0, 0, 1, 1);
@@ -152,12 +156,12 @@ await withDevServer(async (url) => {
       const parts = Object.entries(keys).map(([key, name]) => `${name} ${(results[0][key] / results[1][key]).toFixed(2)}`);
       console.log(`  this build / ${names[1]}: ${parts.join(', ')}`);
     };
-    for (const [n, budget] of SIZES) {
-      const results = await page.evaluate(redraws, { n, cold: COLD_REDRAWS, steady: STEADY_REDRAWS, ...fns });
+    for (const [n, budget, marked] of SCENES) {
+      const results = await page.evaluate(redraws, { n, cold: COLD_REDRAWS, steady: STEADY_REDRAWS, marked, ...fns });
       for (const [phase, count] of [['cold', COLD_REDRAWS], ['steady', STEADY_REDRAWS]]) {
         const figures = results.map((r) => r[phase]);
         figures.forEach((r, i) => {
-          console.log(`map redraw, ${n.toLocaleString('en').padStart(6)} points, ${phase.padEnd(6)} (${count} redraws), ${names[i]}: ` +
+          console.log(`map redraw, ${n.toLocaleString('en').padStart(6)} points, ${marked.padEnd(5)}, ${phase.padEnd(6)} (${count} redraws), ${names[i]}: ` +
             `median ${r.median.toFixed(2)} ms, 95th percentile ${r.p95.toFixed(2)} ms, worst ${r.max.toFixed(2)} ms ` +
             `(budget ${budget} ms; median/budget ${(r.median / budget).toFixed(2)}), ${results[i].labels} labels placed`);
         });
