@@ -8,8 +8,9 @@
 # Part of `npm run bench`; alone: scripts/bench-native.sh [OUT_DIR [WORD...]] (after
 # setup.sh --kjv --gensim, --fasttext for its row, --browser and build-wasm.sh for the
 # browser's; BENCH_BROWSER=0 leaves the browser out); gensim's neighbours of each WORD are
-# printed too. Prints figures and the load average; asserts nothing, since timings depend
-# on the machine and its load.
+# printed too. The native runs go BENCH_ROUNDS times (default 3), taking turns, and the
+# median round of each is the one compared. Prints figures and the load average; asserts
+# nothing, since timings depend on the machine and its load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -32,17 +33,31 @@ runs=(
     "native-cbow|CBOW 1 thread|cbow|--threads 1 --cbow"
     "native-cbow-2|CBOW 2 threads|cbow|--threads 2 --cbow"
 )
+# Three rounds, the runs taking turns, and the median round of each run is what the table
+# shows: on a shared 2-core machine one run of 2 threads can take twice another's time, and
+# the median of three lets one such run pass. Every round's time is printed.
+ROUNDS=${BENCH_ROUNDS:-3}
+declare -A times
+for round in $(seq 1 "$ROUNDS"); do
+    for run in "${runs[@]}"; do
+        IFS='|' read -r name label kind flags <<< "$run"
+        # The process's CPU seconds (user + system), to tell how many cores it had.
+        TIMEFORMAT='%3U %3S'
+        # shellcheck disable=SC2086 # the flags are separate words on purpose
+        cpu=$( { time ./target/release/embedscope train "$corpus" --tokenizer whitespace --out "$out/$name-$round.bin" \
+            --quiet $flags > "$out/$name-$round.log" 2>&1; } 2>&1 | awk '{ print $1 + $2 }')
+        seconds=$(grep -o 'trained .* in [0-9.]* s' "$out/$name-$round.log" | grep -o '[0-9.]* s$' | cut -d' ' -f1)
+        echo "round $round, $label: $seconds s (CPU $cpu s)"
+        times[$name]+="$seconds $cpu $round"$'\n'
+    done
+done
 compare=()
 for run in "${runs[@]}"; do
     IFS='|' read -r name label kind flags <<< "$run"
-    # The process's CPU seconds (user + system), to tell how many cores it had.
-    TIMEFORMAT='%3U %3S'
-    # shellcheck disable=SC2086 # the flags are separate words on purpose
-    cpu=$( { time ./target/release/embedscope train "$corpus" --tokenizer whitespace --out "$out/$name.bin" \
-        --quiet $flags > "$out/$name.log" 2>&1; } 2>&1 | awk '{ print $1 + $2 }')
-    grep -E '^trained' "$out/$name.log"
-    seconds=$(grep -o 'trained .* in [0-9.]* s' "$out/$name.log" | grep -o '[0-9.]* s$' | cut -d' ' -f1)
-    compare+=(--native "$label" "$kind" "$seconds" "$cpu" "$out/$name.bin")
+    # The median round by time: its seconds, CPU seconds and vectors.
+    read -r seconds cpu round < <(printf '%s' "${times[$name]}" | sort -n | sed -n "$(( (ROUNDS + 1) / 2 ))p")
+    grep -E '^trained' "$out/$name-$round.log"
+    compare+=(--native "$label" "$kind" "$seconds" "$cpu" "$out/$name-$round.bin")
 done
 
 browser=()
