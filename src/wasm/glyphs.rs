@@ -70,13 +70,13 @@ impl Masks {
 
     /// Makes the masks of `wanted` the store lacks, drawing them all on the scratch canvas
     /// and reading it back once. `words` are the chart's words, for `Text::Word`.
-    pub fn make(
+    pub fn make<'k>(
         &mut self,
-        wanted: &[(Text, Style)],
+        wanted: impl Iterator<Item = &'k (Text, Style)> + Clone,
         words: &[JsString],
         font: impl Fn(u16, f64) -> String,
     ) -> Result<(), JsValue> {
-        if !wanted.iter().any(|key| !self.masks.contains_key(key)) {
+        if !wanted.clone().any(|key| !self.masks.contains_key(key)) {
             return Ok(());
         }
         // Full, the store starts again before this batch, which then holds every text of
@@ -86,7 +86,7 @@ impl Masks {
         }
         let mut seen = HashSet::new();
         let mut missing: Vec<&(Text, Style)> =
-            wanted.iter().filter(|key| !self.masks.contains_key(key) && seen.insert(*key)).collect();
+            wanted.filter(|key| !self.masks.contains_key(key) && seen.insert(*key)).collect();
         // Grouped by style, so the font is set once per style.
         missing
             .sort_by_key(|(_, style)| (style.weight, style.size, style.align, style.baseline, style.upright));

@@ -39,8 +39,8 @@ impl Chart {
 
     /// Paints the map's shapes: the leading ones the raster can draw (all but lines and
     /// polygons: so everything, unless neighbour lines, trails or arrows are shown) into it
-    /// and onto the canvas as one image, then the rest with the canvas context. The raster's texts are masks (`glyphs`), the missing ones
-    /// made first.
+    /// and onto the canvas as one image, then the rest with the canvas context. The raster's
+    /// texts are masks (`glyphs`), the missing ones made first.
     pub(super) fn paint(&mut self, shapes: &[Shape]) -> Result<(), JsError> {
         let (width, height) = (self.canvas.width() as usize, self.canvas.height() as usize);
         let whole = Rect { left: 0.0, top: 0.0, right: width as f64, bottom: height as f64 };
@@ -65,8 +65,7 @@ impl Chart {
         let drawn = 1 + shapes[1..].iter().position(|shape| !rastered(shape)).unwrap_or(shapes.len() - 1);
         let keys: Vec<Option<(glyphs::Text, glyphs::Style)>> =
             shapes[1..drawn].iter().map(|shape| self.text_key(shape)).collect();
-        let wanted: Vec<(glyphs::Text, glyphs::Style)> = keys.iter().flatten().cloned().collect();
-        self.masks.make(&wanted, &self.labels, font).map_err(js_error)?;
+        self.masks.make(keys.iter().flatten(), &self.labels, font).map_err(js_error)?;
         let mut clip: Option<Rect> = None;
         for (shape, key) in shapes[1..drawn].iter().zip(&keys) {
             let within = clip.unwrap_or(whole);
