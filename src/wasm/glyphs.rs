@@ -92,10 +92,13 @@ impl Masks {
             .sort_by_key(|(_, style)| (style.weight, style.size, style.align, style.baseline, style.upright));
         let context = self.scratch()?;
         let text_ctx: &TextContext = context.unchecked_ref();
-        let js_text = |text: &Text| match text {
-            Text::Word(i) => words.get(*i).cloned().unwrap_or_else(|| JsString::from("")),
-            Text::Own(text) => JsString::from(text.as_str()),
-        };
+        // Each text as the JS string the canvas takes, made once for measuring and drawing.
+        let js_texts: Vec<JsString> = (missing.iter())
+            .map(|(text, _)| match text {
+                Text::Word(i) => words.get(*i).cloned().unwrap_or_else(|| JsString::from("")),
+                Text::Own(text) => JsString::from(text.as_str()),
+            })
+            .collect();
         let set_style = |style: &Style| {
             context.set_font(&font(style.weight, f64::from_bits(style.size)));
             context.set_text_align(style.align);
@@ -107,12 +110,12 @@ impl Masks {
         let mut slots = Vec::with_capacity(missing.len());
         let (mut x, mut y, mut row_height) = (0usize, 0usize, 0usize);
         let mut last_style = None;
-        for &(text, style) in &missing {
+        for (&(_, style), js_text) in missing.iter().zip(&js_texts) {
             if last_style != Some(*style) {
                 set_style(style);
                 last_style = Some(*style);
             }
-            let metrics = text_ctx.measure_js_text(&js_text(text))?;
+            let metrics = text_ctx.measure_js_text(js_text)?;
             let reach = |v: f64| if v.is_finite() { v.max(0.0).ceil() as usize + 1 } else { 1 };
             let (l, r) =
                 (reach(metrics.actual_bounding_box_left()), reach(metrics.actual_bounding_box_right()));
@@ -141,7 +144,7 @@ impl Masks {
         }
         context.set_fill_style_str("#fff");
         last_style = None;
-        for (&(text, style), &(x, y, _, _, (ox, oy))) in missing.iter().zip(&slots) {
+        for ((&(_, style), js_text), &(x, y, _, _, (ox, oy))) in missing.iter().zip(&js_texts).zip(&slots) {
             if last_style != Some(*style) {
                 set_style(style);
                 last_style = Some(*style);
@@ -151,10 +154,10 @@ impl Masks {
                 context.save();
                 context.translate(ax, ay)?;
                 context.rotate(-std::f64::consts::FRAC_PI_2)?;
-                text_ctx.fill_js_text(&js_text(text), 0.0, 0.0)?;
+                text_ctx.fill_js_text(js_text, 0.0, 0.0)?;
                 context.restore();
             } else {
-                text_ctx.fill_js_text(&js_text(text), ax, ay)?;
+                text_ctx.fill_js_text(js_text, ax, ay)?;
             }
         }
         let image = context.get_image_data(0.0, 0.0, used.0 as f64, used.1 as f64)?;
