@@ -47,15 +47,56 @@ pub fn axpy(a: f32, x: &[f32], y: &mut [f32]) {
     }
 }
 
+/// Rows of `dim` floats by id: one matrix, or a training thread's replica of the first rows
+/// in front of the shared matrix (`crate::train`'s `Replicated`). The two halves of an
+/// SGNS step are generic over it, so the one-matrix case compiles to the slice indexing it
+/// always was.
+pub trait Rows {
+    /// Row `id`. Panics when `id` is not a row.
+    fn row(&self, id: usize, dim: usize) -> &[f32];
+    /// Row `id`, to write. Panics when `id` is not a row.
+    fn row_mut(&mut self, id: usize, dim: usize) -> &mut [f32];
+    /// Rows `ids` are about to be read for an update (a replica takes its copies afresh).
+    #[inline]
+    fn fetch(&mut self, _ids: &[u32]) {}
+    /// Row `id` has had one more update (a replica merges a row after a few).
+    #[inline]
+    fn updated(&mut self, _id: usize) {}
+}
+
+impl Rows for [f32] {
+    #[inline]
+    fn row(&self, id: usize, dim: usize) -> &[f32] {
+        &self[id * dim..(id + 1) * dim]
+    }
+
+    #[inline]
+    fn row_mut(&mut self, id: usize, dim: usize) -> &mut [f32] {
+        &mut self[id * dim..(id + 1) * dim]
+    }
+}
+
+impl Rows for Vec<f32> {
+    #[inline]
+    fn row(&self, id: usize, dim: usize) -> &[f32] {
+        self.as_slice().row(id, dim)
+    }
+
+    #[inline]
+    fn row_mut(&mut self, id: usize, dim: usize) -> &mut [f32] {
+        self.as_mut_slice().row_mut(id, dim)
+    }
+}
+
 /// The dot products of `x` with rows `ids` of `matrix` (`x.len()` floats a row), into `out`.
 ///
 /// **Unchecked precondition:** `out.len() == ids.len()`. Panics when an id is not a row.
 #[inline]
-pub fn dot_rows(x: &[f32], matrix: &[f32], ids: &[u32], out: &mut [f32]) {
+pub fn dot_rows<R: Rows + ?Sized>(x: &[f32], matrix: &R, ids: &[u32], out: &mut [f32]) {
     debug_assert_eq!(out.len(), ids.len());
     let dim = x.len();
     for (&id, out) in ids.iter().zip(out) {
-        *out = dot(x, &matrix[id as usize * dim..(id as usize + 1) * dim]);
+        *out = dot(x, matrix.row(id as usize, dim));
     }
 }
 
@@ -63,33 +104,36 @@ pub fn dot_rows(x: &[f32], matrix: &[f32], ids: &[u32], out: &mut [f32]) {
 /// `grad = Σ_r g_r · row_r` (overwritten), then `row_r += g_r · x`, every product reading the
 /// rows as they were before, except that a row listed twice sees its first update, as in
 /// word2vec.c's sequential loop. Fusing the passes saves a pass over memory per row
-/// (measured on the King James Bible benchmark).
+/// (measured on the King James Bible benchmark). The loop goes row by row, each row's
+/// eight-float chunks inside, so a [`Rows`] other than a plain matrix looks each row up
+/// once; eight floats of the whole gradient at a time across the rows (the loop before)
+/// measured no faster on one thread and gave the same sums in the same order.
 ///
 /// **Unchecked precondition:** `grad.len() == x.len()`, `coefs.len() == ids.len()`. Panics
 /// when an id is not a row.
 #[inline]
-pub fn update_rows(x: &[f32], matrix: &mut [f32], ids: &[u32], coefs: &[f32], grad: &mut [f32]) {
+pub fn update_rows<R: Rows + ?Sized>(
+    x: &[f32],
+    matrix: &mut R,
+    ids: &[u32],
+    coefs: &[f32],
+    grad: &mut [f32],
+) {
     debug_assert!(grad.len() == x.len() && coefs.len() == ids.len());
     let dim = x.len();
-    let whole = dim - dim % 8;
-    for start in (0..whole).step_by(8) {
-        let xc: &[f32; 8] = x[start..start + 8].try_into().unwrap();
-        let mut gc = [0.0f32; 8];
-        for (&id, &g) in ids.iter().zip(coefs) {
-            let at = id as usize * dim + start;
-            let rc: &mut [f32; 8] = (&mut matrix[at..at + 8]).try_into().unwrap();
+    grad.fill(0.0);
+    for (&id, &g) in ids.iter().zip(coefs) {
+        let row = matrix.row_mut(id as usize, dim);
+        let (mut rows, mut grads, mut xs) =
+            (row.chunks_exact_mut(8), grad.chunks_exact_mut(8), x.chunks_exact(8));
+        for ((rc, gc), xc) in (&mut rows).zip(&mut grads).zip(&mut xs) {
             for i in 0..8 {
                 gc[i] += g * rc[i];
                 rc[i] += g * xc[i];
             }
         }
-        grad[start..start + 8].copy_from_slice(&gc);
-    }
-    grad[whole..].fill(0.0);
-    for (&id, &g) in ids.iter().zip(coefs) {
-        let at = id as usize * dim;
-        let row = &mut matrix[at + whole..at + dim];
-        for ((o, d), &xv) in row.iter_mut().zip(&mut grad[whole..]).zip(&x[whole..]) {
+        let tail = rows.into_remainder().iter_mut().zip(grads.into_remainder()).zip(xs.remainder());
+        for ((o, d), &xv) in tail {
             *d += g * *o;
             *o += g * xv;
         }

@@ -130,12 +130,26 @@ impl TrainConfig {
     /// Estimated memory of a model of `vocab_size` words over a corpus of `n_tokens` tokens
     /// at this `dim`: four `f32` copies of every vector (the trainer's input and output
     /// matrices, and the raw and unit-normalised vectors the app copies out for queries),
-    /// about 128 bytes per word for its string and tables, and 4 bytes per token. The text
-    /// itself is not counted.
+    /// about 128 bytes per word for its string and tables, 4 bytes per token, and on several
+    /// threads each thread's copy of the frequent words' output rows (at most
+    /// [`super::replica::REPLICA_BYTES`] a thread). The text itself is not counted.
     pub fn model_bytes(&self, vocab_size: usize, n_tokens: usize) -> u64 {
         let per_word = BYTES_PER_WORD_DIM * self.dim as u64 + BYTES_PER_WORD;
         let tokens = (n_tokens as u64).saturating_mul(BYTES_PER_TOKEN);
-        (vocab_size as u64).saturating_mul(per_word).saturating_add(tokens)
+        (vocab_size as u64)
+            .saturating_mul(per_word)
+            .saturating_add(tokens)
+            .saturating_add(self.replica_bytes(vocab_size))
+    }
+
+    /// Bytes of every thread's copy of the frequent output rows (none on one thread).
+    fn replica_bytes(&self, vocab_size: usize) -> u64 {
+        if self.threads <= 1 {
+            return 0;
+        }
+        let rows = super::replica::replicated_rows(vocab_size, self.dim) as u64;
+        let per_row = 2 * 4 * self.dim as u64 + 2;
+        (self.threads as u64).saturating_mul(rows * per_row)
     }
 
     /// Checks that [`TrainConfig::model_bytes`] stays within `limit_bytes`; the arithmetic
@@ -148,7 +162,9 @@ impl TrainConfig {
         if estimate_bytes <= limit_bytes {
             return Ok(());
         }
-        let room = limit_bytes.saturating_sub((n_tokens as u64).saturating_mul(BYTES_PER_TOKEN));
+        let fixed =
+            (n_tokens as u64).saturating_mul(BYTES_PER_TOKEN).saturating_add(self.replica_bytes(vocab_size));
+        let room = limit_bytes.saturating_sub(fixed);
         let max_words = room / (BYTES_PER_WORD_DIM * self.dim as u64 + BYTES_PER_WORD);
         let per_word = room / vocab_size.max(1) as u64;
         let max_dim = (per_word.saturating_sub(BYTES_PER_WORD) / BYTES_PER_WORD_DIM).min(MAX_DIM);
@@ -273,5 +289,21 @@ mod tests {
         let err = config.check_model_size(5, 500_000_000, MAX_MODEL_BYTES).unwrap_err();
         assert!(err.to_string().ends_with("the text is too long: use a shorter text"), "{err}");
         assert!(config.model_bytes(usize::MAX, usize::MAX) == u64::MAX);
+
+        // On several threads each thread's copy of the frequent output rows counts too, and
+        // the numbers given still fit.
+        let threaded = TrainConfig { threads: 4, ..config };
+        assert_eq!(threaded.model_bytes(1_000, 10_000), 4_968_000 + 4 * 1_000 * (8 * 300 + 2));
+        let rows = super::super::replica::replicated_rows(400_000, 300) as u64;
+        assert_eq!(
+            threaded.model_bytes(400_000, 0) - config.model_bytes(400_000, 0),
+            4 * rows * (8 * 300 + 2)
+        );
+        let err = threaded.check_model_size(400_000, 0, MAX_MODEL_BYTES).unwrap_err();
+        let Error::TooLarge { max_words, max_dim, .. } = err else { panic!("{err:?}") };
+        assert!(max_words < 326_828 && max_dim < 243, "{err}");
+        assert_eq!(threaded.check_model_size(max_words, 0, MAX_MODEL_BYTES), Ok(()));
+        let at_dim = TrainConfig { dim: max_dim, ..threaded };
+        assert_eq!(at_dim.check_model_size(400_000, 0, MAX_MODEL_BYTES), Ok(()));
     }
 }

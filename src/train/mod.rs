@@ -7,6 +7,7 @@
 
 mod config;
 mod hogwild;
+mod replica;
 mod sampler;
 mod sgns;
 mod trainer;

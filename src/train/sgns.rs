@@ -18,7 +18,7 @@
 //! its second dot product reads the first update; here both read the vector as it was.
 
 use super::hogwild::unshared_vec;
-use crate::linalg::{axpy, dot_rows, update_rows};
+use crate::linalg::{Rows, axpy, dot_rows, update_rows};
 
 /// σ(x) is tabulated on [-MAX_X, MAX_X]; beyond it the gradient is taken as 0 or ±1.
 const MAX_X: f32 = 6.0;
@@ -96,10 +96,10 @@ impl Scratch {
 /// **Unchecked preconditions:** `input.len() == dim` of `scratch`; `words` is not empty;
 /// every id is a row of `outputs`.
 #[inline]
-pub fn sgns_update(
+pub fn sgns_update<R: Rows + ?Sized>(
     logistic: &Logistic,
     input: &mut [f32],
-    outputs: &mut [f32],
+    outputs: &mut R,
     words: &[u32],
     alpha: f32,
     scratch: &mut Scratch,
@@ -114,16 +114,17 @@ pub fn sgns_update(
 /// for `hidden` in `scratch.grad`. Returns the loss, or `None` before any vector moves
 /// when a dot product is not finite.
 #[inline]
-pub(crate) fn output_step(
+pub(crate) fn output_step<R: Rows + ?Sized>(
     logistic: &Logistic,
     hidden: &[f32],
-    outputs: &mut [f32],
+    outputs: &mut R,
     words: &[u32],
     alpha: f32,
     scratch: &mut Scratch,
 ) -> Option<f32> {
     let Scratch { grad, dots, coefs } = scratch;
     dots.resize(words.len(), 0.0);
+    outputs.fetch(words);
     dot_rows(hidden, outputs, words, dots);
     coefs.clear();
     let mut loss = 0.0;
@@ -136,6 +137,9 @@ pub(crate) fn output_step(
         coefs.push(alpha * gradient);
     }
     update_rows(hidden, outputs, words, coefs, grad);
+    for &word in words {
+        outputs.updated(word as usize);
+    }
     Some(loss)
 }
 

@@ -51,10 +51,12 @@ use rand::rngs::Xoshiro256PlusPlus;
 
 use super::config::{MAX_MODEL_BYTES, TrainConfig};
 use super::hogwild::{Hogwild, unshared_vec};
+use super::replica::{Replica, Replicated, replicated_rows};
 use super::sampler::AliasTable;
 use super::sgns::{Logistic, Scratch, output_step, sgns_update};
 use crate::embed::Embeddings;
 use crate::error::{Error, Result};
+use crate::linalg::Rows;
 use crate::text::Corpus;
 
 /// Longest run of tokens trained as one sentence (gensim's `MAX_WORDS_IN_BATCH`).
@@ -108,6 +110,9 @@ pub struct Trainer {
     output: Vec<f32>,
     /// One per thread; the first holds the generator that initialised the vectors.
     workers: Vec<Worker>,
+    /// Several threads: each thread's copy of the frequent words' output rows
+    /// ([`super::replica`]); none on one thread.
+    replicas: Vec<Replica>,
 
     /// 0-based epoch in progress.
     epoch: u32,
@@ -155,13 +160,14 @@ struct Worker {
     diverged_at: Option<u64>,
 }
 
-/// What a worker trains with: the shared tables and the two matrices.
-struct Model<'a> {
+/// What a worker trains with: the shared tables and the two matrices, the output matrix
+/// whole (one thread) or seen through the worker's copy of its first rows (several).
+struct Model<'a, O: Rows + ?Sized> {
     config: &'a TrainConfig,
     logistic: &'a Logistic,
     noise: &'a AliasTable,
     input: &'a mut [f32],
-    output: &'a mut [f32],
+    output: &'a mut O,
 }
 
 impl Worker {
@@ -194,7 +200,12 @@ impl Worker {
     /// Trains the window around kept token `centre` at learning rate `alpha`. Returns
     /// `None` when a dot product is not finite.
     #[inline]
-    fn train_centre(&mut self, model: &mut Model, centre: usize, alpha: f32) -> Option<()> {
+    fn train_centre<O: Rows + ?Sized>(
+        &mut self,
+        model: &mut Model<O>,
+        centre: usize,
+        alpha: f32,
+    ) -> Option<()> {
         let config = model.config;
         let dim = config.dim;
         let reach = config.window - (self.rng.next_u32() as usize % config.window);
@@ -261,7 +272,7 @@ impl Worker {
     /// divergence happened and stops there.
     fn train_range(
         &mut self,
-        model: &mut Model,
+        model: &mut Model<Replicated>,
         corpus: &Corpus,
         keep: &[u64],
         range: (usize, usize),
@@ -333,6 +344,10 @@ impl Trainer {
             let seed = config.seed ^ i.wrapping_mul(0x9e37_79b9_7f4a_7c15);
             workers.push(Worker::new(Xoshiro256PlusPlus::seed_from_u64(seed), &config));
         }
+        let replicas = match config.threads {
+            1 => Vec::new(),
+            threads => (0..threads).map(|_| Replica::new(replicated_rows(n_words, dim), dim)).collect(),
+        };
         Trainer {
             noise: AliasTable::unigram(corpus.vocab().counts(), config.ns_exponent),
             keep,
@@ -343,6 +358,7 @@ impl Trainer {
             input,
             output: vec![0.0; n_words * dim],
             workers,
+            replicas,
             epoch: 0,
             epoch_done: 0,
             sentence: 0,
@@ -490,7 +506,7 @@ impl Trainer {
             logistic: &self.logistic,
             noise: &self.noise,
             input: &mut self.input,
-            output: &mut self.output,
+            output: self.output.as_mut_slice(),
         };
         while segment.next < worker.kept.len() {
             let centre = segment.next;
@@ -558,7 +574,7 @@ impl Trainer {
         let output = Hogwild::new(&mut self.output);
         let panic_thread = self.panic_thread.take();
         rayon::scope(|scope| {
-            for (i, worker) in self.workers.iter_mut().enumerate() {
+            for (i, (worker, replica)) in self.workers.iter_mut().zip(&mut self.replicas).enumerate() {
                 let (input, output, walked, next_piece) = (&input, &output, &walked, &next_piece);
                 scope.spawn(move |_| {
                     if panic_thread == Some(i) {
@@ -567,12 +583,16 @@ impl Trainer {
                     // SAFETY: the threads of this scope race on the matrices, as Hogwild
                     // does; `Hogwild` documents why that is accepted.
                     let (input, output) = unsafe { (input.slice(), output.slice()) };
-                    let mut model = Model { config, logistic, noise, input, output };
+                    let mut output = replica.over(output);
+                    let mut model = Model { config, logistic, noise, input, output: &mut output };
                     let alpha_after = |walked: u64| alpha_at(config, epoch_tokens, step_base + walked);
                     while worker.diverged_at.is_none() {
                         let piece = next_piece.fetch_add(1, Ordering::Relaxed);
                         let Some(&[from, to]) = cuts.get(piece..piece + 2) else { break };
                         worker.train_range(&mut model, corpus, keep, (from, to), walked, alpha_after);
+                        // Rows updated fewer than MERGE_AFTER times in the piece are handed
+                        // over too, and the step ends with every change in the shared matrix.
+                        model.output.merge();
                     }
                 });
             }
@@ -733,6 +753,24 @@ mod tests {
             assert!(losses.len() == 3 && losses.iter().all(|&l| l > 1.0 && l < 4.2), "{threads}: {losses:?}");
             assert!(trainer.to_embeddings().is_ok());
         }
+    }
+
+    #[test]
+    fn a_threaded_step_ends_with_every_change_in_the_shared_matrices() {
+        // Each thread copies every output row of this small vocabulary, and most rows get
+        // fewer than MERGE_AFTER updates in one step: only the merges at the ends of pieces
+        // and of the step put them into the shared matrix, where outputs start at zero.
+        let config = TrainConfig { threads: 2, ..small_config() };
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        pool.install(|| {
+            let mut trainer = Trainer::new(corpus(&text()), config, no_clock).unwrap();
+            let n_words = trainer.corpus().vocab().len();
+            assert!(trainer.replicas.iter().all(|r| r.rows() == n_words));
+            trainer.step(333).unwrap();
+            assert!(trainer.replicas.iter().all(|r| !r.has_pending()));
+            let moved = trainer.output.chunks(config.dim).filter(|row| row.iter().any(|&v| v != 0.0)).count();
+            assert!(moved > n_words / 2, "{moved} of {n_words} output rows moved");
+        });
     }
 
     #[test]
