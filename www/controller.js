@@ -66,6 +66,8 @@ export class Controller {
     this.exports = new Exports(view, this.mapModel, this.timeline, { request, saved: () => { this.unsaved = false; } });
     this.reset();
 
+    /** @type {{what: string, learning: boolean}|null} what `mayReplace` is asking about, while it asks */
+    this.asking = null;
     this.params.set(DEFAULTS);
     view.mapPanel.setAxes([], 0, 1);
     view.sourcePanel.bindUseSample(() => this.openSample());
@@ -208,13 +210,29 @@ export class Controller {
     }
     if (!this.working) return true;
     const going = { training: 'Training is running', paused: 'Training is paused', learning: 'BPE merges are being learned' }[this.state];
-    const stop = await this.view.confirm(
+    const asking = (this.asking = { what, learning: this.state === 'learning' });
+    const question = this.view.confirm(
       `${going}. Stop it and open ${what}? What was learned so far gives way to it.`,
       `Stop and open ${what}`,
       'Keep training',
     );
+    const stop = await question.finally(() => {
+      if (this.asking === asking) this.asking = null;
+    });
     if (stop && this.working) await this.control('stop');
     return stop;
+  }
+
+  /**
+   * The work that `mayReplace` asked about ended before the person answered: the question
+   * says so, instead of asking to stop what no longer runs.
+   */
+  retitleQuestion() {
+    if (!this.asking || this.working) return;
+    const { what, learning } = this.asking;
+    const ended = learning ? 'The BPE merges are learned' : this.state === 'done' ? 'Training has finished' : 'Training has stopped';
+    const given = learning ? 'The merges give way to it.' : 'The vectors it learned give way to it.';
+    this.view.retitleConfirm(`${ended}. Open ${what}? ${given}`, `Open ${what}`, learning ? 'Keep this text' : 'Keep these vectors');
   }
 
   /**
@@ -411,6 +429,7 @@ export class Controller {
       canEvaluate: hasVectors && !this.evaluations.running,
     });
     if (state !== 'loaded' && state !== 'loading' && (this.progress || this.learning)) this.paintProgress();
+    this.retitleQuestion();
     if (state === 'done' && this.isSample && !this.sanityShown) {
       this.sanityShown = true;
       this.sanityCheck();

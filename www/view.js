@@ -138,6 +138,14 @@ export class View {
     });
   }
 
+  /** Rewords the question `confirm` is asking, if it still is: its answer stays pending. */
+  retitleConfirm(text, yes, no) {
+    if (!this.pendingConfirm) return;
+    $('confirm-text').textContent = revealInvisible(text);
+    $('confirm-yes').textContent = yes;
+    $('confirm-no').textContent = no;
+  }
+
   // ---- the controls and the loss chart
 
   /**

@@ -172,6 +172,36 @@ test('a frame of the old model that arrives after "stop and open" is not drawn',
   await page.close();
 });
 
+test('a question to stop training is reworded when training ends before the answer, and still answered', { timeout: 120_000 }, async () => {
+  const { page, problems } = await openOnSample();
+  const question = page.locator('#confirm-text');
+  // Twice: the run is stopped under the question and kept, then it finishes under the
+  // question (asked while paused, then resumed) and gives way.
+  await trainLong(page);
+  await openFiles(page, textFile('other.txt', 'the cat sat on the mat\n'.repeat(50)));
+  await question.filter({ hasText: /^Training is running\. Stop it and open other\.txt\?/ }).waitFor();
+  await button(page, 'Stop').click();
+  await question.filter({ hasText: 'Training has stopped. Open other.txt? The vectors it learned give way to it.' }).waitFor();
+  assert.equal(await button(page, 'Stop and open other.txt').count(), 0, 'nothing is left to stop');
+  await button(page, 'Keep these vectors').click();
+  assert.equal(await page.locator('#confirm').isVisible(), false);
+  assert.match(await progressText(page).textContent(), /^Stopped\. /, 'the stopped run stays');
+
+  await field(page, 'Epochs').fill('20');
+  await button(page, 'Train again').click();
+  await button(page, 'Pause').click();
+  await progressText(page).filter({ hasText: /^Paused\. / }).waitFor();
+  await openFiles(page, textFile('other.txt', 'the cat sat on the mat\n'.repeat(50)));
+  await question.filter({ hasText: /^Training is paused\. Stop it and open other\.txt\?/ }).waitFor();
+  await button(page, 'Resume').click();
+  await question.filter({ hasText: 'Training has finished. Open other.txt? The vectors it learned give way to it.' }).waitFor({ timeout: 60_000 });
+  await button(page, 'Open other.txt').click();
+  await stat(page, 'Lines').filter({ hasText: '50' }).waitFor();
+  await progressText(page).filter({ hasText: 'Not started.' }).waitFor();
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('a slow read that a newer text replaced does not wipe the newer text', { timeout: 180_000 }, async () => {
   const path = join(RESULTS, 'slow-read.txt');
   const line = 'alpha beta gamma delta epsilon zeta eta theta iota kappa\n';
