@@ -1,32 +1,37 @@
 //! The hot loops of the crate over plain `f32` slices: `dot` and `axpy`, and the two halves
 //! of an SGNS step over rows of a matrix, `dot_rows` and `update_rows`.
 //!
-//! They walk `chunks_exact(8)` with eight independent accumulators so LLVM turns them
-//! into SIMD (SSE on x86-64, `simd128` in the browser); an indexed loop with one
-//! accumulator did not vectorise and was measured 5x slower.
+//! They walk eight floats at a time as `wide::f32x8`, which is one AVX register natively and
+//! two `simd128` vectors in the browser. The same loops over `[f32; 8]` accumulators, left
+//! to LLVM's vectoriser, came out two floats at a time (`vmovsd`, `v128.load64_zero`: LLVM
+//! split the eight accumulators into four pairs), on x86-64 with AVX2 or AVX-512 and in
+//! wasm alike; as `f32x8` one thread trains the King James Bible in 2.6 s instead of 3.55 s
+//! (Xeon, AVX-512), with the same sums in the same order, so the same vectors to the bit.
 //!
-//! Tried and left out, since they measured no faster on the King James Bible benchmark
-//! (dim 100, AVX2): four 8-wide accumulators in `dot` (0 to 10 % slower), four rows' dot
-//! products in one pass over `x` (LLVM vectorised it across the rows, with shuffles, and it
-//! was slower than one row at a time), and `f32::mul_add` under `target_feature = "fma"`
-//! (within 1 %: the loops wait on memory, not on arithmetic).
+//! Tried and left out, since they measured no faster on that benchmark (dim 100): two
+//! accumulators in `dot` to break its dependency chain (2.67 to 2.72 s against 2.60 to
+//! 2.72 s: the chain waits on the row's cache misses, not on the adds); prefetching the next
+//! pair's rows, its noise words drawn ahead (2.7 s), or every pair's rows of a window at once
+//! (2.9 s); on the AVX2 machine before, four rows' dot products in one pass over `x` and
+//! `f32::mul_add` under `target_feature = "fma"` (within 1 %: the loops wait on memory).
 //!
 //! **Unchecked precondition:** both slices have the same length (checked only in debug builds).
+
+use wide::f32x8;
 
 /// The dot product `x · y`.
 #[inline]
 pub fn dot(x: &[f32], y: &[f32]) -> f32 {
     debug_assert_eq!(x.len(), y.len());
-    let mut acc = [0.0f32; 8];
-    let xs = x.chunks_exact(8);
-    let ys = y.chunks_exact(8);
-    let tail: f32 = xs.remainder().iter().zip(ys.remainder()).map(|(a, b)| a * b).sum();
-    for (a, b) in xs.zip(ys) {
-        for i in 0..8 {
-            acc[i] += a[i] * b[i];
-        }
+    let n = x.len().min(y.len());
+    let ((xs, x_tail), (ys, y_tail)) = (x[..n].as_chunks::<8>(), y[..n].as_chunks::<8>());
+    let mut acc = f32x8::ZERO;
+    for (a, b) in xs.iter().zip(ys) {
+        acc += f32x8::from(*a) * f32x8::from(*b);
     }
+    let tail: f32 = x_tail.iter().zip(y_tail).map(|(a, b)| a * b).sum();
     // Pairwise reduction keeps the sum order fixed, so results are reproducible.
+    let acc = acc.to_array();
     let s = [acc[0] + acc[4], acc[1] + acc[5], acc[2] + acc[6], acc[3] + acc[7]];
     (s[0] + s[2]) + (s[1] + s[3]) + tail
 }
@@ -35,14 +40,13 @@ pub fn dot(x: &[f32], y: &[f32]) -> f32 {
 #[inline]
 pub fn axpy(a: f32, x: &[f32], y: &mut [f32]) {
     debug_assert_eq!(x.len(), y.len());
-    let mut ys = y.chunks_exact_mut(8);
-    let mut xs = x.chunks_exact(8);
-    for (yc, xc) in (&mut ys).zip(&mut xs) {
-        for i in 0..8 {
-            yc[i] += a * xc[i];
-        }
+    let n = x.len().min(y.len());
+    let ((ys, y_tail), (xs, x_tail)) = (y[..n].as_chunks_mut::<8>(), x[..n].as_chunks::<8>());
+    let av = f32x8::splat(a);
+    for (yc, xc) in ys.iter_mut().zip(xs) {
+        *yc = (f32x8::from(*yc) + av * f32x8::from(*xc)).to_array();
     }
-    for (yv, xv) in ys.into_remainder().iter_mut().zip(xs.remainder()) {
+    for (yv, xv) in y_tail.iter_mut().zip(x_tail) {
         *yv += a * xv;
     }
 }
@@ -122,18 +126,17 @@ pub fn update_rows<R: Rows + ?Sized>(
     debug_assert!(grad.len() == x.len() && coefs.len() == ids.len());
     let dim = x.len();
     grad.fill(0.0);
+    let (xs, x_tail) = x.as_chunks::<8>();
     for (&id, &g) in ids.iter().zip(coefs) {
         let row = matrix.row_mut(id as usize, dim);
-        let (mut rows, mut grads, mut xs) =
-            (row.chunks_exact_mut(8), grad.chunks_exact_mut(8), x.chunks_exact(8));
-        for ((rc, gc), xc) in (&mut rows).zip(&mut grads).zip(&mut xs) {
-            for i in 0..8 {
-                gc[i] += g * rc[i];
-                rc[i] += g * xc[i];
-            }
+        let ((rows, row_tail), (grads, grad_tail)) = (row.as_chunks_mut::<8>(), grad.as_chunks_mut::<8>());
+        let gv = f32x8::splat(g);
+        for ((rc, gc), xc) in rows.iter_mut().zip(grads.iter_mut()).zip(xs) {
+            let r = f32x8::from(*rc);
+            *gc = (f32x8::from(*gc) + gv * r).to_array();
+            *rc = (r + gv * f32x8::from(*xc)).to_array();
         }
-        let tail = rows.into_remainder().iter_mut().zip(grads.into_remainder()).zip(xs.remainder());
-        for ((o, d), &xv) in tail {
+        for ((o, d), &xv) in row_tail.iter_mut().zip(grad_tail.iter_mut()).zip(x_tail) {
             *d += g * *o;
             *o += g * xv;
         }
