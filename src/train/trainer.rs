@@ -66,6 +66,9 @@ pub const MAX_SEGMENT: usize = 10_000;
 /// 10,000 words too).
 const PIECE_TOKENS: usize = 10_000;
 
+/// The fewest pieces each thread's share of a step is cut into.
+const PIECES_PER_THREAD: usize = 8;
+
 /// A monotonic clock in seconds. Native code passes one built on `std::time::Instant`;
 /// the browser passes `performance.now() / 1000`. The core never reads time itself,
 /// because `std::time::Instant` panics on wasm32.
@@ -553,10 +556,12 @@ impl Trainer {
         if end <= start {
             end = self.boundary_after(start + 1);
         }
-        // Pieces of about PIECE_TOKENS, at least one per thread, that the threads take in
-        // turn: a thread the system leaves waiting then holds up one piece, not a half.
+        // Pieces of about PIECE_TOKENS, and at least PIECES_PER_THREAD a thread, that the
+        // threads take in turn: a thread the system leaves waiting then holds up one piece,
+        // not a half, and the threads that finish first wait at the step's end for a small
+        // piece (the page's steps of 50 ms are a few pieces of PIECE_TOKENS a thread).
         let threads = self.workers.len();
-        let n_pieces = ((end - start) / PIECE_TOKENS).max(threads);
+        let n_pieces = ((end - start) / PIECE_TOKENS).max(threads * PIECES_PER_THREAD);
         let mut cuts = vec![start];
         for i in 1..n_pieces {
             let cut = self.boundary_after(start + (end - start) * i / n_pieces);
@@ -586,14 +591,20 @@ impl Trainer {
                     let mut output = replica.over(output);
                     let mut model = Model { config, logistic, noise, input, output: &mut output };
                     let alpha_after = |walked: u64| alpha_at(config, epoch_tokens, step_base + walked);
+                    let mut since_merge = 0;
                     while worker.diverged_at.is_none() {
                         let piece = next_piece.fetch_add(1, Ordering::Relaxed);
                         let Some(&[from, to]) = cuts.get(piece..piece + 2) else { break };
                         worker.train_range(&mut model, corpus, keep, (from, to), walked, alpha_after);
-                        // Rows updated fewer than MERGE_AFTER times in the piece are handed
-                        // over too, and the step ends with every change in the shared matrix.
-                        model.output.merge();
+                        // Rows updated fewer than MERGE_AFTER times are handed over too.
+                        since_merge += to - from;
+                        if since_merge >= PIECE_TOKENS {
+                            model.output.merge();
+                            since_merge = 0;
+                        }
                     }
+                    // The step ends with every change in the shared matrix.
+                    model.output.merge();
                 });
             }
         });
