@@ -17,8 +17,8 @@
 //! is lost or counted twice (they are added, not averaged). A row with no pending update
 //! is taken afresh from the shared matrix before it is read ([`Replicated::fetch`]), so a
 //! thread sees the others' changes at most one merge late, counted in its own updates of
-//! that row. Rows still pending are merged at the end of each piece of work and of each
-//! step, so the shared matrix holds everything between steps.
+//! that row. Rows still pending are merged every 10,000 tokens a thread and at the end of
+//! each step, so the shared matrix holds everything between steps.
 //!
 //! **What was measured** (KJV, 2 threads, this 2-core VM): merging after 32 updates agreed
 //! with gensim's neighbours at 0.470 to 0.475 where plain Hogwild does 0.480 and two gensim
@@ -26,6 +26,22 @@
 //! input rows too (one write a pair, against six output rows) made it no faster and cost
 //! agreement. A private copy of the whole output matrix merged once a step agreed at 0.38:
 //! hot rows must be merged often, which is what counting each row's updates does.
+//!
+//! **Where the rest of the time goes** (2026-12-05, Xeon with AVX-512, the `f32x8` kernels:
+//! one thread 2.65 s, two 1.80 s with 3.6 s of CPU time). The copies cost by themselves:
+//! one thread made to train through them takes 3.3 s instead of 2.65 s, and with no merge
+//! but at each step's end 2.72 s, so the cost is the merges and the fetches after them
+//! (each takes a cold `base` and shared row). Two threads that never merged but at each step's end
+//! still took 1.55 s (3.1 s of CPU time): the input rows they share, and the larger working
+//! set. Tried and not kept, each measured on 2 threads: merging after 64 updates (1.73 s,
+//! agreement 0.467) or 128 (1.70 s, 0.452); merging only after updates and at a step's end
+//! (1.70 s, 0.462 to 0.469); fewer rows copied (1,024: 2.12 s; 2,048: 1.96 s; none, plain
+//! Hogwild: 3.4 s); merging and taking the sum as the copy in one pass (no change);
+//! prefetching `base` and the shared row a few updates before a merge (slower); each thread
+//! keeping only its changes (a delta read as shared + delta, so every read sees the others'
+//! merges: agreement 0.48, but 2.29 s, since every read of a hot row then follows the other
+//! core's writes); and noise words drawn by each thread from its own half of the vocabulary
+//! (no faster, agreement 0.41).
 //!
 //! A merge races with the other threads' merges of the same row as Hogwild does (a change
 //! another thread adds between this thread's read and write of a float is lost), on one row

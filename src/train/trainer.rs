@@ -12,7 +12,7 @@
 //! tokens are cut into segments, as gensim does.
 //!
 //! With `threads > 1` each step's tokens are cut, at segment boundaries, into pieces of
-//! about 10,000 tokens (at least `threads`), and `threads` jobs on rayon's global pool
+//! about 10,000 tokens (at least 8 a thread), and `threads` jobs on rayon's global pool
 //! (however many threads it has) take the pieces in turn and train them at once with
 //! Hogwild updates ([`super::hogwild`]), each job with its own random generator derived from
 //! the seed. Taking pieces in turn, as gensim's job queue does, keeps a thread that the
@@ -22,10 +22,13 @@
 //! first segment is longer.
 //!
 //! **Where the time goes, and what was tried.** A profile of one thread on the King James
-//! Bible (perf, software clock) puts 74 % in `output_step` (a pair's 1 + k dot products and
-//! row updates), 10 % in drawing noise words and 4 % in the rest of `train_centre`; the
-//! loops wait on memory (rows of the output matrix) more than on arithmetic. Tried on it and
-//! left out, by CPU time of interleaved runs (the machine was shared, load 5 to 7):
+//! Bible (perf, software clock; 2026-12-05, `crate::linalg`'s `f32x8` kernels) puts 85 % in
+//! `output_step` (a pair's 1 + k dot products and row updates) and 11 % in the rest of the
+//! step (drawing noise words, the input's update); the hottest instruction is the first add
+//! of a row's dot product, waiting for the row to arrive: the loops wait on memory (rows of
+//! the output matrix) more than on arithmetic. Drawing a window's noise words first, to
+//! prefetch the next pair's rows while one trains, was slower (2.7 s against 2.6 s). Tried
+//! before and left out, by CPU time of interleaved runs (the machine was shared, load 5 to 7):
 //! two 8-wide accumulators with FMA in the dot products (1.22 to 1.29 s an epoch against
 //! 1.08 to 1.19 s: slower, as the four accumulators `crate::linalg` names); prefetching a
 //! pair's noise rows just before its dot products (no gain: too late to hide anything);
