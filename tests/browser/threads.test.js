@@ -92,8 +92,11 @@ test('CBOW, chosen in the form, trains on 2 threads and answers the planted anal
   const { page, problems } = await suite.openExplorer();
   await stat(page, 'Vocabulary').waitFor();
   await field(page, 'Learning rate').fill('0.025');
+  const modelHelp = () => page.locator('#param-model-help').textContent();
+  assert.match(await modelHelp(), /^skip-gram predicts/, 'the line under Model describes the model chosen');
   await combobox(page, 'Model').selectOption('cbow');
   assert.equal(await field(page, 'Learning rate').inputValue(), '0.05', "skip-gram's default became CBOW's");
+  assert.match(await modelHelp(), /^CBOW predicts/, 'the line under Model follows the choice');
   await field(page, 'Epochs').fill('10');
   await field(page, 'Threads').fill('2');
   await button(page, 'Train').click();

@@ -5,6 +5,12 @@
 import { NUMBER_FIELDS } from '../params.js';
 import { $ } from '../dom.js';
 
+/** The line under Model, for the model chosen. */
+const MODEL_HELP = {
+  skipgram: 'skip-gram predicts each word of the window from the one in its middle',
+  cbow: "CBOW predicts the middle word from its window's average",
+};
+
 export class ParamsForm {
   constructor() {
     this.form = $('params');
@@ -40,12 +46,17 @@ export class ParamsForm {
     }
   }
 
-  /** Shows only the fields that apply to the chosen tokenizer (lowercase: words; BPE's own). */
-  showTokenizerFields() {
+  /**
+   * Shows only the fields that apply to the chosen tokenizer (lowercase: words; BPE's own),
+   * and under Model what the chosen model does.
+   */
+  showChoices() {
     const tokenizer = this.form.elements.namedItem('tokenizer').value;
     for (const field of this.form.querySelectorAll('[data-for-tokenizer]')) {
       field.hidden = field.dataset.forTokenizer !== tokenizer;
     }
+    const model = this.form.elements.namedItem('model').value;
+    $('param-model-help').textContent = MODEL_HELP[model] ?? '';
   }
 
   /** @param {Record<string, string|number|boolean>} values  (a bundle's `cbow` sets the Model choice) */
@@ -57,7 +68,7 @@ export class ParamsForm {
       if (input.type === 'checkbox') input.checked = Boolean(value);
       else input.value = String(value);
     }
-    this.showTokenizerFields();
+    this.showChoices();
   }
 
   /** @returns {Record<string, string|boolean>} the form's raw values */
@@ -84,7 +95,7 @@ export class ParamsForm {
   /** `handler(name)` whenever a field changes. */
   bindParamsChange(handler) {
     this.form.addEventListener('input', (event) => {
-      this.showTokenizerFields();
+      this.showChoices();
       handler(event.target.name);
     });
     this.form.addEventListener('submit', (event) => event.preventDefault());
