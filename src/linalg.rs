@@ -12,8 +12,11 @@
 //! accumulators in `dot` to break its dependency chain (2.67 to 2.72 s against 2.60 to
 //! 2.72 s: the chain waits on the row's cache misses, not on the adds); prefetching the next
 //! pair's rows, its noise words drawn ahead (2.7 s), or every pair's rows of a window at once
-//! (2.9 s); on the AVX2 machine before, four rows' dot products in one pass over `x` and
-//! `f32::mul_add` under `target_feature = "fma"` (within 1 %: the loops wait on memory).
+//! (2.9 s); on the AVX2 machine before, four rows' dot products in one pass over `x`.
+//! Fused multiply-adds (`f32x8::mul_add`, FMA where the CPU has it) took 2.45 to 2.64 s
+//! against 2.52 to 2.71 s, about 3 % faster, but they round once where a multiply and an
+//! add round twice, and wasm has none: kept out, so the sums are the same on every CPU and
+//! in the browser.
 //!
 //! **Unchecked precondition:** both slices have the same length (checked only in debug builds).
 
