@@ -9,13 +9,17 @@
 # setup.sh --kjv --gensim, --fasttext for its row, --browser and build-wasm.sh for the
 # browser's; BENCH_BROWSER=0 leaves the browser out); gensim's neighbours of each WORD are
 # printed too. The native runs go BENCH_ROUNDS times (default 3), taking turns, and the
-# median round of each is the one compared. Prints figures and the load average; asserts
-# nothing, since timings depend on the machine and its load.
+# median round of each is the one compared, left in OUT_DIR as NAME.bin and NAME.log
+# (native-1, native-2, native-cbow, native-cbow-2; scripts/bench.sh reads native-1). Prints
+# figures and the load average; asserts nothing, since timings depend on the machine and
+# its load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
-corpus=data/kjv.txt
+# BENCH_CORPUS: another text (npm test runs the script on a slice of the KJV, so the
+# benchmark cannot stop working unnoticed).
+corpus=${BENCH_CORPUS:-data/kjv.txt}
 out=${1:-$(mktemp -d)}
 words=("${@:2}")
 mkdir -p "$out"
@@ -56,8 +60,11 @@ for run in "${runs[@]}"; do
     IFS='|' read -r name label kind flags <<< "$run"
     # The median round by time: its seconds, CPU seconds and vectors.
     read -r seconds cpu round < <(printf '%s' "${times[$name]}" | sort -n | sed -n "$(( (ROUNDS + 1) / 2 ))p")
-    grep -E '^trained' "$out/$name-$round.log"
-    compare+=(--native "$label" "$kind" "$seconds" "$cpu" "$out/$name-$round.bin")
+    # The median round's files under the run's own name, which scripts/bench.sh reads.
+    cp "$out/$name-$round.bin" "$out/$name.bin"
+    cp "$out/$name-$round.log" "$out/$name.log"
+    grep -E '^trained' "$out/$name.log"
+    compare+=(--native "$label" "$kind" "$seconds" "$cpu" "$out/$name.bin")
 done
 
 browser=()

@@ -34,6 +34,23 @@ eval_dir=$(mktemp -d)
 .tools/venv/bin/python tests/gensim_eval.py ./target/release/embedscope "$eval_dir/kjv.txt"
 rm -rf "$eval_dir"
 
+section "Test: npm run bench's training table runs, and leaves the files bench.sh reads"
+# One round of each native run, no browser, on the first 3,000 lines of the KJV: the figures
+# mean nothing here; what is checked is that the script still runs through (gensim's rows
+# and the agreement too) and leaves the median round of each run under its own name.
+bench_dir=$(mktemp -d)
+head -n 3000 data/kjv.txt > "$bench_dir/corpus.txt"
+BENCH_ROUNDS=1 BENCH_BROWSER=0 BENCH_CORPUS="$bench_dir/corpus.txt" \
+    bash scripts/bench-native.sh "$bench_dir/out" > "$bench_dir/bench.log" 2>&1 \
+    || { cat "$bench_dir/bench.log"; exit 1; }
+for name in native-1 native-2 native-cbow native-cbow-2; do
+    [[ -s $bench_dir/out/$name.bin && -s $bench_dir/out/$name.log ]] \
+        || { cat "$bench_dir/bench.log"; echo "bench-native.sh left no $name.bin and $name.log" >&2; exit 1; }
+done
+grep -q 'top-10 agreement' "$bench_dir/bench.log" || { cat "$bench_dir/bench.log"; exit 1; }
+./target/release/embedscope neighbours "$bench_dir/out/native-1.bin" lord -k 3 > /dev/null
+rm -rf "$bench_dir"
+
 # The core must never stop compiling for the browser, so every test run builds both modules
 # (single-threaded and threaded); tests/browser/ then uses both.
 run_script build-wasm.sh
