@@ -54,7 +54,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 
 use super::config::{MAX_MODEL_BYTES, TrainConfig};
 use super::hogwild::{Hogwild, unshared_vec};
-use super::replica::{Replica, Replicated, replicated_rows};
+use super::replica::{MERGE_AFTER, MERGE_AFTER_CBOW, Replica, Replicated, replicated_rows};
 use super::sampler::AliasTable;
 use super::sgns::{Logistic, Scratch, output_step, sgns_update};
 use crate::embed::Embeddings;
@@ -352,7 +352,10 @@ impl Trainer {
         }
         let replicas = match config.threads {
             1 => Vec::new(),
-            threads => (0..threads).map(|_| Replica::new(replicated_rows(n_words, dim), dim)).collect(),
+            threads => {
+                let merge_after = if config.cbow { MERGE_AFTER_CBOW } else { MERGE_AFTER };
+                (0..threads).map(|_| Replica::new(replicated_rows(n_words, dim), dim, merge_after)).collect()
+            }
         };
         Trainer {
             noise: AliasTable::unigram(corpus.vocab().counts(), config.ns_exponent),
@@ -766,6 +769,17 @@ mod tests {
             let losses = trainer.epoch_losses();
             assert!(losses.len() == 3 && losses.iter().all(|&l| l > 1.0 && l < 4.2), "{threads}: {losses:?}");
             assert!(trainer.to_embeddings().is_ok());
+        }
+    }
+
+    #[test]
+    fn cbow_merges_its_threads_copies_sooner_than_skip_gram() {
+        // CBOW moves an output row once a centre word, skip-gram once a pair: merged after
+        // as many updates, CBOW's copies would cover about five times as much text.
+        for (cbow, merge_after) in [(false, MERGE_AFTER), (true, MERGE_AFTER_CBOW)] {
+            let config = TrainConfig { threads: 2, cbow, ..small_config() };
+            let trainer = Trainer::new(corpus(&text()), config, no_clock).unwrap();
+            assert!(trainer.replicas.iter().all(|r| r.merge_after() == merge_after), "cbow {cbow}");
         }
     }
 
