@@ -132,7 +132,7 @@ impl TrainConfig {
     /// matrices, and the raw and unit-normalised vectors the app copies out for queries),
     /// about 128 bytes per word for its string and tables, 4 bytes per token, and on several
     /// threads each thread's copy of the frequent words' output rows (at most
-    /// [`super::replica::REPLICA_BYTES`] a thread). The text itself is not counted.
+    /// 16 MiB a thread, `REPLICA_BYTES` in `train::replica`). The text itself is not counted.
     pub fn model_bytes(&self, vocab_size: usize, n_tokens: usize) -> u64 {
         let per_word = BYTES_PER_WORD_DIM * self.dim as u64 + BYTES_PER_WORD;
         let tokens = (n_tokens as u64).saturating_mul(BYTES_PER_TOKEN);

@@ -51,7 +51,8 @@
 //!
 //! A merge races with the other threads' merges of the same row as Hogwild does (a change
 //! another thread adds between this thread's read and write of a float is lost), on one row
-//! once every [`MERGE_AFTER`] updates instead of on every update.
+//! once every [`MERGE_AFTER`] updates ([`MERGE_AFTER_CBOW`] for CBOW) instead of on every
+//! update.
 
 use super::hogwild::unshared_vec;
 use crate::linalg::Rows;

@@ -15,6 +15,7 @@ export class ParamsForm {
   constructor() {
     this.form = $('params');
     this.buildNumberFields();
+    this.showChoices();
   }
 
   /** Builds the numeric fields; one that belongs to a tokenizer goes into its slot in the form. */
