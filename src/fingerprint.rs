@@ -40,6 +40,8 @@ pub fn fingerprint(text: &str, tokenizer: &str, vocab: &VocabConfig, train: &Tra
         train.threads,
         train.cbow
     );
+    // Appended only when set, so runs without it keep the fingerprints they had.
+    let params = if train.shared_noise { params + ";shared_noise" } else { params };
     let hash = fnv1a(fnv1a(FNV_OFFSET, text.as_bytes()), params.as_bytes());
     format!("{hash:016x}")
 }
@@ -69,6 +71,7 @@ mod tests {
             fingerprint("text", "word", &v, &TrainConfig { alpha: 0.0251, ..t }),
             fingerprint("text", "word", &v, &TrainConfig { threads: 2, ..t }),
             fingerprint("text", "word", &v, &TrainConfig { cbow: true, ..t }),
+            fingerprint("text", "word", &v, &TrainConfig { shared_noise: true, ..t }),
         ];
         for other in others {
             assert_ne!(base, other);

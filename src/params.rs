@@ -103,6 +103,7 @@ impl RunParams {
             ("nsExponent".into(), t.ns_exponent.into()),
             ("seed".into(), t.seed.into()),
             ("cbow".into(), t.cbow.into()),
+            ("sharedNoise".into(), t.shared_noise.into()),
             ("threads".into(), t.threads.into()),
         ]);
         json::object(members)
@@ -162,6 +163,7 @@ mod tests {
                 "nsExponent",
                 "seed",
                 "cbow",
+                "sharedNoise",
                 "threads"
             ]
         );

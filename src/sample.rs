@@ -420,6 +420,25 @@ mod tests {
         }
     }
 
+    #[test]
+    fn shared_noise_learns_every_planted_offset_on_one_and_two_threads() {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        for (seed, threads) in [(1, 1), (2, 1), (1, 2)] {
+            let config = TrainConfig { shared_noise: true, threads, ..config(seed) };
+            let embeddings = pool.install(|| trained(Trainer::new(corpus(), config, no_clock).unwrap()));
+            let (cos_add, cos_mul) = planted_accuracy(&embeddings);
+            println!(
+                "shared noise, {threads} threads, seed {seed}: 3CosAdd {:.1} %, 3CosMul {:.1} %",
+                cos_add * 100.0,
+                cos_mul * 100.0
+            );
+            assert!(
+                cos_add >= 0.95,
+                "shared noise, {threads} threads, seed {seed}: 3CosAdd accuracy {cos_add}"
+            );
+        }
+    }
+
     /// What [`planted_similarity_benchmark`] must reach by Spearman's correlation.
     const SPEARMAN_THRESHOLD: f64 = 0.75;
 

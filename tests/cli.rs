@@ -785,6 +785,18 @@ fn threads_and_cbow_train_and_say_whether_a_run_repeats() {
     let (given, _) = run("given.json", &["--threads", "1", "--cbow", "--alpha", "0.01"]);
     assert_eq!(params(&given), (Some(1.0), Some(true), Some(0.01)));
 
+    // Shared noise words: recorded in the bundle and the fingerprint; not for CBOW.
+    let (shared, shared_log) = run("shared.json", &["--threads", "1", "--shared-noise"]);
+    assert!(shared_log.contains("skip-gram, 1 thread: bit-reproducible;"), "{shared_log}");
+    let bundle = embedscope::embed::read_bundle(&std::fs::read_to_string(&shared).unwrap()).unwrap();
+    assert_eq!(bundle.params.unwrap().get("sharedNoise").and_then(|v| v.as_bool()), Some(true));
+    assert_ne!(fingerprint(&one_log), fingerprint(&shared_log));
+    let out = dir.join("no.json").to_str().unwrap().to_string();
+    fails_with_one_line(
+        &["train", &corpus, "--out", &out, "--cbow", "--shared-noise"],
+        "--shared-noise only applies to skip-gram: CBOW already draws noise words once a window",
+    );
+
     // The default is this machine's cores.
     let cores = std::thread::available_parallelism().unwrap().get();
     let (default, _) = run("default.json", &[]);

@@ -34,10 +34,10 @@ export const NUMBER_FIELDS = [
 /** The learning rate each model starts from by default: word2vec.c's (0.025 skip-gram, 0.05 CBOW). */
 export const DEFAULT_ALPHA = { skipgram: 0.025, cbow: 0.05 };
 
-/** word2vec.c's and gensim's defaults. */
+/** word2vec.c's and gensim's defaults (shared noise off: one draw of noise words per pair, as they do). */
 export const DEFAULTS = {
   tokenizer: 'word', lowercase: false, bpeVocabSize: 8_000, bpeMode: 'cross',
-  model: 'skipgram', dim: 100, window: 5, negative: 5, sample: 1e-3, minCount: 5, epochs: 5, alpha: DEFAULT_ALPHA.skipgram, seed: 1,
+  model: 'skipgram', sharedNoise: false, dim: 100, window: 5, negative: 5, sample: 1e-3, minCount: 5, epochs: 5, alpha: DEFAULT_ALPHA.skipgram, seed: 1,
   threads: defaultThreads(),
 };
 
@@ -81,9 +81,11 @@ const FIXED = { maxVocab: null, minAlpha: 0.0001, nsExponent: 0.75, keepPunctuat
  */
 export function checkParams(raw, { maxThreads = MAX_THREADS, whyOneThread = null } = {}) {
   const errors = {};
-  // Filled field by field below; a `Params` once no field is bad.
+  const cbow = raw.model === 'cbow';
+  // Filled field by field below; a `Params` once no field is bad. Shared noise is skip-gram's
+  // alone: CBOW draws once a window anyway (the form hides the box).
   /** @type {Record<string, any>} */
-  const params = { ...FIXED, tokenizer: raw.tokenizer, lowercase: Boolean(raw.lowercase), cbow: raw.model === 'cbow' };
+  const params = { ...FIXED, tokenizer: raw.tokenizer, lowercase: Boolean(raw.lowercase), cbow, sharedNoise: !cbow && Boolean(raw.sharedNoise) };
   if (raw.tokenizer === 'bpe') params.bpeMode = raw.bpeMode;
   const number = (n) => n.toLocaleString('en', { maximumFractionDigits: 6 });
   for (const field of NUMBER_FIELDS) {

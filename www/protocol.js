@@ -26,6 +26,9 @@
  * @property {number} seed
  * @property {number} threads  training threads, 1 to the worker's `ThreadsInfo.max`; 1 gives bit-identical vectors
  * @property {boolean} cbow  CBOW (word2vec.c's default learning rate 0.05) rather than skip-gram
+ * @property {boolean} sharedNoise  skip-gram only (false with `cbow`): one draw of noise words per
+ *   window, shared by all its context words, instead of one per pair (`TrainConfig::shared_noise`:
+ *   about 1.2x faster on one thread, at the same quality)
  */
 
 /**

@@ -247,8 +247,14 @@ impl Worker {
             self.pairs += 1;
             return Some(());
         }
-        for context in (from..to).filter(|&c| c != centre) {
+        // With shared noise, one draw serves every pair of the window (when it has one).
+        if config.shared_noise && to - from > 1 {
             self.draw_noise(model.noise, target, config.negative);
+        }
+        for context in (from..to).filter(|&c| c != centre) {
+            if !config.shared_noise {
+                self.draw_noise(model.noise, target, config.negative);
+            }
             let word = self.kept[context] as usize;
             let input = &mut model.input[word * dim..(word + 1) * dim];
             let loss =
@@ -724,6 +730,31 @@ mod tests {
         assert_ne!(whole.input, train(1_000_000).1.input, "CBOW trains other vectors than skip-gram");
     }
 
+    #[test]
+    fn shared_noise_draws_once_a_window_and_stays_reproducible() {
+        let run = |config: TrainConfig, chunk| {
+            let mut trainer = Trainer::new(corpus(&text()), config, no_clock).unwrap();
+            while !trainer.is_done() {
+                trainer.step(chunk).unwrap();
+            }
+            trainer
+        };
+        let shared = TrainConfig { shared_noise: true, ..small_config() };
+        let (whole, small) = (run(shared, 1_000_000), run(shared, 7));
+        assert_eq!(whole.input, small.input, "one thread stays bit-reproducible");
+        assert_eq!(whole.epoch_losses(), small.epoch_losses());
+        let losses = whole.epoch_losses();
+        assert!(losses[2] < losses[0] && losses[0] < 4.2, "{losses:?}");
+        // Fewer draws leave the generator elsewhere, so the vectors differ from per-pair draws.
+        assert_ne!(whole.input, train(1_000_000).1.input);
+        // CBOW draws once a window anyway: the option changes nothing there.
+        let cbow = TrainConfig { cbow: true, ..small_config() };
+        assert_eq!(
+            run(cbow, 1_000_000).input,
+            run(TrainConfig { shared_noise: true, ..cbow }, 1_000_000).input
+        );
+    }
+
     /// Trains `text` with `config` in steps of `chunk` tokens on a rayon pool of
     /// `pool_threads`, returning every step's progress and the trainer.
     fn train_on_pool(
@@ -978,6 +1009,7 @@ mod tests {
                 seed: rng.next_u64(),
                 threads: [1, 1, 2, 3][rng.random_range(0..4)],
                 cbow: rng.random_range(0..3) == 0,
+                shared_noise: rng.random_range(0..2) == 0,
             };
             let mut trainer = Trainer::new(corpus, config, no_clock).unwrap();
             let finished = loop {

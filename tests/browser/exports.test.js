@@ -71,7 +71,7 @@ async function trainSample(page, epochs) {
  */
 const samplePreset = (epochs, threads) => ({
   tokenizer: 'whitespace', dim: 50, window: 8, negative: 5, sample: 0, minCount: 5, maxVocab: null,
-  epochs, alpha: 0.05, minAlpha: 0.0001, nsExponent: 0.75, seed: 1, cbow: false, threads,
+  epochs, alpha: 0.05, minAlpha: 0.0001, nsExponent: 0.75, seed: 1, cbow: false, sharedNoise: false, threads,
 });
 
 test('a bundle records the parameters the vectors were trained with, not the form edited since', { timeout: 120_000 }, async () => {

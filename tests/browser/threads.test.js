@@ -94,9 +94,12 @@ test('CBOW, chosen in the form, trains on 2 threads and answers the planted anal
   await field(page, 'Learning rate').fill('0.025');
   const modelHelp = () => page.locator('#param-model-help').textContent();
   assert.match(await modelHelp(), /^skip-gram predicts/, 'the line under Model describes the model chosen');
+  const sharedNoise = page.getByRole('checkbox', { name: 'Share noise words across a window', exact: true });
+  assert.deepEqual([await sharedNoise.isVisible(), await sharedNoise.isChecked()], [true, false], "skip-gram's shared noise shows, off");
   await combobox(page, 'Model').selectOption('cbow');
   assert.equal(await field(page, 'Learning rate').inputValue(), '0.05', "skip-gram's default became CBOW's");
   assert.match(await modelHelp(), /^CBOW predicts/, 'the line under Model follows the choice');
+  assert.equal(await sharedNoise.isVisible(), false, 'shared noise is hidden under CBOW, which draws once a window anyway');
   await field(page, 'Epochs').fill('10');
   await field(page, 'Threads').fill('2');
   await button(page, 'Train').click();
@@ -112,7 +115,7 @@ test('CBOW, chosen in the form, trains on 2 threads and answers the planted anal
     const { bytes } = await window.explorer.worker.request('export', { format: 'bundle' });
     return JSON.parse(new TextDecoder().decode(bytes)).params;
   });
-  assert.deepEqual([bundle.cbow, bundle.threads, bundle.alpha], [true, 2, 0.05]);
+  assert.deepEqual([bundle.cbow, bundle.sharedNoise, bundle.threads, bundle.alpha], [true, false, 2, 0.05]);
   assert.deepEqual(problems, []);
   await page.close();
 });

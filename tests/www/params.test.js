@@ -1,5 +1,5 @@
-// The form's checks of the Threads field and the learning rate a model change takes
-// (www/params.js), without a browser.
+// The form's checks of the Threads field, the model's own options and the learning rate a
+// model change takes (www/params.js), without a browser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULTS, alphaForModel, checkParams } from '../../www/params.js';
@@ -33,6 +33,16 @@ test('Threads on a page that trains on one thread says why', () => {
 test('the model choice becomes the cbow flag', () => {
   assert.equal(checkParams(form({ model: 'cbow' })).params.cbow, true);
   assert.equal(checkParams(form({ model: 'skipgram' })).params.cbow, false);
+});
+
+test('shared noise: off by default, on when checked, always off for CBOW', () => {
+  assert.equal(DEFAULTS.sharedNoise, false);
+  assert.equal(checkParams(form({})).params.sharedNoise, false);
+  assert.equal(checkParams(form({ sharedNoise: true })).params.sharedNoise, true);
+  assert.equal(checkParams(form({ model: 'cbow', sharedNoise: true })).params.sharedNoise, false);
+  // A form without the box (an older page's raw values) leaves it off.
+  const { sharedNoise: _, ...withoutBox } = form({});
+  assert.equal(checkParams(withoutBox).params.sharedNoise, false);
 });
 
 test("a model change takes the new model's default learning rate, unless the person set another", () => {

@@ -48,8 +48,10 @@ export class ParamsForm {
   }
 
   /**
-   * Shows only the fields that apply to the chosen tokenizer (lowercase: words; BPE's own),
-   * and under Model what the chosen model does.
+   * Shows only the fields that apply to the chosen tokenizer (lowercase: words; BPE's own)
+   * and to the chosen model (shared noise: skip-gram), and under Model what the chosen model
+   * does. A hidden field keeps its value for when it shows again (shared noise goes to the
+   * worker as false under CBOW: see `checkParams`).
    */
   showChoices() {
     const tokenizer = this.form.elements.namedItem('tokenizer').value;
@@ -57,10 +59,16 @@ export class ParamsForm {
       field.hidden = field.dataset.forTokenizer !== tokenizer;
     }
     const model = this.form.elements.namedItem('model').value;
+    for (const field of this.form.querySelectorAll('[data-for-model]')) {
+      field.hidden = field.dataset.forModel !== model;
+    }
     $('param-model-help').textContent = MODEL_HELP[model] ?? '';
   }
 
-  /** @param {Record<string, string|number|boolean>} values  (a bundle's `cbow` sets the Model choice) */
+  /**
+   * @param {Record<string, string|number|boolean>} values  (a bundle's `cbow` sets the Model
+   *   choice, its `sharedNoise` the checkbox of that name)
+   */
   setParams(values) {
     if (typeof values.cbow === 'boolean') values = { ...values, model: values.cbow ? 'cbow' : 'skipgram' };
     for (const [name, value] of Object.entries(values)) {

@@ -36,6 +36,8 @@ pub struct Params {
     pub threads: usize,
     /// CBOW rather than skip-gram.
     pub cbow: bool,
+    /// Skip-gram: one draw of noise words per window (`TrainConfig::shared_noise`).
+    pub shared_noise: bool,
 }
 
 impl Default for Params {
@@ -60,6 +62,7 @@ impl Default for Params {
             seed: t.seed,
             threads: t.threads,
             cbow: t.cbow,
+            shared_noise: t.shared_noise,
         }
     }
 }
@@ -113,6 +116,7 @@ impl Params {
             seed: self.seed,
             threads: self.threads,
             cbow: self.cbow,
+            shared_noise: self.shared_noise,
         }
     }
 
