@@ -10,7 +10,8 @@
 # browser's; BENCH_BROWSER=0 leaves the browser out); gensim's neighbours of each WORD are
 # printed too. The native runs go BENCH_ROUNDS times (default 3), taking turns, and the
 # median round of each is the one compared, left in OUT_DIR as NAME.bin and NAME.log
-# (native-1, native-2, native-cbow, native-cbow-2; scripts/bench.sh reads native-1). Prints
+# (native-1, native-2, native-cbow, native-cbow-2, native-shared-1, native-shared-2;
+# scripts/bench.sh reads native-1). Prints
 # figures and the load average; asserts nothing, since timings depend on the machine and
 # its load.
 set -euo pipefail
@@ -36,6 +37,8 @@ runs=(
     "native-2|2 threads|sg|--threads 2"
     "native-cbow|CBOW 1 thread|cbow|--threads 1 --cbow"
     "native-cbow-2|CBOW 2 threads|cbow|--threads 2 --cbow"
+    "native-shared-1|shared noise 1 thread|sg|--threads 1 --shared-noise"
+    "native-shared-2|shared noise 2 threads|sg|--threads 2 --shared-noise"
 )
 # Three rounds, the runs taking turns, and the median round of each run is what the table
 # shows: on a shared 2-core machine one run of 2 threads can take twice another's time, and

@@ -220,6 +220,14 @@ for threads, seconds in fasttext_seconds.items():
     mine = native.get("1 thread" if threads == 1 else "2 threads")
     if mine:
         ratio(f"embedscope {threads} thread(s) vs fastText {threads} thread(s)", seconds, mine, None)
+s_one, s_two = native.get("shared noise 1 thread"), native.get("shared noise 2 threads")
+if s_one and s_two:
+    ratio("shared noise: 2 threads vs 1 thread", s_one, s_two, None)
+if s_one and one:
+    ratio("shared noise 1 thread vs embedscope 1 thread", one, s_one, None)
+    ratio("shared noise 1 thread vs gensim workers=1", sg1_s, s_one, None)
+if s_two:
+    ratio("shared noise 2 threads vs gensim workers=2", sg2_s, s_two, None)
 if "CBOW 1 thread" in native:
     ratio("embedscope CBOW 1 thread vs gensim CBOW workers=1", cbow1_s, native["CBOW 1 thread"], None)
 b_one, b_two = browser.get("1 thread"), browser.get("2 threads")

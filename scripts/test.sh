@@ -43,7 +43,7 @@ head -n 3000 data/kjv.txt > "$bench_dir/corpus.txt"
 BENCH_ROUNDS=1 BENCH_BROWSER=0 BENCH_CORPUS="$bench_dir/corpus.txt" \
     bash scripts/bench-native.sh "$bench_dir/out" > "$bench_dir/bench.log" 2>&1 \
     || { cat "$bench_dir/bench.log"; exit 1; }
-for name in native-1 native-2 native-cbow native-cbow-2; do
+for name in native-1 native-2 native-cbow native-cbow-2 native-shared-1 native-shared-2; do
     [[ -s $bench_dir/out/$name.bin && -s $bench_dir/out/$name.log ]] \
         || { cat "$bench_dir/bench.log"; echo "bench-native.sh left no $name.bin and $name.log" >&2; exit 1; }
 done
