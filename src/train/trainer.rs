@@ -36,8 +36,12 @@
 //! a centre's step is two small matrix products, each output row read once a window), which
 //! took 16 % less CPU time (4.5 s against 5.35 s for 5 epochs) but agreed with gensim's
 //! neighbours at 0.441 on 1 and on 2 threads, under the 0.46 the issue asks (two gensim
-//! seeds agree at 0.480, this trainer at 0.480): sharing the noise words across a window
-//! costs quality here, so it is not offered.
+//! seeds agree at 0.480, this trainer at 0.480). The same shared draw trained pair by pair,
+//! in word2vec's order ([`TrainConfig::shared_noise`]), keeps gensim's agreement (0.482) and
+//! takes 2.4 s against 2.73 s; batches of pairs whose updates wait for all their dot
+//! products, without shared noise, agreed at 0.487 (README, "Speed and quality"): neither
+//! alone costs quality, together they did, for a reason not pinned down. It is offered as
+//! an option; the default draws once a pair, as word2vec.c and gensim do.
 //!
 //! **Architecture Invariant:** with `threads == 1`, given the corpus, the configuration and
 //! the seed, the sequence of updates is fixed, whatever the chunk sizes, so the vectors are
