@@ -76,10 +76,12 @@ if [[ ${BENCH_BROWSER:-1} != 0 ]]; then
     node scripts/bench-threads.mjs --kjv-only --json "$out/browser-threads.json" "$corpus"
     # The single-threaded module is what a page without threads runs: the 1-thread row.
     read -r -a figures < <(node -e '
-        const { single1: one, threaded2: two } = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-        console.log(one.seconds, one.cpu, two.seconds, two.cpu);
+        const { single1: one, threaded2: two, shared1, shared2 } = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+        console.log(one.seconds, one.cpu, two.seconds, two.cpu, shared1.seconds, shared1.cpu, shared2.seconds, shared2.cpu);
     ' "$out/browser-threads.json")
-    browser=(--browser "1 thread" "${figures[0]}" "${figures[1]}" --browser "2 threads" "${figures[2]}" "${figures[3]}")
+    browser=(--browser "1 thread" "${figures[0]}" "${figures[1]}" --browser "2 threads" "${figures[2]}" "${figures[3]}"
+        --browser "shared noise 1 thread" "${figures[4]}" "${figures[5]}"
+        --browser "shared noise 2 threads" "${figures[6]}" "${figures[7]}")
 fi
 
 section "gensim $(.tools/venv/bin/python -c 'import gensim; print(gensim.__version__)') and fastText beside embedscope: $corpus"

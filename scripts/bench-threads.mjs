@@ -1,6 +1,7 @@
 // Training on threads in the browser, for `npm run bench`: the King James Bible (whitespace
 // tokens, word2vec's defaults, 5 epochs) in a Web Worker in Chromium with the single-threaded
-// module on 1 thread, the threaded module on 1 thread and on 2, then a 100 MB text (the KJV
+// module on 1 thread, the threaded module on 1 thread and on 2, and with shared noise words
+// (`sharedNoise`) the single-threaded module on 1 and the threaded on 2, then a 100 MB text (the KJV
 // repeated, written to data/ once) on 2 threads, with its time and peak memory. Each run has
 // a fresh Chromium, so memory and caches are its own; the Vite dev server makes the page
 // cross-origin isolated, as the app needs for threads. The KJV runs go twice, interleaved,
@@ -59,12 +60,15 @@ function processFigures(profile) {
   return { peaks, cpu };
 }
 
-/** One training run in a fresh Chromium: `module` 'single' or 'threaded' on `threads` threads. */
-async function run(port, corpusPath, module, threads) {
+/**
+ * One training run in a fresh Chromium: `module` 'single' or 'threaded' on `threads` threads,
+ * skip-gram with noise words drawn once a pair or, with `sharedNoise`, once a window.
+ */
+async function run(port, corpusPath, module, threads, sharedNoise = false) {
   const browser = await launchChromium();
   try {
     const page = await browser.context.newPage();
-    const query = new URLSearchParams({ bench: 'threads', corpus: `/${corpusPath}`, module, threads: String(threads), epochs: '5' });
+    const query = new URLSearchParams({ bench: 'threads', corpus: `/${corpusPath}`, module, threads: String(threads), epochs: '5', sharedNoise: String(sharedNoise) });
     await page.goto(`http://localhost:${port}/tests/bench/browser.html?${query}`);
     await page.waitForSelector('body[data-done="true"]', { timeout: 1_800_000 });
     const result = JSON.parse(await page.textContent('#result'));
@@ -91,32 +95,38 @@ try {
 async function kjvRuns() {
   // Two rounds, the three runs interleaved, and the faster of each: on a shared machine a
   // run's time also measures what else ran meanwhile.
-  const configs = [['single', 1], ['threaded', 1], ['threaded', 2]];
+  // The last two: shared noise words (`--shared-noise`), a run of its own on each module.
+  const configs = [['single', 1, false], ['threaded', 1, false], ['threaded', 2, false], ['single', 1, true], ['threaded', 2, true]];
+  const shared = (sharedNoise) => (sharedNoise ? ', shared noise' : '');
   const best = configs.map(() => null);
   for (let round = 0; round < 2; round++) {
-    for (const [i, [module, threads]] of configs.entries()) {
-      const r = await run(port, corpus, module, threads);
-      console.log(`  round ${round + 1}: ${module} module, ${threads} thread(s): ${r.seconds.toFixed(2)} s `
+    for (const [i, [module, threads, sharedNoise]] of configs.entries()) {
+      const r = await run(port, corpus, module, threads, sharedNoise);
+      console.log(`  round ${round + 1}: ${module} module, ${threads} thread(s)${shared(sharedNoise)}: ${r.seconds.toFixed(2)} s `
         + `(the renderer's CPU time, page and workers, all of the run: ${r.cpu.renderer?.toFixed(1)} s)`);
       if (!best[i] || r.seconds < best[i].seconds) best[i] = r;
     }
   }
   const rows = [];
-  for (const [i, [module, threads]] of configs.entries()) {
+  for (const [i, [module, threads, sharedNoise]] of configs.entries()) {
     const r = best[i];
     const words = r.stats.tokens * r.epochLosses.length;
     rows.push({ module, threads, seconds: r.seconds });
-    console.log(`browser, ${module === 'single' ? 'single-threaded module' : 'threaded module'}, ${threads} ${threads === 1 ? 'thread ' : 'threads'}`.padEnd(52)
+    console.log(`browser, ${module === 'single' ? 'single-threaded module' : 'threaded module'}, ${threads} ${threads === 1 ? 'thread ' : 'threads'}${shared(sharedNoise)}`.padEnd(66)
       + `${r.seconds.toFixed(2).padStart(7)} s ${Math.round(words / r.seconds).toLocaleString('en').padStart(10)} corpus words/s`
       + `   (pool ${r.poolThreads}, ${r.working} threads working; epoch losses ${r.epochLosses.map((l) => l.toFixed(4)).join(' ')})`);
   }
-  const [single, threaded1, threaded2] = rows.map((r) => r.seconds);
+  const [single, threaded1, threaded2, shared1, shared2] = rows.map((r) => r.seconds);
   console.log(`browser 2 threads / 1 thread (single-threaded module): ${(single / threaded2).toFixed(2)}x (target at least 1.7x)`);
   console.log(`browser 2 threads / 1 thread (threaded module): ${(threaded1 / threaded2).toFixed(2)}x; `
     + `threaded module on 1 thread / single-threaded module: ${(single / threaded1).toFixed(2)} of its speed`);
+  console.log(`shared noise: 2 threads / 1 thread: ${(shared1 / shared2).toFixed(2)}x; `
+    + `1 thread against per-pair noise words: ${(single / shared1).toFixed(2)}x`);
   if (json) {
     const figures = (i) => ({ seconds: best[i].seconds, cpu: best[i].cpu.renderer ?? 0 });
-    writeFileSync(json, JSON.stringify({ single1: figures(0), threaded1: figures(1), threaded2: figures(2) }));
+    writeFileSync(json, JSON.stringify({
+      single1: figures(0), threaded1: figures(1), threaded2: figures(2), shared1: figures(3), shared2: figures(4),
+    }));
   }
 }
 

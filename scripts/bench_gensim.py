@@ -237,6 +237,11 @@ if b_two:
     ratio("browser 2 threads vs gensim workers=2", sg2_s, b_two, 1)
 if b_one and one:
     ratio("browser 1 thread vs embedscope native 1 thread", one, b_one, None)
+bs_one, bs_two = browser.get("shared noise 1 thread"), browser.get("shared noise 2 threads")
+if bs_one and bs_two:
+    ratio("browser shared noise: 2 threads vs 1 thread", bs_one, bs_two, None)
+if bs_two:
+    ratio("browser shared noise 2 threads vs gensim workers=2", sg2_s, bs_two, None)
 
 if args.words:
     print("\ngensim's neighbours (workers=1):")

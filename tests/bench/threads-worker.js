@@ -20,7 +20,7 @@ self.onmessage = async ({ data }) => {
     const bytes = new Uint8Array(await (await fetch(data.corpus)).arrayBuffer());
     let started = performance.now();
     session.set_text(bytes);
-    const stats = session.prepare({ tokenizer: 'whitespace', epochs, threads, cbow: data.cbow === 'true' });
+    const stats = session.prepare({ tokenizer: 'whitespace', epochs, threads, cbow: data.cbow === 'true', sharedNoise: data.sharedNoise === 'true' });
     const prepareSeconds = (performance.now() - started) / 1000;
     let progress;
     started = performance.now();

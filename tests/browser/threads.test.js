@@ -120,6 +120,26 @@ test('CBOW, chosen in the form, trains on 2 threads and answers the planted anal
   await page.close();
 });
 
+test('shared noise words, checked in the form, train the sample on 2 threads and answer the planted analogies; the bundle records it', { timeout: 240_000 }, async () => {
+  const { page, problems } = await suite.openExplorer();
+  await stat(page, 'Vocabulary').waitFor();
+  await page.getByRole('checkbox', { name: 'Share noise words across a window', exact: true }).check();
+  await field(page, 'Threads').fill('2');
+  await button(page, 'Train').click();
+  await waitUntilDone(page, 120_000);
+  const sanity = page.locator('#sanity');
+  await sanity.filter({ hasText: 'Sanity check' }).waitFor();
+  const [, correct, total] = (await sanity.textContent()).match(/3CosAdd ([\d,]+) of ([\d,]+)/).map((n) => Number(n.replaceAll(',', '')));
+  assert.ok(total === 296 && correct / total >= 0.9, await sanity.textContent());
+  const bundle = await page.evaluate(async () => {
+    const { bytes } = await window.explorer.worker.request('export', { format: 'bundle' });
+    return JSON.parse(new TextDecoder().decode(bytes)).params;
+  });
+  assert.deepEqual([bundle.cbow, bundle.sharedNoise, bundle.threads], [false, true, 2]);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('a panic in a training thread ends the run with its message, and the restarted worker trains on 2 threads again', { timeout: 240_000 }, async () => {
   const { page, problems } = await suite.openExplorer();
   await stat(page, 'Vocabulary').waitFor();
