@@ -17,6 +17,22 @@ import { button, combobox, explorerSuite, field, freePort, openPage, stat, waitU
 
 const suite = explorerSuite({ before, after });
 
+/** Waits for the sanity check after training on the sample: at least 90 % of its 296 planted analogies. */
+async function assertSanityCheckPasses(page) {
+  const sanity = page.locator('#sanity');
+  await sanity.filter({ hasText: 'Sanity check' }).waitFor();
+  const [, correct, total] = (await sanity.textContent()).match(/3CosAdd ([\d,]+) of ([\d,]+)/).map((n) => Number(n.replaceAll(',', '')));
+  assert.ok(total === 296 && correct / total >= 0.9, await sanity.textContent());
+}
+
+/** The parameters in a bundle of the current model, exported as the Export card does. */
+async function bundleParams(page) {
+  return page.evaluate(async () => {
+    const { bytes } = await window.explorer.worker.request('export', { format: 'bundle' });
+    return JSON.parse(new TextDecoder().decode(bytes)).params;
+  });
+}
+
 /**
  * Trains the built-in sample on `threads` threads in the open page and checks what a person
  * sees: the progress line names the threads, the loss falls every epoch but in noise, and
@@ -56,10 +72,7 @@ test('on the dev server the worker trains on a pool of 2 threads that really run
   const during = await ask('threads');
   assert.deepEqual([during.poolThreads, during.working], [2, 2], 'a pool of 2 threads, both running a broadcast job');
   // The sanity check after training on the sample scores its planted analogies.
-  const sanity = page.locator('#sanity');
-  await sanity.filter({ hasText: 'Sanity check' }).waitFor();
-  const [, correct, total] = (await sanity.textContent()).match(/3CosAdd ([\d,]+) of ([\d,]+)/).map((n) => Number(n.replaceAll(',', '')));
-  assert.ok(total === 296 && correct / total >= 0.9, await sanity.textContent());
+  await assertSanityCheckPasses(page);
 
   // The pool is the worker's, not the model's: vectors opened from a file keep it (the
   // session once dropped it with the text, and went on with one thread until the next prepare).
@@ -107,14 +120,8 @@ test('CBOW, chosen in the form, trains on 2 threads and answers the planted anal
   const losses = JSON.parse(await page.locator('#loss-chart').getAttribute('data-epoch-losses'));
   assert.ok(losses.every(Number.isFinite) && losses.at(-1) < losses[0], `the loss falls: ${losses.join(', ')}`);
   // The sanity check after training on the sample: all 296 planted analogies, as for skip-gram.
-  const sanity = page.locator('#sanity');
-  await sanity.filter({ hasText: 'Sanity check' }).waitFor();
-  const [, correct, total] = (await sanity.textContent()).match(/3CosAdd ([\d,]+) of ([\d,]+)/).map((n) => Number(n.replaceAll(',', '')));
-  assert.ok(total === 296 && correct / total >= 0.9, await sanity.textContent());
-  const bundle = await page.evaluate(async () => {
-    const { bytes } = await window.explorer.worker.request('export', { format: 'bundle' });
-    return JSON.parse(new TextDecoder().decode(bytes)).params;
-  });
+  await assertSanityCheckPasses(page);
+  const bundle = await bundleParams(page);
   assert.deepEqual([bundle.cbow, bundle.sharedNoise, bundle.threads, bundle.alpha], [true, false, 2, 0.05]);
   assert.deepEqual(problems, []);
   await page.close();
@@ -127,14 +134,8 @@ test('shared noise words, checked in the form, train the sample on 2 threads and
   await field(page, 'Threads').fill('2');
   await button(page, 'Train').click();
   await waitUntilDone(page, 120_000);
-  const sanity = page.locator('#sanity');
-  await sanity.filter({ hasText: 'Sanity check' }).waitFor();
-  const [, correct, total] = (await sanity.textContent()).match(/3CosAdd ([\d,]+) of ([\d,]+)/).map((n) => Number(n.replaceAll(',', '')));
-  assert.ok(total === 296 && correct / total >= 0.9, await sanity.textContent());
-  const bundle = await page.evaluate(async () => {
-    const { bytes } = await window.explorer.worker.request('export', { format: 'bundle' });
-    return JSON.parse(new TextDecoder().decode(bytes)).params;
-  });
+  await assertSanityCheckPasses(page);
+  const bundle = await bundleParams(page);
   assert.deepEqual([bundle.cbow, bundle.sharedNoise, bundle.threads], [false, true, 2]);
   assert.deepEqual(problems, []);
   await page.close();
