@@ -38,10 +38,11 @@
 //! neighbours at 0.441 on 1 and on 2 threads, under the 0.46 the issue asks (two gensim
 //! seeds agree at 0.480, this trainer at 0.480). The same shared draw trained pair by pair,
 //! in word2vec's order ([`TrainConfig::shared_noise`]), keeps gensim's agreement (0.482) and
-//! took 2.28 s against 2.73 s in the README's run; batches of pairs whose updates wait for all their dot
-//! products, without shared noise, agreed at 0.487 (README, "Speed and quality"): neither
-//! alone costs quality, together they did, for a reason not pinned down. It is offered as
-//! an option; the default draws once a pair, as word2vec.c and gensim do.
+//! took 2.28 s against 2.73 s in the README's run; batches of pairs whose updates wait for
+//! all their dot products, without shared noise, agreed at 0.487 (README, "Speed and
+//! quality"): neither alone costs quality, together they did, for a reason not pinned
+//! down. It is offered as an option; the default draws once a pair, as word2vec.c and
+//! gensim do.
 //!
 //! **Architecture Invariant:** with `threads == 1`, given the corpus, the configuration and
 //! the seed, the sequence of updates is fixed, whatever the chunk sizes, so the vectors are
