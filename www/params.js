@@ -69,6 +69,14 @@ export function alphaForModel(alpha, from, to) {
   return Number(String(alpha).trim()) === DEFAULT_ALPHA[from] ? String(DEFAULT_ALPHA[to]) : alpha;
 }
 
+/**
+ * What a field takes as written: a whole number is plain decimal digits (a minus sign, so a
+ * negative one is told it is out of range); a decimal may have a fraction and an exponent
+ * (`0.05`, `.05`, `1e-3`). `Number` alone would also take `0x2`, `+2` or `2e0`.
+ */
+const WHOLE = /^-?\d+$/;
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
 /** Parameters the form does not show, at the core's defaults. */
 const FIXED = { maxVocab: null, minAlpha: 0.0001, nsExponent: 0.75, keepPunctuation: false };
 
@@ -97,12 +105,13 @@ export function checkParams(raw, { maxThreads = MAX_THREADS, whyOneThread = null
     const value = Number(text);
     if (text === '' || !Number.isFinite(value)) {
       errors[name] = 'enter a number';
-    } else if (integer && !Number.isInteger(value)) {
+    } else if (integer && !WHOLE.test(text)) {
       errors[name] = 'enter a whole number';
-    } else if (name === 'threads' && value > max && max === 1) {
-      errors[name] = `1 only${why ? `: ${why}` : ''}`;
+    } else if (!integer && !DECIMAL.test(text)) {
+      errors[name] = 'enter a number';
     } else if (value < min || value > max) {
-      const range = max >= 1e9 ? `at least ${min}` : `from ${number(min)} to ${number(max)}`;
+      // One value allowed (Threads on a page that trains on one thread) is named as such.
+      const range = min === max ? `${number(min)} only` : max >= 1e9 ? `at least ${min}` : `from ${number(min)} to ${number(max)}`;
       errors[name] = why ? `${range}: ${why}` : range;
     } else {
       params[name] = value;

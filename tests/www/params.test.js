@@ -53,3 +53,46 @@ test("a model change takes the new model's default learning rate, unless the per
   assert.equal(alphaForModel('0.01', 'cbow', 'skipgram'), '0.01');
   assert.equal(alphaForModel('0.025', 'skipgram', 'skipgram'), '0.025');
 });
+
+test('whole-number fields take plain decimal integers only; decimal fields take decimals', () => {
+  const cases = [
+    // [field, text typed, the field's message or null when valid]
+    ['threads', '2', null],
+    ['threads', ' 2 ', null],
+    ['threads', '0x2', 'enter a whole number'],
+    ['threads', '+2', 'enter a whole number'],
+    ['threads', '2e0', 'enter a whole number'],
+    ['threads', '2.0', 'enter a whole number'],
+    ['threads', '1.5', 'enter a whole number'],
+    ['epochs', '0x3', 'enter a whole number'],
+    ['epochs', '3', null],
+    ['minCount', '1e3', 'enter a whole number'],
+    ['seed', '007', null],
+    // A negative whole number is one: the range says what is wrong with it.
+    ['window', '-1', 'from 1 to 100'],
+    ['dim', 'abc', 'enter a number'],
+    ['alpha', '0.05', null],
+    ['alpha', '.05', null],
+    ['alpha', '1e-3', null],
+    ['alpha', '5E-2', null],
+    ['alpha', '0x1', 'enter a number'],
+    ['alpha', 'Infinity', 'enter a number'],
+    ['sample', '1e-5', null],
+    ['sample', '0', null],
+  ];
+  for (const [name, text, message] of cases) {
+    const { params, errors } = checkParams(form({ [name]: text }), { maxThreads: 8 });
+    assert.equal(errors[name] ?? null, message, `${name} ${JSON.stringify(text)}`);
+    if (message == null) assert.equal(params[name], Number(text), `${name} ${JSON.stringify(text)}`);
+  }
+});
+
+test('Threads out of range on a one-thread page says "1 only", below as above', () => {
+  const why = 'this page is not cross-origin isolated';
+  for (const threads of ['0', '2', '9']) {
+    const { errors } = checkParams(form({ threads }), { maxThreads: 1, whyOneThread: why });
+    assert.equal(errors.threads, `1 only: ${why}`, `threads ${threads}`);
+  }
+  assert.equal(checkParams(form({ threads: '0' }), { maxThreads: 1 }).errors.threads, '1 only');
+  assert.equal(checkParams(form({ threads: '1' }), { maxThreads: 1, whyOneThread: why }).errors.threads, undefined);
+});
