@@ -5,7 +5,7 @@
 // the rest, each knowing no DOM: the map (map/map-model.js), the timeline
 // (timeline/timeline.js), the queries (queries/queries.js), the benchmarks
 // (evaluation/evaluations.js) and the Export card's files (exports/exports.js).
-import { DEFAULTS, KJV_PRESET, presetKeepingBpe, SAMPLE_PRESET } from './params.js';
+import { DEFAULTS, KJV_PRESET, SAMPLE_PRESET } from './params.js';
 import { Parameters } from './training/parameters.js';
 import { LossSeries } from './loss-series.js';
 import { SUPERSEDED } from './protocol.js';
@@ -133,6 +133,8 @@ export class Controller {
     /** The worker's name for the model shown (see worker.js `model`); frames of another are dropped. */
     this.model = null;
     this.sanityShown = false;
+    // The form now belongs to what opens next: no change waits for a training.
+    this.view.paramsForm.showParamsPending(false);
     // The answers on screen belong to the model that gives way.
     this.view.clearAnswers();
     this.queries.clear();
@@ -260,7 +262,7 @@ export class Controller {
   async open(source, name, preset) {
     this.view.showNotice(null);
     if (!(await this.mayReplace(name))) return;
-    if (preset) this.params.set(presetKeepingBpe(preset, String(this.view.paramsForm.readParams().tokenizer)));
+    if (preset) this.params.usePreset(preset);
     this.reset();
     this.source = source;
     this.sourceName = name;

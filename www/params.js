@@ -51,22 +51,53 @@ export const SAMPLE_PRESET = {
 /** The King James Bible (data/kjv.txt, one verse a line): word2vec's defaults on its words. */
 export const KJV_PRESET = { ...DEFAULTS, tokenizer: 'whitespace' };
 
+/** @typedef {'skipgram'|'cbow'} Model */
+
 /**
- * The preset for a text, keeping BPE when the person chose it: then only the preset's BPE
- * vocabulary size and mode apply.
- * @param {Params} preset @param {string} tokenizer  the form's tokenizer now
+ * The choices that are the person's whatever the text (a bundle's `cbow` names the model):
+ * a text's preset leaves them as the form has them.
  */
-export function presetKeepingBpe(preset, tokenizer) {
-  return tokenizer === 'bpe' ? { ...preset, tokenizer: 'bpe' } : preset;
+const OWN_CHOICES = ['model', 'cbow', 'threads', 'sharedNoise'];
+
+/**
+ * The learning rate each model starts from under `values` (a preset, the defaults, a
+ * bundle's parameters): their `alpha` is the rate of the model they name (skip-gram when
+ * they name none, as the presets do); the other model takes its default.
+ * @param {Record<string, any>} values
+ * @returns {Record<Model, number>}
+ */
+export function presetAlphas(values) {
+  const model = values.cbow === true || values.model === 'cbow' ? 'cbow' : 'skipgram';
+  return values.alpha == null ? { ...DEFAULT_ALPHA } : { ...DEFAULT_ALPHA, [model]: Number(values.alpha) };
 }
 
 /**
- * The learning rate to show when the model changes from `from` to `to`: the new model's
- * default if the field held the old one's (the person left it alone), else what they typed.
- * @param {string} alpha  the field's text  @param {'skipgram'|'cbow'} from  @param {'skipgram'|'cbow'} to
+ * The form's values for a text's preset, over what the form holds now (`raw`): the person's
+ * own choices (model, threads, shared noise) stay; BPE stays when chosen, and then only the
+ * preset's BPE vocabulary size and mode apply; the learning rate is the preset's for the
+ * model kept.
+ * @param {Record<string, any>} preset @param {Record<string, string|boolean>} raw  the form's raw values
  */
-export function alphaForModel(alpha, from, to) {
-  return Number(String(alpha).trim()) === DEFAULT_ALPHA[from] ? String(DEFAULT_ALPHA[to]) : alpha;
+export function presetValues(preset, raw) {
+  const values = Object.fromEntries(Object.entries(preset).filter(([name]) => !OWN_CHOICES.includes(name)));
+  if (raw.tokenizer === 'bpe') values.tokenizer = 'bpe';
+  values.alpha = presetAlphas(preset)[raw.model === 'cbow' ? 'cbow' : 'skipgram'];
+  return values;
+}
+
+/**
+ * The learning rate to show when the model changes from `from` to `to`. A rate that is not
+ * the person's own for `from` (that model's default, or the preset's rate for it) gives way
+ * to `last[to]`, what the field held when `to` was last chosen (at first the preset's rate
+ * for it); a rate the person set goes with them to the other model.
+ * @param {string} alpha  the field's text  @param {Model} from  @param {Model} to
+ * @param {{preset?: Record<Model, number>, last?: Record<Model, string|number>}} [rates]
+ *   `presetAlphas` of what last filled the form (word2vec's defaults when nothing did), and the
+ *   field's text when each model was last left
+ */
+export function alphaForModel(alpha, from, to, { preset = DEFAULT_ALPHA, last = preset } = {}) {
+  const value = Number(String(alpha).trim());
+  return value === DEFAULT_ALPHA[from] || value === preset[from] ? String(last[to]) : alpha;
 }
 
 /**

@@ -2,7 +2,7 @@
 // model change takes (www/params.js), without a browser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULTS, alphaForModel, checkParams } from '../../www/params.js';
+import { DEFAULTS, KJV_PRESET, SAMPLE_PRESET, alphaForModel, checkParams, presetAlphas, presetValues } from '../../www/params.js';
 
 const form = (fields) => Object.fromEntries(Object.entries({ ...DEFAULTS, ...fields }).map(([k, v]) => [k, typeof v === 'boolean' ? v : String(v)]));
 
@@ -95,4 +95,42 @@ test('Threads out of range on a one-thread page says "1 only", below as above', 
   }
   assert.equal(checkParams(form({ threads: '0' }), { maxThreads: 1 }).errors.threads, '1 only');
   assert.equal(checkParams(form({ threads: '1' }), { maxThreads: 1, whyOneThread: why }).errors.threads, undefined);
+});
+
+test("a model change goes back to the rate each model had: the preset's, the default or the person's", () => {
+  // The sample trains skip-gram at 0.05; CBOW takes its default, 0.05 as well.
+  const preset = presetAlphas(SAMPLE_PRESET);
+  assert.deepEqual(preset, { skipgram: 0.05, cbow: 0.05 });
+  assert.equal(alphaForModel('0.05', 'skipgram', 'cbow', { preset }), '0.05');
+  assert.equal(alphaForModel('0.05', 'cbow', 'skipgram', { preset, last: { ...preset, skipgram: '0.05' } }), '0.05');
+  // Skip-gram's default typed on the sample still counts as a default.
+  assert.equal(alphaForModel('0.025', 'skipgram', 'cbow', { preset }), '0.05');
+  // With word2vec's defaults, a person who chose 0.05 for skip-gram finds it again after CBOW.
+  const last = { skipgram: '0.05', cbow: 0.05 };
+  assert.equal(alphaForModel('0.05', 'skipgram', 'cbow', { last }), '0.05');
+  assert.equal(alphaForModel('0.05', 'cbow', 'skipgram', { last }), '0.05');
+  // A rate of the person's own goes with them.
+  assert.equal(alphaForModel('0.04', 'cbow', 'skipgram', { preset, last: { skipgram: '0.05', cbow: '0.04' } }), '0.04');
+});
+
+test("a preset's learning rate is for the model it names; the other model takes its default", () => {
+  assert.deepEqual(presetAlphas(DEFAULTS), { skipgram: 0.025, cbow: 0.05 });
+  assert.deepEqual(presetAlphas({ cbow: true, alpha: 0.1 }), { skipgram: 0.025, cbow: 0.1 });
+  assert.deepEqual(presetAlphas({ model: 'cbow', alpha: 0.1 }), { skipgram: 0.025, cbow: 0.1 });
+  assert.deepEqual(presetAlphas({ dim: 10 }), { skipgram: 0.025, cbow: 0.05 });
+});
+
+test("a text's preset keeps the person's model, threads, shared noise and BPE; the rate follows the model kept", () => {
+  const raw = form({ model: 'cbow', threads: '1', sharedNoise: true, tokenizer: 'whitespace' });
+  const values = presetValues(DEFAULTS, raw);
+  for (const own of ['model', 'cbow', 'threads', 'sharedNoise']) assert.equal(own in values, false, own);
+  assert.equal(values.alpha, 0.05);
+  assert.equal(values.tokenizer, 'word');
+  assert.equal(values.window, 5);
+  assert.equal(presetValues(KJV_PRESET, form({ model: 'skipgram' })).alpha, 0.025);
+  assert.equal(presetValues(SAMPLE_PRESET, form({ model: 'skipgram' })).alpha, 0.05);
+  // BPE chosen stays BPE, with the preset's BPE settings.
+  const bpe = presetValues(SAMPLE_PRESET, form({ tokenizer: 'bpe', bpeVocabSize: '5000' }));
+  assert.deepEqual([bpe.tokenizer, bpe.bpeVocabSize], ['bpe', 800]);
+  assert.equal(presetValues(SAMPLE_PRESET, form({ tokenizer: 'word' })).tokenizer, 'whitespace');
 });

@@ -1,8 +1,9 @@
 // @ts-check
 // The training parameters as the controller reads them from the form (ParamsForm): checked
 // against the threads the worker offers (params.js holds the checks), the Threads field kept
-// within them, and the learning rate following a change of model. It knows no DOM.
-import { alphaForModel, checkParams } from '../params.js';
+// within them, a text's preset applied around the person's own choices, and the learning
+// rate following a change of model. It knows no DOM.
+import { alphaForModel, checkParams, DEFAULT_ALPHA, presetAlphas, presetValues } from '../params.js';
 
 /** @typedef {import('./params-form.js').ParamsForm} ParamsForm */
 
@@ -21,6 +22,11 @@ export class Parameters {
     this.threads = null;
     /** The model the form showed last, whose default learning rate a change of model replaces. */
     this.modelShown = modelOf(form.readParams());
+    /**
+     * Each model's learning rate under what last filled the form (`presetAlphas`), and what
+     * the field held when each model was last left: a change of model goes back to it.
+     */
+    this.alphas = { preset: { ...DEFAULT_ALPHA }, last: { ...DEFAULT_ALPHA } };
   }
 
   /** The form's parameters, checked, each message shown next to its field; null when one is wrong. */
@@ -36,15 +42,27 @@ export class Parameters {
   }
 
   /**
-   * Puts `values` into the form, and remembers the model they leave chosen (see
-   * `followModel`). Threads beyond what this page offers (a bundle trained on 16 by the
-   * command-line tool) become the most it offers.
+   * Puts `values` into the form, and remembers the model they leave chosen and, when they
+   * hold a learning rate, each model's rate under them (`alphas`, by default
+   * `presetAlphas(values)`; see `followModel`). Threads beyond what this page offers (a
+   * bundle trained on 16 by the command-line tool) become the most it offers.
+   * @param {Record<string, any>} values @param {Record<'skipgram'|'cbow', number>} [alphas]
    */
-  set(values) {
+  set(values, alphas = presetAlphas(values)) {
     const max = this.threads?.max;
     if (max != null && values.threads > max) values = { ...values, threads: max };
     this.form.setParams(values);
     this.modelShown = modelOf(this.form.readParams());
+    if (values.alpha != null) this.alphas = { preset: { ...alphas }, last: { ...alphas } };
+  }
+
+  /**
+   * Applies a text's preset: the person's own choices (model, threads, shared noise) stay,
+   * and so does BPE; the learning rate is the preset's for the model kept (see `presetValues`).
+   * @param {Record<string, any>} preset
+   */
+  usePreset(preset) {
+    this.set(presetValues(preset, this.form.readParams()), presetAlphas(preset));
   }
 
   /** The threads the worker offers, for `checkParams` (every thread until the worker says). */
@@ -68,11 +86,16 @@ export class Parameters {
     return false;
   }
 
-  /** The Model field changed: the new model's default learning rate, unless the person set one. */
+  /**
+   * The Model field changed: the field goes back to the rate it held when the new model was
+   * last chosen (at first the preset's or its default), unless the person set one of their own.
+   */
   followModel() {
     const raw = this.form.readParams();
     const model = modelOf(raw);
-    this.form.setParams({ alpha: alphaForModel(String(raw.alpha), this.modelShown, model) });
+    const last = { ...this.alphas.last, [this.modelShown]: String(raw.alpha) };
+    this.form.setParams({ alpha: alphaForModel(String(raw.alpha), this.modelShown, model, { preset: this.alphas.preset, last }) });
+    this.alphas = { ...this.alphas, last };
     this.modelShown = model;
   }
 }
