@@ -132,14 +132,25 @@ export class Controller {
     this.withinEpoch = new LossSeries();
     /** The worker's name for the model shown (see worker.js `model`); frames of another are dropped. */
     this.model = null;
-    this.sanityShown = false;
     // The form now belongs to what opens next: no change waits for a training.
     this.view.paramsForm.showParamsPending(false);
-    // The answers on screen belong to the model that gives way.
-    this.view.clearAnswers();
-    this.queries.clear();
+    this.clearAnswers();
     this.mapModel.clear();
     this.timeline.clear();
+  }
+
+  /**
+   * Clears every answer on screen and on the map (neighbours, token facts, analogy,
+   * evaluation, sanity check): they belong to the model that gives way, to another text or
+   * vectors, or to another model of the same text (trained again). The words asked about
+   * stay in their boxes, to ask the next model.
+   */
+  clearAnswers() {
+    this.view.clearAnswers();
+    this.queries.clear();
+    this.mapModel.clearAnswers();
+    // The next model of the sample is checked in its turn.
+    this.sanityShown = false;
   }
 
   paintAll() {
@@ -290,6 +301,9 @@ export class Controller {
       // A file opened meanwhile (dropped while the sample loads) has the last word.
       if (this.source !== source || this.opened !== opened || this.preparations !== mine) return false;
       this.isSample = reply.isSample;
+      // A new model of this text (trained again, or other parameters before training): no
+      // answer of the one before stays.
+      if (reply.model !== this.model) this.clearAnswers();
       this.model = reply.model;
       this.tokenizer = params.tokenizer;
       // Another tokenizer replaces the worker's BPE model.

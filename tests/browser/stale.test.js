@@ -1,8 +1,9 @@
 // Nothing of a model that gave way stays on the page, and work in flight never overwrites
-// newer work: answers are cleared when another text or vectors file opens, a frame of the
-// old model is not drawn, a read that a newer text replaced does not wipe it, a vectors file
-// being read can be stopped or replaced, the sanity check and the person's evaluation do not
-// replace each other, and the axes list survives frames. In Chromium, against Vite.
+// newer work: answers are cleared when another text or vectors file opens or the text is
+// trained again, a frame of the old model is not drawn, a read that a newer text replaced
+// does not wipe it, a vectors file being read can be stopped or replaced, the sanity check
+// and the person's evaluation do not replace each other, and the axes list survives frames.
+// In Chromium, against Vite.
 //
 // Run with `node --test tests/browser/` after scripts/build-wasm.sh; `npm test` does both.
 import { after, before, test } from 'node:test';
@@ -145,6 +146,63 @@ test('after training, another text or vectors file clears the answers of the mod
   await openFiles(page, textFile('circle.txt', smallVectorsText()));
   await stat(page, 'Format').waitFor();
   assert.deepEqual(await answersShown(), none, 'opened vectors clear them');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('training again clears the answers of the model it replaces, and keeps the words asked about', { timeout: 180_000 }, async () => {
+  const { page, problems } = await openOnSample();
+  await button(page, 'Train').click();
+  await waitUntilDone(page);
+  await page.locator('#sanity', { hasText: 'Sanity check' }).waitFor();
+  await combobox(page, 'Word').fill('king');
+  await button(page, 'Find').click();
+  await page.getByText('Nearest to “king”').waitFor();
+  await page.locator('#token-info').waitFor();
+  await combobox(page, 'A').fill('king');
+  await combobox(page, 'B').fill('queen');
+  await combobox(page, 'C').fill('man');
+  await button(page, 'Solve').click();
+  await page.locator('#analogy-results').waitFor();
+  await combobox(page, 'Benchmark').selectOption('planted-similarity');
+  await button(page, 'Evaluate').click();
+  await page.locator('#evaluation-message', { hasText: /^Spearman/ }).waitFor();
+
+  const answersShown = () => page.evaluate(() => {
+    const $ = (id) => document.getElementById(id);
+    const { answers } = window.explorer.mapModel;
+    return {
+      neighbours: $('neighbours-list').children.length,
+      neighboursMessage: $('neighbours-message').textContent,
+      tokenInfo: !$('token-info').hidden,
+      analogy: !$('analogy-results').hidden || $('analogy-message').textContent !== '',
+      evaluation: !$('evaluation-results').hidden || $('evaluation-message').textContent !== '',
+      sanity: !$('sanity').hidden,
+      // What the map draws: the selected word, lines to its neighbours, the analogy's arrows.
+      mapAnswers: answers.selected != null || answers.neighbours.length > 0 || answers.analogyWords != null,
+    };
+  });
+  const none = { neighbours: 0, neighboursMessage: '', tokenInfo: false, analogy: false, evaluation: false, sanity: false, mapAnswers: false };
+  const before = await answersShown();
+  assert.deepEqual(Object.values(before).every(Boolean), true, `every answer is shown before: ${JSON.stringify(before)}`);
+
+  // Another model of the same text: its answers would differ, so the old ones go as it starts.
+  await combobox(page, 'Model').selectOption('cbow');
+  await button(page, 'Train again').click();
+  await page.waitForFunction(() => !document.getElementById('progress-text').textContent.startsWith('Done.'));
+  assert.deepEqual(await answersShown(), none, 'a new training clears the answers of the model it replaces');
+  await waitUntilDone(page);
+  // The sanity check is the new model's: it runs again once the new training is done.
+  await page.locator('#sanity', { hasText: 'Sanity check' }).waitFor();
+  assert.deepEqual({ ...(await answersShown()), sanity: false }, none, 'nothing of the old model came back');
+  // The words asked about stay in their boxes, so asking the new model is one click.
+  assert.deepEqual(
+    [await combobox(page, 'Word').inputValue(), ...await Promise.all(['A', 'B', 'C'].map((name) => combobox(page, name).inputValue()))],
+    ['king', 'king', 'queen', 'man'],
+  );
+  await button(page, 'Find').click();
+  await page.getByText('Nearest to “king”').waitFor();
+  assert.equal(await page.evaluate(() => window.explorer.mapModel.answers.selected), 'king');
   assert.deepEqual(problems, []);
   await page.close();
 });

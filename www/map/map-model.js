@@ -105,6 +105,20 @@ export class MapModel {
     this.redraw();
   }
 
+  /**
+   * Forgets the answers drawn (the selected word, its neighbours, the analogy's arrows):
+   * another model replaces theirs. The selection, the search and the view stay; the next
+   * frame places only the words they need.
+   */
+  clearAnswers() {
+    const { selected, neighbours, analogyWords } = this.answers;
+    if (selected == null && neighbours.length === 0 && analogyWords == null) return;
+    this.answers = { selected: null, neighbours: [], analogyWords: null };
+    this.settings = { ...this.settings, extraWords: this.wantedExtraWords() };
+    this.redraw();
+    this.host.changed();
+  }
+
   /** The answers of the controller's queries, drawn on the map. */
   setAnswers(answers) {
     this.answers = { ...this.answers, ...answers };
