@@ -38,6 +38,11 @@ pub enum Error {
         max_words: usize,
         max_dim: usize,
     },
+    /// Occurs when training would find no (word, context) pair to learn from: no line holds
+    /// two words of the vocabulary (`sample` is `None`), or subsampling at rate `sample`
+    /// keeps so few tokens of a short text that an epoch is expected to train only
+    /// `windows` windows (fewer than one).
+    NoContext { sample: Option<f64>, windows: f64 },
     /// Occurs when training produces NaN or infinity, usually because `alpha` is too large.
     Diverged { epoch: u32, tokens_done: u64 },
     /// Occurs when a query names words that are not in the vocabulary; lists each of them.
@@ -123,6 +128,18 @@ impl fmt::Display for Error {
                 }
                 Ok(())
             }
+            Error::NoContext { sample: None, .. } => write!(
+                f,
+                "no line of the text holds two words of the vocabulary, so there is nothing to learn: \
+                 word2vec learns a word from the words near it in a line; use a text whose lines hold \
+                 several words"
+            ),
+            Error::NoContext { sample: Some(sample), windows } => write!(
+                f,
+                "subsampling (sample = {sample}) drops nearly every token of this short text: an epoch \
+                 would train about {windows:.2} windows of words, fewer than one, so nothing would be \
+                 learned; set sample to 0 to turn subsampling off, or use a longer text"
+            ),
             Error::Diverged { epoch, tokens_done } => write!(
                 f,
                 "training diverged (NaN or infinity) in epoch {epoch} after {tokens_done} tokens; \
