@@ -184,6 +184,31 @@ test('a vocabulary too large for the dimension is refused before anything is all
   await stillWorks();
 });
 
+test('a text with no two words in a line, or subsampled to nothing, is refused at Train, not trained at a loss of 0', { timeout: 120_000 }, async () => {
+  // Both once ended "Done." with every epoch's loss 0 and the vectors as they started.
+  const cases = [
+    [file('oneperline.txt', 'alpha\nbeta\n'.repeat(50)), '0', /no line of the text holds two words/],
+    [file('tiny3.txt', 'alpha beta gamma\n'), '0.001', /subsampling \(sample = 0\.001\) drops nearly every token.*set sample to 0/],
+  ];
+  for (const [text, sample, expected] of cases) {
+    await openFile([text]);
+    // tiny3.txt's words are under the default min count: the page says so until Min count is 1.
+    await page.locator('#source-name', { hasText: text.name }).waitFor();
+    await field('Min count').fill('1');
+    await field('Subsampling').fill(sample);
+    await field('Threads').fill('2');
+    await button('Train').click();
+    await notice().filter({ hasText: expected }).waitFor();
+    assert.doesNotMatch(await page.locator('#progress-text').textContent(), /^Done\./, text.name);
+    await page.waitForFunction(() => !document.getElementById('train').disabled);
+  }
+  // With subsampling off, the three words train.
+  await field('Subsampling').fill('0');
+  await button('Train').click();
+  await page.waitForFunction(() => document.getElementById('progress-text').textContent.startsWith('Done.'), null, { timeout: 60_000 });
+  await stillWorks();
+});
+
 test('a learning rate that makes training diverge stops it with a message, and a sane one trains', { timeout: 120_000 }, async () => {
   await button('Use the built-in sample').click();
   await stat('Vocabulary').waitFor();
