@@ -322,6 +322,13 @@ export class Controller {
     } catch (error) {
       // A newer text or newer parameters have the last word.
       if (this.source !== source || this.opened !== opened || this.preparations !== mine) return false;
+      // Train again refused (min count too high, nothing to learn): the worker keeps the
+      // model trained before, so the page keeps it too, exports and queries included.
+      if (this.state === 'done' || this.state === 'stopped') {
+        this.setState(this.state);
+        this.view.showNotice(`Cannot train ${this.sourceName} again: ${error.message}. The vectors trained before are kept.`);
+        return false;
+      }
       this.setState('idle');
       this.view.sourcePanel.showStats(this.sourceName, null, 'Not prepared: see the message above.');
       this.view.showNotice(`Cannot prepare ${this.sourceName}: ${error.message}`);

@@ -224,6 +224,26 @@ test('a learning rate that makes training diverge stops it with a message, and a
   await page.screenshot({ path: join(RESULTS, 'badfiles-last.png'), fullPage: true });
 });
 
+test('Train again refused by the core keeps the vectors trained before: queries, exports and the map', { timeout: 120_000 }, async () => {
+  // It once went back to "not prepared" with every export disabled, the model still in the worker.
+  await button('Use the built-in sample').click();
+  await stat('Vocabulary').waitFor();
+  await field('Epochs').fill('1');
+  await button('Train').click();
+  await page.waitForFunction(() => document.getElementById('progress-text').textContent.startsWith('Done.'), null, { timeout: 60_000 });
+  await field('Min count').fill('100000');
+  await button('Train again').click();
+  await notice().filter({ hasText: /Cannot train .* again: .*min_count <= \d+.*The vectors trained before are kept/ }).waitFor();
+  assert.equal(await button('vectors.txt').isDisabled(), false, 'the trained vectors can still be exported');
+  assert.equal(await button('Train again').isDisabled(), false);
+  assert.match(await page.locator('#progress-text').textContent(), /^Done\./);
+  await page.getByRole('combobox', { name: 'Word', exact: true }).fill('queen');
+  await button('Find').click();
+  await page.getByText('Nearest to “queen”').waitFor();
+  await field('Min count').fill('5');
+  await stillWorks();
+});
+
 test('nonsense parameters are refused in the form, naming the range, and the core refuses the rest', { timeout: 120_000 }, async () => {
   await button('Use the built-in sample').click();
   await stat('Vocabulary').waitFor();
