@@ -97,8 +97,8 @@ function whenProgressShows(page, prefix, action, text = '') {
   }, { prefix, action, text });
 }
 
-test('after training, another text or vectors file clears the answers of the model it replaces', { timeout: 120_000 }, async () => {
-  const { page, problems } = await openOnSample();
+/** Trains the sample and asks every question: neighbours, token facts, analogy, evaluation. */
+async function trainAndAskEverything(page) {
   await button(page, 'Train').click();
   await waitUntilDone(page);
   await page.locator('#sanity', { hasText: 'Sanity check' }).waitFor();
@@ -114,61 +114,11 @@ test('after training, another text or vectors file clears the answers of the mod
   await combobox(page, 'Benchmark').selectOption('planted-similarity');
   await button(page, 'Evaluate').click();
   await page.locator('#evaluation-message', { hasText: /^Spearman/ }).waitFor();
+}
 
-  const answersShown = () => page.evaluate(() => {
-    const $ = (id) => document.getElementById(id);
-    return {
-      neighbours: $('neighbours-list').children.length,
-      neighboursMessage: $('neighbours-message').textContent,
-      tokenInfo: !$('token-info').hidden,
-      analogy: !$('analogy-results').hidden || $('analogy-message').textContent !== '',
-      evaluation: !$('evaluation-results').hidden || $('evaluation-message').textContent !== '',
-      sanity: !$('sanity').hidden,
-    };
-  });
-  const none = { neighbours: 0, neighboursMessage: '', tokenInfo: false, analogy: false, evaluation: false, sanity: false };
-  assert.notDeepEqual(await answersShown(), none, 'answers are shown before');
-
-  await openFiles(page, textFile('other.txt', 'the cat sat on the mat\n'.repeat(50)));
-  await stat(page, 'Lines').filter({ hasText: '50' }).waitFor();
-  assert.deepEqual(await answersShown(), none, 'a new text clears them');
-  assert.equal(await plotIsBlank(page), true, 'the map of the trained model is gone');
-  // Once read and tokenized, the progress line says where training stands, not the read.
-  assert.equal(await progressText(page).textContent(), 'Not started.');
-
-  // Vectors from a file likewise replace the answers of the trained model.
-  await field(page, 'Min count').fill('1');
-  await button(page, 'Train').click();
-  await waitUntilDone(page);
-  await combobox(page, 'Word').fill('cat');
-  await button(page, 'Find').click();
-  await page.getByText('Nearest to “cat”').waitFor();
-  await openFiles(page, textFile('circle.txt', smallVectorsText()));
-  await stat(page, 'Format').waitFor();
-  assert.deepEqual(await answersShown(), none, 'opened vectors clear them');
-  assert.deepEqual(problems, []);
-  await page.close();
-});
-
-test('training again clears the answers of the model it replaces, and keeps the words asked about', { timeout: 180_000 }, async () => {
-  const { page, problems } = await openOnSample();
-  await button(page, 'Train').click();
-  await waitUntilDone(page);
-  await page.locator('#sanity', { hasText: 'Sanity check' }).waitFor();
-  await combobox(page, 'Word').fill('king');
-  await button(page, 'Find').click();
-  await page.getByText('Nearest to “king”').waitFor();
-  await page.locator('#token-info').waitFor();
-  await combobox(page, 'A').fill('king');
-  await combobox(page, 'B').fill('queen');
-  await combobox(page, 'C').fill('man');
-  await button(page, 'Solve').click();
-  await page.locator('#analogy-results').waitFor();
-  await combobox(page, 'Benchmark').selectOption('planted-similarity');
-  await button(page, 'Evaluate').click();
-  await page.locator('#evaluation-message', { hasText: /^Spearman/ }).waitFor();
-
-  const answersShown = () => page.evaluate(() => {
+/** The answers on the page and on the map; `NO_ANSWERS` when none is shown. */
+function answersOn(page) {
+  return page.evaluate(() => {
     const $ = (id) => document.getElementById(id);
     const { answers } = window.explorer.mapModel;
     return {
@@ -182,7 +132,40 @@ test('training again clears the answers of the model it replaces, and keeps the 
       mapAnswers: answers.selected != null || answers.neighbours.length > 0 || answers.analogyWords != null,
     };
   });
-  const none = { neighbours: 0, neighboursMessage: '', tokenInfo: false, analogy: false, evaluation: false, sanity: false, mapAnswers: false };
+}
+const NO_ANSWERS = { neighbours: 0, neighboursMessage: '', tokenInfo: false, analogy: false, evaluation: false, sanity: false, mapAnswers: false };
+
+test('after training, another text or vectors file clears the answers of the model it replaces', { timeout: 120_000 }, async () => {
+  const { page, problems } = await openOnSample();
+  await trainAndAskEverything(page);
+  const answersShown = () => answersOn(page);
+  assert.notDeepEqual(await answersShown(), NO_ANSWERS, 'answers are shown before');
+
+  await openFiles(page, textFile('other.txt', 'the cat sat on the mat\n'.repeat(50)));
+  await stat(page, 'Lines').filter({ hasText: '50' }).waitFor();
+  assert.deepEqual(await answersShown(), NO_ANSWERS, 'a new text clears them');
+  assert.equal(await plotIsBlank(page), true, 'the map of the trained model is gone');
+  // Once read and tokenized, the progress line says where training stands, not the read.
+  assert.equal(await progressText(page).textContent(), 'Not started.');
+
+  // Vectors from a file likewise replace the answers of the trained model.
+  await field(page, 'Min count').fill('1');
+  await button(page, 'Train').click();
+  await waitUntilDone(page);
+  await combobox(page, 'Word').fill('cat');
+  await button(page, 'Find').click();
+  await page.getByText('Nearest to “cat”').waitFor();
+  await openFiles(page, textFile('circle.txt', smallVectorsText()));
+  await stat(page, 'Format').waitFor();
+  assert.deepEqual(await answersShown(), NO_ANSWERS, 'opened vectors clear them');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('training again clears the answers of the model it replaces, and keeps the words asked about', { timeout: 180_000 }, async () => {
+  const { page, problems } = await openOnSample();
+  await trainAndAskEverything(page);
+  const answersShown = () => answersOn(page);
   const before = await answersShown();
   assert.deepEqual(Object.values(before).every(Boolean), true, `every answer is shown before: ${JSON.stringify(before)}`);
 
@@ -190,11 +173,11 @@ test('training again clears the answers of the model it replaces, and keeps the 
   await combobox(page, 'Model').selectOption('cbow');
   await button(page, 'Train again').click();
   await page.waitForFunction(() => !document.getElementById('progress-text').textContent.startsWith('Done.'));
-  assert.deepEqual(await answersShown(), none, 'a new training clears the answers of the model it replaces');
+  assert.deepEqual(await answersShown(), NO_ANSWERS, 'a new training clears the answers of the model it replaces');
   await waitUntilDone(page);
   // The sanity check is the new model's: it runs again once the new training is done.
   await page.locator('#sanity', { hasText: 'Sanity check' }).waitFor();
-  assert.deepEqual({ ...(await answersShown()), sanity: false }, none, 'nothing of the old model came back');
+  assert.deepEqual({ ...(await answersShown()), sanity: false }, NO_ANSWERS, 'nothing of the old model came back');
   // The words asked about stay in their boxes, so asking the new model is one click.
   assert.deepEqual(
     [await combobox(page, 'Word').inputValue(), ...await Promise.all(['A', 'B', 'C'].map((name) => combobox(page, name).inputValue()))],
