@@ -1,18 +1,98 @@
 //! Principal component analysis of word vectors, for 2-D and 3-D pictures of a vocabulary.
 //!
-//! `Pca::fit` centres the raw vectors of the most frequent words, accumulates their
-//! `d × d` sample covariance in `f64`, and decomposes it exactly: Householder reduction to
-//! a tridiagonal matrix, then the implicit QL algorithm with Wilkinson shifts (the EISPACK
-//! routines `tred2` and `tql2`, as in JAMA). Both are O(d³): about 70 ms at d = 300 natively,
-//! plus about 12 ms per 1000 words for the covariance (measured on x86-64, release build).
+//! `Pca::fit` centres the raw vectors of the most frequent words and finds the leading
+//! eigenvectors of their sample covariance, in `f64`, one of three ways by the shape of the
+//! `n × d` data (`Method`):
+//!
+//! * **Covariance** (`d ≤ EXACT_MAX`, 320): the `d × d` covariance, decomposed exactly by
+//!   Householder reduction to a tridiagonal matrix, then the implicit QL algorithm with
+//!   Wilkinson shifts (the EISPACK routines `tred2` and `tql2`, as in JAMA). Both are O(d³):
+//!   about 30 ms at d = 300 natively, 1.1 s at d = 1000 and 9 s at d = 2000, plus the
+//!   covariance's n d² / 2 multiply-adds, which is why the larger dimensions go another way.
+//! * **Gram** (`d > EXACT_MAX`, `n ≤ EXACT_MAX`): the `n × n` Gram matrix of the centred
+//!   rows, decomposed exactly by the same routines; its eigenvector `u` gives the component
+//!   `Xᵀu / ‖Xᵀu‖` with the same eigenvalue (the page's 300 words at any dimension). Where the
+//!   rows span fewer than the components asked for, the rest are unit axes made orthogonal
+//!   to them (their variance is 0, as the covariance's null space is).
+//! * **Krylov** (`n` and `d` both above `EXACT_MAX`): block Lanczos with full
+//!   reorthogonalisation and thick restarts (Golub & Underwood 1977; Musco & Musco 2015's
+//!   block Krylov iteration; Wu & Simon 2000 for the restart), applied to the data directly:
+//!   each product with the covariance is `Xᵀ(X V) / (n − 1)`, 4 n d multiply-adds for a
+//!   block `V` of `k + 2` vectors, and never forms a `d × d` matrix. The start block is
+//!   seeded, the basis grows a block a product, and a Rayleigh–Ritz step after each product
+//!   stops when every wanted Ritz pair's residual `‖A y − θ y‖` is within `KRYLOV_TOLERANCE`
+//!   of the largest eigenvalue, or after `MAX_KRYLOV_PRODUCTS`. The residual bounds the
+//!   eigenvalue's error by its square over the gap to the next one, so a flat spectrum (the
+//!   untrained vectors: random numbers) gives good variances and whatever directions within a
+//!   cluster of nearly equal eigenvalues, which the exact method's directions are too: the
+//!   smallest change of the vectors moves them. `nalgebra`'s `SymmetricEigen` decomposes the
+//!   whole matrix (the O(d³) this avoids); `faer` (0.23) has a partial eigendecomposition
+//!   (Krylov–Schur over a linear operator), but it is a large dependency for about 150 lines
+//!   here, the crate list is kept short (STYLE.md), and this one reuses `tred2`/`tql2` for
+//!   its small projected problem.
+//!
+//! The data products run in `f32` (the vectors are `f32`), with sums carried in `f64` every
+//! 64 rows; the rest is `f64`. `PcaBuilder` adds the covariance a slice of rows at a time
+//! for the first method; the others do their work in `finish`.
 //!
 //! **Architecture Invariant:** components are orthonormal, sorted by eigenvalue descending,
 //! and each has its largest-magnitude entry positive (the first such entry on a tie), so
-//! the same vectors always give the same picture, not a mirror image of it.
+//! the same vectors always give the same picture, not a mirror image of it. Every method is
+//! deterministic (the Krylov start block is seeded), and a dimension up to `EXACT_MAX` is fitted
+//! exactly as before, to the bit.
+
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{Rng, SeedableRng};
 
 use super::Embeddings;
 use crate::error::{Error, Result};
 use crate::linalg;
+
+/// The largest dimension whose `d × d` covariance is decomposed exactly, and the most rows
+/// whose `n × n` Gram matrix is: an exact decomposition costs about 10 m³ flops (30 ms
+/// natively at m = 300, the common word2vec dimension and the page's default word count).
+pub const EXACT_MAX: usize = 320;
+
+/// Vectors in a Krylov block beyond the components asked for: a little room speeds the
+/// convergence of the last wanted one.
+const KRYLOV_EXTRA: usize = 2;
+
+/// Blocks in the Krylov basis before it restarts from its best Ritz vectors: a basis of at
+/// most 12 (k + 2) vectors, 96 at the map's 6 components.
+const KRYLOV_BLOCKS: usize = 12;
+
+/// The most products with the covariance one fit spends (each is a pass over the data).
+const MAX_KRYLOV_PRODUCTS: usize = 40;
+
+/// A Ritz pair is converged when its residual is within this share of the largest Ritz value.
+const KRYLOV_TOLERANCE: f64 = 1e-5;
+
+/// The seed of the Krylov start block.
+const KRYLOV_SEED: u64 = 0x5eed_0f9c;
+
+/// How a fit finds its eigenvectors (see the module doc).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// The `d × d` covariance, decomposed exactly.
+    Covariance,
+    /// The `n × n` Gram matrix of the centred rows, decomposed exactly.
+    Gram,
+    /// Block Lanczos on the data, to `KRYLOV_TOLERANCE`.
+    Krylov,
+}
+
+impl Method {
+    /// The method for `n` rows of `dim` floats.
+    pub fn choose(n: usize, dim: usize) -> Method {
+        if dim <= EXACT_MAX {
+            Method::Covariance
+        } else if n <= EXACT_MAX {
+            Method::Gram
+        } else {
+            Method::Krylov
+        }
+    }
+}
 
 /// A fitted PCA: the mean and the leading principal axes of a set of word vectors.
 #[derive(Debug, Clone, PartialEq)]
@@ -123,15 +203,19 @@ impl Pca {
 /// covariance of 20,000 words accumulates (about 10^8 multiply-adds at d = 100, the one
 /// part of a fit that grows with the words): [`new`](Self::new) (the mean, one pass),
 /// [`step`](Self::step) until it says every row is in, then [`finish`](Self::finish) (the
-/// O(d³) decomposition). Rows enter in blocks of four from the first, however the steps
-/// are sliced, so the result is [`Pca::fit_rows`]'s to the bit.
+/// decomposition). Rows enter in blocks of four from the first, however the steps are
+/// sliced, so the result is [`Pca::fit_rows`]'s to the bit. Above `EXACT_MAX` dimensions
+/// (the Gram and Krylov methods) there is no covariance to accumulate: `step` says at once
+/// that every row is in, and `finish` does the work.
 #[derive(Debug, Clone)]
 pub struct PcaBuilder {
     dim: usize,
     n_components: usize,
     n: usize,
+    method: Method,
     mean: Vec<f64>,
-    /// The upper triangle of the sum of outer products of the centred rows so far.
+    /// The upper triangle of the sum of outer products of the centred rows so far (empty
+    /// unless the method is `Covariance`).
     cov: Vec<f64>,
     /// Four centred rows, zero-padded past the last.
     block: Vec<f64>,
@@ -144,6 +228,17 @@ impl PcaBuilder {
     ///
     /// **Unchecked precondition:** `dim > 0` and `rows.len()` is a multiple of `dim`.
     pub fn new(rows: &[f32], dim: usize, n_components: usize) -> Result<PcaBuilder> {
+        PcaBuilder::with_method(rows, dim, n_components, None)
+    }
+
+    /// `new` with the method chosen by the caller (the tests compare them) or by the shape
+    /// of the data.
+    fn with_method(
+        rows: &[f32],
+        dim: usize,
+        n_components: usize,
+        method: Option<Method>,
+    ) -> Result<PcaBuilder> {
         debug_assert!(dim > 0 && rows.len().is_multiple_of(dim));
         if n_components == 0 || n_components > dim {
             return Err(Error::InvalidParameter {
@@ -165,20 +260,32 @@ impl PcaBuilder {
             mean.iter_mut().zip(row).for_each(|(m, &x)| *m += f64::from(x));
         }
         mean.iter_mut().for_each(|m| *m /= n as f64);
+        let method = method.unwrap_or_else(|| Method::choose(n, dim));
+        let covariance = method == Method::Covariance;
         Ok(PcaBuilder {
             dim,
             n_components,
             n,
+            method,
             mean,
-            cov: vec![0.0; dim * dim],
-            block: vec![0.0; 4 * dim],
-            next_row: 0,
+            cov: if covariance { vec![0.0; dim * dim] } else { Vec::new() },
+            block: if covariance { vec![0.0; 4 * dim] } else { Vec::new() },
+            next_row: if covariance { 0 } else { n },
         })
     }
 
-    /// Multiply-adds per row of the covariance: the upper triangle, `d (d + 1) / 2`.
+    /// How this fit finds its eigenvectors.
+    pub fn method(&self) -> Method {
+        self.method
+    }
+
+    /// Multiply-adds per row of the covariance: the upper triangle, `d (d + 1) / 2` (1 for
+    /// the methods without one, whose `step` does nothing).
     pub fn work_per_row(&self) -> u64 {
-        (self.dim * (self.dim + 1) / 2) as u64
+        match self.method {
+            Method::Covariance => (self.dim * (self.dim + 1) / 2) as u64,
+            Method::Gram | Method::Krylov => 1,
+        }
     }
 
     /// Adds at least `max_rows` more rows (rounded up to a block of four; at least one
@@ -186,6 +293,9 @@ impl PcaBuilder {
     ///
     /// **Unchecked precondition:** `rows` is the slice given to `new`, at every call.
     pub fn step(&mut self, rows: &[f32], max_rows: usize) -> bool {
+        if self.next_row >= self.n {
+            return true;
+        }
         let dim = self.dim;
         let blocks = max_rows.div_ceil(4).max(1);
         let from = self.next_row * dim;
@@ -216,48 +326,294 @@ impl PcaBuilder {
     ///
     /// **Unchecked precondition:** as for `step`.
     pub fn finish(mut self, rows: &[f32]) -> Pca {
-        self.step(rows, usize::MAX);
-        let dim = self.dim;
-        let mut cov = std::mem::take(&mut self.cov);
-        let scale = 1.0 / (self.n - 1) as f64;
-        for i in 0..dim {
-            for j in i..dim {
-                let v = cov[i * dim + j] * scale;
-                cov[i * dim + j] = v;
-                cov[j * dim + i] = v;
-            }
-        }
-        let total_variance: f64 = (0..dim).map(|i| cov[i * dim + i]).sum();
-
-        let (eigenvalues, eigenvectors) = symmetric_eigen(cov, dim);
-        let mut order: Vec<usize> = (0..dim).collect();
-        // A stable sort keeps equal eigenvalues in the decomposition's order.
-        order.sort_by(|&a, &b| eigenvalues[b].total_cmp(&eigenvalues[a]));
-
-        let mut components = Vec::with_capacity(self.n_components * dim);
-        let mut explained_variance = Vec::with_capacity(self.n_components);
-        for &k in &order[..self.n_components] {
-            let axis = &eigenvectors[k * dim..(k + 1) * dim];
-            let mut pivot = 0;
-            for (i, x) in axis.iter().enumerate() {
-                if x.abs() > axis[pivot].abs() {
-                    pivot = i;
+        let (dim, k) = (self.dim, self.n_components);
+        let (eigenvalues, eigenvectors, total_variance) = match self.method {
+            Method::Covariance => {
+                self.step(rows, usize::MAX);
+                let mut cov = std::mem::take(&mut self.cov);
+                let scale = 1.0 / (self.n - 1) as f64;
+                for i in 0..dim {
+                    for j in i..dim {
+                        let v = cov[i * dim + j] * scale;
+                        cov[i * dim + j] = v;
+                        cov[j * dim + i] = v;
+                    }
                 }
+                let total_variance: f64 = (0..dim).map(|i| cov[i * dim + i]).sum();
+                let (values, vectors) = symmetric_eigen(cov, dim);
+                (values, vectors, total_variance)
             }
-            let sign = if axis[pivot] < 0.0 { -1.0 } else { 1.0 };
-            components.extend(axis.iter().map(|&x| (sign * x) as f32));
-            // Rounding can leave a zero eigenvalue slightly negative; a variance cannot be.
-            explained_variance.push(eigenvalues[k].max(0.0) as f32);
-        }
+            Method::Gram => {
+                let centred = centred_rows(rows, &self.mean);
+                let total_variance = sum_of_squares(&centred) / (self.n - 1) as f64;
+                let (values, vectors) = gram_eigen(&centred, self.n, dim, k);
+                (values, vectors, total_variance)
+            }
+            Method::Krylov => {
+                let total_variance = krylov_total_variance(rows, &self.mean) / (self.n - 1) as f64;
+                let (values, vectors) = krylov_eigen(rows, &self.mean, self.n, dim, k);
+                (values, vectors, total_variance)
+            }
+        };
+        let (components, explained_variance) = leading_components(&eigenvalues, &eigenvectors, dim, k);
         Pca {
             dim,
-            n_components: self.n_components,
+            n_components: k,
             mean: self.mean.into_iter().map(|m| m as f32).collect(),
             components,
             explained_variance,
             total_variance: total_variance as f32,
         }
     }
+}
+
+/// The `k` eigenvectors of the largest eigenvalues, each signed so its largest-magnitude
+/// entry is positive (the first such entry on a tie), as `f32` rows, with their eigenvalues
+/// (a rounding error below 0 clamped to 0). `values` are in any order, `vectors` their rows.
+fn leading_components(values: &[f64], vectors: &[f64], dim: usize, k: usize) -> (Vec<f32>, Vec<f32>) {
+    let mut order: Vec<usize> = (0..values.len()).collect();
+    // A stable sort keeps equal eigenvalues in the decomposition's order.
+    order.sort_by(|&a, &b| values[b].total_cmp(&values[a]));
+    let mut components = Vec::with_capacity(k * dim);
+    let mut explained_variance = Vec::with_capacity(k);
+    for &j in &order[..k] {
+        let axis = &vectors[j * dim..(j + 1) * dim];
+        let mut pivot = 0;
+        for (i, x) in axis.iter().enumerate() {
+            if x.abs() > axis[pivot].abs() {
+                pivot = i;
+            }
+        }
+        let sign = if axis[pivot] < 0.0 { -1.0 } else { 1.0 };
+        components.extend(axis.iter().map(|&x| (sign * x) as f32));
+        // Rounding can leave a zero eigenvalue slightly negative; a variance cannot be.
+        explained_variance.push(values[j].max(0.0) as f32);
+    }
+    (components, explained_variance)
+}
+
+/// A dot product of `f64` slices, four sums at a time, so it vectorises.
+fn dot64(x: &[f64], y: &[f64]) -> f64 {
+    let mut sums = [0.0f64; 4];
+    let (xs, ys) = (x.chunks_exact(4), y.chunks_exact(4));
+    let tail: f64 = xs.remainder().iter().zip(ys.remainder()).map(|(a, b)| a * b).sum();
+    for (a, b) in xs.zip(ys) {
+        for lane in 0..4 {
+            sums[lane] += a[lane] * b[lane];
+        }
+    }
+    (sums[0] + sums[1]) + (sums[2] + sums[3]) + tail
+}
+
+/// The rows of `rows` minus `mean`, in `f64`.
+fn centred_rows(rows: &[f32], mean: &[f64]) -> Vec<f64> {
+    rows.chunks_exact(mean.len())
+        .flat_map(|row| row.iter().zip(mean).map(|(&x, m)| f64::from(x) - m))
+        .collect()
+}
+
+fn sum_of_squares(x: &[f64]) -> f64 {
+    dot64(x, x)
+}
+
+/// Makes `v` orthogonal to the unit rows of `basis` (two passes: "twice is enough",
+/// Giraud et al. 2005) and returns its norm after, without normalising it.
+fn orthogonalise(v: &mut [f64], basis: &[f64]) -> f64 {
+    for _ in 0..2 {
+        for q in basis.chunks_exact(v.len()) {
+            let along = dot64(q, v);
+            v.iter_mut().zip(q).for_each(|(x, &y)| *x -= along * y);
+        }
+    }
+    dot64(v, v).sqrt()
+}
+
+/// Appends to `basis` (orthonormal rows of `dim`) what each row of `candidates` adds to its
+/// span, normalised; a candidate within rounding of the span adds nothing. Returns how many
+/// rows were appended.
+fn extend_basis(basis: &mut Vec<f64>, candidates: &[f64], dim: usize) -> usize {
+    let mut added = 0;
+    for candidate in candidates.chunks_exact(dim) {
+        let before = dot64(candidate, candidate).sqrt();
+        let mut v = candidate.to_vec();
+        let after = orthogonalise(&mut v, basis);
+        if before > 0.0 && after > 1e-10 * before {
+            v.iter_mut().for_each(|x| *x /= after);
+            basis.extend(v);
+            added += 1;
+        }
+    }
+    added
+}
+
+/// The eigenpairs of the covariance of `n` centred rows of `dim > n` floats through their
+/// `n × n` Gram matrix `G = X Xᵀ / (n − 1)`: `G u = λ u` gives `C (Xᵀu) = λ Xᵀu`. Returns `k`
+/// eigenvalues and unit eigenvectors (rows of `dim`); where the rows span fewer than `k`
+/// directions, the rest are unit axes made orthogonal to them, with eigenvalue 0.
+fn gram_eigen(centred: &[f64], n: usize, dim: usize, k: usize) -> (Vec<f64>, Vec<f64>) {
+    let scale = 1.0 / (n - 1) as f64;
+    let mut gram = vec![0.0; n * n];
+    for a in 0..n {
+        let row_a = &centred[a * dim..(a + 1) * dim];
+        for b in a..n {
+            let g = dot64(row_a, &centred[b * dim..(b + 1) * dim]) * scale;
+            gram[a * n + b] = g;
+            gram[b * n + a] = g;
+        }
+    }
+    let (values, u) = symmetric_eigen(gram, n);
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| values[b].total_cmp(&values[a]));
+    let largest = values[order[0]].max(0.0);
+    let mut vectors = Vec::with_capacity(k * dim);
+    let mut eigenvalues = Vec::with_capacity(k);
+    for &j in order.iter().take(k) {
+        // An eigenvalue within rounding of 0 gives no direction of the data.
+        if values[j] <= 1e-9 * largest || largest == 0.0 {
+            break;
+        }
+        let mut v = vec![0.0; dim];
+        for (a, &weight) in u[j * n..(j + 1) * n].iter().enumerate() {
+            v.iter_mut().zip(&centred[a * dim..(a + 1) * dim]).for_each(|(x, &c)| *x += weight * c);
+        }
+        // Orthogonal in exact arithmetic already; this only removes rounding.
+        if extend_basis(&mut vectors, &v, dim) == 1 {
+            eigenvalues.push(values[j]);
+        }
+    }
+    let mut axis = 0;
+    while eigenvalues.len() < k {
+        let mut e = vec![0.0; dim];
+        e[axis] = 1.0;
+        axis += 1;
+        if extend_basis(&mut vectors, &e, dim) == 1 {
+            eigenvalues.push(0.0);
+        }
+    }
+    (eigenvalues, vectors)
+}
+
+/// `Σ ‖x − mean‖²` over the rows of `rows`.
+fn krylov_total_variance(rows: &[f32], mean: &[f64]) -> f64 {
+    rows.chunks_exact(mean.len())
+        .map(|row| row.iter().zip(mean).map(|(&x, m)| (f64::from(x) - m).powi(2)).sum::<f64>())
+        .sum()
+}
+
+/// `C v` for each row `v` of `vectors` (rows of `dim`), `C` the sample covariance of `rows`
+/// about `mean`: `Σ_i ((x_i − mean) · v) (x_i − mean) / (n − 1)`, two products with the data
+/// and no `d × d` matrix. The products run in `f32` (`linalg`'s vectorised `dot` and
+/// `axpy`), their sums go to `f64` every `FLUSH_ROWS` rows.
+fn covariance_times(rows: &[f32], mean: &[f32], vectors: &[f64], scale: f64) -> Vec<f64> {
+    const FLUSH_ROWS: usize = 64;
+    let dim = mean.len();
+    let singles: Vec<f32> = vectors.iter().map(|&x| x as f32).collect();
+    let mut out = vec![0.0f64; vectors.len()];
+    let mut partial = vec![0.0f32; vectors.len()];
+    let mut centred = vec![0.0f32; dim];
+    let flush = |partial: &mut [f32], out: &mut [f64]| {
+        out.iter_mut().zip(partial.iter_mut()).for_each(|(o, p)| {
+            *o += f64::from(*p);
+            *p = 0.0;
+        });
+    };
+    for (i, row) in rows.chunks_exact(dim).enumerate() {
+        centred.iter_mut().zip(row).zip(mean).for_each(|((c, &x), &m)| *c = x - m);
+        for (v, sum) in singles.chunks_exact(dim).zip(partial.chunks_exact_mut(dim)) {
+            linalg::axpy(linalg::dot(&centred, v), &centred, sum);
+        }
+        if (i + 1) % FLUSH_ROWS == 0 {
+            flush(&mut partial, &mut out);
+        }
+    }
+    flush(&mut partial, &mut out);
+    out.iter_mut().for_each(|x| *x *= scale);
+    out
+}
+
+/// The `k` leading eigenpairs of the covariance of `n` rows of `dim` floats about `mean`, by
+/// block Lanczos (see the module doc): a basis `Q` grown a block at a time from a seeded
+/// random block, `A Q` kept beside it, Rayleigh–Ritz on `Qᵀ A Q` after every product, and a
+/// thick restart from the best `b` Ritz vectors (whose products are known: `A Q s`) when the
+/// basis is full. Returns `k` Ritz values and their Ritz vectors (orthonormal rows).
+fn krylov_eigen(rows: &[f32], mean: &[f64], n: usize, dim: usize, k: usize) -> (Vec<f64>, Vec<f64>) {
+    let b = (k + KRYLOV_EXTRA).min(dim);
+    let max_basis = (b * KRYLOV_BLOCKS).min(dim);
+    let scale = 1.0 / (n - 1) as f64;
+    let mean32: Vec<f32> = mean.iter().map(|&m| m as f32).collect();
+
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(KRYLOV_SEED);
+    let start: Vec<f64> =
+        (0..b * dim).map(|_| f64::from(rng.next_u32()) / f64::from(u32::MAX) - 0.5).collect();
+    let mut basis = Vec::with_capacity(max_basis * dim);
+    extend_basis(&mut basis, &start, dim);
+    // `applied` holds A q for the first `applied.len() / dim` rows q of `basis`; `t` is
+    // Qᵀ A Q for them, `max_basis` wide.
+    let mut applied: Vec<f64> = Vec::with_capacity(max_basis * dim);
+    let mut t = vec![0.0; max_basis * max_basis];
+    let mut ritz: (Vec<f64>, Vec<f64>) = (Vec::new(), Vec::new());
+    for product in 0..MAX_KRYLOV_PRODUCTS {
+        let (m0, m) = (applied.len() / dim, basis.len() / dim);
+        applied.extend(covariance_times(rows, &mean32, &basis[m0 * dim..], scale));
+        for j in m0..m {
+            let aq = &applied[j * dim..(j + 1) * dim];
+            for i in 0..=j {
+                let x = dot64(&basis[i * dim..(i + 1) * dim], aq);
+                t[i * max_basis + j] = x;
+                t[j * max_basis + i] = x;
+            }
+        }
+        // Rayleigh–Ritz: the eigenpairs of the m × m projection, largest first.
+        let projected: Vec<f64> = (0..m).flat_map(|i| t[i * max_basis..i * max_basis + m].to_vec()).collect();
+        let (theta, s) = symmetric_eigen(projected, m);
+        let mut order: Vec<usize> = (0..m).collect();
+        order.sort_by(|&a, &b| theta[b].total_cmp(&theta[a]));
+        let keep = b.min(m);
+        let combine = |rows_of: &[f64], j: usize| -> Vec<f64> {
+            let mut y = vec![0.0; dim];
+            for (i, &w) in s[j * m..(j + 1) * m].iter().enumerate() {
+                y.iter_mut().zip(&rows_of[i * dim..(i + 1) * dim]).for_each(|(a, &q)| *a += w * q);
+            }
+            y
+        };
+        let mut ys = Vec::with_capacity(keep * dim);
+        let mut ays = Vec::with_capacity(keep * dim);
+        let mut residuals = Vec::with_capacity(keep * dim);
+        let mut converged = true;
+        let largest = theta[order[0]].abs().max(f64::MIN_POSITIVE);
+        for (rank, &j) in order[..keep].iter().enumerate() {
+            let (y, ay) = (combine(&basis, j), combine(&applied, j));
+            let r: Vec<f64> = ay.iter().zip(&y).map(|(a, q)| a - theta[j] * q).collect();
+            if rank < k && dot64(&r, &r).sqrt() > KRYLOV_TOLERANCE * largest {
+                converged = false;
+            }
+            ys.extend(y);
+            ays.extend(ay);
+            residuals.extend(r);
+        }
+        ritz = (order[..k.min(m)].iter().map(|&j| theta[j]).collect(), ys[..k.min(m) * dim].to_vec());
+        if converged || product + 1 == MAX_KRYLOV_PRODUCTS {
+            break;
+        }
+        let next: Vec<f64> = if m + b > max_basis {
+            // Thick restart: the best Ritz vectors, whose products and projection are known;
+            // their residuals point where the Krylov space grows next.
+            basis = ys;
+            applied = ays;
+            t.fill(0.0);
+            for (i, &j) in order[..keep].iter().enumerate() {
+                t[i * max_basis + i] = theta[j];
+            }
+            residuals
+        } else {
+            applied[m0 * dim..].to_vec()
+        };
+        if extend_basis(&mut basis, &next, dim) == 0 {
+            // The basis spans an invariant subspace: its Ritz pairs are exact.
+            break;
+        }
+    }
+    ritz
 }
 
 /// Eigen-decomposition of the symmetric `n × n` row-major matrix `a`.
@@ -630,5 +986,135 @@ mod tests {
         let mut builder = PcaBuilder::new(&rows, dim, 3).unwrap();
         builder.step(&rows, 8);
         assert_eq!(builder.finish(&rows), whole);
+    }
+
+    /// `n` rows of `dim` floats: `planted` directions with spreads 1, 1/2, 1/3, … (seeded
+    /// random unit-free directions), plus uniform noise of `noise`, around a mean of 0.5.
+    fn planted(n: usize, dim: usize, planted: usize, noise: f64, seed: u64) -> Vec<f32> {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let directions: Vec<f64> = (0..planted * dim).map(|_| uniform(&mut rng)).collect();
+        let mut rows = vec![0.0f32; n * dim];
+        for row in rows.chunks_exact_mut(dim) {
+            let weights: Vec<f64> = (0..planted).map(|j| uniform(&mut rng) / (j + 1) as f64).collect();
+            for (i, x) in row.iter_mut().enumerate() {
+                let signal: f64 = weights.iter().enumerate().map(|(j, w)| w * directions[j * dim + i]).sum();
+                *x = (0.5 + signal + noise * uniform(&mut rng)) as f32;
+            }
+        }
+        rows
+    }
+
+    fn fit_by(rows: &[f32], dim: usize, k: usize, method: Method) -> Pca {
+        PcaBuilder::with_method(rows, dim, k, Some(method)).unwrap().finish(rows)
+    }
+
+    /// The module's invariants: orthonormal components, variances sorted descending, each
+    /// component's largest-magnitude entry positive.
+    fn assert_invariants(pca: &Pca, label: &str) {
+        let (dim, c) = (pca.dim(), pca.components());
+        for a in 0..pca.n_components() {
+            let axis = &c[a * dim..(a + 1) * dim];
+            for b in 0..pca.n_components() {
+                let want = if a == b { 1.0 } else { 0.0 };
+                let got = linalg::dot(axis, &c[b * dim..(b + 1) * dim]);
+                assert!((got - want).abs() < 1e-4, "{label}: components {a}·{b} = {got}");
+            }
+            let largest = axis.iter().fold(0.0f32, |m, x| if x.abs() > m.abs() { *x } else { m });
+            assert!(largest > 0.0, "{label}: component {a} breaks the sign convention");
+        }
+        let variances = pca.explained_variance();
+        assert!(variances.windows(2).all(|w| w[0] >= w[1]), "{label}: {variances:?} not sorted");
+    }
+
+    #[test]
+    fn the_method_follows_the_shape_of_the_data() {
+        // Table: (words, dimensions, method).
+        let cases = [
+            (10_000, 100, Method::Covariance),
+            (4, 320, Method::Covariance),
+            (300, 321, Method::Gram),
+            (320, 4096, Method::Gram),
+            (321, 321, Method::Krylov),
+            (10_000, 4096, Method::Krylov),
+        ];
+        for (n, dim, method) in cases {
+            assert_eq!(Method::choose(n, dim), method, "{n} × {dim}");
+        }
+        // The builder of a fit without a covariance is done at once and holds no d × d matrix.
+        let rows = planted(8, 400, 3, 0.1, 1);
+        let mut builder = PcaBuilder::new(&rows, 400, 2).unwrap();
+        assert_eq!(builder.method(), Method::Gram);
+        assert!(builder.step(&rows, 1) && builder.cov.is_empty());
+    }
+
+    #[test]
+    fn gram_and_krylov_agree_with_the_exact_decomposition() {
+        // Table: (words, dimensions, planted directions, noise, components). Planted spreads
+        // 1, 1/2, 1/3, … keep the leading eigenvalues apart, so their directions are defined.
+        let cases =
+            [(30, 50, 8, 0.01, 6), (12, 90, 10, 0.05, 6), (400, 60, 10, 0.02, 6), (250, 120, 20, 0.05, 2)];
+        for (seed, (n, dim, directions, noise, k)) in cases.into_iter().enumerate() {
+            let rows = planted(n, dim, directions, noise, seed as u64);
+            let exact = fit_by(&rows, dim, k, Method::Covariance);
+            let methods = if n < dim { [Method::Gram, Method::Krylov] } else { [Method::Krylov; 2] };
+            for method in methods {
+                let label = format!("{method:?} at {n} × {dim}");
+                let pca = fit_by(&rows, dim, k, method);
+                assert_invariants(&pca, &label);
+                assert_eq!(pca.mean(), exact.mean(), "{label}");
+                let relative = |a: &[f32], b: &[f32]| {
+                    a.iter().zip(b).map(|(x, y)| (x - y).abs() / y.abs().max(1e-6)).fold(0.0f32, f32::max)
+                };
+                assert!(relative(pca.explained_variance(), exact.explained_variance()) < 1e-4, "{label}");
+                assert!(
+                    relative(&pca.explained_variance_ratio(), &exact.explained_variance_ratio()) < 1e-4,
+                    "{label}"
+                );
+                assert_close(pca.components(), exact.components(), 1e-3);
+                // The same words land in the same places.
+                let word = &rows[3 * dim..4 * dim];
+                assert_close(&pca.project(word), &exact.project(word), 1e-3);
+            }
+        }
+    }
+
+    #[test]
+    fn krylov_on_flat_spectra_finds_the_variances_and_keeps_the_invariants() {
+        // Uniform noise: the untrained vectors. The leading eigenvalues crowd together, so their
+        // directions are ill-defined for any method; their variances are not.
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let (n, dim) = (500, 120);
+        let rows: Vec<f32> = (0..n * dim).map(|_| uniform(&mut rng) as f32).collect();
+        let exact = fit_by(&rows, dim, 6, Method::Covariance);
+        let pca = fit_by(&rows, dim, 6, Method::Krylov);
+        assert_invariants(&pca, "flat");
+        for (got, want) in pca.explained_variance().iter().zip(exact.explained_variance()) {
+            assert!((got - want).abs() < 1e-3 * want, "{got} != {want}");
+        }
+        // Deterministic: the same rows give the same picture, to the bit.
+        assert_eq!(fit_by(&rows, dim, 6, Method::Krylov), pca);
+    }
+
+    #[test]
+    fn rank_deficient_data_still_gives_orthonormal_components() {
+        // Four words span three directions; the other components have no variance.
+        let rows = planted(4, 400, 6, 0.0, 9);
+        let pca = Pca::fit_rows(&rows, 400, 6).unwrap();
+        assert_invariants(&pca, "four words");
+        assert_eq!(pca.explained_variance()[3..], [0.0; 3]);
+        let exact = fit_by(&rows, 400, 3, Method::Covariance);
+        assert_close(&pca.explained_variance()[..3], exact.explained_variance(), 1e-4);
+        // Identical rows: no direction at all, and still a valid fit.
+        let same = [0.25f32; 2 * 400];
+        let pca = Pca::fit_rows(&same, 400, 2).unwrap();
+        assert_invariants(&pca, "identical rows");
+        assert_eq!(pca.explained_variance_ratio(), vec![0.0, 0.0]);
+        // Krylov on rows spanning two directions: its basis closes on them.
+        let rows = planted(400, 330, 2, 0.0, 4);
+        let pca = Pca::fit_rows(&rows, 330, 4).unwrap();
+        assert_invariants(&pca, "two directions");
+        let exact = fit_by(&rows, 330, 2, Method::Covariance);
+        assert_close(&pca.explained_variance()[..2], exact.explained_variance(), 1e-4);
+        assert!(pca.explained_variance()[2] < 1e-6, "{:?}", pca.explained_variance());
     }
 }
