@@ -60,6 +60,17 @@ let model = 0;
 
 let lastProjectionAt = 0;
 /**
+ * What the last PCA frame took (ms). While training, the next frame waits at least
+ * FRAME_SPACING times as long, so frames take at most a fifth of the worker's time
+ * whatever they cost: at 2000 dimensions and 10,000 words a frame takes seconds in wasm,
+ * and one every PROJECTION_INTERVAL_MS would leave training almost no time.
+ */
+let lastFrameMs = 0;
+/** How many times a frame's cost the next frame waits while training (see `lastFrameMs`). */
+const FRAME_SPACING = 4;
+/** The dimension FIRST_CHUNK_TOKENS is sized for: a token's cost grows with the dimension. */
+const FIRST_CHUNK_DIM = 100;
+/**
  * The `wordsId` of the last word list posted to the page. A frame of that list goes without
  * its words (the page keeps them, www/frame-words.js): at 20,000 words, making and posting them
  * took 20 to 30 ms a frame, which every query waited for.
@@ -92,9 +103,11 @@ function setState(next, id = null) {
  * @param {number|null} id @param {ViewSettings} settings
  */
 function postProjection(id = null, settings = view) {
+  const started = performance.now();
   const frame = session.project(settings);
   const extraCoords = settings.extraWords.length ? session.place_words(settings.extraWords) : new Float32Array(0);
   lastProjectionAt = performance.now();
+  lastFrameMs = lastProjectionAt - started;
   postFrame(frame, { id, model, extraWords: settings.extraWords, extraCoords }, [extraCoords.buffer]);
 }
 
@@ -203,6 +216,19 @@ async function readFile(file, wanted) {
   return whole;
 }
 
+/**
+ * Whether a frame is due after a chunk: at each epoch's end and every PROJECTION_INTERVAL_MS,
+ * but never sooner than FRAME_SPACING times the last frame's cost after it (the last frame,
+ * when training is done, always).
+ * @param {import('./protocol.js').Progress} progress
+ */
+function frameDue(progress) {
+  if (progress.done) return true;
+  const since = performance.now() - lastProjectionAt;
+  if (since < FRAME_SPACING * lastFrameMs) return false;
+  return progress.epochTokensDone === progress.epochTokens || since > PROJECTION_INTERVAL_MS;
+}
+
 /** The chunked loop: runs while `state` is 'training'; pause and stop just change `state`. */
 async function trainLoop() {
   while (state === 'training') {
@@ -213,8 +239,12 @@ async function trainLoop() {
     // More threads train more tokens in that time, hence the larger cap.
     chunkTokens = resized(chunkTokens, elapsed, 1_000, 1_000_000 * session.threads());
     post({ type: 'progress', progress, threads: session.threads() });
-    const epochEnded = progress.epochTokensDone === progress.epochTokens;
-    if (epochEnded || performance.now() - lastProjectionAt > PROJECTION_INTERVAL_MS) showFreshVectors();
+    if (frameDue(progress)) {
+      // A pause or stop sent meanwhile is read before the frame is made (stop makes its own).
+      if (!progress.done) await yieldToMessages();
+      if (currentState() !== 'training') return;
+      showFreshVectors();
+    }
     if (progress.done) {
       setState('done');
       return;
@@ -328,7 +358,9 @@ const handlers = {
     }
     const stats = session.prepare_finish();
     isSample = source.kind === 'sample';
-    chunkTokens = FIRST_CHUNK_TOKENS;
+    // A token costs about `dim` multiply-adds a pair: the first chunk, before the worker has
+    // timed one, is sized for the dimension, so the first progress comes within CHUNK_MS or so.
+    chunkTokens = Math.max(1_000, Math.round(FIRST_CHUNK_TOKENS * Math.min(1, FIRST_CHUNK_DIM / params.dim)));
     model += 1;
     usePlainView();
     state = 'prepared';
