@@ -59,6 +59,14 @@ test('WordSim-353 and analogy files with # comment lines are scored on the evalu
   assert.match(message, /^3CosAdd \d of 2 \(/);
   const rows = await tableRows(page);
   assert.deepEqual(rows.slice(1).map((row) => row.slice(0, 3)), [['gender', '2', '2 (100.0 %)'], ['All', '2', '2 (100.0 %)']]);
+
+  // A file refused leaves no scores of the file before it on the card.
+  message = await evaluateFile(page, textFile('empty.tsv', ''));
+  assert.match(message, /^Cannot evaluate: /);
+  assert.equal(await page.locator('#evaluation-results').isHidden(), true, 'the last file\'s scores are gone');
+  // One pair has no correlation: the card says why, not "undefined".
+  message = await evaluateFile(page, textFile('one-pair.tsv', 'king\tqueen\t8.6\n'));
+  assert.match(message, /^Spearman not defined, Pearson not defined over 1 of 1 pairs: a correlation needs at least 2 pairs/);
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -70,11 +70,17 @@ export class EvaluationPanel {
 
   /**
    * A benchmark's scores: per section for analogies, the correlations for similarity, and
-   * the worst-answered items. Everything from files is set as text.
-   * @param {import('../protocol.js').EvaluationReport} report
+   * the worst-answered items, or none (null). Everything from files is set as text.
+   * @param {import('../protocol.js').EvaluationReport|null} report
    */
   showEvaluationReport(report) {
-    $('evaluation-results').hidden = false;
+    $('evaluation-results').hidden = report == null;
+    if (report == null) {
+      $('evaluation-table').replaceChildren();
+      $('evaluation-worst-title').textContent = '';
+      $('evaluation-worst').replaceChildren();
+      return;
+    }
     const cell = (tag, text) => {
       const element = document.createElement(tag);
       element.textContent = text;
@@ -129,9 +135,6 @@ export class EvaluationPanel {
   clear() {
     this.showSanity(null);
     this.showEvaluationMessage(null);
-    $('evaluation-results').hidden = true;
-    $('evaluation-table').replaceChildren();
-    $('evaluation-worst-title').textContent = '';
-    $('evaluation-worst').replaceChildren();
+    this.showEvaluationReport(null);
   }
 }

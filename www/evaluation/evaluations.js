@@ -45,6 +45,8 @@ export class Evaluations {
     }
     const source = benchmark === 'file' ? { kind: 'file', file: this.benchmarkFile } : { kind: 'builtin', name: benchmark };
     const model = this.host.model();
+    // The scores shown are the last benchmark's: they go, whatever this one gives.
+    this.panel.showEvaluationReport(null);
     this.panel.showEvaluationMessage('Evaluating…');
     this.running = { model };
     this.host.changed();
@@ -96,7 +98,12 @@ export function evaluationSummary(report) {
     return `3CosAdd ${share(t.correctCosAdd, t.covered)}, 3CosMul ${share(t.correctCosMul, t.covered)} correct` +
       (skipped ? `; ${skipped.toLocaleString('en')} of ${t.questions.toLocaleString('en')} questions skipped: a word is not among the most frequent.` : '.');
   }
-  const r = (value) => (value == null ? 'undefined' : value.toFixed(3));
-  return `Spearman ${r(report.spearman)}, Pearson ${r(report.pearson)} over ${report.found.toLocaleString('en')} of ${report.pairs.toLocaleString('en')} pairs` +
-    (report.found < report.pairs ? ` (${(100 * report.oovRatio).toFixed(1)} % out of vocabulary).` : '.');
+  const over = `over ${report.found.toLocaleString('en')} of ${report.pairs.toLocaleString('en')} pairs` +
+    (report.found < report.pairs ? ` (${(100 * report.oovRatio).toFixed(1)} % out of vocabulary)` : '');
+  // A correlation needs two pairs and scores or cosines that vary (null from the worker otherwise).
+  if (report.spearman == null || report.pearson == null) {
+    const r = (value) => (value == null ? 'not defined' : value.toFixed(3));
+    return `Spearman ${r(report.spearman)}, Pearson ${r(report.pearson)} ${over}: a correlation needs at least 2 pairs found, with scores that vary.`;
+  }
+  return `Spearman ${report.spearman.toFixed(3)}, Pearson ${report.pearson.toFixed(3)} ${over}.`;
 }
