@@ -165,6 +165,23 @@ test('an unknown word in an analogy is named', { timeout: 60_000 }, async () => 
   await page.close();
 });
 
+test('an unknown word in Neighbours is named on the card, and the next word found clears it', { timeout: 60_000 }, async () => {
+  // It was a page-wide notice that stayed up after the next, known word was found.
+  const { page, problems } = await suite.openExplorer();
+  await openSample(page);
+  await button(page, 'Train').click();
+  await waitUntilDone(page);
+  await combobox(page, 'Word').fill('qween');
+  await button(page, 'Find').click();
+  await page.locator('#neighbours-message', { hasText: "'qween' is not in the vocabulary." }).waitFor();
+  await combobox(page, 'Word').fill('queen');
+  await button(page, 'Find').click();
+  await page.getByText('Nearest to “queen”').waitFor();
+  assert.equal(await page.getByText("'qween' is not in the vocabulary").count(), 0, 'no word of the unknown one is left');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('the form checks parameters, and the core rejects what the form cannot know', { timeout: 60_000 }, async () => {
   const { page, problems } = await suite.openExplorer();
   await openSample(page);

@@ -60,7 +60,7 @@ test('tokens that look like markup or reorder text are shown as written, everywh
   await page.waitForFunction(() => [...document.querySelectorAll('#vocab-completions option')].some((o) => o.value.startsWith('<script>')));
   await combobox(page, 'Word').fill('<b>nothing</b>\u202E');
   await button(page, 'Find').click();
-  const notice = page.getByRole('alert').filter({ hasText: 'is not in the vocabulary' });
+  const notice = page.locator('#neighbours-message', { hasText: 'is not in the vocabulary' });
   await notice.waitFor();
   assert.match(await notice.textContent(), /'<b>nothing<\/b>⟨U\+202E⟩' is not in the vocabulary/);
 

@@ -7,6 +7,8 @@
 // It knows no DOM and draws nothing itself: QueriesPanel shows the answers, MapModel marks
 // them on the map, the Timeline looks up the selected word's history.
 
+import { SUPERSEDED } from '../protocol.js';
+
 /** @typedef {import('./queries-panel.js').QueriesPanel} QueriesPanel */
 
 const COMPLETIONS = 20;
@@ -70,17 +72,26 @@ export class Queries {
 
   /**
    * Selects `word`: lists its neighbours and where it came from, and draws them on the
-   * plot. False when the worker could not answer (an unknown word); `quiet` then says nothing.
+   * plot. False when the worker could not answer (an unknown word): the Neighbours card
+   * says why, as the Analogy card does for its words (a page-wide notice stayed up after
+   * the next word was found); `quiet` then says nothing.
    */
   async select(word, { quiet = false } = {}) {
     this.panel.setSearch(word);
     const k = this.panel.readK();
     const model = this.host.model();
-    const reply = quiet
-      ? await this.worker.request('neighbours', { word, k }).catch(() => null)
-      : await this.host.request('neighbours', { word, k });
+    /** @type {string|null} */
+    let failure = null;
+    const reply = await this.worker.request('neighbours', { word, k }).catch((error) => {
+      failure = error.message;
+      return null;
+    });
     // An answer of vectors that gave way meanwhile is not shown.
-    if (!reply || this.host.model() !== model) return false;
+    if (this.host.model() !== model) return false;
+    if (!reply) {
+      if (!quiet && failure && failure !== SUPERSEDED) this.panel.showNeighboursMessage(`${failure[0].toUpperCase()}${failure.slice(1)}.`);
+      return false;
+    }
     this.selected = word;
     this.panel.showNeighbours(word, reply.neighbours);
     this.mapModel.setAnswers({ selected: word, neighbours: reply.neighbours });
