@@ -283,11 +283,11 @@ export class Controller {
   }
 
   /**
-   * Tokenizes with the form's parameters and shows the statistics; true when it worked.
-   * With BPE, only once the merges are learned (`train` learns them first).
+   * Tokenizes with the form's parameters (or `params`, those a training starts with) and
+   * shows the statistics; true when it worked. With BPE, only once the merges are learned
+   * (`train` learns them first).
    */
-  async prepare() {
-    const params = this.params.checked();
+  async prepare(params = this.params.checked()) {
     if (!params || !this.source) return false;
     if (params.tokenizer === 'bpe' && this.learnedBpe !== bpeKey(params)) {
       this.view.sourcePanel.showStats(this.sourceName, null, 'BPE counts its tokens once its merges are learned: press Train.');
@@ -377,10 +377,12 @@ export class Controller {
       if (!params || !this.source) return;
       if (params.tokenizer === 'bpe' && this.learnedBpe !== bpeKey(params) && !(await this.learnBpe(params))) return;
       // Prepared already with these parameters (the statistics follow the form): a large
-      // text is not tokenized twice.
+      // text is not tokenized twice. The form may have changed while the merges were
+      // learned: training goes on with the parameters it started with, as it does when the
+      // form changes while it runs, and the note says the change waits.
       const ready = this.state === 'prepared' && this.preparedParams === JSON.stringify(params);
-      if (!ready && !(await this.prepare())) return;
-      this.view.paramsForm.showParamsPending(false);
+      if (!ready && !(await this.prepare(params))) return;
+      this.view.paramsForm.showParamsPending(JSON.stringify(this.params.checked()) !== JSON.stringify(params));
       this.paintAll();
       // The worker starts each model on the plain view: the frames while training show this one.
       await this.mapModel.sendView();

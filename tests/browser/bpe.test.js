@@ -216,6 +216,62 @@ test('Stop while BPE merges are learned cancels them, and the page goes on', { t
   await page.close();
 });
 
+/**
+ * Runs `act` in the page (as `new Function` source, with `line`, the progress line, in
+ * scope) the first time the progress line matches `pattern`: the moments these tests act in
+ * last a fraction of a second, shorter than a round trip from the test may take.
+ */
+async function whenProgressShows(page, pattern, act) {
+  await page.evaluate(({ source, body }) => {
+    const line = document.getElementById('progress-text');
+    const run = new Function('line', body);
+    const observer = new MutationObserver(() => {
+      if (new RegExp(source).test(line.textContent)) {
+        observer.disconnect();
+        window.actedAt = line.textContent;
+        run(line);
+      }
+    });
+    observer.observe(line, { childList: true, characterData: true, subtree: true });
+  }, { source: pattern.source, body: act });
+}
+
+test('changing the BPE vocabulary while merges are learned: they finish and train with the size they started with', { timeout: 120_000 }, async () => {
+  const { page, problems } = await suite.openExplorer();
+  await button(page, 'Use the built-in sample').click();
+  await stat(page, 'Vocabulary').waitFor();
+  await combobox(page, 'Tokenizer').selectOption('bpe');
+  await field(page, 'BPE vocabulary').fill('20000');
+  await field(page, 'Epochs').fill('1');
+  await field(page, 'Dimensions').fill('20');
+  await whenProgressShows(page, /^Learning BPE merges: [1-9]/, `
+    const size = document.getElementById('param-bpeVocabSize');
+    size.value = '300';
+    size.dispatchEvent(new Event('input', { bubbles: true }));`);
+  await button(page, 'Train').click();
+  // It got stuck at the last merge before.
+  await waitUntilDone(page, 20_000);
+  const actedAt = await page.evaluate(() => window.actedAt);
+  const [done, target] = actedAt.match(/^Learning BPE merges: ([\d,]+) of ([\d,]+)$/).slice(1).map((n) => Number(n.replaceAll(',', '')));
+  assert.ok(done < target, `changed while learning: ${actedAt}`);
+  // The merges of 20,000 were learned and trained on; the form waits for the next run.
+  assert.equal(await page.locator('#params-pending').isVisible(), true);
+  assert.equal(await field(page, 'BPE vocabulary').inputValue(), '300');
+  // 20,000 merges cut the sample's 128 KB into under 5,000 tokens; 300 leave over 30,000.
+  const tokens = async () => Number((await stat(page, 'Tokens').textContent()).replaceAll(',', ''));
+  assert.ok(await tokens() < 10_000, `tokens of 20,000 merges: ${await tokens()}`);
+  assert.equal(await button(page, 'Train again').isEnabled(), true);
+  // Training again takes the new size.
+  await button(page, 'Train again').click();
+  // The note goes once the new run is prepared, before it trains.
+  await page.locator('#params-pending').waitFor({ state: 'hidden' });
+  await waitUntilDone(page);
+  assert.ok(await tokens() > 20_000, `tokens of 300: ${await tokens()}`);
+  assert.ok(Number(await stat(page, 'Distinct words').textContent()) <= 300);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 const kjvPresent = await access('data/kjv.txt').then(() => true, () => false);
 
 test(`the King James Bible is offered ${kjvPresent ? 'and loads (data/kjv.txt is here)' : 'not at all (data/kjv.txt is missing)'}`, { timeout: 120_000 }, async () => {
