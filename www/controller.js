@@ -75,7 +75,7 @@ export class Controller {
     view.paramsForm.bindParamsChange((name) => this.paramsChanged(name));
     view.progressPanel.bindTrain(() => this.train());
     view.progressPanel.bindPauseResume(() => this.control(this.state === 'paused' ? 'train' : 'pause'));
-    view.progressPanel.bindStop(() => this.control('stop'));
+    view.progressPanel.bindStop(() => this.stop());
     view.bindResize(() => { this.mapModel.redraw(); this.drawLoss(); });
     // Closing the tab would lose vectors trained here and not exported: the browser asks first.
     view.bindLeave(() => this.unsaved);
@@ -218,7 +218,7 @@ export class Controller {
    */
   async mayReplace(what) {
     if (this.state === 'loading') {
-      await this.control('stop');
+      await this.stop();
       return true;
     }
     if (!this.working) return true;
@@ -232,7 +232,7 @@ export class Controller {
     const stop = await question.finally(() => {
       if (this.asking === asking) this.asking = null;
     });
-    if (stop && this.working) await this.control('stop');
+    if (stop && this.working) await this.stop();
     return stop;
   }
 
@@ -320,8 +320,9 @@ export class Controller {
       this.view.showNotice(null);
       return true;
     } catch (error) {
-      // A newer text or newer parameters have the last word.
-      if (this.source !== source || this.opened !== opened || this.preparations !== mine) return false;
+      // A newer text or newer parameters have the last word; Stop cancels a text being
+      // tokenized for training (see `stop`).
+      if (this.source !== source || this.opened !== opened || this.preparations !== mine || error.message === SUPERSEDED) return false;
       // Train again refused (min count too high, nothing to learn): the worker keeps the
       // model trained before, so the page keeps it too, exports and queries included.
       if (this.state === 'done' || this.state === 'stopped') {
@@ -367,10 +368,15 @@ export class Controller {
 
   // ---- training
 
-  /** Starts training; a second press while it starts (a double click) does nothing. */
+  /**
+   * Starts training; a second press while it starts (a double click) does nothing. With BPE
+   * it learns the merges first and tokenizes the text with them: Stop at any point of that
+   * stops it before anything trains (see `stop`).
+   */
   async train() {
     if (this.starting) return;
     this.starting = true;
+    this.startStopped = false;
     try {
       clearTimeout(this.prepareTimer);
       const params = this.params.checked();
@@ -381,16 +387,37 @@ export class Controller {
       // learned: training goes on with the parameters it started with, as it does when the
       // form changes while it runs, and the note says the change waits.
       const ready = this.state === 'prepared' && this.preparedParams === JSON.stringify(params);
-      if (!ready && !(await this.prepare(params))) return;
+      if (this.stoppedBeforeTraining()) return;
+      if (!ready && !(await this.prepare(params))) {
+        this.stoppedBeforeTraining();
+        return;
+      }
+      if (this.stoppedBeforeTraining()) return;
       this.view.paramsForm.showParamsPending(JSON.stringify(this.params.checked()) !== JSON.stringify(params));
       this.paintAll();
       // The worker starts each model on the plain view: the frames while training show this one.
       await this.mapModel.sendView();
+      if (this.stoppedBeforeTraining()) return;
       await this.control('train');
       this.unsaved = true;
     } finally {
       this.starting = false;
     }
+  }
+
+  /**
+   * Whether Stop was pressed while `train` was starting; if so the progress line says so:
+   * where the merges stood (learned, when they were), or "Not started." once the text was
+   * tokenized with them.
+   */
+  stoppedBeforeTraining() {
+    if (!this.startStopped) return false;
+    if (this.learning) {
+      this.learning = { ...this.learning, stopped: true };
+      if (this.learning.progress.done) this.view.sourcePanel.showStats(this.sourceName, null, 'The BPE merges are learned: their tokens are counted when you press Train.');
+    }
+    this.paintProgress();
+    return true;
   }
 
   /**
@@ -419,6 +446,17 @@ export class Controller {
     if (this.state === 'loaded') this.view.progressPanel.showProgressText(this.loadedText, this.progress);
     else if (this.learning) this.view.progressPanel.showBpeProgress(this.learning.progress, this.learning.stopped);
     else this.view.progressPanel.showProgress(this.progress, this.state);
+  }
+
+  /**
+   * Stop: ends training, BPE learning or the reading of a vectors file. While `train` is
+   * starting (the merges just learned, the text being tokenized with them, where the page
+   * still says 'learning') it also keeps training from starting; the worker cancels the
+   * tokenizing.
+   */
+  stop() {
+    if (this.starting) this.startStopped = true;
+    return this.control('stop');
   }
 
   /** 'train' (start or resume), 'pause' or 'stop'; the worker replies with its new state. */

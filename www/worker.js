@@ -405,6 +405,9 @@ const handlers = {
     else setState(state, id);
   },
   stop({ id }) {
+    // A text being tokenized for training (its BPE merges just learned) stops too, and the
+    // trainer from before stays: the page still shows 'learning' then, and Stop.
+    textRequests += 1;
     if (state === 'loading') {
       // The read sees `loads` moved on at its next slice and ends; the parser goes now, and
       // the vectors or text from before stay.

@@ -272,6 +272,40 @@ test('changing the BPE vocabulary while merges are learned: they finish and trai
   await page.close();
 });
 
+test('Stop just after the BPE merges are learned, while the text is tokenized with them, stops before training', { timeout: 120_000 }, async () => {
+  const { page, problems } = await suite.openExplorer();
+  await button(page, 'Use the built-in sample').click();
+  await stat(page, 'Vocabulary').waitFor();
+  await combobox(page, 'Tokenizer').selectOption('bpe');
+  await field(page, 'BPE vocabulary').fill('1000');
+  await field(page, 'Epochs').fill('3');
+  await field(page, 'Dimensions').fill('20');
+  const progressSeen = await recordProgressText(page);
+  await whenProgressShows(page, /^Learning BPE merges: ([\d,]+) of \1$/, `
+    window.stopWasEnabled = !document.getElementById('stop').disabled;
+    document.getElementById('stop').click();`);
+  await button(page, 'Train').click();
+  await page.waitForFunction(() => window.actedAt);
+  assert.equal(await page.evaluate(() => window.stopWasEnabled), true);
+  await page.waitForFunction(() => !document.getElementById('train').disabled);
+  // Training would have shown its first progress by now.
+  await page.waitForTimeout(1_500);
+  const seen = await progressSeen();
+  assert.ok(!seen.some((text) => /Epoch/.test(text)), `nothing trained: ${seen.slice(-4).join(' | ')}`);
+  // Stop reached the worker before the text was tokenized with the merges: they are kept.
+  assert.equal(await progressText(page).textContent(), 'Stopped before training: the BPE merges are learned (972 of 972).');
+  assert.equal(await page.locator('#progress').getAttribute('data-state'), 'stopped');
+  await page.locator('#cut-note', { hasText: 'their tokens are counted when you press Train' }).waitFor();
+  assert.equal(await button(page, 'Stop').isDisabled(), true);
+  assert.equal(await button(page, 'Pause').isDisabled(), true);
+  // Train works again, with the merges learned.
+  await button(page, 'Train').click();
+  await waitUntilDone(page);
+  assert.ok((await progressSeen()).some((text) => /^Epoch 3 of 3/.test(text)));
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 const kjvPresent = await access('data/kjv.txt').then(() => true, () => false);
 
 test(`the King James Bible is offered ${kjvPresent ? 'and loads (data/kjv.txt is here)' : 'not at all (data/kjv.txt is missing)'}`, { timeout: 120_000 }, async () => {

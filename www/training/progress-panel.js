@@ -89,14 +89,15 @@ export class ProgressPanel {
 
   /**
    * "Learning BPE merges: N of M", on the same bar as training.
-   * @param {BpeProgress} progress @param {boolean} stopped  learning was cancelled
+   * @param {BpeProgress} progress @param {boolean} stopped  learning was cancelled, or
+   *   training before it started (when `progress.done`)
    */
   showBpeProgress(progress, stopped) {
     setProgressBar(progress.fraction, stopped ? 'stopped' : 'learning');
     const merges = integer.format(progress.mergesDone);
     const target = integer.format(Math.max(0, progress.targetVocabSize - progress.alphabetSize));
-    $('progress-text').textContent = stopped
-      ? `Stopped learning BPE merges at ${merges} of ${target}.`
-      : `Learning BPE merges: ${merges} of ${target}`;
+    if (!stopped) $('progress-text').textContent = `Learning BPE merges: ${merges} of ${target}`;
+    else if (progress.done) $('progress-text').textContent = `Stopped before training: the BPE merges are learned (${merges} of ${target}).`;
+    else $('progress-text').textContent = `Stopped learning BPE merges at ${merges} of ${target}.`;
   }
 }
