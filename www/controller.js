@@ -180,6 +180,9 @@ export class Controller {
     if (this.opened !== opened) return;
     if (!reply) {
       this.setState(previous === 'loading' ? 'idle' : previous);
+      // Refused or stopped: the line said how far the file was read; now it says where what
+      // stays open stands (the notice says what happened to the file).
+      this.paintProgress();
       return;
     }
     if (reply.kind === 'text') {
