@@ -60,6 +60,10 @@ test('WordSim-353 and analogy files with # comment lines are scored on the evalu
   const rows = await tableRows(page);
   assert.deepEqual(rows.slice(1).map((row) => row.slice(0, 3)), [['gender', '2', '2 (100.0 %)'], ['All', '2', '2 (100.0 %)']]);
 
+  // CSV, as WordSim-353's own combined.csv, header included (the picker offers .csv).
+  message = await evaluateFile(page, textFile('combined.csv', ['Word 1,Word 2,Human (mean)', ...PAIRS.map((p) => p.replaceAll('\t', ','))].join('\n')));
+  assert.match(message, /over 5 of 6 pairs/);
+
   // A file refused leaves no scores of the file before it on the card.
   message = await evaluateFile(page, textFile('empty.tsv', ''));
   assert.match(message, /^Cannot evaluate: /);

@@ -36,7 +36,7 @@ const SCORE_COLUMN_NAMES: [&str; 6] = ["simlex", "score", "mean", "similarity", 
 
 impl SimilaritySet {
     /// Reads one pair a line: two words and a score, fields separated by tabs when the line
-    /// holds a tab and by whitespace otherwise; blank lines and comments (lines starting with
+    /// holds a tab, by commas when it holds a comma (CSV), and by whitespace otherwise; blank lines and comments (lines starting with
     /// `#`, as in gensim's copies of both benchmarks) are skipped. The score is the third
     /// field, unless the first other line is a header (its third field is not a number): then
     /// the first column
@@ -54,6 +54,9 @@ impl SimilaritySet {
         for (line_no, line) in content_lines(text) {
             let fields: Vec<&str> = if line.contains('\t') {
                 line.split('\t').map(str::trim).collect()
+            } else if line.contains(',') {
+                // CSV copies (MEN, SimVerb-3500 and WordSim-353's own `combined.csv`).
+                line.split(',').map(str::trim).collect()
             } else {
                 line.split_whitespace().collect()
             };
@@ -402,6 +405,10 @@ mod tests {
                 "{text:?}"
             );
         }
+        // CSV, as WordSim-353's `combined.csv` (a header, then `love,sex,6.77`).
+        let set = SimilaritySet::parse("Word 1,Word 2,Human (mean)\nlove,sex,6.77\ntiger, cat ,7.35\n").unwrap();
+        assert_eq!((set.score_name(), set.pairs().len()), (Some("Human (mean)"), 2));
+        assert_eq!((&set.pairs()[1].words, set.pairs()[1].score), (&["tiger".to_string(), "cat".to_string()], 7.35));
         let set = SimilaritySet::parse("a\tb\t1\n\n# c d 9\nc d 2\n#e\tf\t3\n").unwrap();
         let lines: Vec<(usize, &[String; 2])> = set.pairs().iter().map(|p| (p.line, &p.words)).collect();
         assert_eq!(

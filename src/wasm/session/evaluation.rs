@@ -85,6 +85,10 @@ fn looks_like_analogies(text: &str) -> bool {
     if first.starts_with(':') || text.lines().any(|line| line.starts_with(": ")) {
         return true;
     }
+    // A CSV line ("Word 1,Word 2,Human (mean)") is a pair file's, whatever its spaces make.
+    if first.contains(',') && !first.contains('\t') {
+        return false;
+    }
     let fields: Vec<&str> = first.split_whitespace().collect();
     fields.len() == 4 && fields[2].parse::<f64>().is_err() && fields[3].parse::<f64>().is_err()
 }
