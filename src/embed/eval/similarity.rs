@@ -406,9 +406,13 @@ mod tests {
             );
         }
         // CSV, as WordSim-353's `combined.csv` (a header, then `love,sex,6.77`).
-        let set = SimilaritySet::parse("Word 1,Word 2,Human (mean)\nlove,sex,6.77\ntiger, cat ,7.35\n").unwrap();
+        let set =
+            SimilaritySet::parse("Word 1,Word 2,Human (mean)\nlove,sex,6.77\ntiger, cat ,7.35\n").unwrap();
         assert_eq!((set.score_name(), set.pairs().len()), (Some("Human (mean)"), 2));
-        assert_eq!((&set.pairs()[1].words, set.pairs()[1].score), (&["tiger".to_string(), "cat".to_string()], 7.35));
+        assert_eq!(
+            (&set.pairs()[1].words, set.pairs()[1].score),
+            (&["tiger".to_string(), "cat".to_string()], 7.35)
+        );
         let set = SimilaritySet::parse("a\tb\t1\n\n# c d 9\nc d 2\n#e\tf\t3\n").unwrap();
         let lines: Vec<(usize, &[String; 2])> = set.pairs().iter().map(|p| (p.line, &p.words)).collect();
         assert_eq!(
