@@ -4,6 +4,13 @@
 //! first line is `"3 2"` is not taken for word2vec vectors, because the lines that follow do
 //! not hold a word and 2 numbers each. When nothing fits the answer is `None`, and the app
 //! takes the file for a text to train on.
+//!
+//! The evidence for vectors is rows of one token and a fixed number of finite numbers. Those
+//! rows make a file word2vec text after any header-like line (two integers), even one that
+//! gives another dimension or a negative count, so the reader refuses the file naming the
+//! header's fault rather than the app training on it. The token may be a number too (the
+//! Projector's row numbers, written out as words), but then no row may misfit and some value
+//! must have a fraction or an exponent: a table of integers, such as token ids, is a text.
 
 use std::fmt;
 
@@ -107,13 +114,17 @@ impl VectorFormat {
     ///   nothing) is **word2vec text**;
     /// * a header followed by binary data shaped like words, each followed by `dim` finite
     ///   `f32`s, is **word2vec binary**;
+    /// * a line of two integers followed by lines of a word and the same number (at least 2)
+    ///   of numbers is **word2vec text** with a faulty header (another dimension, a negative
+    ///   count), which the reader then names;
     /// * lines of only tab-separated numbers, at least 2 and as many on every line, are a
     ///   **Projector `vectors.tsv`**;
     /// * lines of a word and the same number (at least 2) of numbers are **GloVe**.
     ///
     /// Blank lines are ignored; a last line cut by `SNIFF_LEN` only has to start right. In
-    /// the word formats at least one word must not be a number, so a table of numbers is not
-    /// taken for vectors. Anything else, an ordinary text above all, is `None`.
+    /// the word formats, when every word is a number, every line must fit and some value must
+    /// have a fraction or an exponent, so a table of integers is not taken for vectors.
+    /// Anything else, an ordinary text above all, is `None`.
     pub fn sniff(head: &[u8]) -> Option<VectorFormat> {
         let whole_file = head.len() < Self::SNIFF_LEN;
         let head = &head[..head.len().min(Self::SNIFF_LEN)];
@@ -121,15 +132,23 @@ impl VectorFormat {
         let lines = split_lines(head, whole_file);
         let first = lines.first()?;
         if first.complete
-            && let Some((n, dim)) = first.text().and_then(header_counts)
-            && dim > 0
+            && let Some(first_text) = first.text()
+            && is_header_like(first_text)
         {
-            if word_rows_fit(&lines[1..], Some(dim)) {
-                return Some(VectorFormat::Word2VecText);
+            if let Some((n, dim)) = header_counts(first_text)
+                && dim > 0
+            {
+                if word_rows_fit(&lines[1..], Some(dim)) {
+                    return Some(VectorFormat::Word2VecText);
+                }
+                let data = head.get(first.bytes.len() + 1..).unwrap_or_default();
+                if binary_fits(data, n, dim) {
+                    return Some(VectorFormat::Word2VecBinary);
+                }
             }
-            let data = head.get(first.bytes.len() + 1..).unwrap_or_default();
-            if binary_fits(data, n, dim) {
-                return Some(VectorFormat::Word2VecBinary);
+            // Rows of vectors that the header does not describe.
+            if word_rows_fit(&lines[1..], None) {
+                return Some(VectorFormat::Word2VecText);
             }
         }
         if tsv_rows_fit(&lines) {
@@ -194,11 +213,13 @@ fn mostly_fits(rows: usize, misfits: usize) -> bool {
 }
 
 /// Whether the lines are rows of a word and `dim` numbers (`None`: the same number, at
-/// least 2, on every line), with at least one word that is not a number; see
-/// [`mostly_fits`] for the lines that may not fit.
+/// least 2, on every line); see [`mostly_fits`] for the lines that may not fit. When every
+/// word is a number, no line may misfit and some value must not be an integer: a table of
+/// integers is a text, vectors are real numbers.
 fn word_rows_fit(lines: &[Line<'_>], header_dim: Option<usize>) -> bool {
     let mut dim = header_dim;
-    let (mut rows, mut misfits, mut cut_row_values, mut any_word) = (0, 0, 0, false);
+    let (mut rows, mut misfits, mut cut_row_values) = (0, 0, 0);
+    let (mut any_word, mut any_fraction) = (false, false);
     for line in lines {
         let Some(text) = line.text() else { return false };
         let mut fields: Vec<&str> = text.split_ascii_whitespace().collect();
@@ -225,11 +246,13 @@ fn word_rows_fit(lines: &[Line<'_>], header_dim: Option<usize>) -> bool {
         }
         rows += 1;
         any_word |= !is_number(word);
+        any_fraction |= !fields.iter().all(|field| is_integer(field));
     }
+    let words_or_reals = any_word || (misfits == 0 && any_fraction);
     mostly_fits(rows, misfits)
         && match header_dim {
-            Some(_) => rows == 0 || any_word,
-            None => rows > 0 && any_word && dim.unwrap_or(cut_row_values) >= 2,
+            Some(_) => rows == 0 || words_or_reals,
+            None => rows > 0 && words_or_reals && dim.unwrap_or(cut_row_values) >= 2,
         }
 }
 
@@ -268,6 +291,22 @@ fn tsv_rows_fit(lines: &[Line<'_>]) -> bool {
 
 fn is_finite_number(field: &str) -> bool {
     field.parse::<f32>().is_ok_and(f32::is_finite)
+}
+
+/// Digits, with an optional sign: `"-5"`, `"1000"`, also beyond any integer type.
+pub(super) fn is_integer(field: &str) -> bool {
+    let digits = field.strip_prefix(['-', '+']).unwrap_or(field);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Whether `line` is two integers, the shape of a word2vec header, even when they are no
+/// counts (negative, or too large).
+fn is_header_like(line: &str) -> bool {
+    let mut fields = line.split_ascii_whitespace();
+    match (fields.next(), fields.next(), fields.next()) {
+        (Some(n), Some(dim), None) => is_integer(n) && is_integer(dim),
+        _ => false,
+    }
 }
 
 /// Whether `data`, the bytes after a header, look like `n` binary records of a word, a space
@@ -437,6 +476,41 @@ mod tests {
         // Two faulty lines in three, or a faulty line among two, are not.
         check(b"the 1 2\nof 3 x\nto 4 y\n", None);
         check(b"2 2\nthe 1 2\nof 3 x\n", None);
+    }
+
+    #[test]
+    fn rows_of_vectors_after_a_faulty_header_are_word2vec_text() {
+        let vectors = rows(20, 3, |row| format!("w{row} "), " ");
+        // Another dimension, a negative count, counts too large: the reader names the fault.
+        for header in ["20 5", "20 2", "-5 3", "20 -3", "1000000000 100000", "99999999999999999999999 3"] {
+            check(format!("{header}\n{vectors}").as_bytes(), TEXT);
+        }
+        // Not when the rows are no vectors, or of one value (a list of word counts).
+        check(b"20 5\nthe cat sat on the mat\nand the dog\n", None);
+        check(b"-5 3\nthe 1061396\nof 593677\n", None);
+        check(b"1000 0\nw0\nw1\nw2\n", None);
+    }
+
+    #[test]
+    fn vectors_whose_words_are_numbers_are_vectors_and_tables_of_integers_are_texts() {
+        // A Projector vectors.tsv opened without metadata.tsv names its words 1, 2, …: its
+        // export must open again, and so must GloVe with such words.
+        let numbered = rows(20, 3, |row| format!("{} ", row + 1), " ");
+        check(format!("20 3\n{numbered}").as_bytes(), TEXT);
+        check(numbered.as_bytes(), GLOVE);
+        check(format!("20 4\n{numbered}").as_bytes(), TEXT);
+        check(b"2 2\n1 0.5 -1\n2 1e-3 2\n", TEXT);
+        // A text whose first line is "1 2" holds no vectors after it, and integers (token
+        // ids, a table) are no evidence of vectors: every value could be a count.
+        check(b"1 2\nthe cat sat on the mat\n", None);
+        check(b"1 2\n3 4 5\n6 7 8\n", None);
+        check(b"5 5\n1 2 3\n4 5 6\n", None);
+        check(b"17 4 9\n3 8 1\n", None);
+        // With numbers for words, no row may misfit: a mostly numeric table is not vectors.
+        let faulty = numbered.replacen("\n6 ", "\n6 x ", 1);
+        check(format!("20 3\n{faulty}").as_bytes(), None);
+        check(faulty.as_bytes(), None);
+        check(rows(20, 3, |row| format!("w{row} "), " ").replacen("\nw6 ", "\nw6 x ", 1).as_bytes(), GLOVE);
     }
 
     #[test]
