@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::io::Read;
 
 use super::escape::{escape_token, unescape, unescape_leniently};
-use super::format::{UTF8_BOM, VectorFormat, header_counts};
+use super::format::{UTF8_BOM, VectorFormat, header_counts, is_integer};
 use crate::embed::Embeddings;
 use crate::error::{Error, Result};
 
@@ -155,6 +155,25 @@ fn quoted(text: &str) -> String {
         shown.push('…');
     }
     format!("'{shown}'")
+}
+
+/// What is wrong with a header line of two integers that are no counts (negative, or too
+/// large for this machine); `None` for any other line.
+fn header_fault(line: &str) -> Option<String> {
+    let mut fields = line.split_ascii_whitespace();
+    let (Some(n), Some(dim), None) = (fields.next(), fields.next(), fields.next()) else { return None };
+    if !is_integer(n) || !is_integer(dim) {
+        return None;
+    }
+    [(n, "number of words"), (dim, "dimension")].into_iter().find_map(|(field, what)| {
+        match (field.parse::<usize>(), field.starts_with('-')) {
+            (Ok(_), _) => None,
+            (Err(_), true) => Some(format!("the header gives the {what} as {field}; it cannot be negative")),
+            (Err(_), false) => {
+                Some(format!("the header gives the {what} as {field}, more than this reader can hold"))
+            }
+        }
+    })
 }
 
 /// `"1 value"`, `"2 values"`.
@@ -416,10 +435,9 @@ impl VectorsParser {
     fn header_line(&mut self, line: &[u8]) -> Result<()> {
         let text = String::from_utf8_lossy(line);
         let Some((n, dim)) = header_counts(&text) else {
-            return Err(self.error(format!(
-                "expected the header '<number of words> <dimension>', found {}",
-                quoted(text.trim())
-            )));
+            return Err(self.error(header_fault(&text).unwrap_or_else(|| {
+                format!("expected the header '<number of words> <dimension>', found {}", quoted(text.trim()))
+            })));
         };
         if dim == 0 {
             return Err(self.error("the header gives dimension 0; it must be at least 1".into()));
@@ -539,9 +557,13 @@ impl VectorsParser {
                     }
                     Some(word) => format!(" after {}", quoted(word)),
                 };
-                let mut message = match self.dim {
-                    Some(dim) => format!("expected {}{after}, found {found}", values(dim)),
-                    None => format!("expected values{after}, found none"),
+                let mut message = match (self.dim, word) {
+                    // The first row: the header is as likely wrong as the row.
+                    (Some(dim), Some(word)) if self.format.has_header() && self.n_rows == 0 => {
+                        format!("the header says {} a word, but {} has {found}", values(dim), quoted(word))
+                    }
+                    (Some(dim), _) => format!("expected {}{after}, found {found}", values(dim)),
+                    (None, _) => format!("expected values{after}, found none"),
                 };
                 if at_end && self.dim.is_some_and(|dim| found < dim) {
                     message.push_str(" (the file ends inside this line)");
@@ -609,7 +631,15 @@ mod tests {
             (b"", (1, "the file is empty; expected the header")),
             (b"3\n", (1, "expected the header '<number of words> <dimension>', found '3'")),
             (b"3 x\n", (1, "header")),
-            (b"-1 2\n", (1, "header")),
+            (b"-1 2\n", (1, "the header gives the number of words as -1; it cannot be negative")),
+            (b"5 -2\na 1 2\n", (1, "the header gives the dimension as -2; it cannot be negative")),
+            (
+                b"99999999999999999999999 2\na 1 2\n",
+                (1, "the number of words as 99999999999999999999999, more than this reader can hold"),
+            ),
+            (b"2 3\na 1 2\nb 1 2\n", (2, "the header says 3 values a word, but 'a' has 2")),
+            (b"1 1\na 1 2\n", (2, "the header says 1 value a word, but 'a' has 2")),
+            (b"2 3\na 1 2", (2, "the header says 3 values a word, but 'a' has 2 (the file ends inside")),
             (b"1 2 3\n", (1, "header")),
             (b"\xff 2\n", (1, "header")),
             (b"1 0\n", (1, "dimension 0")),
