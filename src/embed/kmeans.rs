@@ -111,7 +111,9 @@ impl KMeans {
     }
 }
 
-fn check_k(k: usize, n_points: usize) -> Result<()> {
+/// Checks that `k` is a number of clusters the map colours by, 2 to [`MAX_CLUSTERS`], whatever
+/// the number of points.
+pub fn check_clusters(k: usize) -> Result<()> {
     if !(2..=MAX_CLUSTERS).contains(&k) {
         return Err(Error::InvalidParameter {
             name: "clusters",
@@ -119,6 +121,11 @@ fn check_k(k: usize, n_points: usize) -> Result<()> {
             expected: format!("0 for none, or 2 to {MAX_CLUSTERS}"),
         });
     }
+    Ok(())
+}
+
+fn check_k(k: usize, n_points: usize) -> Result<()> {
+    check_clusters(k)?;
     if k > n_points {
         return Err(Error::InvalidParameter {
             name: "clusters",

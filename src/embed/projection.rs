@@ -31,7 +31,7 @@
 use std::borrow::Cow;
 
 use super::align::{self, Transform2};
-use super::kmeans::KMeans;
+use super::kmeans::{KMeans, check_clusters};
 use super::{Embeddings, Pca};
 use crate::error::{Error, Result};
 use crate::linalg;
@@ -57,12 +57,28 @@ const KMEANS_SEED: u64 = 11;
 /// frame's budget of work; from `previous`'s centroids when it has as many of this `dim`,
 /// so cluster numbers (hence colours) stay put between frames. Shared by the PCA and word-axis
 /// frames here and by the t-SNE and UMAP maps of the session.
-pub fn frame_clusters(points: &[f32], dim: usize, k: usize, previous: Option<&KMeans>) -> Result<KMeans> {
+///
+/// `k` is capped at the number of points: isolating two words while colouring by 8 clusters
+/// colours each word its own, rather than refusing the view. With fewer
+/// than 2 points there is nothing to tell apart, and no clustering (`None`).
+///
+/// Fails with [`Error::InvalidParameter`] (named `clusters`) when `k` is below 2 or above
+/// [`MAX_CLUSTERS`](super::MAX_CLUSTERS), however many points there are.
+pub fn frame_clusters(
+    points: &[f32],
+    dim: usize,
+    k: usize,
+    previous: Option<&KMeans>,
+) -> Result<Option<KMeans>> {
+    check_clusters(k)?;
     let n = points.len() / dim.max(1);
-    // Saturating: `k` is the page's number, checked only by `KMeans`.
-    let work = n.saturating_mul(k.saturating_add(2)).saturating_mul(dim);
+    let k = k.min(n);
+    if k < 2 {
+        return Ok(None);
+    }
+    let work = n.saturating_mul(k + 2).saturating_mul(dim);
     let n_iterations = (KMEANS_WORK_PER_FRAME / work.max(1)).max(1);
-    match previous.filter(|c| c.k() == k && c.dim() == dim) {
+    let clusters = match previous.filter(|c| c.k() == k && c.dim() == dim) {
         // The first assignment comes before the iterations.
         Some(c) => c.refit(points, (n_iterations - 1).clamp(1, MAX_KMEANS_ITERATIONS)),
         // Seeding costs about as much as another assignment.
@@ -73,7 +89,8 @@ pub fn frame_clusters(points: &[f32], dim: usize, k: usize, previous: Option<&KM
             KMEANS_SEED,
             n_iterations.saturating_sub(2).clamp(1, MAX_KMEANS_ITERATIONS),
         ),
-    }
+    };
+    clusters.map(Some)
 }
 
 /// One axis of the map.
@@ -157,7 +174,8 @@ impl Projection {
     /// Fails with [`Error::UnknownWords`] naming every axis or isolated word the vocabulary
     /// lacks, and with [`Error::InvalidParameter`] for a component out of range, two equal
     /// principal axes, an axis whose two words point the same way, fewer than 2 words to fit
-    /// principal components on (1 with two word axes), or a bad number of clusters.
+    /// principal components on (1 with two word axes), or a number of clusters outside 2 to
+    /// 50 (more clusters than words shown are capped at the words: see [`frame_clusters`]).
     pub fn fit(emb: &Embeddings, spec: &ViewSpec, previous: Option<&Projection>) -> Result<Projection> {
         let (words, axis_words) = resolve_words(emb, spec)?;
         let n_components = MAX_COMPONENTS.min(emb.dim());
@@ -261,12 +279,12 @@ impl Projection {
 
         let clusters = match spec.clusters {
             0 => None,
-            k => Some(frame_clusters(
+            k => frame_clusters(
                 &rows(emb, &words, true),
                 emb.dim(),
                 k,
                 previous.and_then(|p| p.clusters.as_ref()),
-            )?),
+            )?,
         };
 
         Ok(Projection { spec: spec.clone(), words, axes, transform, explained, labels, coords, clusters })
@@ -599,10 +617,7 @@ mod tests {
                 "invalid axes = a → a: expected two words whose vectors point different ways",
             ),
             (ViewSpec { clusters: 1, ..ViewSpec::components(4, 0, 1) }, "invalid clusters = 1"),
-            (
-                ViewSpec { clusters: 5, ..ViewSpec::components(4, 0, 1) },
-                "at most the number of words shown, 4",
-            ),
+            (ViewSpec { clusters: 51, ..ViewSpec::components(4, 0, 1) }, "invalid clusters = 51"),
             (ViewSpec { clusters: usize::MAX, ..ViewSpec::components(4, 0, 1) }, "invalid clusters"),
         ];
         for (view, message) in cases {
@@ -723,7 +738,8 @@ mod tests {
                     assert!(frame.coords().iter().all(|x| x.is_finite()), "{view:?}: {:?}", frame.coords());
                     assert_eq!(frame.coords().len(), 2 * frame.word_indices().len());
                     if let Some(labels) = frame.clusters() {
-                        assert!(labels.iter().all(|&c| usize::from(c) < view.clusters), "{view:?}");
+                        let k = view.clusters.min(frame.word_indices().len());
+                        assert!(labels.iter().all(|&c| usize::from(c) < k), "{view:?}");
                     }
                     previous = Some(frame);
                 }
@@ -770,8 +786,53 @@ mod tests {
         // Another number of clusters starts afresh.
         let six = Projection::fit(&emb, &ViewSpec { clusters: 6, ..view.clone() }, Some(&previous)).unwrap();
         assert_eq!(six.clusters().unwrap().iter().max(), Some(&5));
-        // Fewer words than clusters is an error; clusters are optional.
-        assert!(Projection::fit(&emb, &ViewSpec { n_words: 3, ..view.clone() }, None).is_err());
+        // Clusters are optional.
         assert!(Projection::fit(&emb, &ViewSpec { clusters: 0, ..view }, None).unwrap().clusters().is_none());
+    }
+
+    #[test]
+    fn more_clusters_than_words_shown_give_each_word_its_own() {
+        // QA: colouring by 8 clusters, isolating two words was refused ("expected at most
+        // the number of words shown, 2"), and so were 10 words shown with 20 clusters.
+        let emb = bundles(4, 10);
+        let isolated = |ws: &[&str], clusters| ViewSpec {
+            isolate: Some(words(ws)),
+            clusters,
+            ..ViewSpec::components(40, 0, 1)
+        };
+        // Table: (view, the clusters its words get).
+        let cases = [
+            (isolated(&["w0", "w1"], 8), vec![0, 1]),
+            (isolated(&["w0", "w1", "w2", "w3"], 8), vec![0, 1, 2, 3]),
+            (ViewSpec { n_words: 10, clusters: 20, ..ViewSpec::components(40, 0, 1) }, (0..10).collect()),
+            // Fewer clusters than words are k-means as ever: w0 and w4 share a bundle.
+            (isolated(&["w0", "w1", "w4"], 2), vec![0, 1, 0]),
+        ];
+        for (view, expected) in cases {
+            let frame = Projection::fit(&emb, &view, None).unwrap_or_else(|e| panic!("{view:?}: {e}"));
+            let mut labels = frame.clusters().expect("clusters").to_vec();
+            // Numbered as k-means++ drew them: compare the partition, not the numbers.
+            let mut renumbered = std::collections::HashMap::new();
+            for label in &mut labels {
+                let next = renumbered.len() as u16;
+                *label = *renumbered.entry(*label).or_insert(next);
+            }
+            assert_eq!(labels, expected, "{view:?}");
+        }
+        // One word has nothing to tell apart from: no clusters, and no error.
+        let one = ViewSpec {
+            isolate: Some(words(&["w0"])),
+            clusters: 8,
+            ..spec(along("w0", "w1"), along("w2", "w3"))
+        };
+        assert!(Projection::fit(&emb, &one, None).unwrap().clusters().is_none());
+        // A frame after one with fewer words starts its clusters afresh, and a frame after
+        // a capped one with as many words keeps them.
+        let all = ViewSpec { clusters: 8, ..ViewSpec::components(40, 0, 1) };
+        let capped = Projection::fit(&emb, &isolated(&["w0", "w1"], 8), None).unwrap();
+        let next = Projection::fit(&emb, &all, Some(&capped)).unwrap();
+        assert_eq!(next.clusters().unwrap().iter().max(), Some(&7));
+        let again = Projection::fit(&emb, &isolated(&["w0", "w1"], 8), Some(&capped)).unwrap();
+        assert_eq!(again.clusters(), capped.clusters());
     }
 }

@@ -326,7 +326,7 @@ impl Session {
 }
 
 /// The k-means colours of a map of the `n_words` most frequent words of `embeddings`, `k`
-/// clusters (0: none), warm from `previous`.
+/// clusters (0: none; at most one a word), warm from `previous`.
 fn layout_clusters(
     embeddings: &Embeddings,
     n_words: usize,
@@ -337,7 +337,7 @@ fn layout_clusters(
         return Ok(None);
     }
     let dim = embeddings.dim();
-    frame_clusters(&embeddings.unit()[..n_words * dim], dim, k, previous).map(Some).map_err(js_error)
+    frame_clusters(&embeddings.unit()[..n_words * dim], dim, k, previous).map_err(js_error)
 }
 
 /// How `session`'s last `layout_step` went: `{pieces, longestPieceMs, longestExpectedMs}`
