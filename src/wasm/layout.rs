@@ -71,11 +71,35 @@ pub fn fit_axis(values: impl IntoIterator<Item = f64>, margin: f64) -> (f64, f64
     (min - margin * span, max + margin * span)
 }
 
+/// An axis whose points spread less than this fraction of the other axis's spread is flat:
+/// its differences are rounding (the second component of two words is float noise, about
+/// 1e-8) or too small to see beside the other axis, and stretching them over the plot drew
+/// two words in opposite corners over ticks that all read "0".
+pub const FLAT: f64 = 1e-4;
+
 /// The data range of flat `[x0, y0, x1, y1, …]` coordinates widened by `margin` on each side.
+/// A flat axis (see [`FLAT`]) gets the other axis's span, centred on its points, so the
+/// points lie on a line through the middle of the plot at the same scale as the other axis.
+/// The page's camera (`www/map/camera.js`, `fit`) follows the same rule.
 pub fn fit_range(coords: &[f32], margin: f64) -> DataRange {
-    let xs = coords.iter().step_by(2).map(|&v| f64::from(v));
-    let ys = coords.iter().skip(1).step_by(2).map(|&v| f64::from(v));
-    DataRange { x: fit_axis(xs, margin), y: fit_axis(ys, margin) }
+    let bounds = |values: &mut dyn Iterator<Item = f64>| {
+        values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)))
+    };
+    let mut x = bounds(&mut coords.iter().step_by(2).map(|&v| f64::from(v)));
+    let mut y = bounds(&mut coords.iter().skip(1).step_by(2).map(|&v| f64::from(v)));
+    let span = |(lo, hi): (f64, f64)| hi - lo;
+    let centred = |(lo, hi): (f64, f64), to: f64| {
+        let mid = lo / 2.0 + hi / 2.0;
+        (mid - to / 2.0, mid + to / 2.0)
+    };
+    // No points: both spans are −∞ and neither comparison holds.
+    if span(y) < FLAT * span(x) {
+        y = centred(y, span(x));
+    } else if span(x) < FLAT * span(y) {
+        x = centred(x, span(y));
+    }
+    let fit = |(lo, hi): (f64, f64)| fit_axis([lo, hi].into_iter().filter(|_| lo <= hi), margin);
+    DataRange { x: fit(x), y: fit(y) }
 }
 
 /// Maps data coordinates into a pixel rectangle, y upwards in data and downwards on screen.
@@ -366,6 +390,24 @@ mod tests {
     fn fit_range_reads_interleaved_coordinates() {
         let range = fit_range(&[0.0, 100.0, 10.0, 200.0, 5.0, 150.0], 0.0);
         assert_eq!(range, DataRange { x: (0.0, 10.0), y: (100.0, 200.0) });
+    }
+
+    #[test]
+    fn a_flat_axis_takes_the_other_axis_span_centred_on_its_points() {
+        // QA: two isolated words, PC2 float noise: y spanned −4e−9 to 9e−8, and every tick read "0".
+        let check = |coords: &[f32], expected: DataRange| {
+            let range = fit_range(coords, 0.0);
+            let close = |a: (f64, f64), b: (f64, f64)| (a.0 - b.0).abs() < 1e-6 && (a.1 - b.1).abs() < 1e-6;
+            assert!(close(range.x, expected.x) && close(range.y, expected.y), "{coords:?}: {range:?}");
+        };
+        check(&[-1.3, -4e-9, 1.3, 9e-8], DataRange { x: (-1.3, 1.3), y: (-1.3, 1.3) });
+        check(&[2.0, 0.0, 2.0, 4.0], DataRange { x: (0.0, 4.0), y: (0.0, 4.0) });
+        check(&[2.0, 0.0, 2.0, 0.5, 2.0, 1e-3], DataRange { x: (1.75, 2.25), y: (0.0, 0.5) });
+        // A small spread that is not flat keeps its own range.
+        check(&[0.0, 0.0, 1.0, 0.01], DataRange { x: (0.0, 1.0), y: (0.0, 0.01) });
+        // One point, or points on one spot: a span of 1 on each axis, as before; none: 0 to 1.
+        check(&[3.0, 3.0, 3.0, 3.0], DataRange { x: (2.5, 3.5), y: (2.5, 3.5) });
+        check(&[], DataRange { x: (0.0, 1.0), y: (0.0, 1.0) });
     }
 
     #[test]

@@ -45,10 +45,26 @@ export function bounds(coords) {
   return { x0, x1, y0, y1 };
 }
 
-/** The range that shows `box` (a bounding box) with the margin around it. */
+/**
+ * An axis whose points spread less than this fraction of the other axis's spread is flat: its
+ * differences are rounding (two isolated words' PC2 is float noise, about 1e-8) or too small to
+ * see, and stretched over the plot they drew two words in opposite corners over ticks all "0".
+ * `FLAT` in src/wasm/layout.rs, which fits a map drawn without the camera, is the same.
+ */
+export const FLAT = 1e-4;
+
+/**
+ * The range that shows `box` (a bounding box) with the margin around it. A flat axis (FLAT)
+ * gets the other axis's span, centred on its points: they lie on a line across the middle.
+ */
 export function fit(box) {
-  const [x0, x1] = fitAxis(box.x0, box.x1);
-  const [y0, y1] = fitAxis(box.y0, box.y1);
+  let { x0, x1, y0, y1 } = box;
+  const centred = (lo, hi, span) => [(lo + hi) / 2 - span / 2, (lo + hi) / 2 + span / 2];
+  // An empty box has spans of −Infinity, and neither comparison holds.
+  if (y1 - y0 < FLAT * (x1 - x0)) [y0, y1] = centred(y0, y1, x1 - x0);
+  else if (x1 - x0 < FLAT * (y1 - y0)) [x0, x1] = centred(x0, x1, y1 - y0);
+  [x0, x1] = fitAxis(x0, x1);
+  [y0, y1] = fitAxis(y0, y1);
   return { x0, x1, y0, y1 };
 }
 
