@@ -63,6 +63,10 @@ export class MapModel {
     };
     this.colour = { kind: 'none', k: 8 };
     this.search = { query: '', regex: false };
+    /** The t-SNE or UMAP map isolating words left for principal components, which "Show all words" brings back. */
+    this.methodBeforeIsolating = null;
+    /** A line the next frame shows under the axes (why the map shows what it shows), or null. */
+    this.note = null;
     this.clear();
 
     map.bindHover((index) => { this.hovered = index; this.redraw(); });
@@ -70,7 +74,9 @@ export class MapModel {
     map.bindRegion((indices, { add }) => this.selectWords(indices.map((i) => this.scene.words[i]), { add }));
     map.bindEscape(() => this.selectWords([], { add: false }));
     map.bindCamera(() => host.changed());
-    panel.bindProjection((settings) => this.project(settings, { refit: true }));
+    // The words shown go with the projection the menu shows: after a t-SNE the map refused
+    // (too few words), more words bring it, rather than another PCA frame under a menu saying t-SNE.
+    panel.bindProjection((settings) => this.project({ ...settings, ...panel.readMethod() }, { refit: true }));
     panel.bindWordAxes((axes) => this.project({ axes }, { refit: true }));
     panel.bindMethod(({ method, layout }) => this.project({ method, layout }, { refit: true }));
     panel.bindColour((colour) => this.setColour(colour));
@@ -80,7 +86,7 @@ export class MapModel {
     panel.bindIsolateMatches(() => this.isolate(this.matchedWords()));
     panel.bindSelectionClear(() => this.selectWords([], { add: false }));
     panel.bindIsolateSelection(() => this.isolate(this.selection));
-    panel.bindShowAll(() => this.project({ isolate: null }, { refit: true }));
+    panel.bindShowAll(() => this.showAll());
     panel.bindZoom((factor) => (factor ? map.zoomBy(factor) : map.resetView()));
     panel.bindRegionTool((on) => map.setRegionTool(on));
   }
@@ -99,6 +105,12 @@ export class MapModel {
     /** Words selected together (shift-click, a region), in the order chosen. */
     this.selection = [];
     this.settings = { ...this.settings, extraWords: [], isolate: null };
+    // Isolated words go, and with them the principal components they were shown on.
+    if (this.methodBeforeIsolating) {
+      Object.assign(this.settings, { method: this.methodBeforeIsolating });
+      if (this.settings.layout) this.panel.setMethod(this.methodBeforeIsolating, this.settings.layout);
+      this.methodBeforeIsolating = null;
+    }
     this.map.refit();
     this.panel.showSelection([]);
     this.panel.showIsolated(null);
@@ -135,11 +147,17 @@ export class MapModel {
     this.settings = { ...this.settings, ...changes };
     try {
       await this.fetchFrame(refit);
-      this.panel.showAxesMessage('');
+      this.panel.showAxesMessage(this.note ?? '');
     } catch (error) {
       this.settings = previous;
-      this.panel.showAxesMessage(`${error.message[0].toUpperCase()}${error.message.slice(1)}.`);
+      // A projection the menu shows but the map could not draw: say what the map shows instead.
+      const wanted = METHOD_NAMES[changes.method];
+      const instead = wanted && changes.method !== previous.method
+        ? ` The map still shows ${METHOD_NAMES[previous.method] ?? 'principal components'}.`
+        : '';
+      this.panel.showAxesMessage(`${error.message[0].toUpperCase()}${error.message.slice(1)}.${instead}`);
     }
+    this.note = null;
     this.panel.showIsolated(this.settings.isolate ? this.settings.isolate.length : null);
     this.host.changed();
   }
@@ -184,13 +202,33 @@ export class MapModel {
     this.redraw();
   }
 
-  /** Isolates `words`: the projection is fitted on them alone. */
+  /**
+   * Isolates `words`: the projection is fitted on them alone. t-SNE and UMAP map the most
+   * frequent words only, so isolated words go on principal components, the menu says so, and
+   * "Show all words" brings the t-SNE or UMAP map back.
+   */
   isolate(words) {
     if (words.length < 2) {
       this.panel.showAxesMessage('Isolating needs at least two words: select or find more.');
       return;
     }
-    this.project({ isolate: words.slice(0, MAX_ISOLATE) }, { refit: true });
+    const changes = { isolate: words.slice(0, MAX_ISOLATE) };
+    const { method } = this.panel.readMethod();
+    if (METHOD_NAMES[method]) {
+      this.methodBeforeIsolating = method;
+      this.panel.setMethod('pca', this.settings.layout ?? {});
+      this.note = `${METHOD_NAMES[method]} maps the most frequent words only: isolated words are shown on principal components.`;
+      Object.assign(changes, { method: 'pca' });
+    }
+    this.project(changes, { refit: true });
+  }
+
+  /** Back from isolated words to the words shown, with the t-SNE or UMAP map isolating left. */
+  showAll() {
+    const method = this.methodBeforeIsolating;
+    this.methodBeforeIsolating = null;
+    if (method && this.settings.layout) this.panel.setMethod(method, this.settings.layout);
+    this.project({ isolate: null, ...(method ? { method } : {}) }, { refit: true });
   }
 
   setColour(colour) {
@@ -382,11 +420,14 @@ export class MapModel {
     const { kind } = this.colour;
     if (kind === 'frequency') return { kind, entries: [{ style: FREQUENCY_BASE, text: 'most frequent' }, { style: FREQUENCY_BASE + FREQUENCY_STEPS - 1, text: `rarest of the ${frame.words.length}` }] };
     if (kind === 'clusters') {
-      if (!frame.clusters) return { kind, entries: [], note: 'Clusters are computed with the next frame…' };
+      // The worker caps k at the words shown (one cluster a word), and clusters none of one word.
+      const shown = frame.words.length;
+      if (!frame.clusters) return { kind, entries: [], note: shown < 2 ? 'Clusters need at least two words shown.' : 'Clusters are computed with the next frame…' };
       const counts = new Map();
       for (const c of frame.clusters) counts.set(c, (counts.get(c) ?? 0) + 1);
-      const entries = [...counts.keys()].sort((p, q) => p - q).map((c) => ({ style: c % CATEGORIES, text: `cluster ${c + 1}: ${counts.get(c)} words` }));
-      return { kind, entries };
+      const entries = [...counts.keys()].sort((p, q) => p - q).map((c) => ({ style: c % CATEGORIES, text: `cluster ${c + 1}: ${plural(counts.get(c), 'word')}` }));
+      const capped = this.settings.clusters > shown ? `k = ${this.settings.clusters} is capped at the ${shown} words shown.` : undefined;
+      return { kind, entries, note: capped };
     }
     if (kind === 'search') {
       let count = 0;
@@ -468,6 +509,9 @@ export class MapModel {
     if (word) this.host.select(word);
   }
 }
+
+/** "1 word", "2 words". */
+const plural = (n, noun) => `${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
 
 /** The line under the map on a t-SNE or UMAP frame: where its layout stands. */
 function layoutProgressText(frame) {

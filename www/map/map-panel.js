@@ -20,6 +20,16 @@ function wordChip(word, onClick) {
   return item;
 }
 
+/**
+ * The search typed in "Find on the map": a regular expression, or a substring that is only
+ * spaces, keeps the spaces at its ends (written as signs, which `parseTypedToken` keeps).
+ * @param {string} text @param {boolean} regex
+ */
+export function parseFind(text, regex) {
+  const keepEnds = regex || (text !== '' && text.trim() === '');
+  return parseTypedToken(keepEnds ? text.replace(/^[ \n\t\r]+|[ \n\t\r]+$/g, displayToken) : text);
+}
+
 export class MapPanel {
   constructor() {
     /** @type {(word: string) => void} */
@@ -126,6 +136,16 @@ export class MapPanel {
     });
     // A corrected field loses its mark as it is typed.
     $('layout-form').addEventListener('input', () => this.readLayout());
+  }
+
+  /**
+   * The projection the menu shows and its parameters, `{method, layout}`; `{}` when a
+   * parameter is out of range (it is marked), so the settings keep theirs.
+   * @returns {{method?: string, layout?: object}}
+   */
+  readMethod() {
+    const layout = this.readLayout();
+    return layout ? { method: $('map-method').value, layout } : {};
   }
 
   /** The layout parameters of the form, or null when one is out of range (it is marked). */
@@ -236,9 +256,15 @@ export class MapPanel {
     delete $('map-legend').dataset.key;
   }
 
-  /** `handler(query, regex)` as the search on the map is typed. */
+  /**
+   * `handler(query, regex)` as the search on the map is typed, with the signs of whitespace
+   * (· ⏎ → ␍) read as the characters. A substring search drops spaces at its ends, as every
+   * word box does (a stray space), unless it is nothing but spaces; a regular expression is
+   * searched as typed, since a space in it is part of the pattern (`^the ` finds BPE tokens
+   * starting "the ", and ` $` those ending in a space, not every word).
+   */
   bindFind(handler) {
-    const read = () => handler(parseTypedToken($('map-find').value), $('map-regex').checked);
+    const read = () => handler(parseFind($('map-find').value, $('map-regex').checked), $('map-regex').checked);
     $('map-find').addEventListener('input', read);
     $('map-regex').addEventListener('change', read);
     $('map-find-form').addEventListener('submit', (event) => {

@@ -1,0 +1,199 @@
+// The map with few words, in Chromium, as QA found it: isolating fewer words than the
+// k-means clusters (the view was refused), two isolated words (a vertical axis of float noise
+// with every tick "0"), t-SNE asked for with too few words or beside isolated words (the menu
+// said t-SNE over a PCA map), and the search on the map with spaces at its ends (a regular
+// expression lost them, so ` $` matched every word). Screenshots go to test-results/map-few-*.png.
+//
+// Run with `node --test tests/browser/map-few.test.js` after scripts/build-wasm.sh.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { button, combobox, explorerSuite, field, RESULTS, stat, waitUntilDone } from './helpers.js';
+
+const suite = explorerSuite({ before, after });
+
+/** Opens the built-in sample and trains it to the end (5 epochs: enough for its people). */
+async function trainSample(page) {
+  await button(page, 'Use the built-in sample').click();
+  await stat(page, 'Vocabulary').waitFor();
+  await field(page, 'Epochs').fill('5');
+  await button(page, 'Train').click();
+  await waitUntilDone(page);
+  await settle(page);
+}
+
+/** Waits until the map has stopped moving (no glide, no easing, no redraw pending). */
+async function settle(page) {
+  await page.waitForTimeout(100);
+  await page.waitForFunction(() => {
+    const map = window.explorer.view.map;
+    const now = performance.now();
+    return !map.pending && !map.glide.moving(now) && !map.camera.easing(now);
+  });
+}
+
+/** Finds `query` on the map and isolates the matches; waits for the `n` words. */
+async function isolateMatches(page, query, n) {
+  await page.getByRole('searchbox', { name: 'Find on the map' }).fill(query);
+  await button(page, 'Isolate matches').click();
+  await page.getByText(`The projection is fitted on ${n} isolated words only.`).waitFor();
+  await page.waitForFunction((count) => window.explorer.mapModel.scene?.words.length === count, n);
+  await settle(page);
+}
+
+const mapState = (page) => page.evaluate(() => {
+  const model = window.explorer.mapModel;
+  return {
+    words: model.scene.words.length,
+    clusters: model.frame.clusters ? new Set(model.frame.clusters).size : null,
+    method: model.frame.method ?? 'pca',
+    menu: document.getElementById('map-method').value,
+    message: document.getElementById('axes-message').textContent,
+    xLabel: model.scene.options.xLabel,
+  };
+});
+
+const legend = (page) => page.locator('#map-legend li').allTextContents();
+
+test('fewer words than k clusters: k is capped at the words shown, and the legend says so', { timeout: 120_000 }, async () => {
+  const { page, problems } = await suite.openExplorer();
+  await trainSample(page);
+  await combobox(page, 'Colour').selectOption('clusters');
+  await page.waitForFunction(() => new Set(window.explorer.mapModel.frame.clusters ?? []).size === 8);
+
+  // Two words, k = 8: each word its own cluster (QA: "Invalid clusters = 8: expected at most
+  // the number of words shown, 2", and nothing isolated).
+  await isolateMatches(page, 'prince', 2);
+  let state = await mapState(page);
+  assert.equal(state.clusters, 2, 'two clusters of one word');
+  assert.equal(state.message, '');
+  assert.deepEqual(await legend(page), ['cluster 1: 1 word', 'cluster 2: 1 word', 'k = 8 is capped at the 2 words shown.']);
+  await page.locator('.plot-card').screenshot({ path: join(RESULTS, 'map-few-clusters.png') });
+  await page.getByRole('searchbox', { name: 'Find on the map' }).fill('');
+  await button(page, 'Show all words').click();
+  await page.locator('#map-isolated').waitFor({ state: 'hidden' });
+
+  // An analogy's four words, the same way.
+  await combobox(page, 'A').fill('king');
+  await combobox(page, 'B').fill('queen');
+  await combobox(page, 'C').fill('man');
+  await button(page, 'Solve').click();
+  await button(page, 'Show these four words on the map').click();
+  await page.getByText('The projection is fitted on 4 isolated words only.').waitFor();
+  await page.waitForFunction(() => window.explorer.mapModel.frame?.words.length === 4);
+  assert.equal((await mapState(page)).clusters, 4);
+  await button(page, 'Show all words').click();
+  await page.locator('#map-isolated').waitFor({ state: 'hidden' });
+
+  // Words shown 10 with k = 20: ten clusters.
+  const k = page.getByRole('region', { name: 'Map of the vectors' }).getByRole('spinbutton', { name: 'k' });
+  await k.fill('20');
+  await k.dispatchEvent('change');
+  await page.waitForFunction(() => new Set(window.explorer.mapModel.frame.clusters ?? []).size === 20);
+  await page.locator('#plot-words').fill('10');
+  await page.locator('#plot-words').dispatchEvent('change');
+  await page.waitForFunction(() => window.explorer.mapModel.frame?.words.length === 10);
+  state = await mapState(page);
+  assert.equal(state.clusters, 10);
+  assert.equal(state.message, '');
+  assert.equal((await legend(page)).at(-1), 'k = 20 is capped at the 10 words shown.');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('two isolated words: the flat axis gets the other axis\'s scale, and its ticks mean something', { timeout: 120_000 }, async () => {
+  const { page, problems } = await suite.openExplorer();
+  await trainSample(page);
+  await page.locator('#plot').scrollIntoViewIfNeeded();
+  await isolateMatches(page, 'prince', 2);
+  // Two words span one dimension: PC2 is float noise (QA: y from −4e−9 to 9e−8).
+  const [x0, x1, y0, y1] = (await page.locator('#plot').getAttribute('data-range')).split(',').map(Number);
+  const spread = await page.evaluate(() => {
+    const { coords } = window.explorer.mapModel.scene;
+    return { x: Math.abs(coords[2] - coords[0]), y: Math.abs(coords[3] - coords[1]) };
+  });
+  assert.ok(spread.y < 1e-4 * spread.x, `PC2 of two words is nil: ${JSON.stringify(spread)}`);
+  assert.ok(Math.abs((y1 - y0) - (x1 - x0)) < 1e-6 * (x1 - x0), `y spans as much as x: ${[x0, x1, y0, y1]}`);
+  // The two words on one line across the middle, not in opposite corners.
+  const drawn = await page.evaluate(() => [0, 1].map((i) => Array.from(window.explorer.view.map.chart.point_position(i))));
+  assert.ok(Math.abs(drawn[0][1] - drawn[1][1]) < 1, `the words at one height: ${JSON.stringify(drawn)}`);
+  const f = await page.evaluate(() => Array.from(window.explorer.view.map.chart.plot_frame()));
+  near(drawn[0][1], (f[1] + f[3]) / 2, 2, 'the words in the middle of the plot');
+  await page.locator('.plot-card').screenshot({ path: join(RESULTS, 'map-few-two-words.png') });
+  // The SVG's y ticks read differently (QA: "0 | 0 | 0 | 0 | 0").
+  const [file] = await Promise.all([page.waitForEvent('download'), button(page, 'plot.svg').click()]);
+  const svg = (await readFile(await file.path())).toString('utf8');
+  const yTicks = [...svg.matchAll(/text-anchor="end" dominant-baseline="middle"[^>]*>([^<]*)</g)].map((m) => m[1]);
+  assert.ok(yTicks.length >= 3 && new Set(yTicks).size === yTicks.length, `distinct y ticks: ${yTicks.join(' | ')}`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+function near(a, b, tolerance, message) {
+  assert.ok(Math.abs(a - b) <= tolerance, `${message}: ${a} vs ${b}`);
+}
+
+test('t-SNE refused for too few words, or beside isolated words: the page says what the map shows', { timeout: 180_000 }, async () => {
+  const { page, problems } = await suite.openExplorer();
+  await trainSample(page);
+  await page.locator('#plot-words').fill('10');
+  await page.locator('#plot-words').dispatchEvent('change');
+  await page.waitForFunction(() => window.explorer.mapModel.frame?.words.length === 10);
+  await combobox(page, 'Projection').selectOption('tsne');
+  await page.locator('#axes-message').getByText(/perplexity 30/).waitFor();
+  let state = await mapState(page);
+  assert.equal(state.menu, 'tsne', 'the menu keeps t-SNE, whose parameters may be changed');
+  assert.equal(state.method, 'pca');
+  assert.match(state.message, /The map still shows principal components\.$/);
+  // More words bring the t-SNE the menu shows (QA: another PCA frame under "t-SNE").
+  await page.locator('#plot-words').fill('300');
+  await page.locator('#plot-words').dispatchEvent('change');
+  await page.waitForFunction(() => window.explorer.mapModel.frame?.method === 'tsne', null, { timeout: 60_000 });
+  assert.equal((await mapState(page)).message, '');
+
+  // Isolated words go on principal components, and the menu and a line say so.
+  await isolateMatches(page, 'prince', 2);
+  state = await mapState(page);
+  assert.equal(state.method, 'pca');
+  assert.equal(state.menu, 'pca');
+  assert.match(state.xLabel, /^PC1/);
+  assert.equal(state.message, 't-SNE maps the most frequent words only: isolated words are shown on principal components.');
+  await page.locator('.plot-card').screenshot({ path: join(RESULTS, 'map-few-tsne-isolated.png') });
+  // Show all words brings the t-SNE map back.
+  await button(page, 'Show all words').click();
+  await page.waitForFunction(() => window.explorer.mapModel.frame?.method === 'tsne', null, { timeout: 60_000 });
+  state = await mapState(page);
+  assert.equal(state.menu, 'tsne');
+  assert.equal(state.message, '');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('find on the map: a regular expression keeps the spaces typed at its ends', { timeout: 120_000 }, async () => {
+  const { page, problems } = await suite.openExplorer();
+  await trainSample(page);
+  const find = page.getByRole('searchbox', { name: 'Find on the map' });
+  const count = page.locator('#map-find-count');
+  const search = () => page.evaluate(() => window.explorer.mapModel.search);
+  await page.getByRole('checkbox', { name: 'regular expression' }).check();
+  // The sample's words hold no space: ` $` matches none of them (QA: `$`, every word).
+  await find.fill(' $');
+  await page.waitForFunction(() => window.explorer.mapModel.search.query === ' $');
+  assert.equal(await count.textContent(), '0 matches');
+  await find.fill('^the ');
+  await page.waitForFunction(() => /^\d+ match/.test(document.getElementById('map-find-count').textContent));
+  assert.deepEqual(await search(), { query: '^the ', regex: true });
+  assert.equal(await count.textContent(), '0 matches');
+  await find.fill('^the$');
+  await page.waitForFunction(() => document.getElementById('map-find-count').textContent === '1 match');
+  // A substring search drops a stray space at its ends, but not one that is all it holds.
+  await page.getByRole('checkbox', { name: 'regular expression' }).uncheck();
+  await find.fill(' king ');
+  await page.waitForFunction(() => window.explorer.mapModel.search.query === 'king');
+  await find.fill(' ');
+  await page.waitForFunction(() => window.explorer.mapModel.search.query === ' ');
+  assert.equal(await count.textContent(), '0 matches');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
