@@ -206,6 +206,17 @@ impl Projection {
             return Err(Error::InvalidParameter { name, value, expected });
         }
 
+        if let ([Some((a, b)), Some((c, d))], Axis::Words(from, to)) = (axis_words, &spec.x)
+            && ((a, b) == (c, d) || (a, b) == (d, c))
+        {
+            // The same direction twice plots every word on the diagonal: nothing to see.
+            return Err(Error::InvalidParameter {
+                name: "axes",
+                value: format!("{from} → {to} on both axes"),
+                expected: "two different pairs of words, one an axis".into(),
+            });
+        }
+
         let directions: [Option<Vec<f32>>; 2] =
             [0, 1].map(|i| axis_words[i].map(|(a, b)| direction(emb, a, b)));
         for (axis, d) in [&spec.x, &spec.y].into_iter().zip(&directions) {
@@ -616,6 +627,11 @@ mod tests {
                 spec(along("a", "a"), Axis::Component(0)),
                 "invalid axes = a → a: expected two words whose vectors point different ways",
             ),
+            (
+                spec(along("a", "b"), along("a", "b")),
+                "invalid axes = a → b on both axes: expected two different pairs of words",
+            ),
+            (spec(along("a", "b"), along("b", "a")), "on both axes"),
             (ViewSpec { clusters: 1, ..ViewSpec::components(4, 0, 1) }, "invalid clusters = 1"),
             (ViewSpec { clusters: 51, ..ViewSpec::components(4, 0, 1) }, "invalid clusters = 51"),
             (ViewSpec { clusters: usize::MAX, ..ViewSpec::components(4, 0, 1) }, "invalid clusters"),

@@ -197,3 +197,42 @@ test('find on the map: a regular expression keeps the spaces typed at its ends',
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('word axes: the same pair on both axes is refused, and the Axes list shows the word axes in use', { timeout: 120_000 }, async () => {
+  const { page, problems } = await suite.openExplorer();
+  await trainSample(page);
+  const axes = combobox(page, 'Axes');
+  assert.match(await axes.locator('option:checked').textContent(), /^PC1 \(\d+ %\) \/ PC2/);
+  await page.getByText('Axes defined by words').click();
+  const useAxes = async (x0, x1, y0, y1) => {
+    await page.locator('#axis-x-from').fill(x0);
+    await page.locator('#axis-x-to').fill(x1);
+    await page.locator('#axis-y-from').fill(y0);
+    await page.locator('#axis-y-to').fill(y1);
+    await button(page, 'Use these axes').click();
+  };
+  await useAxes('man', 'woman', 'man', 'king');
+  await page.waitForFunction(() => window.explorer.mapModel.frame?.axisLabels?.[0] === 'man → woman');
+  assert.equal(await axes.locator('option:checked').textContent(), 'man → woman / man → king');
+  assert.equal(await axes.isDisabled(), true, 'no principal components to choose while both axes are words');
+  // The same pair twice drew a diagonal line (QA); refused, and the axes before stay.
+  await useAxes('king', 'queen', 'king', 'queen');
+  await page.locator('#axes-message').getByText(/king → queen on both axes/).waitFor();
+  assert.equal(await page.evaluate(() => window.explorer.mapModel.frame.axisLabels[1]), 'man → king');
+  // One word axis beside a component, then principal components again.
+  await useAxes('man', 'woman', '', '');
+  await page.waitForFunction(() => window.explorer.mapModel.frame?.axes?.y === null && window.explorer.mapModel.frame.axes.x !== null);
+  assert.equal(await axes.locator('option:checked').textContent(), 'man → woman / PC2');
+  // Words shown go on with the word axis and the component beside it.
+  await page.locator('#plot-words').fill('50');
+  await page.locator('#plot-words').dispatchEvent('change');
+  await page.waitForFunction(() => window.explorer.mapModel.frame?.words.length === 50);
+  assert.deepEqual(await page.evaluate(() => window.explorer.mapModel.settings.axes.x), ['man', 'woman']);
+  assert.equal(await page.evaluate(() => window.explorer.mapModel.settings.yComponent), 1);
+  await button(page, 'Principal components').click();
+  await page.waitForFunction(() => window.explorer.mapModel.frame?.axes?.x === null);
+  assert.equal(await axes.isDisabled(), false);
+  assert.match(await axes.locator('option:checked').textContent(), /^PC1 \(\d+ %\) \/ PC2/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -197,7 +197,7 @@ export class MapModel {
   /** Draws `frame`: the newest, or one the timeline replays. */
   displayFrame(frame) {
     this.frame = frame;
-    this.panel.setAxes(frame.explained, frame.xComponent, frame.yComponent);
+    this.panel.setAxes(frame.explained, frame.xComponent, frame.yComponent, frame.axes);
     this.panel.showLayoutProgress(layoutProgressText(frame));
     this.redraw();
   }

@@ -50,8 +50,21 @@ export class MapPanel {
    * only have their text updated, and only when it changed, so a list the person has open
    * stays open under the pointer.
    */
-  setAxes(explained, xComponent, yComponent) {
+  setAxes(explained, xComponent, yComponent, axes = { x: null, y: null }) {
     const select = $('plot-axes');
+    // Word axes in use: the list shows them, and "Principal components" (beside them) goes back.
+    if (axes?.x || axes?.y) {
+      const axis = (words, i) => (words ? `${words[0]} → ${words[1]}` : `PC${i + 1}`);
+      const text = `${axis(axes.x, xComponent)} / ${axis(axes.y, yComponent)}`;
+      if (select.options.length !== 1 || select.value !== 'words' || select.options[0].text !== text) {
+        select.replaceChildren(new Option(text, 'words', true, true));
+      }
+      select.disabled = true;
+      // What the words shown go on with (`bindProjection`) while the list names the word axes.
+      select.dataset.components = `${xComponent},${yComponent}`;
+      return;
+    }
+    select.disabled = false;
     const n = Math.max(explained.length, 2);
     const percent = (v) => `${(100 * v).toFixed(0)} %`;
     const name = (i) => (explained[i] == null ? `PC${i + 1}` : `PC${i + 1} (${percent(explained[i])})`);
@@ -71,7 +84,9 @@ export class MapPanel {
   /** `handler({nWords, xComponent, yComponent})` when the words shown or the components change. */
   bindProjection(handler) {
     const read = () => {
-      const [xComponent, yComponent] = ($('plot-axes').value || '0,1').split(',').map(Number);
+      const select = $('plot-axes');
+      const value = select.value === 'words' ? select.dataset.components : select.value;
+      const [xComponent, yComponent] = (value || '0,1').split(',').map(Number);
       const nWords = this.readWordsShown();
       $('plot-words').setAttribute('aria-invalid', String(nWords == null));
       if (nWords != null) handler({ nWords, xComponent, yComponent });
