@@ -63,13 +63,13 @@ impl Session {
     }
 
     /// Finishes reading the vectors file and makes its vectors the ones queried, replacing
-    /// any text and training (`VectorsInfo`).
+    /// any text and training (`VectorsInfo`, with `zeroVectors`: see `info_js`).
     pub fn load_finish(&mut self, bytes: f64) -> Result<JsValue, JsError> {
         let (name, parser) =
             self.loading.take().ok_or_else(|| JsError::new("no vectors file is being read"))?;
         let format = parser.format().name();
         let embeddings = parser.finish().map_err(|e| js_error_in(&name, e))?;
-        let info = VectorsInfo::new(format, &embeddings, bytes, false, None);
+        let info = info_js(&VectorsInfo::new(format, &embeddings, bytes, false, None), &embeddings)?;
         self.open(Opened {
             embeddings: Rc::new(embeddings),
             counts: None,
@@ -78,7 +78,7 @@ impl Session {
             epoch_losses: Vec::new(),
             timeline: None,
         });
-        to_js(&info)
+        Ok(info)
     }
 
     /// Opens a bundle (as `export_bundle` writes) and makes its vectors the ones queried.
@@ -95,7 +95,7 @@ impl Session {
             bundle.fingerprint.clone(),
         );
         let out = JsValue::from(Object::new());
-        set(&out, "info", &to_js(&info)?)?;
+        set(&out, "info", &info_js(&info, &bundle.embeddings)?)?;
         let params = match &bundle.params {
             Some(params) => JSON::parse(&json::to_json(params))
                 .map_err(|_| JsError::new("the bundle's parameters are not JSON"))?,
@@ -183,6 +183,17 @@ impl Session {
         write(&*self.embeddings()?, &mut out).map_err(js_error)?;
         Ok(out)
     }
+}
+
+/// `info` for the page, with `zeroVectors`, how many of the opened vectors are all zeros:
+/// a zero vector has no direction, so its cosine with any word is undefined and its
+/// "neighbours" would be arbitrary words at 0. Files hold them for padding or unknown words.
+fn info_js(info: &VectorsInfo, embeddings: &Embeddings) -> Result<JsValue, JsError> {
+    let out = to_js(info)?;
+    let zero =
+        embeddings.raw().chunks_exact(embeddings.dim()).filter(|v| v.iter().all(|&x| x == 0.0)).count();
+    set(&out, "zeroVectors", &JsValue::from(zero as f64))?;
+    Ok(out)
 }
 
 /// The id of a vectors format between the worker and the session.
