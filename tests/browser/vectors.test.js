@@ -142,6 +142,64 @@ test('a malformed vectors file is refused with its line, and the page goes on', 
   await page.close();
 });
 
+test('a header that does not match its rows is refused with the line and the fault, not taken for a text', { timeout: 60_000 }, async () => {
+  const { page, problems } = await suite.openExplorer();
+  await stat(page, 'Vocabulary').waitFor();
+  const rows = word2vecText(circleVectors(120, 8)).split('\n').slice(1).join('\n');
+  const notice = page.getByRole('alert');
+  for (const [name, header, message] of [
+    ['hdr_dim.txt', '120 10', /line 2: the header says 10 values a word, but 'w0' has 8/],
+    ['neg_hdr.txt', '-5 8', /line 1: the header gives the number of words as -5; it cannot be negative/],
+    ['huge_hdr.txt', '1000000000 100000', /line 2: the header says 100000 values a word, but 'w0' has 8/],
+  ]) {
+    await openFiles(page, [textFile(name, `${header}\n${rows}`)]);
+    await notice.filter({ hasText: name }).waitFor();
+    assert.match(await notice.textContent(), message);
+    assert.ok(!(await page.locator('#source-name').textContent()).includes(name), 'not opened as a text');
+  }
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('vectors whose words are numbers open as vectors, also the export of a vectors.tsv opened alone', { timeout: 90_000 }, async () => {
+  const { page, problems } = await suite.openExplorer();
+  const rows = circleVectors(120, 8);
+  // Without metadata.tsv the words are the row numbers 1, 2, …
+  await openFiles(page, [textFile('vectors.tsv', rows.map((r) => r.vector.join('\t')).join('\n'))]);
+  await stat(page, 'Format').filter({ hasText: 'Projector' }).waitFor();
+  const [download] = await Promise.all([page.waitForEvent('download'), button(page, 'vectors.txt').click()]);
+  const exported = await readFile(await download.path());
+  assert.match(exported.toString('utf8', 0, 20), /^120 8\n1 /);
+  const numbered = rows.map((r, i) => ({ word: String(i + 1), vector: r.vector }));
+  for (const [files, format] of [
+    [[{ name: 'exported.txt', mimeType: 'text/plain', buffer: exported }], 'word2vec text'],
+    [[textFile('glove-numbers.txt', numbered.map((r) => `${r.word} ${r.vector.join(' ')}`).join('\n'))], 'GloVe'],
+  ]) {
+    await openFiles(page, files);
+    await stat(page, 'Format').filter({ hasText: format }).waitFor();
+    assert.equal(await stat(page, 'Vocabulary').textContent(), '120');
+    assert.deepEqual((await neighboursOf(page, '11')).slice(0, 2).sort(), ['10', '12']);
+  }
+  // A text of integers (token ids) whose first line could be a header still trains.
+  const ids = Array.from({ length: 200 }, (_, i) => `${i % 7} ${(i * 3) % 11} ${(i * 5) % 13}`);
+  await openFiles(page, [textFile('ids.txt', `2 2\n${ids.join('\n')}\n`)]);
+  await stat(page, 'Lines').filter({ hasText: '201' }).waitFor();
+  assert.equal(await button(page, 'Train').isDisabled(), false);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('the vectors info counts the vectors that are all zeros', { timeout: 60_000 }, async () => {
+  const { page, problems } = await suite.openExplorer();
+  const rows = circleVectors(40, 4);
+  [3, 7, 8].forEach((i) => { rows[i].vector = [0, -0, 0, 0]; });
+  await openFiles(page, [textFile('zeros.txt', word2vecText(rows))]);
+  await stat(page, 'Format').waitFor();
+  assert.equal(await page.evaluate(() => /** @type {any} */ (window).explorer.vectors.zeroVectors), 3);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('a bundle saved here opens again exactly: vectors, parameters, losses, fingerprint', { timeout: 120_000 }, async () => {
   const { page, problems } = await suite.openExplorer();
   await button(page, 'Use the built-in sample').click();
