@@ -53,7 +53,8 @@ export class Controller {
       svg: () => view.map.svg(),
       save: (name, blob) => view.exportPanel.saveFile(name, blob),
     });
-    this.link = new Link(this.mapModel, view.mapPanel, () => (this.isSample ? 'sample' : this.source?.kind === 'url' ? 'kjv' : null));
+    this.link = new Link(this.mapModel, view.mapPanel, () => (this.isSample ? 'sample' : this.source?.kind === 'url' ? 'kjv' : null),
+      () => this.preparedForm ?? null);
     const request = (type, fields) => this.request(type, fields);
     this.queries = new Queries(view.queriesPanel, worker, this.mapModel, this.timeline, {
       model: () => this.model,
@@ -263,6 +264,18 @@ export class Controller {
     } else {
       await this.openSample();
     }
+    // The parameters the view's model was trained with: only the form's own fields are
+    // taken (`setParams` passes over other names), and the form checks them as typed ones.
+    try {
+      const params = JSON.parse(state.get('params') ?? 'null');
+      if (params && typeof params === 'object' && !Array.isArray(params)) {
+        const fields = Object.keys(this.params.form.readParams());
+        this.params.set(Object.fromEntries(Object.entries(params).filter(([name, value]) => fields.includes(name) && ['string', 'number', 'boolean'].includes(typeof value))));
+        if (!(await this.prepare())) return;
+      }
+    } catch {
+      // A link with broken parameters trains with the text's preset.
+    }
     if (this.state !== 'prepared') return;
     await this.train();
     await this.mapModel.restore(state);
@@ -317,6 +330,8 @@ export class Controller {
       this.withinEpoch = new LossSeries();
       this.timeline.clear();
       this.preparedParams = JSON.stringify(params);
+      /** The form as it was for the model prepared: a link trains the text with it again. */
+      this.preparedForm = this.params.form.readParams();
       this.setState('prepared');
       // The progress line said how the text was read and tokenized: now it says where training stands.
       this.paintProgress();
