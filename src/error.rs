@@ -47,6 +47,9 @@ pub enum Error {
     Diverged { epoch: u32, tokens_done: u64 },
     /// Occurs when a query names words that are not in the vocabulary; lists each of them.
     UnknownWords(Vec<String>),
+    /// Occurs when the neighbours of a word whose vector is all zeros are asked for: it has
+    /// no direction, so its cosine with every word is undefined (a vectors file may hold such).
+    NoDirection { word: String },
     /// Occurs when a vectors file is malformed; `line` is 1-based (0 for binary data).
     Format { line: usize, message: String },
     /// Occurs when a benchmark file (analogy questions or word-pair similarities) is
@@ -150,6 +153,11 @@ impl fmt::Display for Error {
                 let verb = if words.len() == 1 { "is" } else { "are" };
                 write!(f, "{} {verb} not in the vocabulary", quoted.join(" and "))
             }
+            Error::NoDirection { word } => write!(
+                f,
+                "the vector of '{}' is all zeros: it points no way, so no word is nearer to it than another",
+                shorten(word)
+            ),
             Error::Format { line: 0, message } => write!(f, "malformed vectors file: {message}"),
             Error::Format { line, message } => write!(f, "malformed vectors file, line {line}: {message}"),
             Error::BenchmarkFormat { line: 0, message } => write!(f, "malformed benchmark file: {message}"),

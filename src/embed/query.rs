@@ -74,12 +74,18 @@ impl Embeddings {
     ///
     /// With `restrict = Some(n)` only the `n` most frequent words (indices `0..n`) are
     /// candidates; `n` larger than the vocabulary means all words. Fails with
-    /// [`Error::InvalidParameter`] when `k` is 0 and [`Error::UnknownWords`] when `word` is
-    /// not in the vocabulary. Fewer than `k` answers come back when there are fewer candidates.
+    /// [`Error::InvalidParameter`] when `k` is 0, [`Error::UnknownWords`] when `word` is
+    /// not in the vocabulary, and [`Error::NoDirection`] when its vector is all zeros (every
+    /// word would score 0, and the answer would be the first words in index order). Fewer
+    /// than `k` answers come back when there are fewer candidates.
     pub fn neighbours(&self, word: &str, k: usize, restrict: Option<usize>) -> Result<Vec<Neighbour>> {
         check_k(k)?;
         let word_idx = self.try_index_of(word)?;
-        Ok(self.nearest_to_unit(self.unit_vector(word_idx), k, restrict, &[word_idx]))
+        let unit = self.unit_vector(word_idx);
+        if unit.iter().all(|&x| x == 0.0) {
+            return Err(Error::NoDirection { word: word.to_string() });
+        }
+        Ok(self.nearest_to_unit(unit, k, restrict, &[word_idx]))
     }
 
     /// The `k` words most similar by cosine to the vector `v`, best first, skipping the
@@ -303,6 +309,18 @@ mod tests {
         assert_close(answer[1].similarity, FRAC_1_SQRT_2);
         assert_close(answer[2].similarity, 0.5);
         assert!(answer.iter().all(|n| n.word != "king"));
+    }
+
+    #[test]
+    fn a_vector_of_zeros_has_no_neighbours_and_says_why() {
+        // It listed the first words in index order, each at 0.000.
+        let e = Embeddings::from_rows(&[("man", &[0.0, 2.0]), ("nil", &[0.0, -0.0]), ("king", &[3.0, 3.0])]);
+        let err = e.neighbours("nil", 2, None).unwrap_err();
+        assert_eq!(err, Error::NoDirection { word: "nil".into() });
+        assert!(err.to_string().contains("'nil' is all zeros"), "{err}");
+        // Another word's neighbours still list it, last, at 0.
+        let answer = e.neighbours("man", 2, None).unwrap();
+        assert_eq!((words(&answer), answer[1].similarity), (vec!["king", "nil"], 0.0));
     }
 
     #[test]

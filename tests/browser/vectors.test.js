@@ -189,13 +189,18 @@ test('vectors whose words are numbers open as vectors, also the export of a vect
   await page.close();
 });
 
-test('the vectors info counts the vectors that are all zeros', { timeout: 60_000 }, async () => {
+test('the vectors info counts the vectors that are all zeros, and a zero vector has no neighbours, saying why', { timeout: 60_000 }, async () => {
   const { page, problems } = await suite.openExplorer();
   const rows = circleVectors(40, 4);
   [3, 7, 8].forEach((i) => { rows[i].vector = [0, -0, 0, 0]; });
   await openFiles(page, [textFile('zeros.txt', word2vecText(rows))]);
   await stat(page, 'Format').waitFor();
   assert.equal(await page.evaluate(() => /** @type {any} */ (window).explorer.vectors.zeroVectors), 3);
+  // A zero vector's neighbours: the card says it has no direction (it listed w0, w1, … at 0.000).
+  await page.getByRole('combobox', { name: 'Word', exact: true }).fill('w3');
+  await page.getByRole('button', { name: 'Find', exact: true }).click();
+  await page.locator('#neighbours-message', { hasText: "The vector of 'w3' is all zeros: it points no way" }).waitFor();
+  assert.equal(await page.locator('#neighbours-list li').count(), 0);
   assert.deepEqual(problems, []);
   await page.close();
 });
