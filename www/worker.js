@@ -68,6 +68,12 @@ let lastProjectionAt = 0;
 let lastFrameMs = 0;
 /** How many times a frame's cost the next frame waits while training (see `lastFrameMs`). */
 const FRAME_SPACING = 4;
+/**
+ * A frame this cheap (ms) is not spaced at an epoch's end: the timeline keeps one frame an
+ * epoch, and the sample's epochs (tens of ms) came closer together than four of its frames
+ * (a few ms each), so a busy machine lost some of them.
+ */
+const CHEAP_FRAME_MS = 25;
 /** The dimension FIRST_CHUNK_TOKENS is sized for: a token's cost grows with the dimension. */
 const FIRST_CHUNK_DIM = 100;
 /**
@@ -219,14 +225,16 @@ async function readFile(file, wanted) {
 /**
  * Whether a frame is due after a chunk: at each epoch's end and every PROJECTION_INTERVAL_MS,
  * but never sooner than FRAME_SPACING times the last frame's cost after it (the last frame,
- * when training is done, always).
+ * when training is done, always; an epoch's end when frames are cheap, always).
  * @param {import('./protocol.js').Progress} progress
  */
 function frameDue(progress) {
   if (progress.done) return true;
   const since = performance.now() - lastProjectionAt;
+  const epochEnd = progress.epochTokensDone === progress.epochTokens;
+  if (epochEnd && lastFrameMs <= CHEAP_FRAME_MS) return true;
   if (since < FRAME_SPACING * lastFrameMs) return false;
-  return progress.epochTokensDone === progress.epochTokens || since > PROJECTION_INTERVAL_MS;
+  return epochEnd || since > PROJECTION_INTERVAL_MS;
 }
 
 /** The chunked loop: runs while `state` is 'training'; pause and stop just change `state`. */
