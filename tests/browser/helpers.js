@@ -189,3 +189,23 @@ export async function endTrace(cdp) {
     // Without thread time (a platform that lacks it) a task counts by its wall-clock length.
     .map((e) => ({ wallMs: e.dur / 1000, cpuMs: (e.tdur ?? e.dur) / 1000, threadTimed: e.tdur != null }));
 }
+
+/** Waits until the map has stopped moving (no glide, no easing, no redraw pending). */
+export async function settleMap(page) {
+  await page.waitForTimeout(100);
+  await page.waitForFunction(() => {
+    const map = window.explorer.view.map;
+    const now = performance.now();
+    return !map.pending && !map.glide.moving(now) && !map.camera.easing(now);
+  });
+}
+
+/** Opens the built-in sample, trains it to the end (`epochs`, else the form's) and waits for the map to settle. */
+export async function trainSampleOnMap(page, { epochs } = {}) {
+  await button(page, 'Use the built-in sample').click();
+  await stat(page, 'Vocabulary').waitFor();
+  if (epochs) await field(page, 'Epochs').fill(String(epochs));
+  await button(page, 'Train').click();
+  await waitUntilDone(page);
+  await settleMap(page);
+}

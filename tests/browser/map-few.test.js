@@ -9,29 +9,12 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { button, combobox, explorerSuite, field, RESULTS, stat, waitUntilDone } from './helpers.js';
+import { button, combobox, explorerSuite, RESULTS, settleMap as settle, trainSampleOnMap } from './helpers.js';
+
+/** The sample trained to the end (5 epochs: enough for its people), the map settled. */
+const trainSample = (page) => trainSampleOnMap(page, { epochs: 5 });
 
 const suite = explorerSuite({ before, after });
-
-/** Opens the built-in sample and trains it to the end (5 epochs: enough for its people). */
-async function trainSample(page) {
-  await button(page, 'Use the built-in sample').click();
-  await stat(page, 'Vocabulary').waitFor();
-  await field(page, 'Epochs').fill('5');
-  await button(page, 'Train').click();
-  await waitUntilDone(page);
-  await settle(page);
-}
-
-/** Waits until the map has stopped moving (no glide, no easing, no redraw pending). */
-async function settle(page) {
-  await page.waitForTimeout(100);
-  await page.waitForFunction(() => {
-    const map = window.explorer.view.map;
-    const now = performance.now();
-    return !map.pending && !map.glide.moving(now) && !map.camera.easing(now);
-  });
-}
 
 /** Finds `query` on the map and isolates the matches; waits for the `n` words. */
 async function isolateMatches(page, query, n) {

@@ -9,29 +9,9 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { button, combobox, explorerSuite, field, launchChromium, RESULTS, stat, waitUntilDone } from './helpers.js';
+import { button, combobox, explorerSuite, field, launchChromium, RESULTS, settleMap as settle, stat, trainSampleOnMap as trainSample, waitUntilDone } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
-
-/** Opens the built-in sample and trains it to the end. */
-async function trainSample(page, { epochs } = {}) {
-  await button(page, 'Use the built-in sample').click();
-  await stat(page, 'Vocabulary').waitFor();
-  if (epochs) await field(page, 'Epochs').fill(String(epochs));
-  await button(page, 'Train').click();
-  await waitUntilDone(page);
-  await settle(page);
-}
-
-/** Waits until the map has stopped moving (no glide, no easing, no redraw pending). */
-async function settle(page) {
-  await page.waitForTimeout(100);
-  await page.waitForFunction(() => {
-    const map = window.explorer.view.map;
-    const now = performance.now();
-    return !map.pending && !map.glide.moving(now) && !map.camera.easing(now);
-  });
-}
 
 /** The camera's data range `[x0, x1, y0, y1]`, as the canvas reports it. */
 async function range(page) {
