@@ -204,7 +204,7 @@ export class Controller {
     // A bundle saved after training holds its timeline: it replays.
     this.timeline.load(reply.timeline);
     this.view.sourcePanel.showVectorsStats(names, reply.info);
-    this.loadedText = `Opened ${reply.info.words.toLocaleString('en')} vectors of ${reply.info.dim} dimensions from ${names}.`;
+    this.loadedText = `Opened ${reply.info.words.toLocaleString('en')} vectors of ${reply.info.dim.toLocaleString('en')} dimensions from ${names}.`;
     this.setState('loaded');
     this.paintAll();
     await this.mapModel.sendView();

@@ -94,6 +94,17 @@ test('vectors of one dimension open, and the map plots them along one axis', { t
   await page.close();
 });
 
+test('a wide vectors file says its dimension as the statistics do, with a thousands separator', { timeout: 60_000 }, async () => {
+  // The line said "of 1200 dimensions" beside a Dimensions statistic of "1,200".
+  const { page, problems } = await suite.openExplorer();
+  const rows = circleVectors(12, 1200);
+  await openFiles(page, [textFile('wide.txt', word2vecText(rows))]);
+  await stat(page, 'Dimensions').filter({ hasText: /^1,200$/ }).waitFor();
+  await page.locator('#progress-text', { hasText: 'Opened 12 vectors of 1,200 dimensions from wide.txt.' }).waitFor();
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('a large vectors file is read in slices with progress, and the page answers meanwhile', { timeout: 90_000 }, async () => {
   const { page, problems } = await suite.openExplorer();
   await stat(page, 'Vocabulary').waitFor();
