@@ -106,11 +106,8 @@ export class MapModel {
     this.selection = [];
     this.settings = { ...this.settings, extraWords: [], isolate: null };
     // Isolated words go, and with them the principal components they were shown on.
-    if (this.methodBeforeIsolating) {
-      Object.assign(this.settings, { method: this.methodBeforeIsolating });
-      if (this.settings.layout) this.panel.setMethod(this.methodBeforeIsolating, this.settings.layout);
-      this.methodBeforeIsolating = null;
-    }
+    const method = this.leaveIsolation();
+    if (method) Object.assign(this.settings, { method });
     this.map.refit();
     this.panel.showSelection([]);
     this.panel.showIsolated(null);
@@ -225,10 +222,16 @@ export class MapModel {
 
   /** Back from isolated words to the words shown, with the t-SNE or UMAP map isolating left. */
   showAll() {
+    const method = this.leaveIsolation();
+    this.project({ isolate: null, ...(method ? { method } : {}) }, { refit: true });
+  }
+
+  /** The t-SNE or UMAP map that isolating words left, back in the menu; null when there was none. */
+  leaveIsolation() {
     const method = this.methodBeforeIsolating;
     this.methodBeforeIsolating = null;
     if (method && this.settings.layout) this.panel.setMethod(method, this.settings.layout);
-    this.project({ isolate: null, ...(method ? { method } : {}) }, { refit: true });
+    return method;
   }
 
   setColour(colour) {
@@ -386,7 +389,7 @@ export class MapModel {
   /** The axis titles of a PCA frame (a worker that names its axes sends `axisLabels`). */
   componentNames(frame) {
     const name = (i) => (frame.explained[i] == null
-      ? `PC${i + 1}: none (the vectors have ${frame.explained.length} dimension${frame.explained.length === 1 ? '' : 's'})`
+      ? `PC${i + 1}: none (the vectors have ${plural(frame.explained.length, 'dimension')})`
       : `PC${i + 1} (${(100 * frame.explained[i]).toFixed(1)} % of variance)`);
     return [name(frame.xComponent), name(frame.yComponent)];
   }
