@@ -260,7 +260,7 @@ fn planted_quadruples() -> Vec<(&'static str, [&'static str; 4])> {
 }
 
 /// [`planted_analogies`] as an analogy benchmark in the `questions-words.txt` format (see
-/// [`crate::embed::AnalogySet`]), one section per attribute, named after the attribute its
+/// [`crate::eval::AnalogySet`]), one section per attribute, named after the attribute its
 /// questions change: `status`, `gender` and `age` (24 questions each) for people, `country`
 /// and `capital-country` (112 each) for places.
 pub fn planted_analogy_benchmark() -> String {
@@ -279,7 +279,7 @@ pub fn planted_analogy_benchmark() -> String {
 }
 
 /// A word-pair similarity benchmark for the planted entities, in the tab-separated format of
-/// [`crate::embed::SimilaritySet`] with the header `word1 word2 score`.
+/// [`crate::eval::SimilaritySet`] with the header `word1 word2 score`.
 ///
 /// Every pair of distinct entities is listed once. Its score is the share of attributes on
 /// which the two agree, times 10: king–queen agree on status and age (6.67), king–girl on
@@ -320,12 +320,12 @@ mod tests {
 
     use super::*;
     use crate::Embeddings;
-    use crate::embed::{
-        AnalogyMethod, AnalogyOptions, AnalogySet, SimilarityOptions, SimilaritySet, evaluate_analogies,
-        evaluate_similarity,
+    use crate::eval::{
+        AnalogyOptions, AnalogySet, SimilarityOptions, SimilaritySet, evaluate_analogies, evaluate_similarity,
     };
     use crate::text::{Corpus, VocabConfig, WhitespaceTokenizer};
     use crate::train::{TrainConfig, Trainer};
+    use crate::vectors::AnalogyMethod;
 
     const CORPUS_SEED: u64 = 2013;
     const N_SENTENCES: usize = 2_000;

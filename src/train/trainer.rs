@@ -62,10 +62,10 @@ use super::hogwild::{Hogwild, unshared_vec};
 use super::replica::{MERGE_AFTER, MERGE_AFTER_CBOW, Replica, Replicated, replicated_rows};
 use super::sampler::AliasTable;
 use super::sgns::{Logistic, Scratch, output_step, sgns_update};
-use crate::embed::Embeddings;
 use crate::error::{Error, Result};
 use crate::linalg::Rows;
 use crate::text::Corpus;
+use crate::vectors::Embeddings;
 
 /// Longest run of tokens trained as one sentence (gensim's `MAX_WORDS_IN_BATCH`).
 pub const MAX_SEGMENT: usize = 10_000;
@@ -1060,8 +1060,9 @@ mod tests {
 
     #[test]
     fn random_texts_and_parameters_train_or_fail_with_an_error() {
-        use crate::embed::{AnalogyMethod, Pca};
+        use crate::map::Pca;
         use crate::text::{Tokenizer, WordTokenizer};
+        use crate::vectors::AnalogyMethod;
         use rand::RngExt;
 
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(47);
