@@ -19,6 +19,10 @@
 //!    by one push parser), the bundle (one JSON file that holds a whole run and re-opens
 //!    exactly) and the strict JSON it is written in.
 //!
+//! 7. **Drawing** ([`plot`]): the map's geometry (data to pixels, hit testing, label
+//!    placement), its marks as a list of shapes, their pixels and their SVG: plain Rust,
+//!    which the wasm `Chart` paints on a canvas.
+//!
 //! [`params`] says once how a run was asked for (the tokenizer by name, the bundle's
 //! parameter names); [`sample`] writes the built-in sample corpus.
 //!
@@ -39,6 +43,7 @@ pub mod eval;
 pub mod io;
 pub mod map;
 pub mod params;
+pub mod plot;
 pub mod sample;
 pub mod text;
 pub mod train;
@@ -50,17 +55,6 @@ pub use vectors::Embeddings;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;
-// The plot geometry and marks are plain Rust; compiling them natively under test lets
-// `cargo test` run their unit tests, which the wasm32-only `wasm` module would otherwise
-// keep from running.
-#[cfg(all(test, not(target_arch = "wasm32")))]
-mod wasm {
-    mod layout;
-    mod raster;
-    // Its colours and sizes for the frame are used only by the wasm `plot`.
-    #[allow(dead_code)]
-    mod scene;
-}
 /// The worker's handle, public so the wasm tests (`tests/wasm_session.rs`) can drive it.
 #[cfg(target_arch = "wasm32")]
 pub use wasm::Session;

@@ -5,16 +5,15 @@
 //! - `dto`: the serialisable shapes that cross the boundary.
 //! - `pool`: the training threads of the threaded build (host workers over shared memory).
 //! - `timeline`: the training timeline across the boundary (frames for a bundle, neighbours through time).
-//! - `plot`: `Chart`, the page's drawing handle, over the pure geometry of `layout`, the marks of
-//!   `scene` and the pixel buffer of `raster` (plotters-canvas draws the loss chart).
+//! - `chart`: `Chart`, the page's drawing handle over a canvas, which paints what
+//!   [`crate::plot`] computes (geometry, the scene's shapes, the pixel buffer);
+//!   plotters-canvas draws the loss chart.
+//! - `glyphs`: the map's texts drawn once by the canvas and kept as coverage masks.
 
+mod chart;
 mod dto;
 mod glyphs;
-mod layout;
-mod plot;
 mod pool;
-mod raster;
-mod scene;
 mod session;
 mod timeline;
 

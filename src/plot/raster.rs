@@ -11,10 +11,9 @@
 //!
 //! Each mark is antialiased by coverage: a disc's coverage falls from 1 to 0 over the pixel
 //! around its rim, a rectangle's is the share of each pixel it covers (so a rectangle on
-//! whole pixels is crisp). Like `layout`, this file uses only `std`, so `cargo test`
-//! compiles it natively for its unit tests.
+//! whole pixels is crisp).
 
-use super::layout::{Px, Rect};
+use super::geometry::{Px, Rect};
 use super::scene::Paint;
 
 /// An opaque RGBA image (alpha always 255, as `ImageData` holds it), `width × height`

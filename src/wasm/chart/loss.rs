@@ -6,8 +6,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use wasm_bindgen::prelude::*;
 
-use crate::wasm::layout::{DataRange, Rect, fit_axis};
-use crate::wasm::scene::{self, Palette};
+use crate::plot::geometry::{DataRange, Rect, fit_axis};
+use crate::plot::scene::{self, Palette};
 
 use super::{
     Chart, MARGIN, X_LABEL_AREA, X_TICKS, Y_LABEL_AREA, Y_TICKS, drawing_error, px, rgb, tick_label,

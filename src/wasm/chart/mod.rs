@@ -1,11 +1,12 @@
 //! `Chart`, the page's drawing handle: the map of the vectors and the loss chart, drawn on
 //! a canvas. The loss chart is plotters' (axes, ticks, lines). The map is a list of
-//! `scene` shapes (its frame, dots, lines, arrows and labels): the leading ones (background,
-//! grid, axes, dots) go through the pixel buffer of `raster`, the rest through the canvas
-//! context, and the SVG export writes the same list.
+//! [`crate::plot::scene`] shapes (its frame, dots, lines, arrows and labels): the leading ones
+//! (background, grid, axes, dots) go through the pixel buffer of [`crate::plot::raster`],
+//! the rest through the canvas context, and the SVG export writes the same list.
 //!
-//! The geometry (data→pixel mapping, hit testing, label placement) is in `layout`, free of
-//! the canvas; this module only turns its answers into strokes.
+//! The geometry (data→pixel mapping, hit testing, label placement) is in
+//! [`crate::plot::geometry`], free of the canvas; this module only turns its answers into
+//! strokes.
 //!
 //! The canvas's backing store is its CSS size × devicePixelRatio, so the drawing is sharp
 //! on HiDPI screens; every size below is given in CSS pixels and scaled by that ratio.
@@ -24,9 +25,9 @@ use wasm_bindgen::prelude::*;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use super::glyphs::Masks;
-use super::layout::{DataRange, Px, Rect, nearest, truncate_label};
-use super::raster::Raster;
-use super::scene::{self, Paint, Palette};
+use crate::plot::geometry::{DataRange, Px, Rect, nearest, truncate_label};
+use crate::plot::raster::Raster;
+use crate::plot::scene::{self, Paint, Palette};
 
 mod loss;
 mod options;
@@ -289,7 +290,7 @@ impl Chart {
         let mut svg = format!(
             r#"<svg width="{width}" height="{height}" viewBox="0 0 {width} {height}" xmlns="http://www.w3.org/2000/svg">"#
         );
-        scene::write_svg(&mut svg, &drawn.shapes);
+        crate::plot::svg::write_svg(&mut svg, &drawn.shapes);
         svg.push_str("</svg>\n");
         Ok(svg)
     }

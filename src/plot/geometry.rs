@@ -4,9 +4,6 @@
 //!
 //! All pixel quantities here are backing-store pixels (CSS pixels × devicePixelRatio),
 //! with y growing downwards, as on the canvas.
-//!
-//! This file uses nothing but `std`: it is declared from `wasm/mod.rs` for the wasm build
-//! and can be compiled natively for its unit tests.
 
 /// A point in pixels.
 pub type Px = (f64, f64);

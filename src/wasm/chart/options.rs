@@ -4,7 +4,7 @@ use serde::Deserialize;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
-use crate::wasm::scene::{Emphasis, Paint, Palette};
+use crate::plot::scene::{Emphasis, Paint, Palette};
 
 /// The scatter's options, as the page passes them (see `Chart::draw_scatter`).
 #[derive(Deserialize, Default)]

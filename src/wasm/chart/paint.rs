@@ -7,9 +7,9 @@ use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
+use crate::plot::geometry::{Px, Rect};
+use crate::plot::scene::{Align, Baseline, Paint, Shape};
 use crate::wasm::glyphs::{self, TextContext};
-use crate::wasm::layout::{Px, Rect};
-use crate::wasm::scene::{Align, Baseline, Paint, Shape};
 
 use super::{Chart, drawing_error, font, js_error, rgb};
 

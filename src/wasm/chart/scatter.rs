@@ -1,5 +1,5 @@
 //! The map as a scene: its frame (where plotters would put it), the checked scatter, and
-//! the label widths measured with the canvas, placed by `layout` and turned into shapes.
+//! the label widths measured with the canvas, placed by `geometry` and turned into shapes.
 
 use js_sys::JsString;
 use plotters::coord::ranged1d::Ranged;
@@ -8,11 +8,11 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::CanvasRenderingContext2d;
 
-use crate::wasm::glyphs::TextContext;
-use crate::wasm::layout::{
+use crate::plot::geometry::{
     DataRange, LabelGeometry, LabelRequest, Px, Rect, Viewport, fit_range, label_order, place_labels,
 };
-use crate::wasm::scene::{self, Emphasis, Frame, Palette, ScatterMarks, Shape};
+use crate::plot::scene::{self, Emphasis, Frame, Palette, ScatterMarks, Shape};
+use crate::wasm::glyphs::TextContext;
 
 use super::options::{ScatterOptions, emphasis_of};
 use super::{
