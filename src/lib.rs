@@ -24,7 +24,7 @@
 //!    which the wasm `Chart` paints on a canvas.
 //!
 //! [`params`] says once how a run was asked for (the tokenizer by name, the bundle's
-//! parameter names); [`sample`] writes the built-in sample corpus.
+//! parameter names); [`planted`] writes the built-in sample corpus (planted structure and its analogies).
 //!
 //! No input makes the core panic: bad files and values come back as an [`Error`] whose
 //! message says what to do, and seeded fuzz tests (random and mutated inputs, next to each
@@ -43,8 +43,8 @@ pub mod eval;
 pub mod io;
 pub mod map;
 pub mod params;
+pub mod planted;
 pub mod plot;
-pub mod sample;
 pub mod text;
 pub mod train;
 pub mod vectors;

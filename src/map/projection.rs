@@ -693,12 +693,12 @@ mod tests {
 
     #[test]
     fn isolated_words_of_the_sample_show_parallel_offsets() {
-        let emb = crate::sample::trained_for_tests(1);
+        let emb = crate::planted::trained_for_tests(1);
         let six = ["king", "queen", "man", "woman", "prince", "princess"];
         let male_to_female = [("king", "queen"), ("man", "woman"), ("prince", "princess")];
         let least = least_parallel(&emb, &six, &male_to_female);
         assert!(least > PARALLEL, "male → female offsets: least cosine {least}");
-        let analogies = crate::sample::planted_analogies();
+        let analogies = crate::planted::planted_analogies();
         let parallel = |emb: &Embeddings| {
             let least = |[a, b, c, d]: &[&str; 4]| least_parallel(emb, &[a, b, c, d], &[(a, b), (c, d)]);
             analogies.iter().filter(|analogy| least(analogy) > PARALLEL).count()

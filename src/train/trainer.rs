@@ -59,8 +59,8 @@ use rand::rngs::Xoshiro256PlusPlus;
 
 use super::config::{MAX_MODEL_BYTES, TrainConfig};
 use super::hogwild::{Hogwild, unshared_vec};
+use super::noise::AliasTable;
 use super::replica::{MERGE_AFTER, MERGE_AFTER_CBOW, Replica, Replicated, replicated_rows};
-use super::sampler::AliasTable;
 use super::sgns::{Logistic, Scratch, output_step, sgns_update};
 use crate::error::{Error, Result};
 use crate::linalg::Rows;
