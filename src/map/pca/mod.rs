@@ -28,8 +28,7 @@
 //!   smallest change of the vectors moves them. `nalgebra`'s `SymmetricEigen` decomposes the
 //!   whole matrix (the O(d³) this avoids); `faer` (0.23) has a partial eigendecomposition
 //!   (Krylov–Schur over a linear operator), but it is a large dependency for about 150 lines
-//!   here, the crate list is kept short (STYLE.md), and this one reuses `tred2`/`tql2` for
-//!   its small projected problem.
+//!   here, and this one reuses `tred2`/`tql2` for its small projected problem.
 //!
 //! The data products run in `f32` (the vectors are `f32`), with sums carried in `f64` every
 //! 64 rows; the rest is `f64`. `PcaBuilder` adds the covariance a slice of rows at a time
@@ -38,37 +37,24 @@
 //! **Architecture Invariant:** components are orthonormal, sorted by eigenvalue descending,
 //! and each has its largest-magnitude entry positive (the first such entry on a tie), so
 //! the same vectors always give the same picture, not a mirror image of it. Every method is
-//! deterministic (the Krylov start block is seeded), and a dimension up to `EXACT_MAX` is fitted
-//! exactly as before, to the bit.
-
-use rand::rngs::Xoshiro256PlusPlus;
-use rand::{Rng, SeedableRng};
+//! deterministic (the Krylov start block is seeded).
+//!
+//! The dense eigendecomposition is in `eigen.rs`, the block Krylov iteration in `krylov.rs`.
 
 use crate::error::{Error, Result};
 use crate::linalg;
 use crate::vectors::Embeddings;
 
+mod eigen;
+mod krylov;
+
+use eigen::symmetric_eigen;
+use krylov::{krylov_eigen, krylov_total_variance};
+
 /// The largest dimension whose `d × d` covariance is decomposed exactly, and the most rows
 /// whose `n × n` Gram matrix is: an exact decomposition costs about 10 m³ flops (30 ms
 /// natively at m = 300, the common word2vec dimension and the page's default word count).
 pub const EXACT_MAX: usize = 320;
-
-/// Vectors in a Krylov block beyond the components asked for: a little room speeds the
-/// convergence of the last wanted one.
-const KRYLOV_EXTRA: usize = 2;
-
-/// Blocks in the Krylov basis before it restarts from its best Ritz vectors: a basis of at
-/// most 12 (k + 2) vectors, 96 at the map's 6 components.
-const KRYLOV_BLOCKS: usize = 12;
-
-/// The most products with the covariance one fit spends (each is a pass over the data).
-const MAX_KRYLOV_PRODUCTS: usize = 40;
-
-/// A Ritz pair is converged when its residual is within this share of the largest Ritz value.
-const KRYLOV_TOLERANCE: f64 = 1e-5;
-
-/// The seed of the Krylov start block.
-const KRYLOV_SEED: u64 = 0x5eed_0f9c;
 
 /// How a fit finds its eigenvectors (see the module doc).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -491,330 +477,6 @@ fn gram_eigen(centred: &[f64], n: usize, dim: usize, k: usize) -> (Vec<f64>, Vec
         }
     }
     (eigenvalues, vectors)
-}
-
-/// `Σ ‖x − mean‖²` over the rows of `rows`.
-fn krylov_total_variance(rows: &[f32], mean: &[f64]) -> f64 {
-    rows.chunks_exact(mean.len())
-        .map(|row| row.iter().zip(mean).map(|(&x, m)| (f64::from(x) - m).powi(2)).sum::<f64>())
-        .sum()
-}
-
-/// `C v` for each row `v` of `vectors` (rows of `dim`), `C` the sample covariance of `rows`
-/// about `mean`: `Σ_i ((x_i − mean) · v) (x_i − mean) / (n − 1)`, two products with the data
-/// and no `d × d` matrix. The products run in `f32` (`linalg`'s vectorised `dot` and
-/// `axpy`), their sums go to `f64` every `FLUSH_ROWS` rows.
-fn covariance_times(rows: &[f32], mean: &[f32], vectors: &[f64], scale: f64) -> Vec<f64> {
-    const FLUSH_ROWS: usize = 64;
-    let dim = mean.len();
-    let singles: Vec<f32> = vectors.iter().map(|&x| x as f32).collect();
-    let mut out = vec![0.0f64; vectors.len()];
-    let mut partial = vec![0.0f32; vectors.len()];
-    let mut centred = vec![0.0f32; dim];
-    let flush = |partial: &mut [f32], out: &mut [f64]| {
-        out.iter_mut().zip(partial.iter_mut()).for_each(|(o, p)| {
-            *o += f64::from(*p);
-            *p = 0.0;
-        });
-    };
-    for (i, row) in rows.chunks_exact(dim).enumerate() {
-        centred.iter_mut().zip(row).zip(mean).for_each(|((c, &x), &m)| *c = x - m);
-        for (v, sum) in singles.chunks_exact(dim).zip(partial.chunks_exact_mut(dim)) {
-            linalg::axpy(linalg::dot(&centred, v), &centred, sum);
-        }
-        if (i + 1) % FLUSH_ROWS == 0 {
-            flush(&mut partial, &mut out);
-        }
-    }
-    flush(&mut partial, &mut out);
-    out.iter_mut().for_each(|x| *x *= scale);
-    out
-}
-
-/// The `k` leading eigenpairs of the covariance of `n` rows of `dim` floats about `mean`, by
-/// block Lanczos (see the module doc): a basis `Q` grown a block at a time from a seeded
-/// random block, `A Q` kept beside it, Rayleigh–Ritz on `Qᵀ A Q` after every product, and a
-/// thick restart from the best `b` Ritz vectors (whose products are known: `A Q s`) when the
-/// basis is full. Returns `k` Ritz values and their Ritz vectors (orthonormal rows).
-fn krylov_eigen(rows: &[f32], mean: &[f64], n: usize, dim: usize, k: usize) -> (Vec<f64>, Vec<f64>) {
-    let b = (k + KRYLOV_EXTRA).min(dim);
-    let max_basis = (b * KRYLOV_BLOCKS).min(dim);
-    let scale = 1.0 / (n - 1) as f64;
-    let mean32: Vec<f32> = mean.iter().map(|&m| m as f32).collect();
-
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(KRYLOV_SEED);
-    let start: Vec<f64> =
-        (0..b * dim).map(|_| f64::from(rng.next_u32()) / f64::from(u32::MAX) - 0.5).collect();
-    let mut basis = Vec::with_capacity(max_basis * dim);
-    extend_basis(&mut basis, &start, dim);
-    // `applied` holds A q for the first `applied.len() / dim` rows q of `basis`; `t` is
-    // Qᵀ A Q for them, `max_basis` wide.
-    let mut applied: Vec<f64> = Vec::with_capacity(max_basis * dim);
-    let mut t = vec![0.0; max_basis * max_basis];
-    let mut ritz: (Vec<f64>, Vec<f64>) = (Vec::new(), Vec::new());
-    for product in 0..MAX_KRYLOV_PRODUCTS {
-        let (m0, m) = (applied.len() / dim, basis.len() / dim);
-        applied.extend(covariance_times(rows, &mean32, &basis[m0 * dim..], scale));
-        for j in m0..m {
-            let aq = &applied[j * dim..(j + 1) * dim];
-            for i in 0..=j {
-                let x = dot64(&basis[i * dim..(i + 1) * dim], aq);
-                t[i * max_basis + j] = x;
-                t[j * max_basis + i] = x;
-            }
-        }
-        // Rayleigh–Ritz: the eigenpairs of the m × m projection, largest first.
-        let projected: Vec<f64> = (0..m).flat_map(|i| t[i * max_basis..i * max_basis + m].to_vec()).collect();
-        let (theta, s) = symmetric_eigen(projected, m);
-        let mut order: Vec<usize> = (0..m).collect();
-        order.sort_by(|&a, &b| theta[b].total_cmp(&theta[a]));
-        let keep = b.min(m);
-        let combine = |rows_of: &[f64], j: usize| -> Vec<f64> {
-            let mut y = vec![0.0; dim];
-            for (i, &w) in s[j * m..(j + 1) * m].iter().enumerate() {
-                y.iter_mut().zip(&rows_of[i * dim..(i + 1) * dim]).for_each(|(a, &q)| *a += w * q);
-            }
-            y
-        };
-        let mut ys = Vec::with_capacity(keep * dim);
-        let mut ays = Vec::with_capacity(keep * dim);
-        let mut residuals = Vec::with_capacity(keep * dim);
-        let mut converged = true;
-        let largest = theta[order[0]].abs().max(f64::MIN_POSITIVE);
-        for (rank, &j) in order[..keep].iter().enumerate() {
-            let (y, ay) = (combine(&basis, j), combine(&applied, j));
-            let r: Vec<f64> = ay.iter().zip(&y).map(|(a, q)| a - theta[j] * q).collect();
-            if rank < k && dot64(&r, &r).sqrt() > KRYLOV_TOLERANCE * largest {
-                converged = false;
-            }
-            ys.extend(y);
-            ays.extend(ay);
-            residuals.extend(r);
-        }
-        ritz = (order[..k.min(m)].iter().map(|&j| theta[j]).collect(), ys[..k.min(m) * dim].to_vec());
-        if converged || product + 1 == MAX_KRYLOV_PRODUCTS {
-            break;
-        }
-        let next: Vec<f64> = if m + b > max_basis {
-            // Thick restart: the best Ritz vectors, whose products and projection are known;
-            // their residuals point where the Krylov space grows next.
-            basis = ys;
-            applied = ays;
-            t.fill(0.0);
-            for (i, &j) in order[..keep].iter().enumerate() {
-                t[i * max_basis + i] = theta[j];
-            }
-            residuals
-        } else {
-            applied[m0 * dim..].to_vec()
-        };
-        if extend_basis(&mut basis, &next, dim) == 0 {
-            // The basis spans an invariant subspace: its Ritz pairs are exact.
-            break;
-        }
-    }
-    ritz
-}
-
-/// Eigen-decomposition of the symmetric `n × n` row-major matrix `a`.
-///
-/// Returns the eigenvalues (unsorted) and the eigenvectors as the rows of an `n × n`
-/// row-major matrix, row `k` belonging to eigenvalue `k`.
-fn symmetric_eigen(a: Vec<f64>, n: usize) -> (Vec<f64>, Vec<f64>) {
-    let mut vt = a;
-    let mut d = vec![0.0; n];
-    let mut e = vec![0.0; n];
-    // tred2 runs on the column-major view of the buffer, where its inner loops are
-    // contiguous; its output, read row-major, is then already transposed for tql2.
-    tred2(&mut vt, &mut d, &mut e, n);
-    tql2(&mut vt, &mut d, &mut e, n);
-    (d, vt)
-}
-
-/// Householder reduction of the symmetric matrix `v` to tridiagonal form (EISPACK `tred2`,
-/// after JAMA). `v` is stored column-major (`v[i, j]` at `j * n + i`), as in EISPACK's
-/// Fortran, so the loops over `k` walk memory in order. On return `d` holds the diagonal,
-/// `e[1..]` the subdiagonal, and `v` the orthogonal transformation (its columns).
-fn tred2(v: &mut [f64], d: &mut [f64], e: &mut [f64], n: usize) {
-    let at = |i: usize, j: usize| j * n + i;
-    for (j, x) in d.iter_mut().enumerate() {
-        *x = v[at(n - 1, j)];
-    }
-
-    for i in (1..n).rev() {
-        // Scaling avoids underflow and overflow in the Householder vector.
-        let scale: f64 = d[..i].iter().map(|x| x.abs()).sum();
-        let mut h = 0.0;
-        if scale == 0.0 {
-            e[i] = d[i - 1];
-            for j in 0..i {
-                d[j] = v[at(i - 1, j)];
-                v[at(i, j)] = 0.0;
-                v[at(j, i)] = 0.0;
-            }
-        } else {
-            for x in &mut d[..i] {
-                *x /= scale;
-                h += *x * *x;
-            }
-            let mut f = d[i - 1];
-            let mut g = h.sqrt();
-            if f > 0.0 {
-                g = -g;
-            }
-            e[i] = scale * g;
-            h -= f * g;
-            d[i - 1] = f - g;
-            e[..i].fill(0.0);
-
-            for j in 0..i {
-                f = d[j];
-                v[at(j, i)] = f;
-                g = e[j] + v[at(j, j)] * f;
-                for k in j + 1..i {
-                    g += v[at(k, j)] * d[k];
-                    e[k] += v[at(k, j)] * f;
-                }
-                e[j] = g;
-            }
-            f = 0.0;
-            for j in 0..i {
-                e[j] /= h;
-                f += e[j] * d[j];
-            }
-            let hh = f / (h + h);
-            for j in 0..i {
-                e[j] -= hh * d[j];
-            }
-            for j in 0..i {
-                f = d[j];
-                g = e[j];
-                for k in j..i {
-                    v[at(k, j)] -= f * e[k] + g * d[k];
-                }
-                d[j] = v[at(i - 1, j)];
-                v[at(i, j)] = 0.0;
-            }
-        }
-        d[i] = h;
-    }
-
-    // Accumulate the transformations.
-    for i in 0..n - 1 {
-        v[at(n - 1, i)] = v[at(i, i)];
-        v[at(i, i)] = 1.0;
-        let h = d[i + 1];
-        if h != 0.0 {
-            for k in 0..=i {
-                d[k] = v[at(k, i + 1)] / h;
-            }
-            for j in 0..=i {
-                let mut g = 0.0;
-                for k in 0..=i {
-                    g += v[at(k, i + 1)] * v[at(k, j)];
-                }
-                for k in 0..=i {
-                    v[at(k, j)] -= g * d[k];
-                }
-            }
-        }
-        for k in 0..=i {
-            v[at(k, i + 1)] = 0.0;
-        }
-    }
-    for j in 0..n {
-        d[j] = v[at(n - 1, j)];
-        v[at(n - 1, j)] = 0.0;
-    }
-    v[at(n - 1, n - 1)] = 1.0;
-    e[0] = 0.0;
-}
-
-/// The most QL sweeps spent on one eigenvalue. Convergence is cubic and usually takes two
-/// or three; the cap only guarantees termination.
-const MAX_QL_ITERATIONS: usize = 64;
-
-/// Eigenvalues and eigenvectors of the symmetric tridiagonal matrix (`d`, `e`) by the implicit
-/// QL method (EISPACK `tql2`, after JAMA). `vt` holds the output of [`tred2`] read row-major
-/// (its transpose); on return its rows are the eigenvectors and `d` the eigenvalues.
-fn tql2(vt: &mut [f64], d: &mut [f64], e: &mut [f64], n: usize) {
-    for i in 1..n {
-        e[i - 1] = e[i];
-    }
-    e[n - 1] = 0.0;
-
-    let mut f = 0.0;
-    let mut tst1: f64 = 0.0;
-    let eps = f64::EPSILON;
-    for l in 0..n {
-        // Find a small subdiagonal element; e[n - 1] is 0, so the search stops there.
-        tst1 = tst1.max(d[l].abs() + e[l].abs());
-        let mut m = l;
-        while m < n - 1 && e[m].abs() > eps * tst1 {
-            m += 1;
-        }
-        // If m == l, d[l] is already an eigenvalue; otherwise iterate.
-        if m > l {
-            let mut iterations = 0;
-            loop {
-                iterations += 1;
-                // Compute the implicit shift.
-                let mut g = d[l];
-                let mut p = (d[l + 1] - g) / (2.0 * e[l]);
-                let mut r = p.hypot(1.0);
-                if p < 0.0 {
-                    r = -r;
-                }
-                d[l] = e[l] / (p + r);
-                d[l + 1] = e[l] * (p + r);
-                let dl1 = d[l + 1];
-                let mut h = g - d[l];
-                for x in &mut d[l + 2..n] {
-                    *x -= h;
-                }
-                f += h;
-
-                // Implicit QL transformation.
-                p = d[m];
-                let mut c = 1.0;
-                let mut c2 = c;
-                let mut c3 = c;
-                let el1 = e[l + 1];
-                let mut s = 0.0;
-                let mut s2 = 0.0;
-                for i in (l..m).rev() {
-                    c3 = c2;
-                    c2 = c;
-                    s2 = s;
-                    g = c * e[i];
-                    h = c * p;
-                    r = p.hypot(e[i]);
-                    e[i + 1] = s * r;
-                    s = e[i] / r;
-                    c = p / r;
-                    p = c * d[i] - s * g;
-                    d[i + 1] = h + s * (c * g + s * d[i]);
-                    // Accumulate the rotation into eigenvectors i and i + 1.
-                    let (head, tail) = vt.split_at_mut((i + 1) * n);
-                    let row_i = &mut head[i * n..];
-                    let row_next = &mut tail[..n];
-                    for (vi, vn) in row_i.iter_mut().zip(row_next.iter_mut()) {
-                        let h = *vn;
-                        *vn = s * *vi + c * h;
-                        *vi = c * *vi - s * h;
-                    }
-                }
-                p = -s * s2 * c3 * el1 * e[l] / dl1;
-                e[l] = s * p;
-                d[l] = c * p;
-                if e[l].abs() <= eps * tst1 || iterations >= MAX_QL_ITERATIONS {
-                    break;
-                }
-            }
-        }
-        d[l] += f;
-        e[l] = 0.0;
-    }
 }
 
 #[cfg(test)]
