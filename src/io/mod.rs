@@ -37,7 +37,7 @@
 //! such as `"from the dead"` or `"Jesus\n"`. Writers therefore store every word through
 //! [`escape_token`] (whose documentation holds the table of escapes) and readers undo it.
 //! An escaped token therefore holds no whitespace, and a token without backslashes or
-//! whitespace is written unchanged, so ordinary files read as they always did.
+//! whitespace is written unchanged, so ordinary files read as they are.
 //! [`unescape_token`] accepts exactly the escapes of that table (`\u{HEX}` for any Unicode
 //! scalar value, 1 to 6 hex digits) and rejects any other backslash sequence. The word2vec
 //! readers reject such a word too; the GloVe and `metadata.tsv` readers keep it literally,

@@ -7,7 +7,7 @@
 //! and a word `w` sits at `cos(w, d) = unit(w) · d`. A and B sit at `∓√((1 − cos(A, B)) / 2)`,
 //! symmetric about 0, and a word's position says which of the two it is more like.
 //!
-//! * Two principal components: PCA of the raw vectors, as the map has always been drawn.
+//! * Two principal components: PCA of the raw vectors, the default map.
 //! * One word axis: the other axis is a principal component of the words' *unit* vectors
 //!   with `d` projected out. Its direction is orthogonal to `d`, and both coordinates are
 //!   then projections of the same unit vectors onto two orthonormal directions, so the

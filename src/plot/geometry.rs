@@ -402,7 +402,7 @@ mod tests {
         check(&[2.0, 0.0, 2.0, 0.5, 2.0, 1e-3], DataRange { x: (1.75, 2.25), y: (0.0, 0.5) });
         // A small spread that is not flat keeps its own range.
         check(&[0.0, 0.0, 1.0, 0.01], DataRange { x: (0.0, 1.0), y: (0.0, 0.01) });
-        // One point, or points on one spot: a span of 1 on each axis, as before; none: 0 to 1.
+        // One point, or points on one spot: a span of 1 on each axis; none: 0 to 1.
         check(&[3.0, 3.0, 3.0, 3.0], DataRange { x: (2.5, 3.5), y: (2.5, 3.5) });
         check(&[], DataRange { x: (0.0, 1.0), y: (0.0, 1.0) });
     }

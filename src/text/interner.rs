@@ -1,8 +1,7 @@
 //! `Words`: the one table between words and their ids, each word stored once.
 //!
-//! The vocabulary, the tokenizer's interner and the embeddings each used to keep their words
-//! twice: a `Vec<String>` for id → word and a `HashMap<String, _>` holding a second copy for
-//! word → id. Here the `Vec` holds the words and a `hashbrown::HashTable` (the table under
+//! A `Vec<String>` for id → word beside a `HashMap<String, _>` for word → id would hold
+//! every word twice. Here the `Vec` holds the words and a `hashbrown::HashTable` (the table under
 //! std's `HashMap` and under `indexmap`) holds only ids, hashing the word in the `Vec` when it
 //! looks one up. Not `indexmap::IndexSet`, which stores each word once too: its slice type is
 //! not a `&[String]`, and every reader of the words (writers, the page, the map) takes one.

@@ -11,6 +11,7 @@ mod noise;
 mod replica;
 mod sgns;
 mod trainer;
+mod worker;
 
 pub use config::{MAX_MODEL_BYTES, MAX_THREADS, TrainConfig};
 pub use noise::AliasTable;
