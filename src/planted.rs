@@ -47,7 +47,7 @@
 //!
 //! [`planted_analogy_benchmark`] writes the planted analogies as a `questions-words.txt` file
 //! with one section per attribute, and [`planted_similarity_benchmark`] scores every pair of
-//! entities by the attributes they share. Both are read by the evaluators of `crate::embed`,
+//! entities by the attributes they share. Both are read by the evaluators of `crate::eval`,
 //! the same that run the standard benchmarks, so the sample exercises them end to end.
 
 use rand::rngs::Xoshiro256PlusPlus;

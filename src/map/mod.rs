@@ -1,7 +1,7 @@
 //! Pictures of the vectors: where the words go on the explorer's map, and how the map changed
 //! while it was learned.
 //!
-//! - [`Pca`] (`pca.rs`): principal components of word vectors, exactly or by block Krylov
+//! - [`Pca`] (`pca/`): principal components of word vectors, exactly or by block Krylov
 //!   iteration, for the map's axes.
 //! - [`Projection`] (`projection.rs`): one frame of the map as a [`ViewSpec`] asks for it,
 //!   on principal components or on word axes (the direction from one word to another),

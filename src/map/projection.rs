@@ -1,7 +1,7 @@
 //! Frames of the map: a 2-D picture of some words on two axes, optionally coloured by
 //! cluster. [`ViewSpec`] says what to draw; [`Projection::fit`] draws one frame of it.
 //!
-//! An axis is either a principal component of the shown words' vectors (`pca.rs`), or a
+//! An axis is either a principal component of the shown words' vectors (`pca/`), or a
 //! direction defined by two words, as in the TensorFlow Embedding Projector's custom
 //! projections and word2viz: the axis from A to B runs along `d = unit(unit(B) − unit(A))`
 //! and a word `w` sits at `cos(w, d) = unit(w) · d`. A and B sit at `∓√((1 − cos(A, B)) / 2)`,

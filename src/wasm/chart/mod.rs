@@ -46,7 +46,7 @@ const MAX_LABEL_CHARS: usize = 24;
 /// The space around the data, as a fraction of its span on each side.
 const DATA_MARGIN: f64 = 0.05;
 
-// Sizes in CSS pixels (the scatter's marks have theirs in `scene`).
+// Sizes in CSS pixels (the scatter's marks have theirs in `plot::scene`).
 const MARGIN: f64 = 14.0;
 const X_LABEL_AREA: f64 = 42.0;
 const Y_LABEL_AREA: f64 = 58.0;

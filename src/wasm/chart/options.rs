@@ -1,4 +1,4 @@
-//! The map's options and palette as the page passes them, checked into what `scene` draws.
+//! The map's options and palette as the page passes them, checked into what `plot::scene` draws.
 
 use serde::Deserialize;
 use wasm_bindgen::JsCast;

@@ -23,7 +23,7 @@ impl Chart {
         Ok(root)
     }
 
-    /// Puts the raster on the canvas as its pixels (see `raster`).
+    /// Puts the raster on the canvas as its pixels (see `plot::raster`).
     fn put_raster(&self) -> Result<(), JsError> {
         let (width, height) = self.raster.size();
         if width == 0 || height == 0 {
