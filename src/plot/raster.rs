@@ -18,6 +18,7 @@ use super::scene::Paint;
 
 /// An opaque RGBA image (alpha always 255, as `ImageData` holds it), `width × height`
 /// pixels.
+#[derive(Default)]
 pub struct Raster {
     width: usize,
     height: usize,
