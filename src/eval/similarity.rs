@@ -44,7 +44,7 @@ impl SimilaritySet {
     /// `similarity`, `relatedness` or `sim` (tried in that order) holds it. SimLex-999's file
     /// (`word1 word2 POS SimLex999 …`) therefore reads as it is.
     ///
-    /// Fails with [`Error::BenchmarkFormat`] naming the line of a pair with too few fields or
+    /// Fails with [`Error::BenchmarkFormat`](crate::Error::BenchmarkFormat) naming the line of a pair with too few fields or
     /// a score that is not a finite number, and with line 0 when the text holds no pair.
     pub fn parse(text: &str) -> Result<SimilaritySet> {
         let mut pairs = Vec::new();
@@ -192,7 +192,7 @@ impl SimilarityReport {
 /// Scores every pair of `set` by the cosine of its words and correlates that with the human
 /// scores.
 ///
-/// Fails with [`Error::InvalidParameter`] when `options.restrict` is `Some(0)`.
+/// Fails with [`Error::InvalidParameter`](crate::Error::InvalidParameter) when `options.restrict` is `Some(0)`.
 pub fn evaluate_similarity(
     emb: &Embeddings,
     set: &SimilaritySet,

@@ -236,7 +236,7 @@ fn candidates(p: Px, width: f64, g: &LabelGeometry) -> [Rect; 8] {
 /// Returns, for each request in order, the box its text fills, or `None` when skipped.
 /// `width(point)` measures a label's text; it is asked only for labels that might fit.
 ///
-/// Placed boxes are kept in a grid of cells a few labels tall ([`Obstacles`]), so a box is
+/// Placed boxes are kept in a grid of cells a few labels tall (`Obstacles`), so a box is
 /// only checked against the few placed near it: a map of 10,000 words asks for a label for
 /// every one of them on each redraw, and an all-pairs check would be 10⁸ comparisons. And
 /// a label is measured (the dearest step, a call into the canvas) only when one of its

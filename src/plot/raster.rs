@@ -66,7 +66,7 @@ impl Raster {
     /// there; only their parts inside `clip` are drawn.
     ///
     /// All discs of a call share a radius, so their coverage is worked out once, for centres
-    /// at each eighth of a pixel ([`Stamps`]); a disc then costs a table lookup and an
+    /// at each eighth of a pixel (`Stamps`); a disc then costs a table lookup and an
     /// integer blend per pixel, not a square root. A centre is off by at most a sixteenth of
     /// a pixel, which no eye sees.
     pub fn discs(&mut self, centres: &[Px], radius: f64, paint: Paint, clip: &Rect) {
