@@ -8,8 +8,8 @@
 use std::time::Instant;
 
 use embedscope::Embeddings;
-use embedscope::embed::{Bundle, read_bundle, read_word2vec_text, write_bundle, write_word2vec_text};
-use embedscope::json;
+use embedscope::io::json;
+use embedscope::io::{Bundle, read_bundle, read_word2vec_text, write_bundle, write_word2vec_text};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 

@@ -9,7 +9,7 @@
 use std::time::Instant;
 
 use embedscope::Embeddings;
-use embedscope::embed::{Axis, Projection, ViewSpec};
+use embedscope::map::{Axis, Projection, ViewSpec};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 

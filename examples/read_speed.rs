@@ -10,7 +10,7 @@
 use std::time::Instant;
 
 use embedscope::Embeddings;
-use embedscope::embed::{
+use embedscope::io::{
     VectorFormat, VectorsParser, write_glove, write_projector_tsv, write_word2vec_binary, write_word2vec_text,
 };
 use rand::rngs::Xoshiro256PlusPlus;

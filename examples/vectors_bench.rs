@@ -11,7 +11,8 @@ use std::fs::File;
 use std::io::{BufWriter, Read, Write};
 use std::time::Instant;
 
-use embedscope::embed::{Pca, VectorFormat, VectorsParser};
+use embedscope::io::{VectorFormat, VectorsParser};
+use embedscope::map::Pca;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 

@@ -11,11 +11,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use embedscope::Embeddings;
-use embedscope::embed::{escape_token, write_word2vec_binary, write_word2vec_text};
+use embedscope::io::{escape_token, write_word2vec_binary, write_word2vec_text};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, SeedableRng};
 
-include!("../src/embed/tricky_tokens.rs");
+include!("../src/io/tricky_tokens.rs");
 
 fn main() -> ExitCode {
     let Some(out_dir) = std::env::args_os().nth(1).map(PathBuf::from) else {

@@ -213,7 +213,7 @@ fn bytes(n: u64) -> String {
 /// A word as shown in a one-line message: whitespace escaped as in vector files (a BPE
 /// token may end in a line break), at most 40 characters, with "…" when cut.
 fn shorten(word: &str) -> String {
-    let escaped = crate::embed::escape_token(word);
+    let escaped = crate::io::escape_token(word);
     match escaped.char_indices().nth(40) {
         Some((at, _)) => format!("{}…", &escaped[..at]),
         None => escaped.into_owned(),

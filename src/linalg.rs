@@ -2,21 +2,15 @@
 //! of an SGNS step over rows of a matrix, `dot_rows` and `update_rows`.
 //!
 //! They walk eight floats at a time as `wide::f32x8`, which is one AVX register natively and
-//! two `simd128` vectors in the browser. The same loops over `[f32; 8]` accumulators, left
-//! to LLVM's vectoriser, came out two floats at a time (`vmovsd`, `v128.load64_zero`: LLVM
-//! split the eight accumulators into four pairs), on x86-64 with AVX2 or AVX-512 and in
-//! wasm alike; as `f32x8` one thread trains the King James Bible in 2.6 s instead of 3.55 s
-//! (Xeon, AVX-512), with the same sums in the same order, so the same vectors to the bit.
+//! two `simd128` vectors in the browser: the same loops over `[f32; 8]` accumulators, left to
+//! LLVM's vectoriser, come out two floats at a time (LLVM splits the eight accumulators into
+//! four pairs), on x86-64 and in wasm alike. The sums run in the same order either way, so
+//! the vectors are the same to the bit.
 //!
-//! Tried and left out, since they measured no faster on that benchmark (dim 100): two
-//! accumulators in `dot` to break its dependency chain (2.67 to 2.72 s against 2.60 to
-//! 2.72 s: the chain waits on the row's cache misses, not on the adds); prefetching the next
-//! pair's rows, its noise words drawn ahead (2.7 s), or every pair's rows of a window at once
-//! (2.9 s); on the AVX2 machine before, four rows' dot products in one pass over `x`.
-//! Fused multiply-adds (`f32x8::mul_add`, FMA where the CPU has it) took 2.45 to 2.64 s
-//! against 2.52 to 2.71 s, about 3 % faster, but they round once where a multiply and an
-//! add round twice, and wasm has none: kept out, so the sums are the same on every CPU and
-//! in the browser.
+//! Fused multiply-adds are not used: they round once where a multiply and an add round
+//! twice, and wasm has none, so with them the sums would differ between CPUs and the browser.
+//! The loops wait on memory (the rows' cache misses) more than on arithmetic, so more
+//! accumulators or prefetching the next pair's rows do not make them faster.
 //!
 //! **Unchecked precondition:** both slices have the same length (checked only in debug builds).
 

@@ -4,7 +4,7 @@
 //! with its form filled in.
 
 use crate::error::{Error, Result};
-use crate::json::{self, Value};
+use crate::io::json::{self, Value};
 use crate::text::{BpeConfig, Tokenizer, VocabConfig, WhitespaceTokenizer, WordTokenizer};
 use crate::train::TrainConfig;
 

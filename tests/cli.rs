@@ -292,7 +292,7 @@ fn every_format_trains_and_answers_the_same_queries() {
         assert_eq!(answer, &answers[0].1, "{name} answers differently from {}", answers[0].0);
     }
     // The bundle holds the counts, the parameters under the page's names, and the fingerprint.
-    let bundle = embedscope::embed::read_bundle(&std::fs::read_to_string(path("run.json")).unwrap()).unwrap();
+    let bundle = embedscope::io::read_bundle(&std::fs::read_to_string(path("run.json")).unwrap()).unwrap();
     let counts = bundle.counts.expect("counts");
     assert!(counts.windows(2).all(|w| w[0] >= w[1]) && counts.len() == bundle.embeddings.len());
     let params = bundle.params.expect("params");
@@ -458,7 +458,7 @@ fn eval_prints_accuracy_by_both_methods_and_correlations() {
 
 #[test]
 fn eval_json_holds_the_same_figures_and_parses() {
-    use embedscope::json::{self, Value};
+    use embedscope::io::json::{self, Value};
     let dir = scratch_dir("eval-json");
     let vectors = write(&dir, "v.txt", DISAGREEING_VECTORS);
     let analogies = write(&dir, "questions.txt", ANALOGIES);
@@ -530,7 +530,7 @@ fn many_words(n: usize) -> String {
 
 #[test]
 fn eval_gensim_takes_gensims_defaults() {
-    use embedscope::json;
+    use embedscope::io::json;
     let dir = scratch_dir("eval-gensim");
     // More words than our analogy default (30,000) and fewer than gensim's (300,000).
     let n = 30_005;
@@ -762,7 +762,7 @@ fn threads_and_cbow_train_and_say_whether_a_run_repeats() {
     };
     let fingerprint = |log: &str| log.split("fingerprint ").nth(1).unwrap()[..16].to_string();
     let params = |path: &str| {
-        let bundle = embedscope::embed::read_bundle(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let bundle = embedscope::io::read_bundle(&std::fs::read_to_string(path).unwrap()).unwrap();
         let params = bundle.params.expect("params");
         let number = |name| params.get(name).and_then(|v| v.as_f64());
         let cbow = params.get("cbow").and_then(|v| v.as_bool());
@@ -788,7 +788,7 @@ fn threads_and_cbow_train_and_say_whether_a_run_repeats() {
     // Shared noise words: recorded in the bundle and the fingerprint; not for CBOW.
     let (shared, shared_log) = run("shared.json", &["--threads", "1", "--shared-noise"]);
     assert!(shared_log.contains("skip-gram, 1 thread: bit-reproducible;"), "{shared_log}");
-    let bundle = embedscope::embed::read_bundle(&std::fs::read_to_string(&shared).unwrap()).unwrap();
+    let bundle = embedscope::io::read_bundle(&std::fs::read_to_string(&shared).unwrap()).unwrap();
     assert_eq!(bundle.params.unwrap().get("sharedNoise").and_then(|v| v.as_bool()), Some(true));
     assert_ne!(fingerprint(&one_log), fingerprint(&shared_log));
     let out = dir.join("no.json").to_str().unwrap().to_string();

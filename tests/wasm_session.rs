@@ -3,7 +3,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use embedscope::Session;
-use embedscope::sample::{planted_analogies, planted_corpus};
+use embedscope::planted::{planted_analogies, planted_corpus};
 use js_sys::{Array, Float32Array, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;

@@ -13,9 +13,9 @@
 mod bpe;
 mod concordance;
 mod decode;
+mod interner;
+mod tokenize;
 mod vocab;
-mod word;
-mod words;
 
 pub use bpe::{
     BpeConfig, BpeLearner, BpeMode, BpeModel, BpeProgress, BpeTokenizer, MAX_VOCAB_SIZE, Merge, Provenance,
@@ -23,9 +23,9 @@ pub use bpe::{
 };
 pub use concordance::concordance;
 pub use decode::{Decoded, Encoding, decode_text};
+pub use interner::Words;
+pub use tokenize::{WhitespaceTokenizer, WordTokenizer};
 pub use vocab::{Corpus, CorpusBuilder, CutReport, Vocab, VocabConfig};
-pub use word::{WhitespaceTokenizer, WordTokenizer};
-pub use words::Words;
 
 /// Receives the tokens of a text in order.
 pub trait TokenSink {

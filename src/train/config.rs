@@ -64,8 +64,8 @@ pub struct TrainConfig {
     /// instead of one draw per (context, centre) pair (default false: word2vec.c's and
     /// gensim's sampling). The idea of Ji et al. 2016 (pWord2Vec), applied pair by pair:
     /// each output row of a window's noise words stays in cache across its pairs, so
-    /// training takes about 0.85x the time, at the same top-10 agreement with gensim
-    /// (README, "Speed and quality"). CBOW already draws once a window: no change there.
+    /// training takes about 0.85x the time, at the same top-10 agreement with gensim's
+    /// neighbours. CBOW already draws once a window: no change there.
     pub shared_noise: bool,
 }
 

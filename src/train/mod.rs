@@ -1,18 +1,19 @@
 //! Training: word2vec with negative sampling (Mikolov et al. 2013), skip-gram or CBOW, a
 //! chunk at a time, on one thread or several (Hogwild, Recht et al. 2011).
 //!
-//! `config` holds the parameters, `sampler` the noise distribution, `sgns` one gradient
+//! `config` holds the parameters, `noise` the noise distribution, `sgns` one gradient
 //! step, `hogwild` the one type through which threads share the vectors, and `trainer` the
 //! driver that walks the corpus and owns the learning-rate schedule.
 
 mod config;
 mod hogwild;
+mod noise;
 mod replica;
-mod sampler;
 mod sgns;
 mod trainer;
+mod worker;
 
 pub use config::{MAX_MODEL_BYTES, MAX_THREADS, TrainConfig};
-pub use sampler::AliasTable;
+pub use noise::AliasTable;
 pub use sgns::{Logistic, Scratch, sgns_update};
 pub use trainer::{Clock, MAX_SEGMENT, Progress, Trainer};

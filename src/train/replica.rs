@@ -4,11 +4,11 @@
 //! **Why.** With plain Hogwild every thread writes the shared rows directly, and the output
 //! rows of the words drawn as noise (by count^0.75, so the top thousand words of the King
 //! James Bible take 64 % of all draws, each pair writing five) are written by every thread
-//! all the time. Each such write takes the cache line from the other core: on 2 threads a
-//! token cost 1.6x to 1.9x the CPU time of one thread, and up to 5x when this VM's two vCPUs
-//! sat where a cache line takes 170 ns to cross instead of 30 (README, issue 13). A thread
-//! that writes its own copy of a row, and hands its changes over once every
-//! [`MERGE_AFTER`] updates, takes the line across once where it took it up to that many times.
+//! all the time. Each such write takes the cache line from the other core, so on two
+//! threads a token costs up to twice the CPU time of one thread, and far more where the two
+//! cores sit far apart. A thread that writes its own copy of a row, and hands its changes
+//! over once every [`MERGE_AFTER`] updates, takes the line across once where it took it up to
+//! that many times.
 //!
 //! **The merge.** For each replicated row a thread keeps its copy (`local`), the shared
 //! row's value when it last took it (`base`), and how many updates it made since
@@ -20,39 +20,12 @@
 //! that row. Rows still pending are merged every 10,000 tokens a thread and at the end of
 //! each step, so the shared matrix holds everything between steps.
 //!
-//! **What was measured** (KJV, 2 threads, this 2-core VM): merging after 32 updates agreed
-//! with gensim's neighbours at 0.470 to 0.475 where plain Hogwild does 0.480 and two gensim
-//! seeds 0.480; after 16 at 0.473 to 0.484 but 8 % slower; after 64 at 0.46. Copies of the
-//! input rows too (one write a pair, against six output rows) made it no faster and cost
-//! agreement. A private copy of the whole output matrix merged once a step agreed at 0.38:
-//! hot rows must be merged often, which is what counting each row's updates does.
-//!
-//! **Where the rest of the time goes** (2026-12-05, Xeon with AVX-512, the `f32x8` kernels:
-//! one thread 2.65 s, two 1.80 s with 3.6 s of CPU time). The copies cost by themselves:
-//! one thread made to train through them takes 3.3 s instead of 2.65 s, and with no merge
-//! but at each step's end 2.72 s, so the cost is the merges and the fetches after them
-//! (each takes a cold `base` and shared row). Two threads that never merged but at each step's end
-//! still took 1.55 s (3.1 s of CPU time): the input rows they share, and the larger working
-//! set. Tried and not kept, each measured on 2 threads: merging after 64 updates (1.73 s,
-//! agreement 0.467) or 128 (1.70 s, 0.452); merging only after updates and at a step's end
-//! (1.70 s, 0.462 to 0.469); fewer rows copied (1,024: 2.12 s; 2,048: 1.96 s; none, plain
-//! Hogwild: 3.4 s); merging and taking the sum as the copy in one pass (no change);
-//! prefetching `base` and the shared row a few updates before a merge (slower); each thread
-//! keeping only its changes (a delta read as shared + delta, so every read sees the others'
-//! merges: agreement 0.48, but 2.29 s, since every read of a hot row then follows the other
-//! core's writes); and noise words drawn by each thread from its own half of the vocabulary
-//! (no faster, agreement 0.41); copies of the input rows too, of the 256 to all most
-//! frequent words (1.87 to 1.97 s); a row's fetch folded into its dot product (1.90 s);
-//! each thread training plain copies of both matrices, with the most frequent rows merged
-//! after every small piece of text (1,000 rows every 2,000 tokens: 1.65 s, agreement 0.427;
-//! 2,000 every 1,000: 1.93 s, 0.444; all every 1,000: 3.37 s, 0.464), though such copies
-//! merged only at a step's end ran at 1.95x one thread (agreement 0.24): merging each row
-//! by its own count of updates is the better trade.
-//!
-//! A merge races with the other threads' merges of the same row as Hogwild does (a change
-//! another thread adds between this thread's read and write of a float is lost), on one row
-//! once every [`MERGE_AFTER`] updates ([`MERGE_AFTER_CBOW`] for CBOW) instead of on every
-//! update.
+//! **Why these constants.** Merging after 32 updates keeps the top-10 agreement with
+//! gensim's neighbours within noise of plain Hogwild's on the King James Bible; merging
+//! rarer loses agreement, and a private copy of the whole output matrix merged once a step
+//! loses much more: hot rows must be merged often, which counting each row's updates does.
+//! The copies themselves cost time (the merges, and the cold fetches after them), which is
+//! why only the most frequent rows are copied.
 
 use super::hogwild::unshared_vec;
 use crate::linalg::Rows;

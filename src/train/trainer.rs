@@ -16,33 +16,16 @@
 //! (however many threads it has) take the pieces in turn and train them at once with
 //! Hogwild updates ([`super::hogwild`]), each job with its own random generator derived from
 //! the seed. Taking pieces in turn, as gensim's job queue does, keeps a thread that the
-//! system leaves waiting from holding up the others at the step's end. The learning rate follows the tokens all threads have
-//! walked (read at each segment's start), and each thread's loss is summed in `f64`. A step
+//! system leaves waiting from holding up the others at the step's end. The learning rate
+//! follows the tokens all threads have walked (read at each segment's start), and each thread's loss is summed in `f64`. A step
 //! then ends at a segment boundary: at most `max_tokens` tokens, or one segment when the
 //! first segment is longer.
 //!
-//! **Where the time goes, and what was tried.** A profile of one thread on the King James
-//! Bible (perf, software clock; 2026-12-05, `crate::linalg`'s `f32x8` kernels) puts 85 % in
-//! `output_step` (a pair's 1 + k dot products and row updates) and 11 % in the rest of the
-//! step (drawing noise words, the input's update); the hottest instruction is the first add
-//! of a row's dot product, waiting for the row to arrive: the loops wait on memory (rows of
-//! the output matrix) more than on arithmetic. Drawing a window's noise words first, to
-//! prefetch the next pair's rows while one trains, was slower (2.7 s against 2.6 s). Tried
-//! before and left out, by CPU time of interleaved runs (the machine was shared, load 5 to 7):
-//! two 8-wide accumulators with FMA in the dot products (1.22 to 1.29 s an epoch against
-//! 1.08 to 1.19 s: slower, as the four accumulators `crate::linalg` names); prefetching a
-//! pair's noise rows just before its dot products (no gain: too late to hide anything);
-//! and HogBatch (Ji et al. 2016: a window's context words share one draw of noise words, so
-//! a centre's step is two small matrix products, each output row read once a window), which
-//! took 16 % less CPU time (4.5 s against 5.35 s for 5 epochs) but agreed with gensim's
-//! neighbours at 0.441 on 1 and on 2 threads, under the 0.46 the issue asks (two gensim
-//! seeds agree at 0.480, this trainer at 0.480). The same shared draw trained pair by pair,
-//! in word2vec's order ([`TrainConfig::shared_noise`]), keeps gensim's agreement (0.482) and
-//! took 2.28 s against 2.73 s in the README's run; batches of pairs whose updates wait for
-//! all their dot products, without shared noise, agreed at 0.487 (README, "Speed and
-//! quality"): neither alone costs quality, together they did, for a reason not pinned
-//! down. It is offered as an option; the default draws once a pair, as word2vec.c and
-//! gensim do.
+//! **Where the time goes.** On one thread about 85 % of the time is in `output_step` (a
+//! pair's 1 + k dot products and row updates), waiting on the rows of the output matrix to
+//! arrive more than on arithmetic. Drawing one set of noise words a window
+//! ([`TrainConfig::shared_noise`]) keeps those rows in cache across the window's pairs; it is
+//! an option, and the default draws once a pair, as word2vec.c and gensim do.
 //!
 //! **Architecture Invariant:** with `threads == 1`, given the corpus, the configuration and
 //! the seed, the sequence of updates is fixed, whatever the chunk sizes, so the vectors are
@@ -58,14 +41,14 @@ use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 
 use super::config::{MAX_MODEL_BYTES, TrainConfig};
-use super::hogwild::{Hogwild, unshared_vec};
-use super::replica::{MERGE_AFTER, MERGE_AFTER_CBOW, Replica, Replicated, replicated_rows};
-use super::sampler::AliasTable;
-use super::sgns::{Logistic, Scratch, output_step, sgns_update};
-use crate::embed::Embeddings;
+use super::hogwild::Hogwild;
+use super::noise::AliasTable;
+use super::replica::{MERGE_AFTER, MERGE_AFTER_CBOW, Replica, replicated_rows};
+use super::sgns::Logistic;
+use super::worker::{Model, Worker};
 use crate::error::{Error, Result};
-use crate::linalg::Rows;
 use crate::text::Corpus;
+use crate::vectors::Embeddings;
 
 /// Longest run of tokens trained as one sentence (gensim's `MAX_WORDS_IN_BATCH`).
 pub const MAX_SEGMENT: usize = 10_000;
@@ -150,173 +133,6 @@ struct Segment {
     next: usize,
 }
 
-/// What one thread of training owns: its random generator, its buffers and its share of
-/// the epoch's loss. Aligned to two cache lines, and its buffers padded, so that threads
-/// writing their own workers never write the same cache line (false sharing).
-#[repr(align(128))]
-struct Worker {
-    rng: Xoshiro256PlusPlus,
-    scratch: Scratch,
-    /// The observed word, then its noise words.
-    words: Vec<u32>,
-    /// CBOW: the mean of a window's input vectors.
-    hidden: Vec<f32>,
-    /// The current segment's kept (not subsampled) tokens and their offsets in it.
-    kept: Vec<u32>,
-    kept_offsets: Vec<u32>,
-    /// Loss summed over this epoch's pairs (predictions, for CBOW) trained by this worker.
-    loss: f64,
-    pairs: u64,
-    /// Where this worker's range diverged, in tokens of the epoch.
-    diverged_at: Option<u64>,
-}
-
-/// What a worker trains with: the shared tables and the two matrices, the output matrix
-/// whole (one thread) or seen through the worker's copy of its first rows (several).
-struct Model<'a, O: Rows + ?Sized> {
-    config: &'a TrainConfig,
-    logistic: &'a Logistic,
-    noise: &'a AliasTable,
-    input: &'a mut [f32],
-    output: &'a mut O,
-}
-
-impl Worker {
-    fn new(rng: Xoshiro256PlusPlus, config: &TrainConfig) -> Worker {
-        Worker {
-            rng,
-            scratch: Scratch::new(config.dim, config.negative),
-            words: unshared_vec(config.negative + 1, 0),
-            hidden: unshared_vec(if config.cbow { config.dim } else { 0 }, 0.0),
-            kept: unshared_vec(0, 0),
-            kept_offsets: unshared_vec(0, 0),
-            loss: 0.0,
-            pairs: 0,
-            diverged_at: None,
-        }
-    }
-
-    /// Keeps each token of `ids` with its probability in `keep`.
-    fn subsample(&mut self, ids: &[u32], keep: &[u64]) {
-        self.kept.clear();
-        self.kept_offsets.clear();
-        for (offset, &id) in ids.iter().enumerate() {
-            if (self.rng.next_u32() as u64) < keep[id as usize] {
-                self.kept.push(id);
-                self.kept_offsets.push(offset as u32);
-            }
-        }
-    }
-
-    /// Trains the window around kept token `centre` at learning rate `alpha`. Returns
-    /// `None` when a dot product is not finite.
-    #[inline]
-    fn train_centre<O: Rows + ?Sized>(
-        &mut self,
-        model: &mut Model<O>,
-        centre: usize,
-        alpha: f32,
-    ) -> Option<()> {
-        let config = model.config;
-        let dim = config.dim;
-        let reach = config.window - (self.rng.next_u32() as usize % config.window);
-        let target = self.kept[centre];
-        let from = centre.saturating_sub(reach);
-        let to = (centre + reach + 1).min(self.kept.len());
-        if config.cbow {
-            if to - from < 2 {
-                return Some(());
-            }
-            self.hidden.fill(0.0);
-            for context in (from..to).filter(|&c| c != centre) {
-                let word = self.kept[context] as usize;
-                crate::linalg::axpy(1.0, &model.input[word * dim..(word + 1) * dim], &mut self.hidden);
-            }
-            let scale = 1.0 / (to - from - 1) as f32;
-            self.hidden.iter_mut().for_each(|h| *h *= scale);
-            self.draw_noise(model.noise, target, config.negative);
-            let loss = output_step(
-                model.logistic,
-                &self.hidden,
-                model.output,
-                &self.words,
-                alpha,
-                &mut self.scratch,
-            )?;
-            // word2vec.c adds the whole gradient of the mean to every context word.
-            for context in (from..to).filter(|&c| c != centre) {
-                let word = self.kept[context] as usize;
-                crate::linalg::axpy(1.0, self.scratch.grad(), &mut model.input[word * dim..(word + 1) * dim]);
-            }
-            self.loss += loss as f64;
-            self.pairs += 1;
-            return Some(());
-        }
-        // With shared noise, one draw serves every pair of the window (when it has one).
-        if config.shared_noise && to - from > 1 {
-            self.draw_noise(model.noise, target, config.negative);
-        }
-        for context in (from..to).filter(|&c| c != centre) {
-            if !config.shared_noise {
-                self.draw_noise(model.noise, target, config.negative);
-            }
-            let word = self.kept[context] as usize;
-            let input = &mut model.input[word * dim..(word + 1) * dim];
-            let loss =
-                sgns_update(model.logistic, input, model.output, &self.words, alpha, &mut self.scratch)?;
-            self.loss += loss as f64;
-            self.pairs += 1;
-        }
-        Some(())
-    }
-
-    /// Fills `words` with `target` and `negative` noise draws, leaving out draws of `target`.
-    #[inline]
-    fn draw_noise(&mut self, noise: &AliasTable, target: u32, negative: usize) {
-        self.words.clear();
-        self.words.push(target);
-        for _ in 0..negative {
-            let word = noise.sample(&mut self.rng);
-            if word != target {
-                self.words.push(word);
-            }
-        }
-    }
-
-    /// Trains the whole segments of `range` (token positions of the epoch, starting and
-    /// ending at segment boundaries), adding the tokens walked to `walked`; the learning
-    /// rate at each segment comes from `alpha_after(walked so far)`. Records where a
-    /// divergence happened and stops there.
-    fn train_range(
-        &mut self,
-        model: &mut Model<Replicated>,
-        corpus: &Corpus,
-        keep: &[u64],
-        range: (usize, usize),
-        walked: &AtomicU64,
-        alpha_after: impl Fn(u64) -> f32,
-    ) {
-        let ends = corpus.sentence_ends();
-        let (mut start, end) = range;
-        let mut sentence = ends.partition_point(|&e| e <= start);
-        while start < end {
-            while ends[sentence] <= start {
-                sentence += 1;
-            }
-            let len = (ends[sentence] - start).min(MAX_SEGMENT);
-            let alpha = alpha_after(walked.fetch_add(len as u64, Ordering::Relaxed));
-            self.subsample(&corpus.ids()[start..start + len], keep);
-            for centre in 0..self.kept.len() {
-                if self.train_centre(model, centre, alpha).is_none() {
-                    self.diverged_at = Some((start + self.kept_offsets[centre] as usize + 1) as u64);
-                    return;
-                }
-            }
-            start += len;
-        }
-    }
-}
-
 impl Trainer {
     /// Prepares training: validates the configuration, checks that the model fits in
     /// [`MAX_MODEL_BYTES`] and initialises the vectors (inputs uniform in ±0.5/dim, outputs
@@ -356,7 +172,8 @@ impl Trainer {
             .map(|p| (p * 4_294_967_296.0) as u64)
             .collect();
         // The first thread goes on with the generator that drew the vectors, so one thread
-        // trains as before threads existed; the others get streams of their own from the seed.
+        // draws from one generator from start to end; the others get streams of their own
+        // from the seed.
         let mut workers = vec![Worker::new(rng, &config)];
         for i in 1..config.threads.max(1) as u64 {
             let seed = config.seed ^ i.wrapping_mul(0x9e37_79b9_7f4a_7c15);
@@ -1060,8 +877,9 @@ mod tests {
 
     #[test]
     fn random_texts_and_parameters_train_or_fail_with_an_error() {
-        use crate::embed::{AnalogyMethod, Pca};
+        use crate::map::Pca;
         use crate::text::{Tokenizer, WordTokenizer};
+        use crate::vectors::AnalogyMethod;
         use rand::RngExt;
 
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(47);

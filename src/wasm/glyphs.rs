@@ -18,7 +18,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
-use super::raster::Mask;
+use crate::plot::raster::Mask;
 
 /// What a mask shows: word `i` of the chart's words (kept as a JS string), or a text of
 /// its own (a tick's value, a title, the caption).

@@ -5,16 +5,15 @@
 //! - `dto`: the serialisable shapes that cross the boundary.
 //! - `pool`: the training threads of the threaded build (host workers over shared memory).
 //! - `timeline`: the training timeline across the boundary (frames for a bundle, neighbours through time).
-//! - `plot`: `Chart`, the page's drawing handle, over the pure geometry of `layout`, the marks of
-//!   `scene` and the pixel buffer of `raster` (plotters-canvas draws the loss chart).
+//! - `chart`: `Chart`, the page's drawing handle over a canvas, which paints what
+//!   [`crate::plot`] computes (geometry, the scene's shapes, the pixel buffer);
+//!   plotters-canvas draws the loss chart.
+//! - `glyphs`: the map's texts drawn once by the canvas and kept as coverage masks.
 
+mod chart;
 mod dto;
 mod glyphs;
-mod layout;
-mod plot;
 mod pool;
-mod raster;
-mod scene;
 mod session;
 mod timeline;
 
@@ -42,11 +41,11 @@ pub fn version() -> String {
 }
 
 /// The built-in sample: a text with planted structure that the project writes itself
-/// (see `crate::sample`), so the page works with no network and no file. The worker gives
+/// (see `crate::planted`), so the page works with no network and no file. The worker gives
 /// it to its session with `Session::set_sample_text`; the browser tests read it here.
 #[wasm_bindgen]
 pub fn sample_text() -> String {
-    crate::sample::planted_corpus(SAMPLE_SENTENCES, SAMPLE_SEED)
+    crate::planted::planted_corpus(SAMPLE_SENTENCES, SAMPLE_SEED)
 }
 
 /// The text of a built-in benchmark, written by the project for the built-in sample:
@@ -54,8 +53,8 @@ pub fn sample_text() -> String {
 #[wasm_bindgen]
 pub fn benchmark_text(name: &str) -> Result<String, JsError> {
     match name {
-        "planted-analogies" => Ok(crate::sample::planted_analogy_benchmark()),
-        "planted-similarity" => Ok(crate::sample::planted_similarity_benchmark()),
+        "planted-analogies" => Ok(crate::planted::planted_analogy_benchmark()),
+        "planted-similarity" => Ok(crate::planted::planted_similarity_benchmark()),
         _ => Err(JsError::new(&format!(
             "no built-in benchmark '{name}': expected planted-analogies or planted-similarity"
         ))),

@@ -10,8 +10,9 @@ use js_sys::{Array, Float32Array, JSON, Object, Reflect};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
-use crate::embed::{NeighbourHistory, Timeline, TimelineFrame};
-use crate::{Embeddings, json};
+use crate::Embeddings;
+use crate::io::json;
+use crate::map::{NeighbourHistory, Timeline, TimelineFrame};
 
 /// A frame's fields other than its view and coordinates, as the page sends and receives them.
 #[derive(Debug, Serialize, Deserialize)]

@@ -51,7 +51,7 @@ async function plottedLabels(page) {
   });
 }
 
-/** The core's escape of a token in word2vec and Projector files (src/embed/io/escape.rs). */
+/** The core's escape of a token in word2vec and Projector files (src/io/escape.rs). */
 function escapeToken(token) {
   return token.replace(/[\\ \n\t\r]/g, (c) => ({ '\\': '\\\\', ' ': '\\s', '\n': '\\n', '\t': '\\t', '\r': '\\r' })[c]);
 }

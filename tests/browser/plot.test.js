@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { RESULTS, openPage, withChromium, withDevServer } from './helpers.js';
 
 const FIXTURE = 'tests/browser/fixtures/plot.html';
-// The accent colour of the selected point and of the epoch losses (`Palette::LIGHT` in src/wasm/scene.rs).
+// The accent colour of the selected point and of the epoch losses (`Palette::LIGHT` in src/plot/scene.rs).
 const ACCENT = [0xd9, 0x48, 0x0f];
 
 /**
@@ -50,7 +50,7 @@ function drawScatter({ n, options }) {
   };
   const selected = options.selected;
   // Around the hovered point, 16 pixels on its ring (7.5 CSS pixels out: HOVER_RING in
-  // src/wasm/scene.rs), and one between its dot and its ring (5.8 out), as [r, g, b, a].
+  // src/plot/scene.rs), and one between its dot and its ring (5.8 out), as [r, g, b, a].
   const hovered = options.hovered == null ? null : positions[options.hovered];
   const ring = hovered == null ? [] : Array.from({ length: 16 }, (_, k) => {
     const turn = (k / 16) * 2 * Math.PI;

@@ -1,10 +1,13 @@
 //! `embedscope eval`: analogy and similarity benchmarks, as text or JSON.
 
-use embedscope::embed::{
-    self, AnalogyEvaluator, AnalogyMethod, AnalogyOptions, AnalogyReport, AnalogySet, SectionScore,
-    SimilarityOptions, SimilarityReport, SimilaritySet,
+use embedscope::eval;
+use embedscope::eval::{
+    AnalogyEvaluator, AnalogyOptions, AnalogyReport, AnalogySet, SectionScore, SimilarityOptions,
+    SimilarityReport, SimilaritySet,
 };
-use embedscope::json::{self, Value};
+use embedscope::io;
+use embedscope::io::json::{self, Value};
+use embedscope::vectors::AnalogyMethod;
 
 use crate::args::{Args, Command, optional, switch};
 use crate::now;
@@ -26,10 +29,7 @@ pub(crate) fn command() -> Command {
             switch("--ignore-case", "match words case-insensitively"),
             switch(
                 "--gensim",
-                &format!(
-                    "gensim's defaults: ignore case, the {} most frequent words",
-                    embed::GENSIM_RESTRICT
-                ),
+                &format!("gensim's defaults: ignore case, the {} most frequent words", eval::GENSIM_RESTRICT),
             ),
             optional("-k", "N", "the worst-answered questions and pairs to list"),
             optional("--worst", "N", "the same as -k"),
@@ -51,7 +51,7 @@ the {gensim} most frequent words for both (an explicit --restrict still applies)
 -k/--worst N lists the N worst-answered questions (default {}) and pairs (default {}).",
             a.worst,
             s.worst,
-            gensim = embed::GENSIM_RESTRICT,
+            gensim = eval::GENSIM_RESTRICT,
         ),
     }
 }
@@ -129,7 +129,7 @@ pub(crate) fn eval(mut args: Args) -> Result<(), String> {
             ignore_case,
             worst: worst.unwrap_or(d.worst),
         };
-        let report = embed::evaluate_similarity(&embeddings, &set, options).map_err(|e| e.to_string())?;
+        let report = eval::evaluate_similarity(&embeddings, &set, options).map_err(|e| e.to_string())?;
         if json {
             json_out.push(("similarity".into(), similarity_json(&file, &set, &report, ignore_case)));
         } else {
@@ -269,7 +269,7 @@ pub(crate) fn print_analogy_report(report: &AnalogyReport) {
     println!("worst-answered questions by 3CosAdd (rank of the expected word; 1 would be correct):");
     for question in &report.worst {
         let [a, b, c, d] = &question.words;
-        let answer = question.answer.as_deref().map_or("nothing".into(), embed::escape_token);
+        let answer = question.answer.as_deref().map_or("nothing".into(), io::escape_token);
         println!(
             "  rank {:<6} {a} : {b} :: {c} : {d}   answered {answer}   ({}, line {})",
             question.rank, report.sections[question.section].name, question.line

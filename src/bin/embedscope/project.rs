@@ -5,7 +5,10 @@ use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use embedscope::Embeddings;
-use embedscope::embed::{self, Layout, Pca, Tsne, TsneParams, Umap, UmapParams};
+use embedscope::io;
+use embedscope::map::Pca;
+use embedscope::map::layout;
+use embedscope::map::layout::{Layout, Tsne, TsneParams, Umap, UmapParams};
 
 use crate::args::{Args, Command, optional, switch, valued};
 use crate::now;
@@ -42,9 +45,9 @@ pub(crate) fn command() -> Command {
             valued("--min-dist", "D", u.min_dist, "umap: how close points may pack"),
             optional("--epochs", "N", &format!(
                 "umap: epochs of SGD (default {} up to {} words, else {})",
-                u.epochs_for(embed::UMAP_LARGE),
-                embed::UMAP_LARGE,
-                u.epochs_for(embed::UMAP_LARGE + 1),
+                u.epochs_for(layout::UMAP_LARGE),
+                layout::UMAP_LARGE,
+                u.epochs_for(layout::UMAP_LARGE + 1),
             )),
             switch("--quiet", "no progress bar"),
             optional("--metadata", "FILE", "the words of a Projector vectors.tsv"),
@@ -59,11 +62,11 @@ openTSNE's), --iterations, --exaggeration for the first {exaggerated}. --method 
 --neighbors, --min-dist, --epochs (by default {} up to {large} words, else {}) and
 --learning-rate (default {}). --method pca plots the first two principal components. t-SNE
 and UMAP use cosine distance and write the same file for the same --seed.",
-            u.epochs_for(embed::UMAP_LARGE),
-            u.epochs_for(embed::UMAP_LARGE + 1),
+            u.epochs_for(layout::UMAP_LARGE),
+            u.epochs_for(layout::UMAP_LARGE + 1),
             u.learning_rate,
-            exaggerated = embed::EARLY_ITERATIONS,
-            large = embed::UMAP_LARGE,
+            exaggerated = layout::EARLY_ITERATIONS,
+            large = layout::UMAP_LARGE,
         ),
     }
 }
@@ -155,7 +158,7 @@ pub(crate) fn project(mut args: Args) -> Result<(), String> {
         let create = |p: &Path| {
             File::create(p).map(BufWriter::new).map_err(|e| format!("cannot create {}: {e}", p.display()))
         };
-        embed::write_projector_tsv(&map, create(Path::new(&out))?, create(&metadata)?)
+        io::write_projector_tsv(&map, create(Path::new(&out))?, create(&metadata)?)
             .map(|()| format!("{out} and {}", metadata.display()))
     } else {
         let file = File::create(&out).map(BufWriter::new).map_err(|e| format!("cannot create {out}: {e}"))?;

@@ -1,6 +1,7 @@
 //! `embedscope neighbours` and `embedscope analogy`.
 
-use embedscope::embed::{self, AnalogyMethod, Neighbour};
+use embedscope::io;
+use embedscope::vectors::{AnalogyMethod, Neighbour};
 
 use crate::args::{Args, Command, Opt, optional, switch, valued};
 use crate::vectors::*;
@@ -46,17 +47,17 @@ are never answers."
 
 pub(crate) fn print_neighbours(list: &[Neighbour]) {
     for n in list {
-        println!("{:.4}\t{}", n.similarity, embed::escape_token(&n.word));
+        println!("{:.4}\t{}", n.similarity, io::escape_token(&n.word));
     }
 }
 
 /// A query's error as one line: unknown words are named escaped, as the user typed them.
 pub(crate) fn query_error(err: embedscope::Error) -> String {
     match err {
-        embedscope::Error::UnknownWords(words) => embedscope::Error::UnknownWords(
-            words.iter().map(|w| embed::escape_token(w).into_owned()).collect(),
-        )
-        .to_string(),
+        embedscope::Error::UnknownWords(words) => {
+            embedscope::Error::UnknownWords(words.iter().map(|w| io::escape_token(w).into_owned()).collect())
+                .to_string()
+        }
         other => other.to_string(),
     }
 }
@@ -69,7 +70,7 @@ pub(crate) fn neighbours(mut args: Args) -> Result<(), String> {
     let metadata = args.take("--metadata").flatten();
     args.finish()?;
     let embeddings = load_vectors(&path, metadata.as_deref())?;
-    let word = embed::unescape_token(&word).map_err(|e| e.to_string())?;
+    let word = io::unescape_token(&word).map_err(|e| e.to_string())?;
     let list = embeddings.neighbours(&word, k, (restrict > 0).then_some(restrict)).map_err(query_error)?;
     print_neighbours(&list);
     Ok(())
@@ -79,7 +80,7 @@ pub(crate) fn analogy(mut args: Args) -> Result<(), String> {
     let path = args.positional("VECTORS")?;
     let mut words = Vec::new();
     for what in ["A", "B", "C"] {
-        words.push(embed::unescape_token(&args.positional(what)?).map_err(|e| e.to_string())?);
+        words.push(io::unescape_token(&args.positional(what)?).map_err(|e| e.to_string())?);
     }
     let k = args.value("-k", DEFAULT_K)?;
     let method = if args.switch("--cosmul") { AnalogyMethod::CosMul } else { AnalogyMethod::CosAdd };

@@ -4,8 +4,9 @@ use std::fs::File;
 use std::io::BufWriter;
 use std::path::Path;
 
-use embedscope::embed::{self, VectorFormat};
 use embedscope::fingerprint;
+use embedscope::io;
+use embedscope::io::VectorFormat;
 use embedscope::params::{RunParams, TokenizerSpec};
 use embedscope::text::{
     BpeConfig, BpeLearner, BpeMode, BpeTokenizer, Corpus, Tokenizer, VocabConfig, WordTokenizer, decode_text,
@@ -235,13 +236,13 @@ pub(crate) fn train(mut args: Args) -> Result<(), String> {
     let writer = create(&out)?;
     let mut also = String::new();
     let Some(format) = format else {
-        let mut bundle = embed::Bundle::new(embeddings);
+        let mut bundle = io::Bundle::new(embeddings);
         bundle.counts = Some(trainer.corpus().vocab().counts().to_vec());
         bundle.params = Some(params);
         bundle.fingerprint = Some(run_id);
         bundle.epoch_losses = trainer.epoch_losses().to_vec();
         bundle.source = Path::new(&corpus_path).file_name().map(|name| name.to_string_lossy().into_owned());
-        embed::write_bundle(&bundle, writer).map_err(|e| format!("cannot write {out}: {e}"))?;
+        io::write_bundle(&bundle, writer).map_err(|e| format!("cannot write {out}: {e}"))?;
         eprintln!(
             "wrote {} vectors of dimension {} with their counts, parameters and losses to {out} (bundle)",
             bundle.embeddings.len(),
@@ -250,14 +251,14 @@ pub(crate) fn train(mut args: Args) -> Result<(), String> {
         return Ok(());
     };
     let written = match format {
-        VectorFormat::Word2VecText => embed::write_word2vec_text(&embeddings, writer),
-        VectorFormat::Word2VecBinary => embed::write_word2vec_binary(&embeddings, writer),
-        VectorFormat::Glove => embed::write_glove(&embeddings, writer),
+        VectorFormat::Word2VecText => io::write_word2vec_text(&embeddings, writer),
+        VectorFormat::Word2VecBinary => io::write_word2vec_binary(&embeddings, writer),
+        VectorFormat::Glove => io::write_glove(&embeddings, writer),
         VectorFormat::ProjectorTsv => {
             let metadata = metadata_path_for(&out);
             let metadata = metadata.to_string_lossy();
             also = format!(", words to {metadata}");
-            embed::write_projector_tsv(&embeddings, writer, create(&metadata)?)
+            io::write_projector_tsv(&embeddings, writer, create(&metadata)?)
         }
     };
     written.map_err(|e| format!("cannot write {out}: {e}"))?;

@@ -5,7 +5,8 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use embedscope::Embeddings;
-use embedscope::embed::{self, VectorFormat, VectorsParser};
+use embedscope::io;
+use embedscope::io::{VectorFormat, VectorsParser};
 
 /// Loads the vectors file at `path`, whatever its format: sniffed from its first bytes, else
 /// guessed from its name or its first line ([`VectorFormat::guess`]), so the reader of the
@@ -22,10 +23,10 @@ pub(crate) fn load_vectors(path: &str, metadata: Option<&str>) -> Result<Embeddi
         .take(VectorFormat::SNIFF_LEN as u64)
         .read_to_end(&mut head)
         .map_err(|e| format!("cannot read {path}: {e}"))?;
-    if embed::Bundle::sniff(&head) {
+    if io::Bundle::sniff(&head) {
         let mut text = String::from_utf8(head).map_err(|_| format!("{path}: a bundle must be UTF-8"))?;
         file.read_to_string(&mut text).map_err(|e| format!("cannot read {path}: {e}"))?;
-        return embed::read_bundle(&text).map(|bundle| bundle.embeddings).map_err(|e| format!("{path}: {e}"));
+        return io::read_bundle(&text).map(|bundle| bundle.embeddings).map_err(|e| format!("{path}: {e}"));
     }
     let format = VectorFormat::guess(&head, path);
     let (parser, note) = match (format, metadata) {

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::embed::{AnalogyReport, EvalProgress, SectionScore, SimilarityReport};
+use crate::eval::{AnalogyReport, EvalProgress, SectionScore, SimilarityReport};
 
 /// How far a benchmark has come.
 #[derive(Debug, Serialize)]

@@ -3,14 +3,13 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::embed::{
-    Axis, LayoutParams, LayoutPhase, LayoutProgress, Projection, TsneParams, UmapParams, ViewSpec,
-};
 use crate::error::{Error, Result};
+use crate::map::layout::{LayoutParams, LayoutPhase, LayoutProgress, TsneParams, UmapParams};
+use crate::map::{Axis, Projection, ViewSpec};
 
 /// The map's view as the page sends it (`ViewSettings` in www/protocol.js). A missing
-/// field, from a page older than word axes, isolation and clusters, means what the map did
-/// before them: principal components only, the most frequent words, no colours.
+/// field means the plainest map: principal components only, the most frequent words, no
+/// colours (so a view saved in a link or bundle without those fields still opens).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ViewDto {

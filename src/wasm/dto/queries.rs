@@ -2,8 +2,8 @@
 
 use serde::Serialize;
 
-use crate::embed::Neighbour;
 use crate::text::Provenance;
+use crate::vectors::Neighbour;
 
 /// One answer of a neighbour or analogy query; `rank` is the word's frequency rank (0 = most frequent).
 #[derive(Debug, Serialize)]

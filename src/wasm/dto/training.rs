@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::Result;
-use crate::json;
+use crate::io::json;
 use crate::params::{RunParams, TokenizerSpec};
 use crate::text::{BpeConfig, BpeMode, BpeProgress, Corpus, Tokenizer, VocabConfig, WordTokenizer};
 use crate::train::{Progress, TrainConfig};

@@ -7,8 +7,9 @@ use wasm_bindgen::prelude::*;
 
 use super::{Session, js_error, to_js};
 use crate::Embeddings;
-use crate::embed::{
-    self, AnalogyEvaluator, AnalogyOptions, AnalogySet, EvalProgress, SimilarityOptions, SimilarityReport,
+use crate::eval;
+use crate::eval::{
+    AnalogyEvaluator, AnalogyOptions, AnalogySet, EvalProgress, SimilarityOptions, SimilarityReport,
     SimilaritySet,
 };
 use crate::wasm::dto::{EvalProgressDto, analogy_report_dto, similarity_report_dto};
@@ -46,7 +47,7 @@ impl Session {
         } else {
             let set = SimilaritySet::parse(text).map_err(js_error)?;
             let options = SimilarityOptions { restrict, ignore_case, ..Default::default() };
-            let report = embed::evaluate_similarity(&embeddings, &set, options).map_err(js_error)?;
+            let report = eval::evaluate_similarity(&embeddings, &set, options).map_err(js_error)?;
             let total = report.pairs;
             self.evaluation = Some(Evaluation::Similarity(report));
             EvalProgress { done: total, total }

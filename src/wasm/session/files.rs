@@ -7,10 +7,12 @@ use js_sys::{JSON, Object};
 use wasm_bindgen::prelude::*;
 
 use super::{Opened, Session, js_error, set, to_js};
-use crate::embed::{self, Bundle, BundleRef, VectorFormat, VectorsParser};
+use crate::Embeddings;
 use crate::error::Error;
+use crate::io;
+use crate::io::json;
+use crate::io::{Bundle, BundleRef, VectorFormat, VectorsParser};
 use crate::wasm::dto::VectorsInfo;
-use crate::{Embeddings, json};
 
 #[wasm_bindgen]
 impl Session {
@@ -86,7 +88,7 @@ impl Session {
     /// training parameters the bundle holds (or null), `timeline` its frames (`TimelineData`
     /// in www/protocol.js, or null).
     pub fn open_bundle(&mut self, text: &str, name: &str, bytes: f64) -> Result<JsValue, JsError> {
-        let bundle = embed::read_bundle(text).map_err(|e| js_error_in(name, e))?;
+        let bundle = io::read_bundle(text).map_err(|e| js_error_in(name, e))?;
         let info = VectorsInfo::new(
             "embedscope bundle",
             &bundle.embeddings,
@@ -147,29 +149,29 @@ impl Session {
             };
         }
         let mut out = Vec::new();
-        embed::write_bundle(bundle, &mut out).map_err(js_error)?;
+        io::write_bundle(bundle, &mut out).map_err(js_error)?;
         Ok(out)
     }
 
     /// The vectors in word2vec text format (UTF-8 bytes: the page makes a file of them, so
     /// they are never decoded into a JavaScript string).
     pub fn export_word2vec(&mut self) -> Result<Vec<u8>, JsError> {
-        self.export_with(|emb, out| embed::write_word2vec_text(emb, out))
+        self.export_with(|emb, out| io::write_word2vec_text(emb, out))
     }
 
     /// The vectors in word2vec binary format.
     pub fn export_word2vec_binary(&mut self) -> Result<Vec<u8>, JsError> {
-        self.export_with(|emb, out| embed::write_word2vec_binary(emb, out))
+        self.export_with(|emb, out| io::write_word2vec_binary(emb, out))
     }
 
     /// The TensorFlow Embedding Projector's `vectors.tsv` (UTF-8 bytes).
     pub fn export_projector_vectors(&mut self) -> Result<Vec<u8>, JsError> {
-        self.export_with(|emb, out| embed::write_projector_vectors(emb, out))
+        self.export_with(|emb, out| io::write_projector_vectors(emb, out))
     }
 
     /// The TensorFlow Embedding Projector's `metadata.tsv`, the words (UTF-8 bytes).
     pub fn export_projector_metadata(&mut self) -> Result<Vec<u8>, JsError> {
-        self.export_with(|emb, out| embed::write_projector_metadata(emb, out))
+        self.export_with(|emb, out| io::write_projector_metadata(emb, out))
     }
 }
 

@@ -9,10 +9,8 @@ use wasm_bindgen::prelude::*;
 
 use super::{Session, clock, js_error, set, to_js};
 use crate::Embeddings;
-use crate::embed::{
-    KMeans, Layout, LayoutBuilder, LayoutParams, LayoutPhase, LayoutProgress, Pacer, Piece, Projection,
-    SliceReport, frame_clusters,
-};
+use crate::map::layout::{Layout, LayoutBuilder, LayoutParams, LayoutPhase, LayoutProgress};
+use crate::map::{KMeans, Pacer, Piece, Projection, SliceReport, frame_clusters};
 use crate::wasm::dto::{AxesDto, LayoutFrameDto, LayoutProgressDto, ProjectionDto, ViewDto};
 
 /// A t-SNE or UMAP map of the most frequent words of one snapshot of the vectors: being

@@ -26,11 +26,13 @@ use self::evaluation::Evaluation;
 use self::maps::{LayoutRun, WordList};
 use self::training::Preparing;
 use super::pool::Pool;
-use crate::embed::{NeighbourHistory, Projection, Timeline, VectorsParser};
+use crate::Embeddings;
 use crate::error::Error;
+use crate::io::VectorsParser;
+use crate::io::json;
+use crate::map::{NeighbourHistory, Projection, Timeline};
 use crate::text::{BpeConfig, BpeLearner, BpeTokenizer};
 use crate::train::Trainer;
-use crate::{Embeddings, json};
 
 #[wasm_bindgen]
 extern "C" {

@@ -4,9 +4,9 @@
 use wasm_bindgen::prelude::*;
 
 use super::{Session, js_error, no_text, to_js};
-use crate::embed::AnalogyMethod;
 use crate::error::Error;
 use crate::text::concordance;
+use crate::vectors::AnalogyMethod;
 use crate::wasm::dto::{AnalogyDto, MergeDto, NeighbourDto, TokenInfoDto};
 
 #[wasm_bindgen]

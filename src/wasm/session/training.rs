@@ -6,9 +6,9 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use super::{Bpe, Session, clock, js_error, no_text, to_js};
-use crate::embed::NeighbourHistory;
 use crate::error::Error;
 use crate::fingerprint;
+use crate::map::NeighbourHistory;
 use crate::text::{BpeConfig, BpeLearner, BpeTokenizer, CorpusBuilder, Tokenizer, decode_text};
 use crate::train::Trainer;
 use crate::wasm::dto::{BpeProgressDto, CorpusStats, Params, ProgressDto, TextInfo};

@@ -1,0 +1,19 @@
+//! Drawing the map without a canvas: everything the page's `Chart` decides before it paints,
+//! in plain Rust, so `cargo test` checks it natively.
+//!
+//! - [`geometry`]: fitting a data range, mapping data to pixels, the point under the mouse,
+//!   arrow heads and greedy label placement.
+//! - [`scene`]: the scatter's marks (frame, dots, trails, lines, arrows, labels) as one list
+//!   of [`Shape`](scene::Shape)s in painting order, with the palette and sizes.
+//! - [`raster`]: the opaque layer (background, grid, axes, dots) written into an RGBA buffer
+//!   with coverage antialiasing, which the canvas takes as one image.
+//! - [`svg`]: the same shapes as SVG, for the export.
+//!
+//! **Architecture Invariant:** the canvas and the SVG export draw the same list of shapes,
+//! so the two pictures cannot drift apart; lengths are in the drawing's pixels (y grows
+//! downwards), and only the wasm `Chart` touches a canvas.
+
+pub mod geometry;
+pub mod raster;
+pub mod scene;
+pub mod svg;

@@ -1,0 +1,675 @@
+//! The scatter's marks as a list of shapes.
+//!
+//! `Chart` decides where points and labels go (with `geometry`), then turns the decision
+//! into [`Shape`]s here, once; the canvas paints the shapes and the SVG export
+//! ([`write_svg`](super::svg::write_svg)) writes the same shapes, so the two pictures cannot
+//! drift apart.
+//!
+//! Lengths are in the drawing's pixels (backing-store pixels on the canvas, CSS pixels in
+//! SVG): [`scatter_shapes`] takes the scale.
+
+use super::geometry::{Px, Rect, arrow_head, shorten};
+
+/// An sRGB colour with an opacity.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Paint {
+    pub rgb: (u8, u8, u8),
+    pub alpha: f64,
+}
+
+impl Paint {
+    pub const fn new(r: u8, g: u8, b: u8, alpha: f64) -> Paint {
+        Paint { rgb: (r, g, b), alpha }
+    }
+
+    /// The same colour with another opacity.
+    pub const fn alpha(self, alpha: f64) -> Paint {
+        Paint { rgb: self.rgb, alpha }
+    }
+
+    /// The same colour with its opacity scaled by `factor`.
+    pub fn alpha_times(self, factor: f64) -> Paint {
+        Paint { rgb: self.rgb, alpha: self.alpha * factor }
+    }
+
+    /// `rgba(r,g,b,a)`, which both the canvas and SVG understand.
+    pub fn css(self) -> String {
+        let (r, g, b) = self.rgb;
+        format!("rgba({r},{g},{b},{})", self.alpha)
+    }
+}
+
+/// The colours of the charts. The page reads them from CSS custom properties (so a dark
+/// theme is a stylesheet's business, not Rust's) and hands them over with
+/// `Chart::set_palette`; [`Palette::LIGHT`] is what a chart draws with until then.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Palette {
+    pub background: Paint,
+    pub axis: Paint,
+    pub grid: Paint,
+    pub text: Paint,
+    /// Points without a class colour, and the loss samples.
+    pub point: Paint,
+    pub labelled_point: Paint,
+    /// The selection, its neighbours, the hovered and highlighted points.
+    pub accent: Paint,
+    /// Analogy arrows.
+    pub arrow: Paint,
+    /// Points left out by a search.
+    pub dimmed: Paint,
+    /// The paths selected words travelled (the timeline's trails).
+    pub trail: Paint,
+    /// Class colours (clusters, frequency bands, search matches), indexed by a point's style.
+    pub classes: Vec<Paint>,
+}
+
+impl Palette {
+    /// A light background, muted points, one accent for the selection and a second one for
+    /// analogy arrows.
+    pub const LIGHT: Palette = Palette {
+        background: Paint::new(0xff, 0xff, 0xff, 1.0),
+        axis: Paint::new(0x6b, 0x72, 0x80, 1.0),
+        grid: Paint::new(0xee, 0xef, 0xf1, 1.0),
+        text: Paint::new(0x37, 0x41, 0x51, 1.0),
+        point: Paint::new(0x94, 0xa3, 0xb8, 1.0),
+        labelled_point: Paint::new(0x47, 0x55, 0x69, 1.0),
+        accent: Paint::new(0xd9, 0x48, 0x0f, 1.0),
+        arrow: Paint::new(0x5f, 0x3d, 0xc4, 1.0),
+        dimmed: Paint::new(0x94, 0xa3, 0xb8, 0.25),
+        trail: Paint::new(0x0b, 0x72, 0x85, 1.0),
+        classes: Vec::new(),
+    };
+
+    /// The colour of a point's style: a class colour, the plain one or the dimmed one.
+    fn style(&self, style: u8, plain: Paint) -> Paint {
+        match style {
+            PLAIN => plain,
+            DIMMED => self.dimmed,
+            _ if self.classes.is_empty() => plain,
+            class => self.classes[usize::from(class) % self.classes.len()],
+        }
+    }
+}
+
+/// A point's style: drawn in the plain point colour.
+pub const PLAIN: u8 = 255;
+/// A point's style: dimmed (left out by a search), drawn first and never labelled unless it
+/// must be.
+pub const DIMMED: u8 = 254;
+
+pub const FONT_FAMILY: &str = "sans-serif";
+
+// Sizes in CSS pixels.
+pub const TICK_FONT: f64 = 11.0;
+pub const TITLE_FONT: f64 = 12.0;
+/// A tick mark's length; its value stands twice that from the axis.
+pub const TICK: f64 = 4.0;
+pub const LABEL_FONT: f64 = 12.0;
+pub const LABEL_GAP: f64 = 2.0;
+/// The backdrop reaches this far beyond a label's text on each side.
+const LABEL_BACKDROP: f64 = 1.5;
+const DOT: f64 = 2.5;
+pub const EMPHASISED_DOT: f64 = 4.0;
+const SELECTED_DOT: f64 = 5.0;
+const HOVER_RING: f64 = 7.5;
+pub const LINE: f64 = 1.25;
+pub const ARROW: f64 = 2.0;
+const ARROW_HEAD: f64 = 9.0;
+pub const TRAIL: f64 = 2.0;
+/// Steps of opacity a trail fades through, oldest faintest: a trail costs this many paths at
+/// most, not one per segment.
+pub const TRAIL_SHADES: usize = 6;
+
+/// How a point and its label stand out, from plain to strongest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Emphasis {
+    Plain,
+    Labelled,
+    Marked,
+    Arrow,
+    Strong,
+}
+
+impl Emphasis {
+    /// The CSS font weight of a label with this emphasis.
+    pub fn font_weight(self) -> u16 {
+        if self >= Emphasis::Arrow { 600 } else { 400 }
+    }
+}
+
+/// Where a text's anchor lies along it: at its middle or its end (labels, drawn from their
+/// start, are `Shape::Label`s).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Align {
+    Middle,
+    End,
+}
+
+/// Where a text's anchor lies across it: at its top, middle or bottom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Baseline {
+    Top,
+    Middle,
+    Bottom,
+}
+
+/// One mark of the scatter.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape {
+    /// The whole drawing filled with an opaque colour: the first shape, under everything.
+    Background(Paint),
+    /// Later shapes, up to `Unclip`, are clipped to the rectangle.
+    Clip(Rect),
+    Unclip,
+    /// Filled circles of one radius and colour.
+    Dots {
+        centres: Vec<Px>,
+        radius: f64,
+        fill: Paint,
+    },
+    /// A filled circle with an outline.
+    Disc {
+        centre: Px,
+        radius: f64,
+        fill: Paint,
+        outline: Paint,
+        width: f64,
+    },
+    /// An unfilled circle.
+    Ring {
+        centre: Px,
+        radius: f64,
+        stroke: Paint,
+        width: f64,
+    },
+    /// Straight segments with round caps.
+    Segments {
+        segments: Vec<(Px, Px)>,
+        stroke: Paint,
+        width: f64,
+    },
+    /// A filled polygon.
+    Polygon {
+        corners: Vec<Px>,
+        fill: Paint,
+    },
+    /// Filled rectangles of one colour: the grid's and axes' lines and ticks (on whole
+    /// pixels, so they are crisp), and the translucent boxes of the background behind the
+    /// labels, so text reads over dots and lines. (An outline of each glyph, the usual halo,
+    /// cost the canvas's software raster three times the text itself: 1.3 ms of a 4 ms
+    /// budget at a few hundred labels.)
+    Rects {
+        rects: Vec<Rect>,
+        fill: Paint,
+    },
+    /// A line of text of the frame (a tick's value, an axis title) anchored at `at`; an
+    /// `upright` one reads from bottom to top, turned a quarter about its anchor.
+    Text {
+        at: Px,
+        text: String,
+        align: Align,
+        baseline: Baseline,
+        upright: bool,
+        size: f64,
+        fill: Paint,
+    },
+    /// Text whose left end and vertical middle are at `at`; `point` is the point it names
+    /// (the canvas keeps that word as a JS string), or [`NO_POINT`] for a caption.
+    Label {
+        point: usize,
+        at: Px,
+        text: String,
+        weight: u16,
+        size: f64,
+        fill: Paint,
+    },
+}
+
+/// The `point` of a label that names no point (the caption): its `text` is painted.
+pub const NO_POINT: usize = usize::MAX;
+
+/// The map's frame as `Chart` lays it out, in drawing pixels: the axes run along the
+/// plotting area's left and bottom edges, ticks and their values outside it, the grid inside.
+pub struct Frame {
+    /// The chart inside the drawing's margin: the axis titles sit on its left and bottom edges.
+    pub outer: Rect,
+    /// The plotting area; dots and lines are clipped to it, labels are not.
+    pub area: Rect,
+    /// Each tick's position along its axis in pixels, and its value as written.
+    pub x_ticks: Vec<(f64, String)>,
+    pub y_ticks: Vec<(f64, String)>,
+    pub x_title: String,
+    pub y_title: String,
+}
+
+/// What the scatter shows, decided by `Chart` before anything is drawn.
+pub struct ScatterMarks<'a> {
+    pub frame: &'a Frame,
+    /// Each point's position; NaN for a point outside the plotting area.
+    pub positions: &'a [Px],
+    pub emphasis: &'a [Emphasis],
+    pub selected: Option<usize>,
+    pub hovered: Option<usize>,
+    pub neighbours: &'a [usize],
+    pub arrows: &'a [[usize; 2]],
+    /// Paths of positions, oldest first, drawn as lines that fade with age.
+    pub trails: &'a [Vec<Px>],
+    /// A line in the plotting area's top-left corner (the moment a replay shows), over all.
+    pub caption: Option<&'a str>,
+    /// `(point, box)` of each placed label, most important first.
+    pub labels: &'a [(usize, Rect)],
+    pub texts: &'a [String],
+    /// Each point's style: [`PLAIN`], [`DIMMED`] or a class of `palette.classes`.
+    pub styles: &'a [u8],
+    pub palette: &'a Palette,
+}
+
+/// The opacity factor of segment `j` (0 = oldest) of a trail of `n` segments: one of
+/// `TRAIL_SHADES` steps from faint to nearly opaque.
+pub fn trail_shade(j: usize, n: usize) -> usize {
+    ((j + 1) * TRAIL_SHADES).div_ceil(n.max(1)) - 1
+}
+
+/// The shapes of the scatter in painting order: muted dots, trails, neighbour lines, analogy arrows,
+/// emphasised dots, the hover ring, then the labels (the most important last, on top).
+/// `scale` is the drawing's pixels per CSS pixel.
+pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
+    let s = scale;
+    let at = |i: usize| marks.positions[i];
+    let palette = marks.palette;
+    let (mut shapes, frame_texts) = frame_shapes(marks.frame, palette, s);
+    shapes.push(Shape::Clip(marks.frame.area));
+
+    // Dimmed points first, under everything; then plain and labelled dots, one shape per
+    // colour, so painting costs one path per colour however many points there are.
+    let mut groups: Vec<((u8, Emphasis), Vec<Px>)> = Vec::new();
+    for ((p, &e), &style) in marks.positions.iter().zip(marks.emphasis).zip(marks.styles) {
+        if p.0.is_nan() || e > Emphasis::Labelled {
+            continue;
+        }
+        match groups.iter_mut().find(|(key, _)| *key == (style, e)) {
+            Some((_, centres)) => centres.push(*p),
+            None => groups.push(((style, e), vec![*p])),
+        }
+    }
+    // A stable sort: dimmed first, then plain before labelled, classes in the order met.
+    groups.sort_by_key(|((style, e), _)| (*style != DIMMED, *e));
+    for ((style, e), centres) in groups {
+        let fill = match e {
+            Emphasis::Plain => palette.style(style, palette.point).alpha_times(0.75),
+            _ => palette.style(style, palette.labelled_point).alpha_times(0.95),
+        };
+        shapes.push(Shape::Dots { centres, radius: DOT * s, fill });
+    }
+
+    for shade in 0..TRAIL_SHADES {
+        let segments: Vec<(Px, Px)> = (marks.trails.iter())
+            .flat_map(|trail| {
+                let n = trail.len().saturating_sub(1);
+                trail
+                    .windows(2)
+                    .enumerate()
+                    .filter(move |(j, _)| trail_shade(*j, n) == shade)
+                    .map(|(_, w)| (w[0], w[1]))
+            })
+            .collect();
+        if !segments.is_empty() {
+            let alpha = 0.1 + 0.8 * (shade + 1) as f64 / TRAIL_SHADES as f64;
+            shapes.push(Shape::Segments {
+                segments,
+                stroke: palette.trail.alpha_times(alpha),
+                width: TRAIL * s,
+            });
+        }
+    }
+
+    let rim = EMPHASISED_DOT * s + s;
+    // Lines to the selected word's neighbours; none without neighbours, so that a selection
+    // alone leaves the whole map to the raster (see `plot::paint`).
+    if let Some(selected) = marks.selected.filter(|_| !marks.neighbours.is_empty()) {
+        let segments = marks
+            .neighbours
+            .iter()
+            .map(|&n| shorten(at(selected), at(n), SELECTED_DOT * s + s, rim))
+            .collect();
+        shapes.push(Shape::Segments { segments, stroke: palette.accent.alpha_times(0.55), width: LINE * s });
+    }
+    for &[from, to] in marks.arrows {
+        let (start, tip) = shorten(at(from), at(to), rim, rim);
+        // The shaft stops inside the head, so its round cap does not blunt the tip.
+        let (_, shaft_end) = shorten(start, tip, 0.0, ARROW_HEAD * 0.5 * s);
+        let colour = palette.arrow.alpha_times(0.85);
+        shapes.push(Shape::Segments { segments: vec![(start, shaft_end)], stroke: colour, width: ARROW * s });
+        let corners = arrow_head(start, tip, ARROW_HEAD * s, ARROW_HEAD * 0.7 * s).to_vec();
+        shapes.push(Shape::Polygon { corners, fill: colour });
+    }
+
+    let disc = |centre: Px, radius: f64, fill: Paint| Shape::Disc {
+        centre,
+        radius,
+        fill,
+        outline: palette.background,
+        width: s,
+    };
+    for (i, e) in marks.emphasis.iter().enumerate() {
+        match e {
+            Emphasis::Marked => {
+                shapes.push(disc(at(i), EMPHASISED_DOT * s, palette.accent.alpha_times(0.85)))
+            }
+            Emphasis::Arrow => shapes.push(disc(at(i), EMPHASISED_DOT * s, palette.arrow)),
+            _ => {}
+        }
+    }
+    if let Some(selected) = marks.selected {
+        shapes.push(disc(at(selected), SELECTED_DOT * s, palette.accent));
+    }
+    if let Some(hovered) = marks.hovered {
+        if Some(hovered) != marks.selected {
+            shapes.push(disc(at(hovered), EMPHASISED_DOT * s, palette.accent));
+        }
+        let ring = HOVER_RING * s;
+        shapes.push(Shape::Ring {
+            centre: at(hovered),
+            radius: ring,
+            stroke: palette.accent.alpha_times(0.9),
+            width: 1.5 * s,
+        });
+    }
+    shapes.push(Shape::Unclip);
+
+    let pad = LABEL_BACKDROP * s;
+    let rects = (marks.labels.iter())
+        .map(|(_, r)| Rect { left: r.left - pad, top: r.top, right: r.right + pad, bottom: r.bottom })
+        .collect();
+    shapes.push(Shape::Rects { rects, fill: palette.background.alpha(0.72) });
+    // The frame's texts lie outside the plotting area, where only a label that must be shown
+    // can reach: it goes over them.
+    shapes.extend(frame_texts);
+    for &(point, rect) in marks.labels.iter().rev() {
+        let e = marks.emphasis[point];
+        let fill = match e {
+            Emphasis::Strong | Emphasis::Marked => palette.accent,
+            Emphasis::Arrow => palette.arrow,
+            Emphasis::Plain | Emphasis::Labelled => palette.text,
+        };
+        shapes.push(Shape::Label {
+            point,
+            at: (rect.left, (rect.top + rect.bottom) / 2.0),
+            text: marks.texts[point].clone(),
+            weight: e.font_weight(),
+            size: LABEL_FONT * s,
+            fill,
+        });
+    }
+    if let Some(text) = marks.caption {
+        let at = (marks.frame.area.left + 8.0 * s, marks.frame.area.top + 10.0 * s);
+        // Its width guessed from its length: the shapes are made before anything is measured.
+        let width = 0.62 * LABEL_FONT * s * text.chars().count() as f64;
+        let half = LABEL_FONT * s * 0.7;
+        let rect =
+            Rect { left: at.0 - pad, top: at.1 - half, right: at.0 + width + pad, bottom: at.1 + half };
+        shapes.push(Shape::Rects { rects: vec![rect], fill: palette.background.alpha(0.85) });
+        shapes.push(Shape::Label {
+            point: NO_POINT,
+            at,
+            text: text.to_string(),
+            weight: 600,
+            size: LABEL_FONT * s,
+            fill: palette.trail,
+        });
+    }
+    shapes
+}
+
+/// The frame's shapes at `s` drawing pixels per CSS pixel: those under the marks (the
+/// background, the grid, the axes and their ticks) and the texts (tick values, axis titles).
+fn frame_shapes(frame: &Frame, palette: &Palette, s: f64) -> (Vec<Shape>, Vec<Shape>) {
+    let (area, outer) = (frame.area, frame.outer);
+    let line = (s.round()).max(1.0);
+    let tick = (TICK * s).round().max(1.0);
+    // A line `line` wide centred near `p`, on whole pixels.
+    let across = |p: f64| {
+        let start = (p - line / 2.0).round();
+        (start, start + line)
+    };
+    let vertical = |x: f64, top: f64, bottom: f64| {
+        let (left, right) = across(x);
+        Rect { left, top, right, bottom }
+    };
+    let horizontal = |y: f64, left: f64, right: f64| {
+        let (top, bottom) = across(y);
+        Rect { left, top, right, bottom }
+    };
+    let grid = (frame.x_ticks.iter().map(|(x, _)| vertical(*x, area.top, area.bottom)))
+        .chain(frame.y_ticks.iter().map(|(y, _)| horizontal(*y, area.left, area.right)))
+        .collect();
+    let axis_left = area.left - line;
+    let mut axes = vec![
+        Rect { left: axis_left, top: area.top, right: area.left, bottom: area.bottom },
+        Rect { left: axis_left, top: area.bottom, right: area.right, bottom: area.bottom + line },
+    ];
+    axes.extend(
+        frame.x_ticks.iter().map(|(x, _)| vertical(*x, area.bottom + line, area.bottom + line + tick)),
+    );
+    axes.extend(frame.y_ticks.iter().map(|(y, _)| horizontal(*y, axis_left - tick, axis_left)));
+    let under = vec![
+        Shape::Background(palette.background.alpha(1.0)),
+        Shape::Rects { rects: grid, fill: palette.grid },
+        Shape::Rects { rects: axes, fill: palette.axis },
+    ];
+
+    let text = |at: Px, text: &str, align, baseline, upright, size: f64| Shape::Text {
+        at,
+        text: text.to_string(),
+        align,
+        baseline,
+        upright,
+        size: size * s,
+        fill: palette.text,
+    };
+    let x_values = frame.x_ticks.iter().map(|(x, value)| {
+        text((*x, area.bottom + 2.0 * tick), value, Align::Middle, Baseline::Top, false, TICK_FONT)
+    });
+    let y_values = frame.y_ticks.iter().map(|(y, value)| {
+        text((area.left - 2.0 * tick, *y), value, Align::End, Baseline::Middle, false, TICK_FONT)
+    });
+    let middle = ((area.left + area.right) / 2.0, (area.top + area.bottom) / 2.0);
+    let mut texts: Vec<Shape> = x_values.chain(y_values).collect();
+    if !frame.x_title.is_empty() {
+        texts.push(text(
+            (middle.0, outer.bottom),
+            &frame.x_title,
+            Align::Middle,
+            Baseline::Bottom,
+            false,
+            TITLE_FONT,
+        ));
+    }
+    if !frame.y_title.is_empty() {
+        texts.push(text(
+            (outer.left, middle.1),
+            &frame.y_title,
+            Align::Middle,
+            Baseline::Top,
+            true,
+            TITLE_FONT,
+        ));
+    }
+    (under, texts)
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+
+    const AREA: Rect = Rect { left: 10.0, top: 10.0, right: 200.0, bottom: 100.0 };
+
+    /// A frame around `AREA` in a 220 × 130 drawing, two ticks on each axis.
+    fn frame() -> Frame {
+        Frame {
+            outer: Rect { left: 2.0, top: 2.0, right: 218.0, bottom: 128.0 },
+            area: AREA,
+            x_ticks: vec![(10.4, "0".into()), (105.0, "<0.5>".into())],
+            y_ticks: vec![(99.0, "-1".into()), (54.5, "1".into())],
+            x_title: "PC1".into(),
+            y_title: "PC2".into(),
+        }
+    }
+
+    pub(in crate::plot) fn shapes(
+        selected: Option<usize>,
+        neighbours: &[usize],
+        arrows: &[[usize; 2]],
+    ) -> Vec<Shape> {
+        shapes_with_trails(selected, neighbours, arrows, &[])
+    }
+
+    fn shapes_with_trails(
+        selected: Option<usize>,
+        neighbours: &[usize],
+        arrows: &[[usize; 2]],
+        trails: &[Vec<Px>],
+    ) -> Vec<Shape> {
+        let positions = [(20.0, 20.0), (50.0, 50.0), (90.0, 30.0), (f64::NAN, f64::NAN)];
+        let emphasis = [Emphasis::Strong, Emphasis::Marked, Emphasis::Labelled, Emphasis::Plain];
+        let labels = [(0, Rect { left: 27.0, top: 14.0, right: 60.0, bottom: 26.0 })];
+        let texts = ["<king>".to_string(), "b".into(), "c".into(), "d".into()];
+        let frame = frame();
+        let marks = ScatterMarks {
+            frame: &frame,
+            positions: &positions,
+            emphasis: &emphasis,
+            selected,
+            hovered: None,
+            neighbours,
+            arrows,
+            trails,
+            caption: Some("epoch 2, <1.2 M> tokens"),
+            labels: &labels,
+            texts: &texts,
+            styles: &[PLAIN; 4],
+            palette: &Palette::LIGHT,
+        };
+        scatter_shapes(&marks, 1.0)
+    }
+
+    #[test]
+    fn dots_outside_the_area_are_left_out_and_marks_come_in_painting_order() {
+        let list = shapes(Some(0), &[1], &[[1, 2]]);
+        let kinds: Vec<&str> = list
+            .iter()
+            .map(|s| match s {
+                Shape::Background(_) => "background",
+                Shape::Text { .. } => "text",
+                Shape::Clip(_) => "clip",
+                Shape::Unclip => "unclip",
+                Shape::Dots { .. } => "dots",
+                Shape::Disc { .. } => "disc",
+                Shape::Ring { .. } => "ring",
+                Shape::Segments { .. } => "segments",
+                Shape::Polygon { .. } => "polygon",
+                Shape::Rects { .. } => "rects",
+                Shape::Label { .. } => "label",
+            })
+            .collect();
+        // Labelled dots (point 2); the plain point 3 is outside the area and drawn nowhere.
+        assert_eq!(
+            kinds,
+            [
+                "background",
+                "rects",
+                "rects",
+                "clip",
+                "dots",
+                "segments",
+                "segments",
+                "polygon",
+                "disc",
+                "disc",
+                "unclip",
+                "rects",
+                "text",
+                "text",
+                "text",
+                "text",
+                "text",
+                "text",
+                "label",
+                "rects",
+                "label"
+            ]
+        );
+        let Shape::Dots { centres, .. } = &list[4] else { unreachable!() };
+        assert_eq!(centres, &[(90.0, 30.0)]);
+    }
+
+    #[test]
+    fn the_frame_is_drawn_on_whole_pixels_with_its_values_beside_the_ticks() {
+        let frame = frame();
+        for s in [1.0, 2.0] {
+            let (under, texts) = frame_shapes(&frame, &Palette::LIGHT, s);
+            let [Shape::Background(_), Shape::Rects { rects: grid, .. }, Shape::Rects { rects: axes, .. }] =
+                under.as_slice()
+            else {
+                panic!("{under:?}")
+            };
+            let whole = |r: &Rect| [r.left, r.top, r.right, r.bottom].iter().all(|v| v.fract() == 0.0);
+            assert!(grid.iter().chain(axes).all(whole), "{grid:?} {axes:?}");
+            // A grid line `s` wide at each tick, across the plotting area.
+            let x_line = grid[0];
+            assert_eq!((x_line.right - x_line.left, x_line.top, x_line.bottom), (s, AREA.top, AREA.bottom));
+            assert!(x_line.left <= 10.4 && 10.4 <= x_line.right);
+            let y_line = grid[3];
+            assert_eq!((y_line.bottom - y_line.top, y_line.left, y_line.right), (s, AREA.left, AREA.right));
+            assert!(y_line.top <= 54.5 && 54.5 <= y_line.bottom);
+            // The axes just outside the area's left and bottom edges, then a tick per value.
+            assert_eq!(
+                axes[0],
+                Rect { left: AREA.left - s, top: AREA.top, right: AREA.left, bottom: AREA.bottom }
+            );
+            assert_eq!(axes[1].top, AREA.bottom);
+            assert_eq!(axes.len(), 2 + 4);
+            assert!(axes[2..].iter().all(|r| !r.overlaps(&AREA)));
+            // The values beyond the ticks; the titles on the chart's bottom and left edges.
+            let anchors: Vec<(Px, Align, Baseline, &str)> = (texts.iter())
+                .map(|t| match t {
+                    Shape::Text { at, align, baseline, text, .. } => (*at, *align, *baseline, text.as_str()),
+                    _ => panic!("{t:?}"),
+                })
+                .collect();
+            let below = AREA.bottom + 8.0 * s;
+            assert_eq!(anchors[0], ((10.4, below), Align::Middle, Baseline::Top, "0"));
+            assert_eq!(anchors[2], ((AREA.left - 8.0 * s, 99.0), Align::End, Baseline::Middle, "-1"));
+            assert_eq!(anchors[4], ((105.0, 128.0), Align::Middle, Baseline::Bottom, "PC1"));
+            assert_eq!(anchors[5], ((2.0, 55.0), Align::Middle, Baseline::Top, "PC2"));
+            assert!(matches!(texts[5], Shape::Text { upright: true, .. }));
+            assert_eq!(anchors.len(), 6);
+        }
+    }
+
+    #[test]
+    fn trails_fade_with_age_under_the_selection() {
+        let trail: Vec<Px> = (0..13).map(|i| (20.0 + 5.0 * f64::from(i), 60.0)).collect();
+        let list = shapes_with_trails(Some(0), &[1], &[], &[trail, vec![(1.0, 1.0)]]);
+        let trails: Vec<(usize, f64)> = (list.iter())
+            .take_while(|s| !matches!(s, Shape::Disc { .. }))
+            .filter_map(|s| match s {
+                Shape::Segments { segments, stroke, width } if *width == TRAIL => {
+                    Some((segments.len(), stroke.alpha))
+                }
+                _ => None,
+            })
+            .collect();
+        // 12 segments in 6 shades of 2 each, oldest faintest; a trail of one point has none.
+        assert_eq!(trails.iter().map(|t| t.0).collect::<Vec<_>>(), [2; TRAIL_SHADES]);
+        assert!(trails.windows(2).all(|w| w[0].1 < w[1].1), "{trails:?}");
+        // Under the selection's lines (the last segments before the discs).
+        let first_trail =
+            list.iter().position(|s| matches!(s, Shape::Segments { width, .. } if *width == TRAIL));
+        let selection =
+            list.iter().position(|s| matches!(s, Shape::Segments { width, .. } if *width == LINE));
+        assert!(first_trail < selection);
+        // Every segment of a short trail is drawn, in the strongest shade last.
+        assert_eq!((0..3).map(|j| trail_shade(j, 3)).collect::<Vec<_>>(), [1, 3, 5]);
+    }
+}

@@ -1,0 +1,156 @@
+//! The scatter's [`Shape`]s written as SVG, the picture the page exports: the same list the
+//! canvas paints, so the file shows what the map showed.
+
+use std::fmt::Write;
+
+use super::scene::{Align, Baseline, FONT_FAMILY, Shape};
+
+/// Appends `shapes` as SVG elements to `svg`. Text is escaped, so a label such as
+/// `<script>` is shown as written and never becomes markup.
+pub fn write_svg(svg: &mut String, shapes: &[Shape]) {
+    let mut clip_id = 0;
+    for shape in shapes {
+        // Writing to a String cannot fail.
+        let _ = match shape {
+            Shape::Clip(r) => {
+                clip_id += 1;
+                write!(
+                    svg,
+                    r#"<clipPath id="scatter-clip-{clip_id}"><rect x="{}" y="{}" width="{}" height="{}"/></clipPath><g clip-path="url(#scatter-clip-{clip_id})">"#,
+                    r.left,
+                    r.top,
+                    r.right - r.left,
+                    r.bottom - r.top
+                )
+            }
+            Shape::Unclip => write!(svg, "</g>"),
+            Shape::Dots { centres, radius, fill } => {
+                let _ = write!(svg, r#"<g fill="{}">"#, fill.css());
+                for (x, y) in centres {
+                    let _ = write!(svg, r#"<circle cx="{x:.2}" cy="{y:.2}" r="{radius}"/>"#);
+                }
+                write!(svg, "</g>")
+            }
+            Shape::Disc { centre: (x, y), radius, fill, outline, width } => write!(
+                svg,
+                r#"<circle cx="{x:.2}" cy="{y:.2}" r="{radius}" fill="{}" stroke="{}" stroke-width="{width}"/>"#,
+                fill.css(),
+                outline.css()
+            ),
+            Shape::Ring { centre: (x, y), radius, stroke, width } => write!(
+                svg,
+                r#"<circle cx="{x:.2}" cy="{y:.2}" r="{radius}" fill="none" stroke="{}" stroke-width="{width}"/>"#,
+                stroke.css()
+            ),
+            Shape::Segments { segments, stroke, width } => {
+                let mut path = String::new();
+                for ((x0, y0), (x1, y1)) in segments {
+                    let _ = write!(path, "M{x0:.2} {y0:.2}L{x1:.2} {y1:.2}");
+                }
+                write!(
+                    svg,
+                    r#"<path d="{path}" fill="none" stroke="{}" stroke-width="{width}" stroke-linecap="round"/>"#,
+                    stroke.css()
+                )
+            }
+            Shape::Polygon { corners, fill } => {
+                let points: Vec<String> = corners.iter().map(|(x, y)| format!("{x:.2},{y:.2}")).collect();
+                write!(svg, r#"<polygon points="{}" fill="{}"/>"#, points.join(" "), fill.css())
+            }
+            Shape::Background(fill) => {
+                write!(svg, r#"<rect x="0" y="0" width="100%" height="100%" fill="{}"/>"#, fill.css())
+            }
+            Shape::Text { at: (x, y), text, align, baseline, upright, size, fill } => {
+                let anchor = match align {
+                    Align::Middle => "middle",
+                    Align::End => "end",
+                };
+                let baseline = match baseline {
+                    Baseline::Top => "text-before-edge",
+                    Baseline::Middle => "middle",
+                    Baseline::Bottom => "text-after-edge",
+                };
+                let turn = if *upright {
+                    format!(r#" transform="rotate(-90 {x:.2} {y:.2})""#)
+                } else {
+                    String::new()
+                };
+                write!(
+                    svg,
+                    r#"<text x="{x:.2}" y="{y:.2}" text-anchor="{anchor}" dominant-baseline="{baseline}" font-family="{FONT_FAMILY}" font-size="{size}" fill="{}"{turn}>{}</text>"#,
+                    fill.css(),
+                    escape_xml(text)
+                )
+            }
+            Shape::Rects { rects, fill } => {
+                let _ = write!(svg, r#"<g fill="{}">"#, fill.css());
+                for r in rects {
+                    let _ = write!(
+                        svg,
+                        r#"<rect x="{:.2}" y="{:.2}" width="{:.2}" height="{:.2}"/>"#,
+                        r.left,
+                        r.top,
+                        r.right - r.left,
+                        r.bottom - r.top
+                    );
+                }
+                write!(svg, "</g>")
+            }
+            Shape::Label { at: (x, y), text, weight, size, fill, .. } => write!(
+                svg,
+                r#"<text x="{x:.2}" y="{y:.2}" dominant-baseline="middle" font-family="{FONT_FAMILY}" font-size="{size}" font-weight="{weight}" fill="{}" xml:space="preserve">{}</text>"#,
+                fill.css(),
+                escape_xml(text)
+            ),
+        };
+    }
+}
+
+/// `text` safe as XML character data and attribute values. Characters XML 1.0 cannot hold
+/// at all (most C0 controls) become U+FFFD, so a token with a control character still
+/// gives a well-formed file.
+pub fn escape_xml(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plot::scene::tests::shapes;
+
+    #[test]
+    fn svg_escapes_label_text() {
+        let mut svg = String::new();
+        write_svg(&mut svg, &shapes(None, &[], &[]));
+        assert!(svg.contains(">&lt;king&gt;</text>"), "{svg}");
+        assert!(svg.contains(r#"text-anchor="middle" dominant-baseline="text-before-edge""#), "{svg}");
+        assert!(svg.contains(">&lt;0.5&gt;</text>"), "a tick's value is escaped too: {svg}");
+        assert!(svg.contains(r#"transform="rotate(-90 2.00 55.00)">PC2</text>"#), "{svg}");
+        // The caption comes last, on top, escaped too.
+        assert!(svg.ends_with(">epoch 2, &lt;1.2 M&gt; tokens</text>"), "{svg}");
+        assert!(!svg.contains("<king>"));
+        assert_eq!(svg.matches("<g").count(), svg.matches("</g>").count());
+    }
+
+    #[test]
+    fn escape_xml_handles_markup_quotes_and_controls() {
+        assert_eq!(
+            escape_xml("<img src=x onerror=\"alert(1)\">&'"),
+            "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&amp;&apos;"
+        );
+        assert_eq!(escape_xml("a\u{1}b\u{202e}c\n"), "a\u{fffd}b\u{202e}c\n");
+    }
+}

@@ -1,0 +1,17 @@
+//! Learned vectors and the questions asked of them.
+//!
+//! - [`Embeddings`] (`embeddings.rs`): a vocabulary with one vector per word, kept raw and
+//!   unit-normalised; the store every other room reads.
+//! - Queries (`query.rs`): nearest neighbours, word similarity and analogies by 3CosAdd and
+//!   3CosMul (Levy & Goldberg 2014), all by cosine over the unit vectors.
+//!
+//! **Architecture Invariant:** words are ordered by descending corpus frequency, so "the N
+//! most frequent words" is the prefix `0..N`; every query is deterministic (ties go to the
+//! more frequent word).
+
+mod embeddings;
+mod query;
+
+pub use embeddings::Embeddings;
+pub(crate) use query::Candidate;
+pub use query::{AnalogyMethod, Neighbour};

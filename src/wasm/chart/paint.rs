@@ -1,0 +1,266 @@
+//! Painting a scene: the leading shapes into the raster (texts as `glyphs` masks), the rest
+//! with the canvas context.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+
+use crate::plot::geometry::{Px, Rect};
+use crate::plot::scene::{Align, Baseline, Paint, Shape};
+use crate::wasm::glyphs::{self, TextContext};
+
+use super::{Chart, drawing_error, font, js_error, rgb};
+
+impl Chart {
+    /// A plotters drawing area over the whole canvas, cleared to the background.
+    pub(super) fn root(&self) -> Result<DrawingArea<CanvasBackend, Shift>, JsError> {
+        let backend = CanvasBackend::with_canvas_object(self.canvas.clone())
+            .ok_or_else(|| JsError::new("the canvas has no 2D context"))?;
+        let root = backend.into_drawing_area();
+        root.fill(&rgb(self.palette.background)).map_err(drawing_error)?;
+        Ok(root)
+    }
+
+    /// Puts the raster on the canvas as its pixels (see `plot::raster`).
+    fn put_raster(&self) -> Result<(), JsError> {
+        let (width, height) = self.raster.size();
+        if width == 0 || height == 0 {
+            return Ok(());
+        }
+        // The image is a view of the buffer in wasm memory: made anew for each redraw, it
+        // costs an object, not a copy (putImageData makes the one copy).
+        let pixels = wasm_bindgen::Clamped(self.raster.rgba());
+        let image = web_sys::ImageData::new_with_u8_clamped_array_and_sh(pixels, width as u32, height as u32)
+            .map_err(js_error)?;
+        self.context.put_image_data(&image, 0.0, 0.0).map_err(js_error)
+    }
+
+    /// Paints the map's shapes: the leading ones the raster can draw (all but lines and
+    /// polygons: so everything, unless neighbour lines, trails or arrows are shown) into it
+    /// and onto the canvas as one image, then the rest with the canvas context. The raster's
+    /// texts are masks (`glyphs`), the missing ones made first.
+    pub(super) fn paint(&mut self, shapes: &[Shape]) -> Result<(), JsError> {
+        let (width, height) = (self.canvas.width() as usize, self.canvas.height() as usize);
+        let whole = Rect { left: 0.0, top: 0.0, right: width as f64, bottom: height as f64 };
+        let Some(Shape::Background(background)) = shapes.first() else {
+            return Err(JsError::new("the map's shapes must begin with its background"));
+        };
+        self.raster.reset(width, height, *background);
+        let rastered = |shape: &Shape| {
+            use Shape::*;
+            matches!(
+                shape,
+                Clip(_)
+                    | Unclip
+                    | Dots { .. }
+                    | Disc { .. }
+                    | Ring { .. }
+                    | Rects { .. }
+                    | Text { .. }
+                    | Label { .. }
+            )
+        };
+        let drawn = 1 + shapes[1..].iter().position(|shape| !rastered(shape)).unwrap_or(shapes.len() - 1);
+        let keys: Vec<Option<(glyphs::Text, glyphs::Style)>> =
+            shapes[1..drawn].iter().map(|shape| self.text_key(shape)).collect();
+        self.masks.make(keys.iter().flatten(), &self.labels, font).map_err(js_error)?;
+        let mut clip: Option<Rect> = None;
+        for (shape, key) in shapes[1..drawn].iter().zip(&keys) {
+            let within = clip.unwrap_or(whole);
+            match shape {
+                Shape::Clip(area) => clip = Some(*area),
+                Shape::Unclip => clip = None,
+                Shape::Dots { centres, radius, fill } => self.raster.discs(centres, *radius, *fill, &within),
+                Shape::Rects { rects, fill } => self.raster.rects(rects, *fill, &within),
+                // Filled, then stroked, as the canvas draws it.
+                Shape::Disc { centre, radius, fill, outline, width } => {
+                    self.raster.discs(&[*centre], *radius, *fill, &within);
+                    self.raster.ring(*centre, *radius, *width, *outline, &within);
+                }
+                Shape::Ring { centre, radius, stroke, width } => {
+                    self.raster.ring(*centre, *radius, *width, *stroke, &within)
+                }
+                Shape::Text { at, fill, .. } | Shape::Label { at, fill, .. } => {
+                    let mask = key.as_ref().and_then(|key| self.masks.get(key));
+                    if let Some(mask) = mask {
+                        self.raster.mask(mask, *at, *fill, &within);
+                    }
+                }
+                _ => unreachable!("only shapes the raster draws come before `drawn`"),
+            }
+        }
+        self.put_raster()?;
+        // The canvas goes on inside the clip the raster stopped in.
+        if let Some(area) = clip {
+            self.paint_one(&Shape::Clip(area))?;
+        }
+        let mut style: Option<((u16, u64), Paint)> = None;
+        let ctx = &self.context;
+        ctx.set_line_cap("round");
+        ctx.set_line_join("round");
+        ctx.set_text_align("left");
+        ctx.set_text_baseline("middle");
+        for shape in &shapes[drawn..] {
+            if let Shape::Label { point, at, text, weight, size, fill } = shape {
+                // Hundreds of labels share a font and two colours: set the context's state
+                // only when it changes (a font is parsed each time it is set).
+                // The font is compared as numbers, so its string is made only when it changes,
+                // and the word is drawn from the JS string kept by `set_words`: no string is
+                // made or copied per label.
+                let ctx = &self.context;
+                let wanted = ((*weight, size.to_bits()), *fill);
+                if style.is_none_or(|current| current.0 != wanted.0) {
+                    ctx.set_font(&font(*weight, *size));
+                }
+                if style.is_none_or(|current| current.1 != wanted.1) {
+                    ctx.set_fill_style_str(&fill.css());
+                }
+                let text_ctx: &TextContext = ctx.unchecked_ref();
+                match self.labels.get(*point) {
+                    Some(js_text) => text_ctx.fill_js_text(js_text, at.0, at.1),
+                    None => text_ctx.fill_js_text(&text.as_str().into(), at.0, at.1),
+                }
+                .map_err(js_error)?;
+                style = Some(wanted);
+                continue;
+            }
+            style = None;
+            self.paint_one(shape)?;
+        }
+        Ok(())
+    }
+
+    /// What a text shape's mask is made of, for `glyphs`; `None` for other shapes.
+    fn text_key(&self, shape: &Shape) -> Option<(glyphs::Text, glyphs::Style)> {
+        match shape {
+            Shape::Text { text, align, baseline, upright, size, .. } => {
+                let style = glyphs::Style {
+                    align: text_align(*align),
+                    baseline: text_baseline(*baseline),
+                    weight: 400,
+                    size: size.to_bits(),
+                    upright: *upright,
+                };
+                Some((glyphs::Text::Own(text.clone()), style))
+            }
+            Shape::Label { point, text, weight, size, .. } => {
+                let text = match self.labels.get(*point) {
+                    Some(_) => glyphs::Text::Word(*point),
+                    None => glyphs::Text::Own(text.clone()),
+                };
+                let style = glyphs::Style {
+                    align: "left",
+                    baseline: "middle",
+                    weight: *weight,
+                    size: size.to_bits(),
+                    upright: false,
+                };
+                Some((text, style))
+            }
+            _ => None,
+        }
+    }
+
+    /// Paints one mark (not dots) with the canvas context.
+    fn paint_one(&self, shape: &Shape) -> Result<(), JsError> {
+        let ctx = &self.context;
+        let circle = |(x, y): Px, r: f64| -> Result<(), JsError> {
+            ctx.move_to(x + r, y);
+            ctx.arc(x, y, r, 0.0, std::f64::consts::TAU).map_err(js_error)
+        };
+        match shape {
+            Shape::Clip(area) => {
+                ctx.save();
+                ctx.begin_path();
+                ctx.rect(area.left, area.top, area.right - area.left, area.bottom - area.top);
+                ctx.clip();
+            }
+            Shape::Unclip => ctx.restore(),
+            Shape::Disc { centre, radius, fill, outline, width } => {
+                ctx.begin_path();
+                circle(*centre, *radius)?;
+                ctx.set_fill_style_str(&fill.css());
+                ctx.fill();
+                ctx.set_stroke_style_str(&outline.css());
+                ctx.set_line_width(*width);
+                ctx.stroke();
+            }
+            Shape::Ring { centre, radius, stroke, width } => {
+                ctx.begin_path();
+                circle(*centre, *radius)?;
+                ctx.set_stroke_style_str(&stroke.css());
+                ctx.set_line_width(*width);
+                ctx.stroke();
+            }
+            Shape::Segments { segments, stroke, width } => {
+                ctx.set_stroke_style_str(&stroke.css());
+                ctx.set_line_width(*width);
+                ctx.begin_path();
+                for (a, b) in segments {
+                    ctx.move_to(a.0, a.1);
+                    ctx.line_to(b.0, b.1);
+                }
+                ctx.stroke();
+            }
+            Shape::Rects { rects, fill } => {
+                ctx.begin_path();
+                for r in rects {
+                    ctx.rect(r.left, r.top, r.right - r.left, r.bottom - r.top);
+                }
+                ctx.set_fill_style_str(&fill.css());
+                ctx.fill();
+            }
+            Shape::Polygon { corners, fill } => {
+                ctx.begin_path();
+                for (i, c) in corners.iter().enumerate() {
+                    if i == 0 { ctx.move_to(c.0, c.1) } else { ctx.line_to(c.0, c.1) }
+                }
+                ctx.close_path();
+                ctx.set_fill_style_str(&fill.css());
+                ctx.fill();
+            }
+            Shape::Text { at, text, align, baseline, upright, size, fill } => {
+                ctx.set_font(&font(400, *size));
+                ctx.set_fill_style_str(&fill.css());
+                ctx.set_text_align(text_align(*align));
+                ctx.set_text_baseline(text_baseline(*baseline));
+                if *upright {
+                    ctx.save();
+                    ctx.translate(at.0, at.1).map_err(js_error)?;
+                    ctx.rotate(-std::f64::consts::FRAC_PI_2).map_err(js_error)?;
+                    ctx.fill_text(text, 0.0, 0.0).map_err(js_error)?;
+                    ctx.restore();
+                } else {
+                    ctx.fill_text(text, at.0, at.1).map_err(js_error)?;
+                }
+                // Labels are drawn from their left end and middle.
+                ctx.set_text_align("left");
+                ctx.set_text_baseline("middle");
+            }
+            Shape::Background(_) | Shape::Dots { .. } => {
+                return Err(JsError::new("the map's background and dots must come before its other marks"));
+            }
+            Shape::Label { .. } => unreachable!("`paint` paints labels"),
+        }
+        Ok(())
+    }
+}
+
+/// A frame text's anchor along it, as the canvas's `textAlign`.
+fn text_align(align: Align) -> &'static str {
+    match align {
+        Align::Middle => "center",
+        Align::End => "right",
+    }
+}
+
+/// A frame text's anchor across it, as the canvas's `textBaseline`.
+fn text_baseline(baseline: Baseline) -> &'static str {
+    match baseline {
+        Baseline::Top => "top",
+        Baseline::Middle => "middle",
+        Baseline::Bottom => "bottom",
+    }
+}

@@ -1,0 +1,242 @@
+//! The map as a scene: its frame (where plotters would put it), the checked scatter, and
+//! the label widths measured with the canvas, placed by `geometry` and turned into shapes.
+
+use js_sys::JsString;
+use plotters::coord::ranged1d::Ranged;
+use plotters::coord::types::RangedCoordf64;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::CanvasRenderingContext2d;
+
+use crate::plot::geometry::{
+    DataRange, LabelGeometry, LabelRequest, Px, Rect, Viewport, fit_range, label_order, place_labels,
+};
+use crate::plot::scene::{self, Emphasis, Frame, Palette, ScatterMarks, Shape};
+use crate::wasm::glyphs::TextContext;
+
+use super::options::{ScatterOptions, emphasis_of};
+use super::{
+    DATA_MARGIN, MARGIN, X_LABEL_AREA, X_TICKS, Y_LABEL_AREA, Y_TICKS, font, js_error, px, tick_label,
+};
+
+/// The map's frame on a drawing of `size` pixels showing `range`: the plotting area where
+/// plotters' `ChartBuilder` puts it with the loss chart's margin and label areas (so the two
+/// charts line up), and the ticks plotters would choose, at most `X_TICKS` and `Y_TICKS`.
+/// plotters lays it out; the scene draws it, a few shapes that cost far less per redraw than
+/// plotters' mesh, and that the SVG export writes as they are.
+fn map_frame(size: (f64, f64), range: DataRange, s: f64, x_title: &str, y_title: &str) -> Frame {
+    let (width, height) = size;
+    let margin = f64::from(px(MARGIN * s));
+    let (left, bottom) =
+        (margin + f64::from(px(Y_LABEL_AREA * s)), height - margin - f64::from(px(X_LABEL_AREA * s)));
+    // A drawing too small for its margins still gets an area (of a pixel or two) to map to.
+    let area =
+        Rect { left, top: margin, right: (width - margin).max(left + 2.0), bottom: bottom.max(margin + 2.0) };
+    let viewport = Viewport { data: range, area };
+    let ticks = |(lo, hi): (f64, f64), most: usize| RangedCoordf64::from(lo..hi).key_points(most);
+    let x_ticks =
+        ticks(range.x, X_TICKS).into_iter().map(|x| (viewport.to_pixel(x, range.y.0).0, tick_label(x)));
+    let y_ticks =
+        ticks(range.y, Y_TICKS).into_iter().map(|y| (viewport.to_pixel(range.x.0, y).1, tick_label(y)));
+    Frame {
+        outer: Rect { left: margin, top: margin, right: width - margin, bottom: height - margin },
+        area,
+        x_ticks: x_ticks.collect(),
+        y_ticks: y_ticks.collect(),
+        x_title: x_title.to_string(),
+        y_title: y_title.to_string(),
+    }
+}
+
+/// A scatter as the page asked for it, checked: drawn on the canvas or written as SVG.
+pub(super) struct Scatter<'a> {
+    coords: &'a [f32],
+    labels: &'a [JsString],
+    /// One per point ([`scene::PLAIN`] when the page gave none).
+    styles: Vec<u8>,
+    options: ScatterOptions,
+}
+
+/// What drawing a scatter decided: each point's position (NaN outside the plotting area, so
+/// it cannot be hit), the plotting area and range, and the marks to paint.
+pub(super) struct Drawn {
+    pub(super) points: Vec<Px>,
+    pub(super) labelled: Vec<u32>,
+    pub(super) area: Rect,
+    pub(super) range: DataRange,
+    pub(super) shapes: Vec<Shape>,
+}
+
+/// Label widths, measured with the canvas once per label and weight and then remembered.
+pub(super) struct Measure<'a> {
+    context: &'a CanvasRenderingContext2d,
+    widths: &'a mut [Vec<f64>; 2],
+    labels: &'a [JsString],
+    /// The font the context was last set to here: setting one parses the CSS font string,
+    /// which costs more than measuring.
+    font: Option<String>,
+    /// Labels this draw may still measure; past it a label waits for the next draw.
+    budget: usize,
+    /// Whether a label went unmeasured for want of budget.
+    pub(super) deferred: bool,
+}
+
+impl<'a> Measure<'a> {
+    pub(super) fn new(
+        context: &'a CanvasRenderingContext2d,
+        widths: &'a mut [Vec<f64>; 2],
+        labels: &'a [JsString],
+        budget: usize,
+    ) -> Measure<'a> {
+        Measure { context, widths, labels, font: None, budget, deferred: false }
+    }
+
+    /// A label's width, or infinity (no room anywhere) when this draw has measured its
+    /// share; a label that must be shown is always measured.
+    fn width(&mut self, point: usize, weight: u16, size: f64, must: bool) -> Result<f64, JsError> {
+        let cached = &mut self.widths[usize::from(weight >= 600)][point];
+        if cached.is_nan() {
+            if self.budget == 0 && !must {
+                self.deferred = true;
+                return Ok(f64::INFINITY);
+            }
+            self.budget = self.budget.saturating_sub(1);
+            let wanted = font(weight, size);
+            if self.font.as_ref() != Some(&wanted) {
+                self.context.set_font(&wanted);
+                self.font = Some(wanted);
+            }
+            let text_ctx: &TextContext = self.context.unchecked_ref();
+            let metrics = text_ctx.measure_js_text(&self.labels[point]).map_err(js_error)?;
+            *cached = metrics.width();
+        }
+        Ok(*cached)
+    }
+}
+
+/// Whether a drawing copies the labels' text into its shapes (the SVG writes them) or leaves
+/// them empty, the canvas painting each from the JS string `set_words` kept: copying a JS
+/// string into Rust costs a call across the boundary, for each label of every redraw.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Texts {
+    Kept,
+    Copied,
+}
+
+impl<'a> Scatter<'a> {
+    pub(super) fn new(
+        coords: &'a [f32],
+        labels: &'a [JsString],
+        styles: &[u8],
+        options: JsValue,
+    ) -> Result<Scatter<'a>, JsError> {
+        let n_points = labels.len();
+        if coords.len() != 2 * n_points {
+            return Err(JsError::new(&format!(
+                "the scatter needs 2 coordinates per word: got {} coordinates for {n_points} words",
+                coords.len()
+            )));
+        }
+        if !styles.is_empty() && styles.len() != n_points {
+            return Err(JsError::new(&format!(
+                "the scatter needs no styles or one per word: got {} styles for {n_points} words",
+                styles.len()
+            )));
+        }
+        if let Some(i) = coords.iter().position(|v| !v.is_finite()) {
+            return Err(JsError::new(&format!(
+                "coordinate {} of point {} (\"{}\") is not a finite number",
+                i % 2,
+                i / 2,
+                String::from(&labels[i / 2])
+            )));
+        }
+        let options = ScatterOptions::from_js(options, n_points)?;
+        let styles = if styles.is_empty() { vec![scene::PLAIN; n_points] } else { styles.to_vec() };
+        Ok(Scatter { coords, labels, styles, options })
+    }
+
+    /// Lays out the frame and the marks on a drawing of `size` (width, height) pixels, at
+    /// `s` drawing pixels per CSS pixel.
+    pub(super) fn draw(
+        &self,
+        size: (f64, f64),
+        s: f64,
+        palette: &Palette,
+        measure: &mut Measure<'_>,
+        texts_wanted: Texts,
+    ) -> Result<Drawn, JsError> {
+        let options = &self.options;
+        let range = match options.fixed_range {
+            Some([x0, x1, y0, y1]) => DataRange { x: (x0, x1), y: (y0, y1) },
+            None => fit_range(self.coords, DATA_MARGIN),
+        };
+        let frame = map_frame(size, range, s, &options.x_label, &options.y_label);
+        let area = frame.area;
+        let viewport = Viewport { data: range, area };
+        // Points outside a fixed range are clipped from the drawing and cannot be hit.
+        let inside = |p: &Px| p.0 >= area.left && p.0 < area.right && p.1 >= area.top && p.1 < area.bottom;
+        let points: Vec<Px> = (self.coords.chunks_exact(2))
+            .map(|xy| viewport.to_pixel(f64::from(xy[0]), f64::from(xy[1])))
+            .map(|p| if inside(&p) { p } else { (f64::NAN, f64::NAN) })
+            .collect();
+
+        let mut emphasis = emphasis_of(points.len(), options);
+        let order = label_order(self.labels.len(), options.label_count as usize, &options.first_labels());
+        let mut must_label = vec![false; points.len()];
+        options.must_label().into_iter().for_each(|i| must_label[i] = true);
+        let mut requests = Vec::with_capacity(order.len());
+        for (point, _) in order {
+            let must = must_label[point];
+            if points[point].0.is_nan() || (!must && self.styles[point] == scene::DIMMED) {
+                continue;
+            }
+            requests.push(LabelRequest { point, must });
+        }
+        let geometry = LabelGeometry {
+            height: scene::LABEL_FONT * s,
+            gap: scene::LABEL_GAP * s,
+            dot_radius: scene::EMPHASISED_DOT * s,
+        };
+        let width = |point: usize| {
+            measure.width(point, emphasis[point].font_weight(), scene::LABEL_FONT * s, must_label[point])
+        };
+        let boxes = place_labels(&points, &requests, width, &geometry, &area)?;
+        let placed: Vec<(usize, Rect)> =
+            requests.iter().zip(boxes).filter_map(|(r, b)| Some((r.point, b?))).collect();
+        for (point, _) in &placed {
+            emphasis[*point] = emphasis[*point].max(Emphasis::Labelled);
+        }
+        let mut texts = vec![String::new(); self.labels.len()];
+        if texts_wanted == Texts::Copied {
+            for &(point, _) in &placed {
+                texts[point] = String::from(&self.labels[point]);
+            }
+        }
+        let as_usize = |i: &u32| *i as usize;
+        let neighbours: Vec<usize> = options.neighbours.iter().map(as_usize).collect();
+        let arrows: Vec<[usize; 2]> =
+            options.arrows.iter().map(|[a, b]| [*a as usize, *b as usize]).collect();
+        let trails: Vec<Vec<Px>> = (options.trails.iter())
+            .map(|t| t.chunks_exact(2).map(|xy| viewport.to_pixel(xy[0], xy[1])).collect())
+            .collect();
+        let marks = ScatterMarks {
+            frame: &frame,
+            positions: &points,
+            emphasis: &emphasis,
+            selected: options.selected.as_ref().map(as_usize),
+            hovered: options.hovered.as_ref().map(as_usize),
+            neighbours: &neighbours,
+            arrows: &arrows,
+            trails: &trails,
+            caption: options.caption.as_deref(),
+            labels: &placed,
+            texts: &texts,
+            styles: &self.styles,
+            palette,
+        };
+        let shapes = scene::scatter_shapes(&marks, s);
+        let labelled = placed.iter().map(|&(point, _)| point as u32).collect();
+        Ok(Drawn { points, labelled, area, range, shapes })
+    }
+}
