@@ -154,13 +154,15 @@ mod threaded {
             }
         }
 
-        /// `Trainer::step` of the trainer in `slot` (`None` when there is none), on the pool.
+        /// `Trainer::step` of `trainer`, on the pool; gives the trainer back with the result.
         /// The trainer is moved to the pool's job and back, so the wait is this module's own
         /// and a panic on a pool thread ends it: this then throws a `WebAssembly.RuntimeError`
         /// with the panic's message and never returns (the trainer is lost with the thread).
-        pub fn step(&self, slot: &mut Option<Trainer>, max_tokens: u64) -> Option<CoreResult<Progress>> {
-            let Some(pool) = &self.0 else { return slot.as_mut().map(|t| t.step(max_tokens)) };
-            let mut trainer = slot.take()?;
+        pub fn step(&self, mut trainer: Trainer, max_tokens: u64) -> (Trainer, CoreResult<Progress>) {
+            let Some(pool) = &self.0 else {
+                let stepped = trainer.step(max_tokens);
+                return (trainer, stepped);
+            };
             if PANIC_NEXT_STEP.swap(false, Ordering::Relaxed) {
                 trainer.panic_in_thread_for_test(1);
             }
@@ -176,9 +178,8 @@ mod threaded {
             let (panicked, signal) = &SIGNAL;
             let mut panic = panicked.lock().unwrap_or_else(|e| e.into_inner());
             loop {
-                if let Some((trainer, stepped)) = finished.lock().unwrap_or_else(|e| e.into_inner()).take() {
-                    *slot = Some(trainer);
-                    return Some(stepped);
+                if let Some(done) = finished.lock().unwrap_or_else(|e| e.into_inner()).take() {
+                    return done;
                 }
                 if let Some(message) = panic.as_ref() {
                     wasm_bindgen::throw_val(js_sys::WebAssembly::RuntimeError::new(message).into());
@@ -213,14 +214,15 @@ mod threaded {
             f()
         }
 
-        /// `Trainer::step` of the trainer in `slot`, on the caller's thread (a panic traps the
-        /// instance, which the worker reports as it does any trap).
+        /// `Trainer::step` of `trainer`, on the caller's thread (a panic traps the instance,
+        /// which the worker reports as it does any trap); gives the trainer back with the result.
         pub fn step(
             &self,
-            slot: &mut Option<crate::train::Trainer>,
+            mut trainer: crate::train::Trainer,
             max_tokens: u64,
-        ) -> Option<crate::error::Result<crate::train::Progress>> {
-            slot.as_mut().map(|t| t.step(max_tokens))
+        ) -> (crate::train::Trainer, crate::error::Result<crate::train::Progress>) {
+            let stepped = trainer.step(max_tokens);
+            (trainer, stepped)
         }
     }
 }

@@ -2,7 +2,7 @@
 //! training parameters, the fingerprint, the loss of each epoch and where the text came
 //! from) and re-opens exactly. Words are JSON strings, so any token (spaces, newlines,
 //! backslashes, any Unicode) is stored as itself, without the word2vec escape; floats are
-//! written with Rust's shortest round-trip formatting, so every vector reads back with the
+//! written in serde_json's shortest round-trip form, so every vector reads back with the
 //! same bits.
 //!
 //! # Layout
@@ -25,9 +25,9 @@
 //! 2
 //! ],
 //! "vectors":[
-//! [0.1,-0.5,4e-3],
-//! [2,0,-0],
-//! [1e-45,3.4028235e38,-1.25]
+//! [0.1,-0.5,0.004],
+//! [2.0,0.0,-0.0],
+//! [1e-45,3.4028235e+38,-1.25]
 //! ]}
 //! ```
 //!
@@ -130,7 +130,7 @@ const WRITE_CHUNK: usize = 1 << 16;
 ///
 /// The file is one JSON object: `format` and `version`, then `fingerprint`, `source`,
 /// `params`, `dim`, `epochLosses`, and one word, count and vector per line in `words`,
-/// `counts` and `vectors`. Floats are written in Rust's shortest round-trip form, so the
+/// `counts` and `vectors`. Floats are written in their shortest round-trip form, so the
 /// vectors re-open bit-identical; words are plain JSON strings.
 ///
 /// The writer checks what the fields cannot promise by their types: one count per word,

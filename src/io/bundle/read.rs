@@ -91,11 +91,11 @@ pub(super) struct BundleReader<'t> {
     pub(super) strict: json::Strict<'t>,
 }
 
-/// A JSON syntax error as the bundle's error.
+/// A JSON syntax error as the bundle's error: the file is no bundle until its JSON is mended.
 fn invalid_json(err: JsonError) -> Error {
     Error::Format {
         line: err.line,
-        message: format!("not valid JSON at column {}: {}", err.column, err.message),
+        message: format!("not a valid bundle: invalid JSON at column {}: {}", err.column, err.message),
     }
 }
 

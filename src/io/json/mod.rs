@@ -1,20 +1,18 @@
-//! The core's JSON: `serde_json` (`Value`, the parser, string escaping) with the strictness
-//! and the spelling the bundle has always had, which serde_json alone does not give.
+//! The core's JSON: `serde_json` (`Value`, the parser, the writer) with the strictness a
+//! bundle needs, which serde_json alone does not give.
 //!
 //! # Brief overview
 //!
 //! * [`parse`] reads a whole text into a [`Value`] (serde_json's, objects in the order
-//!   written) and refuses what serde_json accepts but a bundle never held: a key twice in an
+//!   written) and refuses what serde_json accepts but a bundle never holds: a key twice in an
 //!   object (serde_json keeps the last), nesting deeper than [`MAX_DEPTH`]. Its
-//!   [`JsonError`] says what is wrong in a person's words, at a 1-based line and column.
+//!   [`JsonError`] is serde_json's message (or this module's, for those two faults) at a
+//!   1-based line and column.
 //! * [`to_json`], [`write_value`], [`write_string`], [`write_f32`], [`write_f64`] write
-//!   JSON through serde_json's serializer with this crate's [`Formatter`](serde_json::ser::Formatter):
-//!   floats in Rust's shortest round-trip form, the shorter of plain and exponent
-//!   (`0.025`, `4e-3`; serde_json's own ryu form would write `0.004` and `1000.0`), so a
-//!   bundle writes the same text it always did; U+0085, U+2028 and U+2029 escaped, which
-//!   JSON allows raw but some editors and older JavaScript take for line breaks.
-//! * [`number`] is an `f64` as the [`Value`] that reads back equal from its own text
-//!   (`2.0` becomes the integer 2, since it is written `2`).
+//!   compact JSON with serde_json's own formatter: floats in their shortest round-trip form
+//!   (`0.025`, `2.0`, `1e-45`), so each reads back with the same bits.
+//! * [`number`] and [`number_f32`] are floats as [`Value`]s that read back equal to
+//!   themselves from their own text.
 //! * The bundle reader (`crate::io::read_bundle`) drives serde_json itself, with seeds
 //!   that take vector elements as borrowed raw numbers; it shares [`Kind`],
 //!   [`strict_value`] and [`JsonError::from_serde`] from here.
@@ -35,15 +33,12 @@
 //! * a key may occur only once per object (RFC 8259 leaves the meaning of repeats open);
 //! * nesting deeper than [`MAX_DEPTH`] arrays and objects is an error, counted here
 //!   (serde_json's own limit, built out with `unbounded_depth`, stops one level short of
-//!   128 and cannot say where the text started);
+//!   128);
 //! * a byte order mark before the value is skipped, as RFC 8259 §8.1 allows.
 //!
-//! Errors name the first fault as before serde_json: columns count characters (serde_json
-//! counts bytes), and the message is the one this crate always gave ("a trailing comma
-//! before ']' is not allowed", at the comma), told from serde_json's error and the text at
-//! its position.
+//! Columns count characters (serde_json counts bytes), so a fault in a line of Greek or
+//! emoji is placed where an editor shows it.
 
-mod diagnosis;
 mod strict;
 mod write;
 
@@ -56,7 +51,6 @@ use serde::de::DeserializeSeed;
 use serde_json::value::RawValue;
 pub use serde_json::{Map, Number, Value};
 
-pub use diagnosis::skip_whitespace;
 pub use strict::Strict;
 use strict::{Faults, StrictSeed};
 pub use write::{
@@ -127,8 +121,25 @@ pub struct JsonError {
     pub line: usize,
     /// 1-based column, in characters.
     pub column: usize,
-    /// What is wrong, in a sentence fragment ("expected ':' after the key \"a\", found '}'").
+    /// What is wrong: serde_json's message without its place ("trailing comma"), or this
+    /// module's for a repeated key or deep nesting.
     pub message: String,
+}
+
+impl JsonError {
+    /// serde_json's `err`, from reading `text[start..]`, placed in the whole `text`.
+    pub fn from_serde(text: &str, start: usize, err: &serde_json::Error) -> JsonError {
+        // serde_json's line and column are 1-based, counted in bytes from `start`; its column
+        // is that of the last byte it read (0 before the first byte of a line).
+        let read = text.get(start..).unwrap_or("");
+        let line_start: usize =
+            read.split_inclusive('\n').take(err.line().saturating_sub(1)).map(str::len).sum();
+        let at = start + line_start + err.column().saturating_sub(1);
+        // Its `Display` ends with the place, which JsonError gives in characters instead.
+        let full = err.to_string();
+        let place = format!(" at line {} column {}", err.line(), err.column());
+        error_at(text, at, full.strip_suffix(&place).unwrap_or(&full))
+    }
 }
 
 impl fmt::Display for JsonError {
@@ -206,4 +217,14 @@ pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
 fn error_at(text: &str, offset: usize, message: impl Into<String>) -> JsonError {
     let (line, column) = line_column(text, offset);
     JsonError { line, column, message: message.into() }
+}
+
+/// The first byte at or after `at` that is not JSON whitespace.
+pub fn skip_whitespace(text: &str, at: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut at = at.min(bytes.len());
+    while matches!(bytes.get(at), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        at += 1;
+    }
+    at
 }

@@ -72,7 +72,7 @@ impl StrictSeed<'_, '_> {
     }
 }
 
-pub(super) const NEST_DEEPER: &str = "arrays and objects nest deeper than 128 levels";
+const NEST_DEEPER: &str = "arrays and objects nest deeper than 128 levels";
 
 impl<'de> DeserializeSeed<'de> for StrictSeed<'_, 'de> {
     type Value = Value;

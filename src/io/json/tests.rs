@@ -76,58 +76,59 @@ fn check_rejected(text: &str, line: usize, column: usize, fragment: &str) {
 
 #[test]
 fn rejects_every_fault_naming_line_and_column() {
-    // Table: (text, line, column, part of the message).
+    // Table: (text, line, column, serde_json's message or this module's). serde_json places a
+    // fault at the last byte it read, so a column may lie past the character at fault.
     let cases: &[(&str, usize, usize, &str)] = &[
-        ("", 1, 1, "expected a JSON value, found the end of the text"),
-        ("   \n  ", 2, 3, "found the end of the text"),
-        ("nul", 1, 1, "found 'nul'"),
-        ("truex", 1, 1, "found 'truex'"),
-        ("NaN", 1, 1, "found 'NaN'"),
-        ("[Infinity]", 1, 2, "found 'Infinity'"),
-        ("'a'", 1, 1, "found '''"),
-        ("[1,]", 1, 3, "trailing comma before ']'"),
-        ("{\"a\":1,\n }", 1, 7, "trailing comma before '}'"),
-        ("[,1]", 1, 2, "expected a JSON value, found ','"),
-        ("[1 2]", 1, 4, "expected ',' or ']' after an array element, found a number"),
-        ("[1", 1, 3, "found the end of the text"),
-        ("{\"a\" 1}", 1, 6, "expected ':' after the key \"a\", found a number"),
-        ("{\"a\":1 \"b\":2}", 1, 8, "expected ',' or '}' after an object member, found a string"),
-        ("{a:1}", 1, 2, "expected a key (a string in double quotes), found 'a'"),
-        ("{,}", 1, 2, "expected a key"),
-        ("{\"a\":}", 1, 6, "expected a JSON value, found '}'"),
-        ("{\"a\":1,\"b\":2,\"a\":3}", 1, 14, "the key \"a\" occurs twice"),
-        ("[1] x", 1, 5, "unexpected 'x' after the JSON value"),
-        ("{} {}", 1, 4, "unexpected '{' after the JSON value"),
-        ("\"abc", 1, 1, "unterminated string"),
-        ("[\"ab\\", 1, 5, "ends inside an escape"),
-        ("\n  \"a\nb\"", 2, 5, "control character U+000A in a string; write it as \\u000a"),
-        ("\"a\tb\"", 1, 3, "U+0009"),
-        ("\"\u{0}\"", 1, 2, "U+0000"),
-        (r#""\x""#, 1, 2, "unknown escape '\\x'"),
-        (r#""\é""#, 1, 2, "unknown escape '\\é'"),
-        (r#""\u12""#, 1, 2, "four hex digits"),
-        (r#""\u12g4""#, 1, 2, "four hex digits"),
-        (r#""é\ud800""#, 1, 3, "\\ud800 is a high surrogate without a low surrogate"),
-        (r#""\ud800\u0041""#, 1, 2, "high surrogate"),
-        (r#""\ud800\ud800""#, 1, 2, "high surrogate"),
-        (r#""\ud800x""#, 1, 2, "high surrogate"),
-        (r#""\udc00""#, 1, 2, "\\udc00 is a low surrogate without a high surrogate"),
-        (r#""\uDFFF\uD800""#, 1, 2, "low surrogate"),
-        ("-", 1, 2, "a digit after '-'"),
-        ("-a", 1, 2, "a digit after '-'"),
-        ("+1", 1, 1, "expected a JSON value, found '+'"),
-        ("01", 1, 1, "cannot start with 0 followed by more digits"),
-        ("-012", 1, 1, "cannot start with 0"),
-        ("1.", 1, 3, "a digit after its '.'"),
-        (".5", 1, 1, "found '.'"),
-        ("1.e3", 1, 3, "a digit after its '.'"),
-        ("1e", 1, 3, "a digit in its exponent"),
-        ("1e+", 1, 4, "a digit in its exponent"),
-        ("0x10", 1, 2, "unexpected 'x10'"),
-        ("[1] // c", 1, 5, "unexpected '/'"),
-        ("\u{a0}1", 1, 1, "found U+00A0"),
-        ("[\n\"日本\" ,\n 🦀]", 3, 2, "found '🦀' (U+1F980)"),
-        ("\u{feff}\u{feff}1", 1, 1, "(U+FEFF)"),
+        ("", 1, 1, "EOF while parsing a value"),
+        ("   \n  ", 2, 2, "EOF while parsing a value"),
+        ("nul", 1, 3, "EOF while parsing a value"),
+        ("truex", 1, 5, "trailing characters"),
+        ("NaN", 1, 1, "expected value"),
+        ("[Infinity]", 1, 2, "expected value"),
+        ("'a'", 1, 1, "expected value"),
+        ("[1,]", 1, 4, "trailing comma"),
+        ("{\"a\":1,\n }", 2, 2, "trailing comma"),
+        ("[,1]", 1, 2, "expected value"),
+        ("[1 2]", 1, 4, "expected `,` or `]`"),
+        ("[1", 1, 2, "EOF while parsing a list"),
+        ("{\"a\" 1}", 1, 6, "expected `:`"),
+        ("{\"a\":1 \"b\":2}", 1, 8, "expected `,` or `}`"),
+        ("{a:1}", 1, 2, "key must be a string"),
+        ("{,}", 1, 2, "key must be a string"),
+        ("{\"a\":}", 1, 6, "expected value"),
+        ("{\"a\":1,\"b\":2,\"a\":3}", 1, 14, "the key \"a\" occurs twice in this object"),
+        ("[1] x", 1, 5, "trailing characters"),
+        ("{} {}", 1, 4, "trailing characters"),
+        ("\"abc", 1, 4, "EOF while parsing a string"),
+        ("[\"ab\\", 1, 5, "EOF while parsing a string"),
+        ("\n  \"a\nb\"", 3, 1, "control character (\\u0000-\\u001F) found while parsing a string"),
+        ("\"a\tb\"", 1, 3, "control character (\\u0000-\\u001F) found while parsing a string"),
+        ("\"\0\"", 1, 2, "control character (\\u0000-\\u001F) found while parsing a string"),
+        ("\"\\x\"", 1, 3, "invalid escape"),
+        ("\"\\é\"", 1, 3, "invalid escape"),
+        ("\"\\u12\"", 1, 6, "EOF while parsing a string"),
+        ("\"\\u12g4\"", 1, 7, "invalid escape"),
+        ("\"é\\ud800\"", 1, 9, "unexpected end of hex escape"),
+        ("\"\\ud800\\u0041\"", 1, 13, "lone leading surrogate in hex escape"),
+        ("\"\\ud800\\ud800\"", 1, 13, "lone leading surrogate in hex escape"),
+        ("\"\\ud800x\"", 1, 8, "unexpected end of hex escape"),
+        ("\"\\udc00\"", 1, 7, "lone leading surrogate in hex escape"),
+        ("\"\\uDFFF\\uD800\"", 1, 7, "lone leading surrogate in hex escape"),
+        ("-", 1, 1, "EOF while parsing a value"),
+        ("-a", 1, 2, "invalid number"),
+        ("+1", 1, 1, "expected value"),
+        ("01", 1, 2, "invalid number"),
+        ("-012", 1, 3, "invalid number"),
+        ("1.", 1, 2, "EOF while parsing a value"),
+        (".5", 1, 1, "expected value"),
+        ("1.e3", 1, 3, "invalid number"),
+        ("1e", 1, 2, "EOF while parsing a value"),
+        ("1e+", 1, 3, "EOF while parsing a value"),
+        ("0x10", 1, 2, "trailing characters"),
+        ("[1] // c", 1, 5, "trailing characters"),
+        ("\u{a0}1", 1, 1, "expected value"),
+        ("[\n\"日本\" ,\n 🦀]", 3, 2, "expected value"),
+        ("\u{feff}\u{feff}1", 1, 1, "expected value"),
     ];
     for &(text, line, column, fragment) in cases {
         check_rejected(text, line, column, fragment);
@@ -138,7 +139,13 @@ fn rejects_every_fault_naming_line_and_column() {
 fn nesting_is_limited_without_overflowing_the_stack() {
     let nested = |depth: usize| format!("{}{}", "[".repeat(depth), "]".repeat(depth));
     assert!(parse(&nested(MAX_DEPTH)).is_ok());
-    check_rejected(&nested(MAX_DEPTH + 1), 1, MAX_DEPTH + 1, "nest deeper than 128");
+    // Placed just after the bracket that goes too deep (and its closing one, when next).
+    check_rejected(
+        &nested(MAX_DEPTH + 1),
+        1,
+        MAX_DEPTH + 2,
+        "arrays and objects nest deeper than 128 levels",
+    );
     check_rejected(&"[".repeat(100_000), 1, MAX_DEPTH + 1, "nest deeper");
     check_rejected(&"{\"a\":".repeat(100_000), 1, 5 * MAX_DEPTH + 1, "nest deeper");
     check_rejected(&"[{\"\":".repeat(50_000), 1, 5 * (MAX_DEPTH / 2) + 1, "nest deeper");
@@ -153,9 +160,7 @@ fn write_string_known_answers() {
         ("a\nb\rc\td\u{8}e\u{c}", r#""a\nb\rc\td\be\f""#),
         ("\u{0}\u{1}\u{1f}", r#""\u0000\u0001\u001f""#),
         ("\u{7f}/é", "\"\u{7f}/é\""),
-        ("x\u{85}y\u{2028}z\u{2029}", r#""x\u0085y\u2028z\u2029""#),
-        ("\u{2027}\u{202a}\u{84}🦀", "\"\u{2027}\u{202a}\u{84}🦀\""),
-        ("\u{a8}\u{a9}\u{c2}\u{2028}", "\"\u{a8}\u{a9}\u{c2}\\u2028\""),
+        ("x\u{85}y\u{2028}z\u{2029}🦀", "\"x\u{85}y\u{2028}z\u{2029}🦀\""),
     ];
     for (s, json) in cases {
         assert_eq!(string(s), json, "{s:?}");
@@ -211,8 +216,6 @@ fn f32_written_reads_back_bit_exact() {
         let text = f32_text(v);
         assert_eq!(text.parse::<f32>().unwrap().to_bits(), v.to_bits(), "{v:e} written as {text}");
         assert_eq!(parse(&text).map(|n| Kind::of(&n)), Ok(Kind::Number), "{text}");
-        // The shorter of the two forms.
-        assert!(text.len() <= format!("{v}").len().min(format!("{v:e}").len()), "{text}");
     }
 }
 
@@ -228,28 +231,26 @@ fn f64_written_reads_back_bit_exact() {
         let back = parse(&text).unwrap();
         assert_eq!(back.as_f64().map(f64::to_bits), Some(v.to_bits()), "{text}");
         assert_eq!(back, number(v), "{text}");
-        assert!(text.len() <= format!("{v}").len().min(format!("{v:e}").len()), "{text}");
     }
 }
 
 #[test]
 fn float_known_answers() {
+    // serde_json's shortest round-trip forms: a fraction or an exponent always, so a float
+    // reads back as a float.
     assert_eq!(f32_text(0.1), "0.1");
-    assert_eq!(f32_text(-0.0), "-0");
+    assert_eq!(f32_text(-0.0), "-0.0");
+    assert_eq!(f32_text(2.0), "2.0");
     assert_eq!(f32_text(1e-45), "1e-45");
-    assert_eq!(f32_text(f32::MAX), "3.4028235e38");
-    assert_eq!(f32_text(0.00125), "0.00125");
-    assert_eq!(f32_text(0.000125), "1.25e-4");
-    assert_eq!(f32_text(999.5), "999.5");
-    assert_eq!(f32_text(1e3), "1e3");
-    assert_eq!(f32_text(0.005), "5e-3");
-    assert_eq!(f32_text(0.05), "0.05");
-    assert_eq!(f32_text(-12345678.0), "-12345678");
-    assert_eq!(f32_text(-1.2e7), "-1.2e7");
+    assert_eq!(f32_text(f32::MAX), "3.4028235e+38");
+    assert_eq!(f32_text(0.000125), "0.000125");
+    assert_eq!(f32_text(-1.2e7), "-12000000.0");
+    assert_eq!(f64_text(1e21), "1e+21");
     assert_eq!(f32_text(f32::NAN), "null");
     assert_eq!(number(f64::INFINITY), Value::Null);
     assert_eq!(to_json(&number(f64::NAN)), "null");
     assert_eq!(f32_text(f32::NEG_INFINITY), "null");
+    assert_eq!(to_json(&number_f32(0.025)), "0.025");
 }
 
 #[test]
@@ -266,19 +267,20 @@ fn f32_is_rounded_once_from_the_text() {
 
 #[test]
 fn numbers_read_back_equal_to_themselves() {
-    // A float written as a whole number is that integer, so equality survives a round trip.
-    for (v, text) in [(2.0, "2"), (-3.0, "-3"), (1e3, "1e3"), (-0.0, "-0"), (0.025, "0.025"), (1e-3, "1e-3")]
+    // A float stays a float and an integer an integer, so equality survives a round trip.
+    for (v, text) in
+        [(2.0, "2.0"), (-3.0, "-3.0"), (1e3, "1000.0"), (-0.0, "-0.0"), (0.025, "0.025"), (1e-3, "0.001")]
     {
         assert_eq!(to_json(&number(v)), text);
         assert_eq!(parse(text), Ok(number(v)), "{text}");
     }
-    assert_eq!(parse("3.0"), Ok(Value::from(3u64)));
+    assert_eq!(parse("3"), Ok(Value::from(3u64)));
     assert_eq!(parse("18446744073709551615"), Ok(Value::from(u64::MAX)));
     assert_eq!(to_json(&Value::from(u64::MAX)), "18446744073709551615");
     assert_eq!(to_json(&Value::from(-5i64)), "-5");
     // Integers beyond u64 are f64s, as serde_json reads them.
-    assert_eq!(to_json(&parse("18446744073709551616").unwrap()), "18446744073709552000");
-    check_rejected("[1e400]", 1, 2, "the number 1e400 is beyond the range of f64");
+    assert_eq!(to_json(&parse("18446744073709551616").unwrap()), "1.8446744073709552e+19");
+    check_rejected("[1e400]", 1, 6, "number out of range");
 }
 
 #[test]
@@ -288,7 +290,8 @@ fn values_round_trip_through_to_json() {
         r#""w":["a\nb","\u0000",[],{}],"nested":{"x":[-0,1.5e10]}}"#
     );
     let value = parse(text).unwrap();
-    assert_eq!(to_json(&value), text);
+    let written = to_json(&value);
+    assert_eq!(written, text.replace("1e-3", "0.001").replace("-0,1.5e10", "-0.0,15000000000.0"));
     assert_eq!(parse(&to_json(&value)), Ok(value.clone()));
     assert_eq!(value.get("dim").and_then(Value::as_u64), Some(100));
     assert_eq!(value.get("tokenizer").and_then(Value::as_str), Some("bpe"));
@@ -298,8 +301,10 @@ fn values_round_trip_through_to_json() {
     assert_eq!(value.get("missing"), None);
     assert_eq!(Value::Null.get("dim"), None);
     // Whitespace goes, everything else stays; numbers take their shortest form.
-    let spaced = "[ 1 ,\n\t{ \"a\" : \"b c\" }, 1.5E+10, 0.001 ]";
-    assert_eq!(to_json(&parse(spaced).unwrap()), r#"[1,{"a":"b c"},1.5e10,1e-3]"#);
+    let spaced = "[ 1 ,\n\t{ \"a\" : \"b c\" }, 1.5E+10, 1e-3 ]";
+    assert_eq!(to_json(&parse(spaced).unwrap()), r#"[1,{"a":"b c"},15000000000.0,0.001]"#);
+    // What was written writes the same again.
+    assert_eq!(to_json(&parse(&written).unwrap()), written);
 }
 
 #[test]

@@ -6,7 +6,7 @@ use std::rc::Rc;
 use js_sys::{JSON, Object};
 use wasm_bindgen::prelude::*;
 
-use super::{Opened, Session, js_error, set, to_js};
+use super::{Opened, Session, Source, js_error, set, to_js};
 use crate::Embeddings;
 use crate::error::Error;
 use crate::io;
@@ -131,7 +131,7 @@ impl Session {
         let embeddings = self.embeddings()?;
         let timeline = crate::wasm::timeline::from_js(&timeline, &embeddings, self.kept_history())?;
         let mut bundle = BundleRef { timeline: timeline.as_ref(), ..BundleRef::new(&embeddings) };
-        if let Some(opened) = &self.opened {
+        if let Source::Opened(opened) = &self.source {
             bundle = BundleRef {
                 counts: opened.counts.as_deref(),
                 params: opened.params.as_ref(),
@@ -139,12 +139,12 @@ impl Session {
                 epoch_losses: &opened.epoch_losses,
                 ..bundle
             };
-        } else if let Some(trainer) = &self.trainer {
+        } else if let Some(training) = self.training() {
             bundle = BundleRef {
-                counts: Some(trainer.corpus().vocab().counts()),
-                params: self.trained_params.as_ref(),
-                fingerprint: Some(&self.fingerprint),
-                epoch_losses: trainer.epoch_losses(),
+                counts: Some(training.trainer.corpus().vocab().counts()),
+                params: Some(&training.params),
+                fingerprint: Some(&training.fingerprint),
+                epoch_losses: training.trainer.epoch_losses(),
                 ..bundle
             };
         }

@@ -59,6 +59,90 @@ struct Bpe<T> {
     state: T,
 }
 
+/// What the session's vectors come from: a text and what was learned from it, or a file.
+/// The two never mix: opening vectors drops the text and its training, and a text drops
+/// the vectors opened before it.
+// One per session, so the text's run beside the smaller opened vectors costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
+enum Source {
+    Text(TextRun),
+    Opened(Opened),
+}
+
+impl Default for Source {
+    /// An empty text, nothing learned from it.
+    fn default() -> Self {
+        Source::Text(TextRun::default())
+    }
+}
+
+/// A text and what has been learned from it. Each part is there or not on its own: merges
+/// for one configuration can be learned while a trainer made with another one answers
+/// queries, and a new vocabulary is prepared while the last trainer stays (it is replaced
+/// only when the new one is made).
+#[derive(Default)]
+struct TextRun {
+    /// The text being trained on, for the concordance of a token.
+    text: String,
+    /// BPE merges being learned (`bpe_begin`, `bpe_step`).
+    learner: Option<Bpe<BpeLearner>>,
+    /// BPE merges learned, for `prepare` and the provenance of a token.
+    bpe: Option<Bpe<Rc<BpeTokenizer>>>,
+    /// The text being tokenized a piece at a time (`prepare_begin`).
+    preparing: Option<Preparing>,
+    /// The trainer and what belongs to it (`prepare_finish`).
+    training: Option<Training>,
+}
+
+/// A trainer with the run it belongs to: made together in `prepare_finish`, gone together.
+struct Training {
+    trainer: Trainer,
+    /// The run fingerprint of the trainer's text and parameters.
+    fingerprint: String,
+    /// The parameters the trainer was made with (`Params::to_json`), for the bundle: the
+    /// page's form may have changed since.
+    params: json::Value,
+    /// The trainer's neighbours at each epoch end, for `neighbour_history` and the bundle.
+    history: NeighbourHistory,
+    /// The vectors queries see.
+    queried: Queried,
+}
+
+/// The vectors queries see while a trainer trains.
+enum Queried {
+    /// No copy of the trainer's vectors yet.
+    Nothing,
+    /// The trainer's vectors as of `tokens` trained tokens, copied out of the trainer again
+    /// only when it has moved on.
+    Snapshot { tokens: u64, embeddings: Rc<Embeddings> },
+    /// Training diverged: the trainer's vectors hold NaN or infinity, so queries keep the
+    /// last snapshot, the last good vectors, if there was one.
+    Diverged(Option<(u64, Rc<Embeddings>)>),
+}
+
+impl Training {
+    /// The vectors to query, copied out of the trainer only when it has moved on since the
+    /// last copy.
+    fn embeddings(&mut self) -> Result<Rc<Embeddings>, JsError> {
+        let tokens_done = self.trainer.progress().tokens_done;
+        match &self.queried {
+            Queried::Diverged(Some((_, last_good))) => return Ok(Rc::clone(last_good)),
+            Queried::Diverged(None) => {
+                return Err(JsError::new(
+                    "training diverged before any vectors were kept: lower the learning rate alpha and train again",
+                ));
+            }
+            Queried::Snapshot { tokens, embeddings } if *tokens == tokens_done => {
+                return Ok(Rc::clone(embeddings));
+            }
+            Queried::Snapshot { .. } | Queried::Nothing => {}
+        }
+        let embeddings = Rc::new(self.trainer.to_embeddings().map_err(js_error)?);
+        self.queried = Queried::Snapshot { tokens: tokens_done, embeddings: Rc::clone(&embeddings) };
+        Ok(embeddings)
+    }
+}
+
 /// Vectors opened from a file (trained elsewhere, or a bundle saved here), with what the
 /// file said about them.
 struct Opened {
@@ -75,26 +159,10 @@ struct Opened {
 #[wasm_bindgen]
 #[derive(Default)]
 pub struct Session {
-    /// The text being trained on, for the concordance of a token.
-    text: String,
-    learner: Option<Bpe<BpeLearner>>,
-    bpe: Option<Bpe<Rc<BpeTokenizer>>>,
-    /// A text being tokenized a piece at a time (`prepare_begin`).
-    preparing: Option<Preparing>,
-    trainer: Option<Trainer>,
-    /// The run fingerprint of the trainer's text and parameters.
-    fingerprint: String,
-    /// The parameters the trainer was made with (`Params::to_json`), for the bundle: the
-    /// page's form may have changed since.
-    trained_params: Option<json::Value>,
-    /// The vectors as of the first number of trained tokens, for queries.
-    snapshot: Option<(u64, Rc<Embeddings>)>,
-    /// Training diverged: the trainer's vectors hold NaN or infinity, so queries keep using
-    /// the last snapshot, the last good vectors.
-    diverged: bool,
-    /// Vectors opened from a file; there is no trainer then.
-    opened: Option<Opened>,
-    /// A vectors file being read, slice by slice, and its name for messages.
+    /// The text and its training, or the vectors opened.
+    source: Source,
+    /// A vectors file being read, slice by slice, and its name for messages; it replaces
+    /// `source` when it is read to its end.
     loading: Option<(String, VectorsParser)>,
     evaluation: Option<Evaluation>,
     /// The last frame of the map: what the next one is aligned to, and how to place extra words.
@@ -103,8 +171,6 @@ pub struct Session {
     layout: Option<LayoutRun>,
     /// The words of the last frame, `project`'s or `layout_frame`'s.
     frame_words: WordList,
-    /// The trainer's neighbours at each epoch end, for `neighbour_history` and the bundle.
-    history: Option<NeighbourHistory>,
     /// The threads training runs on (`use_threads`); one, the worker's own, until then.
     pool: Pool,
 }
@@ -120,48 +186,50 @@ impl Session {
 impl Session {
     /// The neighbours per epoch of the vectors queried: the trainer's, or an opened bundle's.
     fn kept_history(&self) -> Option<&NeighbourHistory> {
-        match &self.opened {
-            Some(opened) => opened.timeline.as_ref().and_then(|t| t.neighbours.as_ref()),
-            None => self.history.as_ref(),
+        match &self.source {
+            Source::Opened(opened) => opened.timeline.as_ref().and_then(|t| t.neighbours.as_ref()),
+            Source::Text(run) => run.training.as_ref().map(|t| &t.history),
         }
+    }
+
+    /// The text and what was learned from it; none when vectors were opened.
+    fn text_run(&self) -> Option<&TextRun> {
+        match &self.source {
+            Source::Text(run) => Some(run),
+            Source::Opened(_) => None,
+        }
+    }
+
+    /// The trainer and its run, when there is one.
+    fn training(&self) -> Option<&Training> {
+        self.text_run().and_then(|run| run.training.as_ref())
     }
 
     /// Replaces the text; whatever was learned from or opened before it is gone.
     fn replace_text(&mut self, text: String) {
-        // The pool is the worker's, not the text's: it stays. So does the numbering of word
-        // lists: the worker tells the page's lists by number, so a number never names two.
-        let pool = std::mem::take(&mut self.pool);
-        let frame_words = std::mem::take(&mut self.frame_words);
-        *self = Session { text, pool, frame_words, ..Session::default() };
-    }
-
-    /// The vectors to query: those opened from a file, or those trained so far, copied out
-    /// of the trainer only when it has moved on since the last copy.
-    fn embeddings(&mut self) -> Result<Rc<Embeddings>, JsError> {
-        if let Some(opened) = &self.opened {
-            return Ok(Rc::clone(&opened.embeddings));
-        }
-        let trainer = self.trainer.as_ref().ok_or_else(no_text)?;
-        if self.diverged {
-            return match &self.snapshot {
-                Some((_, last_good)) => Ok(Rc::clone(last_good)),
-                None => Err(JsError::new(
-                    "training diverged before any vectors were kept: lower the learning rate alpha and train again",
-                )),
-            };
-        }
-        let tokens_done = trainer.progress().tokens_done;
-        if self.snapshot.as_ref().is_none_or(|(tokens, _)| *tokens != tokens_done) {
-            self.snapshot = Some((tokens_done, Rc::new(trainer.to_embeddings().map_err(js_error)?)));
-        }
-        Ok(Rc::clone(&self.snapshot.as_ref().expect("set above").1))
+        self.replace_source(Source::Text(TextRun { text, ..TextRun::default() }));
     }
 
     /// Replaces the text, the trainer and the plot with vectors opened from a file.
     fn open(&mut self, opened: Opened) {
+        self.replace_source(Source::Opened(opened));
+    }
+
+    /// Starts over from `source`, with nothing drawn, evaluated or read from it yet.
+    fn replace_source(&mut self, source: Source) {
+        // The pool is the worker's, not the text's: it stays. So does the numbering of word
+        // lists: the worker tells the page's lists by number, so a number never names two.
         let pool = std::mem::take(&mut self.pool);
         let frame_words = std::mem::take(&mut self.frame_words);
-        *self = Session { opened: Some(opened), pool, frame_words, ..Session::default() };
+        *self = Session { source, pool, frame_words, ..Session::default() };
+    }
+
+    /// The vectors to query: those opened from a file, or those trained so far.
+    fn embeddings(&mut self) -> Result<Rc<Embeddings>, JsError> {
+        match &mut self.source {
+            Source::Opened(opened) => Ok(Rc::clone(&opened.embeddings)),
+            Source::Text(run) => run.training.as_mut().ok_or_else(no_text)?.embeddings(),
+        }
     }
 }
 

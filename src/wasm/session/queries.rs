@@ -14,18 +14,19 @@ impl Session {
     /// Where `token` came from: its count and frequency rank, the BPE merge that made it and
     /// whether it spans words (BPE only), and up to `max_lines` lines of the text holding it.
     pub fn token_info(&self, token: &str, max_lines: usize) -> Result<JsValue, JsError> {
-        let trainer = self.trainer.as_ref().ok_or_else(no_text)?;
+        let run = self.text_run().ok_or_else(no_text)?;
+        let trainer = &run.training.as_ref().ok_or_else(no_text)?.trainer;
         let vocab = trainer.corpus().vocab();
         let rank =
             vocab.id(token).ok_or_else(|| js_error(Error::UnknownWords(vec![token.to_string()])))? as usize;
-        let provenance = self.bpe.as_ref().and_then(|bpe| bpe.state.model().provenance(token));
+        let provenance = run.bpe.as_ref().and_then(|bpe| bpe.state.model().provenance(token));
         to_js(&TokenInfoDto {
             token: token.to_string(),
             rank,
             count: vocab.counts()[rank],
             merge: provenance.as_ref().and_then(MergeDto::of),
             spans_words: provenance.is_some_and(|p| p.spans_words),
-            concordance: concordance(&self.text, token, max_lines),
+            concordance: concordance(&run.text, token, max_lines),
         })
     }
 
@@ -43,7 +44,7 @@ impl Session {
 
     /// Number of words in the vocabulary (0 before `prepare`).
     pub fn vocab_size(&self) -> usize {
-        self.trainer.as_ref().map_or(0, |t| t.corpus().vocab().len())
+        self.training().map_or(0, |t| t.trainer.corpus().vocab().len())
     }
 
     /// The `k` nearest neighbours of `word` by cosine (`NeighbourDto[]`).

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 
-use super::{Bpe, Session, clock, js_error, no_text, to_js};
+use super::{Bpe, Queried, Session, Source, TextRun, Training, clock, js_error, no_text, to_js};
 use crate::error::Error;
 use crate::fingerprint;
 use crate::map::NeighbourHistory;
@@ -54,21 +54,24 @@ impl Session {
     /// `params`; `bpe_step` then advances it, so the worker can report and cancel.
     pub fn bpe_begin(&mut self, params: JsValue) -> Result<JsValue, JsError> {
         let config = parse_params(params)?.bpe_config().map_err(js_error)?;
-        check_bpe_size(self.text.len())?;
-        let learner = BpeLearner::new(&self.text, &config).map_err(js_error)?;
+        let Source::Text(run) = &mut self.source else { return Err(no_text()) };
+        check_bpe_size(run.text.len())?;
+        let learner = BpeLearner::new(&run.text, &config).map_err(js_error)?;
         let progress = learner.progress();
-        self.learner = Some(Bpe { config, state: learner });
+        run.learner = Some(Bpe { config, state: learner });
         to_js(&BpeProgressDto::from(progress))
     }
 
     /// Learns at most `max_merges` more merges (`BpeProgressDto`). When learning is done the
     /// model is kept for `prepare` and for `token_info`.
     pub fn bpe_step(&mut self, max_merges: usize) -> Result<JsValue, JsError> {
-        let learner = self.learner.as_mut().ok_or_else(|| JsError::new("no BPE learning in progress"))?;
+        let no_learning = || JsError::new("no BPE learning in progress");
+        let Source::Text(run) = &mut self.source else { return Err(no_learning()) };
+        let learner = run.learner.as_mut().ok_or_else(no_learning)?;
         let progress = learner.state.step(max_merges);
         if progress.done {
-            let Bpe { config, state } = self.learner.take().expect("checked above");
-            self.bpe = Some(Bpe { config, state: Rc::new(BpeTokenizer::new(state.into_model())) });
+            let Bpe { config, state } = run.learner.take().expect("checked above");
+            run.bpe = Some(Bpe { config, state: Rc::new(BpeTokenizer::new(state.into_model())) });
         }
         to_js(&BpeProgressDto::from(progress))
     }
@@ -86,28 +89,33 @@ impl Session {
 
     /// Starts tokenizing the text for `params` (checked here); `prepare_step` goes on.
     pub fn prepare_begin(&mut self, params: JsValue) -> Result<(), JsError> {
-        self.preparing = None;
+        if let Source::Text(run) = &mut self.source {
+            run.preparing = None;
+        }
         let params = parse_params(params)?;
         params.train_config().validate().map_err(js_error)?;
         params.vocab_config().validate().map_err(js_error)?;
-        let tokenizer: Box<dyn Tokenizer> = match params.word_tokenizer().map_err(js_error)? {
+        let word_tokenizer = params.word_tokenizer().map_err(js_error)?;
+        let Source::Text(run) = &mut self.source else { return Err(no_text()) };
+        let tokenizer: Box<dyn Tokenizer> = match word_tokenizer {
             Some(tokenizer) => tokenizer,
             None => {
-                check_bpe_size(self.text.len())?;
-                self.learn_bpe(params.bpe_config().map_err(js_error)?)?;
-                Box::new(Rc::clone(&self.bpe.as_ref().expect("learn_bpe leaves a model").state))
+                check_bpe_size(run.text.len())?;
+                Box::new(Rc::clone(run.learn_bpe(params.bpe_config().map_err(js_error)?)?))
             }
         };
         let described = tokenizer.describe();
-        self.preparing =
+        run.preparing =
             Some(Preparing { builder: CorpusBuilder::new(tokenizer), fed: 0, params, tokenizer: described });
         Ok(())
     }
 
     /// Tokenizes about `max_bytes` more of the text; returns the fraction done.
     pub fn prepare_step(&mut self, max_bytes: usize) -> Result<f64, JsError> {
-        let preparing = self.preparing.as_mut().ok_or_else(|| JsError::new("no text is being prepared"))?;
-        let text = &self.text;
+        let none = || JsError::new("no text is being prepared");
+        let Source::Text(run) = &mut self.source else { return Err(none()) };
+        let preparing = run.preparing.as_mut().ok_or_else(none)?;
+        let text = &run.text;
         let mut end = preparing.fed.saturating_add(max_bytes.max(1)).min(text.len());
         while !text.is_char_boundary(end) {
             end += 1;
@@ -119,59 +127,68 @@ impl Session {
 
     /// Finishes the vocabulary and makes a fresh trainer (see `prepare`); returns `CorpusStats`.
     pub fn prepare_finish(&mut self) -> Result<JsValue, JsError> {
-        let Preparing { builder, fed, params, tokenizer } =
-            self.preparing.take().ok_or_else(|| JsError::new("no text is being prepared"))?;
-        if fed < self.text.len() {
+        let none = || JsError::new("no text is being prepared");
+        let Source::Text(run) = &mut self.source else { return Err(none()) };
+        let Preparing { builder, fed, params, tokenizer } = run.preparing.take().ok_or_else(none)?;
+        if fed < run.text.len() {
             return Err(JsError::new("the text is not tokenized to its end yet"));
         }
         let (vocab_config, train_config) = (params.vocab_config(), params.train_config());
         let corpus = builder.finish(&vocab_config).map_err(js_error)?;
-        let text = &self.text;
+        let text = &run.text;
         let run_id = fingerprint(text, &tokenizer, &vocab_config, &train_config);
         let stats = CorpusStats::new(text, &corpus, vocab_config.min_count, run_id.clone());
         let trainer = Trainer::new(corpus, train_config, clock).map_err(js_error)?;
+        let trained_params = params.to_json().map_err(js_error)?;
         if params.tokenizer != "bpe" {
-            self.bpe = None;
+            run.bpe = None;
         }
-        self.trainer = Some(trainer);
-        self.fingerprint = run_id;
-        self.trained_params = Some(params.to_json().map_err(js_error)?);
-        self.opened = None;
-        self.snapshot = None;
-        self.diverged = false;
+        let history = NeighbourHistory::for_vocabulary(trainer.corpus().vocab().len());
+        run.training = Some(Training {
+            trainer,
+            fingerprint: run_id,
+            params: trained_params,
+            history,
+            queried: Queried::Nothing,
+        });
         self.frame = None;
         self.layout = None;
-        self.history = Some(NeighbourHistory::for_vocabulary(self.vocab_size()));
         to_js(&stats)
     }
 
     /// Trains on at most `max_tokens` more tokens and returns the progress (`ProgressDto`).
     pub fn step(&mut self, max_tokens: f64) -> Result<JsValue, JsError> {
         let max_tokens = max_tokens.max(0.0) as u64;
+        let Source::Text(run) = &mut self.source else { return Err(no_text()) };
+        let mut training = run.training.take().ok_or_else(no_text)?;
         // Through the pool, which ends this instance with a message if a thread panics.
-        let stepped = self.pool.step(&mut self.trainer, max_tokens).ok_or_else(no_text)?;
-        let trainer = self.trainer.as_mut().ok_or_else(no_text)?;
+        let (trainer, stepped) = self.pool.step(training.trainer, max_tokens);
+        training.trainer = trainer;
+        let training = run.training.insert(training);
         let progress = match stepped {
             Ok(progress) => progress,
             Err(err @ Error::Diverged { .. }) => {
-                self.diverged = true;
-                let kept = match &self.snapshot {
+                let last_good = match std::mem::replace(&mut training.queried, Queried::Nothing) {
+                    Queried::Snapshot { tokens, embeddings } => Some((tokens, embeddings)),
+                    Queried::Diverged(last_good) => last_good,
+                    Queried::Nothing => None,
+                };
+                let kept = match &last_good {
                     Some((tokens, _)) => {
                         format!("the vectors from before it ({} tokens trained) are kept for queries", tokens)
                     }
                     None => "it happened before any vectors were kept".to_string(),
                 };
+                training.queried = Queried::Diverged(last_good);
                 return Err(JsError::new(&format!("{err}; {kept}")));
             }
             Err(err) => return Err(js_error(err)),
         };
-        let out = to_js(&ProgressDto::new(progress.clone(), trainer.epoch_losses()))?;
+        let out = to_js(&ProgressDto::new(progress.clone(), training.trainer.epoch_losses()))?;
         // A chunk stops at an epoch's end, so this sees every epoch end once, whatever the chunks.
         if progress.epoch_tokens > 0 && progress.epoch_tokens_done == progress.epoch_tokens {
-            let embeddings = self.embeddings()?;
-            if let Some(history) = &mut self.history {
-                history.record(&embeddings, progress.epoch, progress.tokens_done);
-            }
+            let embeddings = training.embeddings()?;
+            training.history.record(&embeddings, progress.epoch, progress.tokens_done);
         }
         Ok(out)
     }
@@ -204,15 +221,15 @@ impl Session {
 
     /// The progress without training.
     pub fn progress(&self) -> Result<JsValue, JsError> {
-        let trainer = self.trainer.as_ref().ok_or_else(no_text)?;
+        let trainer = &self.training().ok_or_else(no_text)?.trainer;
         to_js(&ProgressDto::new(trainer.progress(), trainer.epoch_losses()))
     }
 }
 
-impl Session {
-    /// Makes sure `self.bpe` holds merges for `config`: those learned already, or the ones
-    /// being learned, finished now, or new ones learned in one go.
-    fn learn_bpe(&mut self, config: BpeConfig) -> Result<(), JsError> {
+impl TextRun {
+    /// The merges for `config`: those learned already, or the ones being learned, finished
+    /// now, or new ones learned in one go; kept in `self.bpe`.
+    fn learn_bpe(&mut self, config: BpeConfig) -> Result<&Rc<BpeTokenizer>, JsError> {
         if !self.bpe.as_ref().is_some_and(|b| b.config == config) {
             let mut learner = match self.learner.take() {
                 Some(l) if l.config == config => l.state,
@@ -221,7 +238,7 @@ impl Session {
             while !learner.step(usize::MAX).done {}
             self.bpe = Some(Bpe { config, state: Rc::new(BpeTokenizer::new(learner.into_model())) });
         }
-        Ok(())
+        Ok(&self.bpe.as_ref().expect("set above").state)
     }
 }
 
