@@ -233,7 +233,7 @@ test('a bundle saved after training holds the timeline, and re-opened it replays
   assert.equal(pca.length + tsne.length, frames);
   assert.equal(json.timeline.neighbours.epochs.length, 3);
   // Every frame showed the sample's words, PCA's while training and t-SNE's after: the worker
-  // sent them with the first frame only (www/frame-words.js), and all share the array the
+  // sent them with the first frame only (www/map/frame-words.js), and all share the array the
   // page put back into each.
   const lists = await page.evaluate(() => ({
     received: window.explorer.frameWords.received,

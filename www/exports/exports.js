@@ -22,7 +22,7 @@ export const EXPORTS = [
 
 export class Exports {
   /**
-   * @param {import('../view.js').View} view  its Export card, its map (the PNG and SVG), its notices
+   * @param {import('../app/view.js').View} view  its Export card, its map (the PNG and SVG), its notices
    * @param {import('../map/map-model.js').MapModel} mapModel  the scene the CSV holds
    * @param {import('../timeline/timeline.js').Timeline} timeline  what a bundle replays
    * @param {{request: (type: string, fields?: object) => Promise<any>, saved: () => void}} host  the controller:

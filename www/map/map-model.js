@@ -334,7 +334,7 @@ export class MapModel {
       this.sceneFrame = frame;
       this.sceneWords = words;
       this.sceneCoords = coords;
-      // The frames of one word list share its array (www/frame-words.js): one index serves them all.
+      // The frames of one word list share its array (www/map/frame-words.js): one index serves them all.
       if (this.sceneIndexOf !== words) this.sceneIndex = new Map(words.map((word, i) => [word, i]));
       this.sceneIndexOf = words;
     }

@@ -5,24 +5,24 @@
 // the rest, each knowing no DOM: the map (map/map-model.js), the timeline
 // (timeline/timeline.js), the queries (queries/queries.js), the benchmarks
 // (evaluation/evaluations.js) and the Export card's files (exports/exports.js).
-import { DEFAULTS, KJV_PRESET, SAMPLE_PRESET } from './params.js';
-import { Parameters } from './training/parameters.js';
-import { LossSeries } from './loss-series.js';
-import { SUPERSEDED } from './protocol.js';
-import { FrameWords } from './frame-words.js';
-import { MapModel } from './map/map-model.js';
-import { Link } from './map/link.js';
-import { Timeline } from './timeline/timeline.js';
-import { Queries } from './queries/queries.js';
-import { Evaluations } from './evaluation/evaluations.js';
-import { Exports } from './exports/exports.js';
+import { DEFAULTS, KJV_PRESET, SAMPLE_PRESET } from '../training/params.js';
+import { Parameters } from '../training/parameters.js';
+import { LossSeries } from '../training/loss-series.js';
+import { SUPERSEDED } from '../protocol.js';
+import { FrameWords } from '../map/frame-words.js';
+import { MapModel } from '../map/map-model.js';
+import { Link } from '../map/link.js';
+import { Timeline } from '../timeline/timeline.js';
+import { Queries } from '../queries/queries.js';
+import { Evaluations } from '../evaluation/evaluations.js';
+import { Exports } from '../exports/exports.js';
 
-/** @typedef {import('./protocol.js').Projection} Projection */
-/** @typedef {import('./protocol.js').Progress} Progress */
-/** @typedef {import('./protocol.js').TrainingState} TrainingState */
-/** @typedef {import('./protocol.js').BpeProgress} BpeProgress */
-/** @typedef {import('./protocol.js').Params} Params */
-/** @typedef {import('./protocol.js').Source} Source */
+/** @typedef {import('../protocol.js').Projection} Projection */
+/** @typedef {import('../protocol.js').Progress} Progress */
+/** @typedef {import('../protocol.js').TrainingState} TrainingState */
+/** @typedef {import('../protocol.js').BpeProgress} BpeProgress */
+/** @typedef {import('../protocol.js').Params} Params */
+/** @typedef {import('../protocol.js').Source} Source */
 
 /** Which merges a set of parameters learns, to know when they are learned already. */
 const bpeKey = (params) => `${params.bpeVocabSize} ${params.bpeMode}`;
@@ -119,7 +119,7 @@ export class Controller {
     this.state = 'idle';
     this.source = null;
     this.isSample = false;
-    /** @type {import('./protocol.js').VectorsInfo|null} vectors opened from a file, not trained here */
+    /** @type {import('../protocol.js').VectorsInfo|null} vectors opened from a file, not trained here */
     this.vectors = null;
     /** The tokenizer of the prepared text. */
     this.tokenizer = null;
@@ -131,7 +131,7 @@ export class Controller {
     this.progress = null;
     /** The loss within epochs, thinned to a bounded number of points. */
     this.withinEpoch = new LossSeries();
-    /** The worker's name for the model shown (see worker.js `model`); frames of another are dropped. */
+    /** The worker's name for the model shown (see worker/worker.js `model`); frames of another are dropped. */
     this.model = null;
     // The form now belongs to what opens next: no change waits for a training.
     this.view.paramsForm.showParamsPending(false);
@@ -359,7 +359,7 @@ export class Controller {
    * The worker says where it trains: a pool of up to `max` threads, or one thread and why.
    * The Threads field is brought within that (see `Parameters.useThreads`), and a page on
    * one thread says why in one line under the progress.
-   * @param {import('./protocol.js').ThreadsInfo} threads
+   * @param {import('../protocol.js').ThreadsInfo} threads
    */
   useThreads(threads) {
     this.view.showThreadsNote(threads.max === 1 && threads.cause ? `Training on 1 thread: ${threads.cause}.` : null);
@@ -556,7 +556,7 @@ export class Controller {
     return frame && frame.model === this.model && model === this.model ? frame : null;
   }
 
-  /** @param {import('./protocol.js').ProjectionMessage} message */
+  /** @param {import('../protocol.js').ProjectionMessage} message */
   showFrame(message) {
     // Even a frame that is not drawn may bring the words the next ones name.
     const frame = this.frameWords.attach(message);

@@ -3,27 +3,27 @@
 // requests of www/protocol.js from a handler table, and learns BPE merges and trains in
 // chunks so that queries, pause and stop are read between two chunks. Where the page is
 // cross-origin isolated it loads the threaded module and trains on a pool of threads
-// (www/threads.js), else the single-threaded one, and says why. Its pieces: talking to the
-// page (worker/messages.js), which module it loads (worker/modules.js), and the t-SNE and
-// UMAP maps stepped between chunks (worker/layout.js).
+// (threads.js, each thread a thread-host.js), else the single-threaded one, and says why.
+// Its pieces, beside it: talking to the page (messages.js), which module it loads
+// (modules.js), and the t-SNE and UMAP maps stepped between chunks (layout.js).
 import { ThreadHosts } from './threads.js';
-import { CHUNK_MS, FIRST_CHUNK_MERGES, FIRST_CHUNK_TOKENS, LOAD_SLICE_BYTES, PROJECTION_INTERVAL_MS, SNIFF_BYTES, SUPERSEDED } from './protocol.js';
-import { post, reportError, yieldToMessages } from './worker/messages.js';
-import { loadModule } from './worker/modules.js';
-import { isLayout, LayoutRunner } from './worker/layout.js';
+import { CHUNK_MS, FIRST_CHUNK_MERGES, FIRST_CHUNK_TOKENS, LOAD_SLICE_BYTES, PROJECTION_INTERVAL_MS, SNIFF_BYTES, SUPERSEDED } from '../protocol.js';
+import { post, reportError, yieldToMessages } from './messages.js';
+import { loadModule } from './modules.js';
+import { isLayout, LayoutRunner } from './layout.js';
 
-/** @typedef {import('./protocol.js').Request} Request */
-/** @typedef {import('./protocol.js').Source} Source */
-/** @typedef {import('./protocol.js').TrainingState} TrainingState */
-/** @typedef {import('./protocol.js').ViewSettings} ViewSettings */
+/** @typedef {import('../protocol.js').Request} Request */
+/** @typedef {import('../protocol.js').Source} Source */
+/** @typedef {import('../protocol.js').TrainingState} TrainingState */
+/** @typedef {import('../protocol.js').ViewSettings} ViewSettings */
 
 /** The wasm module's exports: the threaded build (www/pkg-threads) or the single-threaded one (www/pkg). */
 let wasm;
-/** @type {import('./pkg/embedscope.js').Session} */
+/** @type {import('../pkg/embedscope.js').Session} */
 let session;
 /** The pool's host workers, in the threaded module only. @type {ThreadHosts|null} */
 let threadHosts = null;
-/** @type {import('./protocol.js').ThreadsInfo} */
+/** @type {import('../protocol.js').ThreadsInfo} */
 let threads;
 /** @type {TrainingState} */
 let state = 'idle';
@@ -33,7 +33,7 @@ const currentState = () => state;
 let stateBeforeLearning = 'idle';
 /** What the session's text came from ('sample', a File or a URL), so preparing again does not read it again. */
 let textFrom = null;
-/** @type {import('./protocol.js').TextInfo|null} how that text was read */
+/** @type {import('../protocol.js').TextInfo|null} how that text was read */
 let textInfo = null;
 let isSample = false;
 /** What a view means where a field is missing (an older page): principal components of the most frequent words, no colours. */
@@ -78,7 +78,7 @@ const CHEAP_FRAME_MS = 25;
 const FIRST_CHUNK_DIM = 100;
 /**
  * The `wordsId` of the last word list posted to the page. A frame of that list goes without
- * its words (the page keeps them, www/frame-words.js): at 20,000 words, making and posting them
+ * its words (the page keeps them, www/map/frame-words.js): at 20,000 words, making and posting them
  * took 20 to 30 ms a frame, which every query waited for.
  */
 let sentWordsId = 0;
@@ -226,7 +226,7 @@ async function readFile(file, wanted) {
  * Whether a frame is due after a chunk: at each epoch's end and every PROJECTION_INTERVAL_MS,
  * but never sooner than FRAME_SPACING times the last frame's cost after it (the last frame,
  * when training is done, always; an epoch's end when frames are cheap, always).
- * @param {import('./protocol.js').Progress} progress
+ * @param {import('../protocol.js').Progress} progress
  */
 function frameDue(progress) {
   if (progress.done) return true;
@@ -507,14 +507,14 @@ const handlers = {
 // `panic_for_test`). Dev server only: `npm run build` replaces import.meta.env.DEV with false,
 // so the bundler drops the handler and the glue's wrapper, and vite.config.js the export.
 if (import.meta.env.DEV) {
-  handlers.testPanic = async (/** @type {import('./protocol.js').TestPanicRequest} */ { inThread }) => {
+  handlers.testPanic = async (/** @type {import('../protocol.js').TestPanicRequest} */ { inThread }) => {
     if (inThread) {
       // A training thread of the pool panics in the next step (src/wasm/pool.rs).
-      const { panic_in_training_thread_for_test } = await import('./pkg-threads/embedscope.js');
+      const { panic_in_training_thread_for_test } = await import('../pkg-threads/embedscope.js');
       panic_in_training_thread_for_test();
       return {};
     }
-    const { panic_for_test } = threads.module === 'threaded' ? await import('./pkg-threads/embedscope.js') : await import('./pkg/embedscope.js');
+    const { panic_for_test } = threads.module === 'threaded' ? await import('../pkg-threads/embedscope.js') : await import('../pkg/embedscope.js');
     panic_for_test();
   };
   /** The turns of `LayoutRunner.run` logged since the last call (see its `sliceLog`), for scripts/bench-layout.mjs. */
@@ -554,7 +554,7 @@ async function useThreads(n) {
 session = new wasm.Session();
 layouts = new LayoutRunner(session, { model: () => model, postFrame });
 if (import.meta.env.DEV) {
-  ({ layout_slice_for_test: layouts.sliceReport } = threads.module === 'threaded' ? await import('./pkg-threads/embedscope.js') : await import('./pkg/embedscope.js'));
+  ({ layout_slice_for_test: layouts.sliceReport } = threads.module === 'threaded' ? await import('../pkg-threads/embedscope.js') : await import('../pkg/embedscope.js'));
 }
 if (threads.module === 'threaded') threadHosts = new ThreadHosts(wasm.thread_host_init());
 post({ type: 'ready', version: wasm.version(), threads });
