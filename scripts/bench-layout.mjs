@@ -135,7 +135,7 @@ async function suite(page, workerUrl) {
       const v = Array.from({ length: 100 }, (_, t) => (rnd() + (t === i % 97 ? 2 : 0)).toFixed(4));
       lines.push(`w${i} ${v.join(' ')}`);
     }
-    const file = new File([lines.join('\n') + '\n'], 'big.txt');
+    const file = new File([`${lines.join('\n')}\n`], 'big.txt');
     await ask({ type: 'openFiles', files: [file] });
     out.tsne20000 = await measure('tsne', 20000, 'w0', { iterations: 300 });
     out.umap20000 = await measure('umap', 20000, 'w0');

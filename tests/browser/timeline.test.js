@@ -278,7 +278,7 @@ function manyWords() {
       lines.push(words.join(' '));
     }
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 test('scrubbing and playing 10,000 words: no main-thread task over 50 ms', { timeout: 240_000 }, async () => {

@@ -176,7 +176,8 @@ export class Controller {
     const names = files.map((f) => f.name).join(' + ');
     if (!(await this.mayReplace(names))) return;
     /** Counts what was opened, so a slower earlier `prepare` does not overwrite this one. */
-    const opened = (this.opened = (this.opened ?? 0) + 1);
+    this.opened = (this.opened ?? 0) + 1;
+    const opened = this.opened;
     // The worker says 'loading' once it knows the file holds vectors, and where it stands after.
     const reply = await this.request('openFiles', { files });
     // Something opened meanwhile (after stopping this read) has the last word.
@@ -242,7 +243,8 @@ export class Controller {
     }
     if (!this.working) return true;
     const going = { training: 'Training is running', paused: 'Training is paused', learning: 'BPE merges are being learned' }[this.state];
-    const asking = (this.asking = { what, learning: this.state === 'learning' });
+    const asking = { what, learning: this.state === 'learning' };
+    this.asking = asking;
     const question = this.view.confirm(
       `${going}. Stop it and open ${what}? What was learned so far gives way to it.`,
       `Stop and open ${what}`,
@@ -326,7 +328,8 @@ export class Controller {
     }
     const source = this.source;
     const opened = this.opened;
-    const mine = (this.preparations = (this.preparations ?? 0) + 1);
+    this.preparations = (this.preparations ?? 0) + 1;
+    const mine = this.preparations;
     try {
       const reply = await this.worker.request('prepare', { source, params });
       // A file opened meanwhile (dropped while the sample loads) has the last word.

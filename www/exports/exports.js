@@ -90,6 +90,6 @@ export function projectionCsv(scene) {
   // A t-SNE or UMAP map names how it was made in its column titles: a CSV has nowhere else.
   const made = scene.method ? ` (${scene.method})` : '';
   const rows = [['word', `${xLabel}${made}`, `${yLabel}${made}`].map(field).join(',')];
-  scene.words.forEach((word, i) => rows.push(`${field(word)},${scene.coords[2 * i]},${scene.coords[2 * i + 1]}`));
-  return rows.join('\r\n') + '\r\n';
+  scene.words.forEach((word, i) => { rows.push(`${field(word)},${scene.coords[2 * i]},${scene.coords[2 * i + 1]}`); });
+  return `${rows.join('\r\n')}\r\n`;
 }

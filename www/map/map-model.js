@@ -330,7 +330,7 @@ export class MapModel {
       const words = placed.length ? [...frame.words, ...placed.map((p) => p.word)] : frame.words;
       const coords = new Float32Array(frame.coords.length + 2 * placed.length);
       coords.set(frame.coords);
-      placed.forEach(({ x, y }, i) => coords.set([x, y], frame.coords.length + 2 * i));
+      placed.forEach(({ x, y }, i) => { coords.set([x, y], frame.coords.length + 2 * i); });
       this.sceneFrame = frame;
       this.sceneWords = words;
       this.sceneCoords = coords;

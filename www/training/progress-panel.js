@@ -56,7 +56,7 @@ export class ProgressPanel {
 
   /** @param {(Progress & {threads?: number})|null} progress  with the threads it trains on @param {string} state */
   showProgress(progress, state) {
-    const fraction = progress && progress.tokensTotal ? progress.tokensDone / progress.tokensTotal : 0;
+    const fraction = progress?.tokensTotal ? progress.tokensDone / progress.tokensTotal : 0;
     setProgressBar(fraction, state);
     if (!progress) {
       $('progress-text').textContent = 'Not started.';
