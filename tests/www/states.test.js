@@ -11,7 +11,7 @@ const EXPECTED = {
   openVectors:    ['loading',  'refused',  'loading',  'refused',  'refused',  'loading',  'loading',  'refused',  'loading'],
   vectorsOpened:  ['refused',  'refused',  'refused',  'refused',  'refused',  'refused',  'refused',  'loaded',   'refused'],
   openFailed:     ['=',        '=',        '=',        '=',        '=',        '=',        '=',        BACK,       '='],
-  replaceText:    ['=',        'refused',  'idle',     'refused',  'refused',  'idle',     'idle',     'refused',  'idle'],
+  replaceText:    ['=',        '=',        'idle',     'refused',  'refused',  'idle',     'idle',     'refused',  'idle'],
   learnBpe:       ['learning', 'refused',  'learning', 'refused',  'refused',  'learning', 'learning', 'refused',  'learning'],
   prepare:        ['=',        '=',        '=',        'refused',  'refused',  '=',        '=',        'refused',  '='],
   prepared:       ['prepared', 'prepared', '=',        'refused',  'refused',  'prepared', 'prepared', 'refused',  'prepared'],
@@ -95,6 +95,13 @@ test('stop while BPE merges are learned goes back to the state before: the train
   machine.fire('learnBpe');
   machine.fire('prepareFailed');
   assert.equal(machine.state, 'prepared');
+  // The text installed again for tokenizing (a File comes as a fresh copy): the trainer
+  // from before is gone, so a stop then goes back to idle.
+  machine.fire('learnBpe');
+  machine.fire('replaceText');
+  assert.equal(machine.state, 'learning');
+  machine.fire('stop');
+  assert.equal(machine.state, 'idle');
 });
 
 test('stop or a failure while a vectors file is read goes back to what was open; a read that ends opens them', () => {

@@ -217,7 +217,7 @@ export class Controller {
    * worker only when its merges are learned, at Train).
    */
   get showsModel() {
-    return this.model != null;
+    return this.model != null && this.state !== 'idle';
   }
 
   /** Whether the statistics may follow the form: a prepared text, or a text chosen and not yet tokenized, with nothing running. */
@@ -362,7 +362,7 @@ export class Controller {
       // Train again refused (min count too high, nothing to learn): the worker keeps the
       // model trained before, so the page keeps it too, exports and queries included.
       this.showState();
-      if (this.state === 'done' || this.state === 'stopped') {
+      if (this.showsModel && (this.state === 'done' || this.state === 'stopped')) {
         this.view.showNotice(`Cannot train ${this.sourceName} again: ${error.message}. The vectors trained before are kept.`);
         return false;
       }

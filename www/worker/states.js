@@ -8,8 +8,9 @@
 // when it trains again; BPE passes through 'learning' (the merges, then the text tokenized
 // with them) on its way to prepared; a vectors file through 'loading' to 'loaded'.
 // 'learning' and 'loading' remember the state they came from: `stop` (and a failure) goes
-// back to it, since the vectors or the text from before are still there. 'learning' lasts
-// until the text is tokenized with the merges (`prepared`), so Stop stays offered until then.
+// back to it, since the vectors or the text from before are still there, unless a new text
+// has replaced them meanwhile (then back is idle). 'learning' lasts until the text is
+// tokenized with the merges (`prepared`), so Stop stays offered until then.
 
 /** @typedef {import('../protocol.js').TrainingState} TrainingState */
 
@@ -31,8 +32,9 @@ const busy = (state) => (state === 'loading' ? 'another file is being read' : `t
 /**
  * @typedef {TrainingState|typeof BACK|((state: TrainingState) => Error)} Target
  *   a state to move to, BACK, or the error that refuses the event in this state
- * @typedef {Partial<Record<TrainingState, Target>> & {otherwise: Target|'stay'}} Row
- *   where each state goes; `otherwise` for the states not named ('stay': the event changes nothing)
+ * @typedef {Partial<Record<TrainingState, Target|'stay'>> & {otherwise: Target|'stay', forgetsBefore?: boolean}} Row
+ *   where each state goes; `otherwise` for the states not named ('stay': the event changes nothing);
+ *   `forgetsBefore`: what learning or loading would go back to is gone
  */
 
 /** A refusal with `message(state)`. */
@@ -54,8 +56,17 @@ export const TRANSITIONS = {
   vectorsOpened: { loading: 'loaded', otherwise: impossible('finish opening vectors') },
   /** The read failed or was stopped: what was there before stays. */
   openFailed: { loading: BACK, otherwise: 'stay' },
-  /** The session takes a new text: whatever it held gives way, nothing is prepared yet. */
-  replaceText: { ...all(SETTLED, 'idle'), otherwise: refuse((state) => `cannot take another text now: ${busy(state)}`) },
+  /**
+   * The session takes a text (anew: a File reaches the worker as a fresh copy with each
+   * request): whatever it held gives way, nothing is prepared yet, and nothing is left to go
+   * back to. After learned merges the text is installed again for tokenizing: still 'learning'.
+   */
+  replaceText: {
+    ...all(SETTLED, 'idle'),
+    learning: 'stay',
+    otherwise: refuse((state) => `cannot take another text now: ${busy(state)}`),
+    forgetsBefore: true,
+  },
   /** BPE merges start to be learned on the session's text (`learnBpe`). */
   learnBpe: { ...all(SETTLED, 'learning'), otherwise: refuse((state) => `cannot learn BPE merges now: ${busy(state)}`) },
   /** A text starts to be tokenized (`prepare`); after learned merges it goes on from 'learning'. */
@@ -97,6 +108,7 @@ export function next(state, event, before) {
   if (!row) throw new Error(`unknown event '${event}'`);
   const target = row[state] ?? row.otherwise;
   if (typeof target === 'function') return { refused: target(state) };
+  if (row.forgetsBefore) before = INITIAL_STATE;
   if (target === 'stay') return { state, before };
   if (target === BACK) return { state: before, before: INITIAL_STATE };
   // Entering learning or loading remembers where from; another state forgets it.
