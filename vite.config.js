@@ -17,7 +17,7 @@ const contentSecurityPolicy = readFileSync(new URL('./index.html', import.meta.u
 const headers = { ...crossOriginIsolation, 'Content-Security-Policy': contentSecurityPolicy };
 
 /**
- * `texts.json`, the optional texts the server holds (see www/main.js). The dev server
+ * `texts.json`, the optional texts the server holds (see www/app/main.js). The dev server
  * answers it from what data/ holds now, so a KJV fetched while it runs is offered on the
  * next load; the build writes `{}`, since dist/ never holds the KJV (a host that adds
  * data/kjv.txt beside index.html lists it there as `{"kjv": "data/kjv.txt"}`).
@@ -46,7 +46,7 @@ const TEST_EXPORT = /_for_test$/;
 
 /**
  * Removes the test exports and the code only they reach from the .wasm files of the build.
- * main.js and worker.js drop their calls under `import.meta.env.DEV`, and the bundler then
+ * www/app/main.js and www/worker/worker.js drop their calls under `import.meta.env.DEV`, and the bundler then
  * drops the glue's wrappers; this takes the exports out of the module itself, since one
  * wasm build serves both the dev server (which needs them) and the production bundle. The
  * worker's build runs it first and hands its stripped copy on, so a module without test

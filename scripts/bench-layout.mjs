@@ -12,6 +12,7 @@
 // commit inside the project (e.g. `cp -r www target/bench-baseline/www` at that commit, with
 // its pkg and pkg-threads built), and prints both side by side: one browser, one load.
 // --rounds N runs each tree N times, alternating, the baseline first.
+import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { withChromium, withDevServer } from '../tests/browser/helpers.js';
 
@@ -19,7 +20,7 @@ const DEFAULTS = {
   tokenizer: 'whitespace', lowercase: true, dim: 100, window: 5, negative: 5, sample: 0.001, minCount: 5,
   maxVocab: null, epochs: 1, alpha: 0.025, minAlpha: 0.0001, nsExponent: 0.75, seed: 1, keepPunctuation: false,
 };
-/** The worker's slice budget (www/worker.js LAYOUT_SLICE_MS = CHUNK_MS / 2). */
+/** The worker's slice budget (www/worker/worker.js LAYOUT_SLICE_MS = CHUNK_MS / 2). */
 const SLICE_BUDGET_MS = 25;
 
 const option = (name) => { const at = process.argv.indexOf(name); return at >= 0 ? process.argv[at + 1] : null; };
@@ -134,7 +135,7 @@ async function suite(page, workerUrl) {
       const v = Array.from({ length: 100 }, (_, t) => (rnd() + (t === i % 97 ? 2 : 0)).toFixed(4));
       lines.push(`w${i} ${v.join(' ')}`);
     }
-    const file = new File([lines.join('\n') + '\n'], 'big.txt');
+    const file = new File([`${lines.join('\n')}\n`], 'big.txt');
     await ask({ type: 'openFiles', files: [file] });
     out.tsne20000 = await measure('tsne', 20000, 'w0', { iterations: 300 });
     out.umap20000 = await measure('umap', 20000, 'w0');
@@ -167,7 +168,9 @@ await withDevServer((url) => withChromium({}, async (context) => {
   page.on('console', (m) => console.log('page:', m.text()));
   await page.goto(`${url}tests/bench/browser.html`);
   const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
-  const trees = [...(baseline ? [{ name: baseline, url: `/${baseline}/worker.js` }] : []), { name: 'this tree', url: '/www/worker.js' }];
+  // The worker's entry is www/worker/worker.js; a copy of an older www/ has it at its top.
+  const baselineWorker = baseline && (existsSync(`${baseline}/worker/worker.js`) ? `/${baseline}/worker/worker.js` : `/${baseline}/worker.js`);
+  const trees = [...(baseline ? [{ name: baseline, url: baselineWorker }] : []), { name: 'this tree', url: '/www/worker/worker.js' }];
   const results = [];
   for (let round = 1; round <= rounds; round += 1) {
     for (const tree of trees) {

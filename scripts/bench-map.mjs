@@ -78,7 +78,9 @@ function summary(times) {
  */
 async function redraws({ n, cold, steady, marked, sceneOf, summary }) {
   const redraws = cold + steady;
+  // biome-ignore lint/security/noGlobalEval: the page gets this script's own functions as source text (page.evaluate passes no functions)
   sceneOf = eval(`(${sceneOf})`);
+  // biome-ignore lint/security/noGlobalEval: as above
   summary = eval(`(${summary})`);
   const { words, coords, styles } = sceneOf(n, '');
   const charts = window.benchModules.map(({ Chart, canvas }) => {
@@ -118,7 +120,9 @@ async function redraws({ n, cold, steady, marked, sceneOf, summary }) {
  * Times both together, and how many draws follow before every label is measured.
  */
 async function newLists({ n, lists, sceneOf, summary }) {
+  // biome-ignore lint/security/noGlobalEval: as in `redraws`
   sceneOf = eval(`(${sceneOf})`);
+  // biome-ignore lint/security/noGlobalEval: as in `redraws`
   summary = eval(`(${summary})`);
   const charts = window.benchModules.map(({ Chart, canvas }) => ({ chart: new Chart(canvas), context: canvas.getContext('2d'), times: [], more: [] }));
   const options = { xLabel: 'PC1', yLabel: 'PC2', labelCount: n, fixedRange: [-3, 9, -3, 9] };

@@ -4,7 +4,7 @@
 #                    worker trains with it where shared memory is unavailable
 #   www/pkg-threads  threaded (nightly Rust, atomics over shared memory, std rebuilt): the
 #                    worker trains with it on several threads when the page is cross-origin
-#                    isolated (www/threads.js)
+#                    isolated (www/worker/threads.js)
 # Assumes scripts/setup.sh has run. Usage: scripts/build-wasm.sh [single|threads] (default both).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -69,7 +69,10 @@ section "Test: the page's modules type-check against protocol.js's typedefs (tsc
 # file states it is checked).
 node_modules/.bin/tsc -p tsconfig.json
 
-section "Test: the page's plain modules: camera, glide, frames, tokens, params (node:test, no browser)"
+section "Test: lint www/, the tests' JavaScript and scripts/*.mjs (Biome, biome.json)"
+node_modules/.bin/biome lint .
+
+section "Test: the page's plain modules: camera, glide, frames, tokens, params, states (node:test, no browser)"
 node --test --test-reporter=spec tests/www/
 
 section "Test: browser smoke test (Chromium via playwright-core)"

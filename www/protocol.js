@@ -33,7 +33,7 @@
 
 /**
  * Where the worker trains (in its `ready` message). `module`: 'threaded' (www/pkg-threads,
- * a pool of up to `max` threads on host workers over shared memory, www/threads.js) or
+ * a pool of up to `max` threads on host workers over shared memory, www/worker/threads.js) or
  * 'single' (www/pkg, `max` 1). `cause` says why it is 'single', as the end of the sentence
  * "Training on 1 thread: …" ("this page is not cross-origin isolated (the server must send
  * the COOP and COEP headers, …)"), and is null for the threaded module.
@@ -208,7 +208,7 @@
  * The words go with the first frame of each word list only: `wordsId` names the list, and
  * a frame whose list is the last one the worker sent leaves `words` out (the frames of a
  * t-SNE or UMAP run, the PCA frames while training; posting 20,000 words took 20 to 30 ms a
- * frame). The page puts them back as frames arrive, in order (www/frame-words.js, `Frame`).
+ * frame). The page puts them back as frames arrive, in order (www/map/frame-words.js, `Frame`).
  * @typedef {object} Projection
  * @property {number} wordsId  the word list shown: equal numbers, the same words in the same order
  * @property {string[]} [words]  the shown words, most frequent first; only when `wordsId` is new to the page

@@ -1,7 +1,7 @@
 //! The training worker's thread pool, in the threaded build (`+atomics`, shared memory).
 //!
 //! WebAssembly has no threads of its own: a thread is a Web Worker that instantiates the
-//! same module over the same shared memory (www/threads.js starts them, as "hosts"). Each
+//! same module over the same shared memory (www/worker/threads.js starts them, as "hosts"). Each
 //! host calls [`run_pool_thread`], which blocks until this module hands it a rayon
 //! `ThreadBuilder`, runs that thread's loop, and when its pool is dropped waits for the next
 //! one. So a pool of any size can be built, and rebuilt with another size, without starting
@@ -21,7 +21,7 @@
 //! Training therefore goes through [`Pool::step`], which hands the trainer to the pool and
 //! waits on a signal of its own that a panic hook also raises; on a panic it throws a
 //! `WebAssembly.RuntimeError` carrying the panic's message, which the worker treats as any
-//! trap (www/worker.js: a `fatal` message, then it closes, its hosts with it), so the page
+//! trap (www/worker/worker.js: a `fatal` message, then it closes, its hosts with it), so the page
 //! says what happened and starts a fresh worker. The instance cannot go on: the dead
 //! thread's job, and the other threads waiting on it, never finish.
 
@@ -114,7 +114,7 @@ mod threaded {
     impl Pool {
         /// Replaces the pool with one of `threads` threads (1: none, the caller's thread).
         /// **Unchecked precondition:** at least `threads` host workers run
-        /// `run_pool_thread` (www/threads.js starts them before asking), else `install`
+        /// `run_pool_thread` (www/worker/threads.js starts them before asking), else `install`
         /// waits for ever for the threads no host takes.
         pub fn resize(&mut self, threads: usize) -> Result<(), String> {
             if threads == self.threads() {

@@ -1,9 +1,9 @@
 // The browser side of scripts/bench-threads.mjs: one training run in a module worker, as the
 // app's worker trains: the single-threaded module (www/pkg) on one thread, or the threaded one
-// (www/pkg-threads) on a pool of `threads` host workers (www/threads.js). Times the training
+// (www/pkg-threads) on a pool of `threads` host workers (www/worker/threads.js). Times the training
 // steps only, like the native CLI, and reports the wasm memory at the end, which never
 // shrinks, so it is the peak of the wasm heap.
-import { ThreadHosts } from '../../www/threads.js';
+import { ThreadHosts } from '../../www/worker/threads.js';
 
 self.onmessage = async ({ data }) => {
   try {

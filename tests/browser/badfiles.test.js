@@ -154,7 +154,7 @@ async function watchProgress() {
 test('a 50 MB text with no line break is read with progress and trains', { timeout: 180_000 }, async () => {
   const path = join(RESULTS, 'one-line.txt');
   const words = ['stone', 'river', 'bread', 'light', 'shadow', 'field', 'water', 'bird'];
-  const chunk = Array.from({ length: 100_000 }, (_, i) => words[(i * 7 + (i >> 3)) % words.length]).join(' ') + ' ';
+  const chunk = `${Array.from({ length: 100_000 }, (_, i) => words[(i * 7 + (i >> 3)) % words.length]).join(' ')} `;
   await writeFile(path, chunk.repeat(Math.ceil(50e6 / chunk.length)));
   const phases = await watchProgress();
   await page.getByLabel('Open a file…').setInputFiles(path);

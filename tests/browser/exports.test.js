@@ -66,7 +66,7 @@ async function trainSample(page, epochs) {
 }
 
 /**
- * The built-in sample's preset (www/params.js) as the session records it, with `epochs`, on
+ * The built-in sample's preset (www/training/params.js) as the session records it, with `epochs`, on
  * `threads` threads (the form's default: the cores, at most 8).
  */
 const samplePreset = (epochs, threads) => ({

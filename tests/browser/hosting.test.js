@@ -67,7 +67,7 @@ test('the production build holds none of the test hooks the dev server has', asy
   assert.ok(modules.length > 0, 'the wasm module is among the files looked at');
   for (const { name, bytes } of scripts) {
     const text = bytes.toString('utf8');
-    // window.explorer (main.js), the testPanic request (worker.js), panic_for_test (the glue).
+    // window.explorer (www/app/main.js), the testPanic request (www/worker/worker.js), panic_for_test (the glue).
     for (const hook of ['explorer', 'testPanic', '_for_test']) {
       assert.equal(text.includes(hook), false, `${name} mentions ${hook}`);
     }

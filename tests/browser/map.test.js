@@ -108,7 +108,7 @@ test('zoom about the pointer labels more words; drag pans; reset by button, doub
   const isHome = async (message) => {
     await settle(page);
     const r = await range(page);
-    r.forEach((v, i) => near(v, fitted[i], span(fitted) / 1000, `${message}: ${i}`));
+    r.forEach((v, i) => { near(v, fitted[i], span(fitted) / 1000, `${message}: ${i}`); });
   };
 
   await button(page, 'Reset view').click();
@@ -308,7 +308,7 @@ test('the link keeps the view: zoom, search, colour and selection come back in a
   await waitUntilDone(copy);
   await settle(copy);
   const restored = await range(copy);
-  restored.forEach((v, i) => near(v, zoomed[i], span(zoomed) / 1000, `range ${i}`));
+  restored.forEach((v, i) => { near(v, zoomed[i], span(zoomed) / 1000, `range ${i}`); });
   assert.equal(await copy.getByRole('searchbox', { name: 'Find on the map' }).inputValue(), 'queen');
   assert.equal(await combobox(copy, 'Colour').inputValue(), 'frequency');
   await copy.getByRole('heading', { name: 'Selection: 1 word' }).waitFor();

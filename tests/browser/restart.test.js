@@ -8,15 +8,15 @@ import { button, collectProblems, explorerSuite, stat, waitUntilDone } from './h
 
 const suite = explorerSuite({ before, after });
 
-/** Whether `worker` is a training worker (www/worker.js), not a thread of its pool (www/thread-host.js). */
+/** Whether `worker` is a training worker (www/worker/worker.js), not a thread of its pool (www/worker/thread-host.js). */
 const isTrainingWorker = (worker) => new URL(worker.url()).pathname.endsWith('/worker.js');
 
 /**
  * A fresh tab whose workers get a 404 for the wasm module on their first `failures`
  * starts (every start when `failures` is Infinity). The page's own request for it passes:
- * main.js loads the module before it creates the worker, so no worker exists yet then.
+ * www/app/main.js loads the module before it creates the worker, so no worker exists yet then.
  * `workers()` counts the training workers the page started (not the threads of their pools,
- * www/thread-host.js, which get the module from their training worker and fetch nothing).
+ * www/worker/thread-host.js, which get the module from their training worker and fetch nothing).
  */
 async function openWithFailingWorkers(failures) {
   const page = await suite.browser.context.newPage();
@@ -77,7 +77,7 @@ test('a page that cannot load the wasm module says what is wrong and starts no w
   assert.match(text, /[Rr]eload/);
   assert.match(await page.locator('#worker-status[data-state="error"]').textContent(), /not started/);
   assert.equal(workers, 0);
-  // The refused request, and main.js logging the error it shows.
+  // The refused request, and www/app/main.js logging the error it shows.
   assert.deepEqual(otherThanRefusedWasm(problems).filter((p) => !p.startsWith('console: Error: failed to fetch Wasm')), []);
   await page.close();
 });

@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import os from 'node:os';
-import { LossSeries, LOSS_POINTS } from '../../www/loss-series.js';
+import { LossSeries, LOSS_POINTS } from '../../www/training/loss-series.js';
 import { button, endTrace, explorerSuite, field, startTrace, stat } from './helpers.js';
 
 const suite = explorerSuite({ before, after });

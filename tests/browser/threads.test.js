@@ -1,7 +1,7 @@
 // Training on several threads in the browser: on a cross-origin isolated page (the dev
 // server, and the production build served by `vite preview`, which both send COOP/COEP) the
 // worker loads the threaded module (www/pkg-threads) and trains the built-in sample on a pool
-// of 2 threads (host workers over shared memory, www/threads.js), which really run: a job
+// of 2 threads (host workers over shared memory, www/worker/threads.js), which really run: a job
 // broadcast to the pool runs on 2 distinct threads. The loss falls, the planted analogies come
 // out, queries answer; CBOW, chosen in the form, trains so too; a panic in a training thread
 // ends the run with its message and a fresh worker trains again. A page that is not isolated

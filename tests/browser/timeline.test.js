@@ -233,7 +233,7 @@ test('a bundle saved after training holds the timeline, and re-opened it replays
   assert.equal(pca.length + tsne.length, frames);
   assert.equal(json.timeline.neighbours.epochs.length, 3);
   // Every frame showed the sample's words, PCA's while training and t-SNE's after: the worker
-  // sent them with the first frame only (www/frame-words.js), and all share the array the
+  // sent them with the first frame only (www/map/frame-words.js), and all share the array the
   // page put back into each.
   const lists = await page.evaluate(() => ({
     received: window.explorer.frameWords.received,
@@ -278,7 +278,7 @@ function manyWords() {
       lines.push(words.join(' '));
     }
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 test('scrubbing and playing 10,000 words: no main-thread task over 50 ms', { timeout: 240_000 }, async () => {

@@ -33,7 +33,7 @@ function word2vecBinary(rows) {
   const parts = [Buffer.from(`${rows.length} ${rows[0].vector.length}\n`)];
   for (const { word, vector } of rows) {
     const floats = Buffer.alloc(4 * vector.length);
-    vector.forEach((v, i) => floats.writeFloatLE(v, 4 * i));
+    vector.forEach((v, i) => { floats.writeFloatLE(v, 4 * i); });
     parts.push(Buffer.from(`${word} `), floats, Buffer.from('\n'));
   }
   return Buffer.concat(parts);
@@ -120,7 +120,7 @@ test('a large vectors file is read in slices with progress, and the page answers
   for (let i = 0; i < 20_000; i++) {
     lines.push(`w${i} ${Array.from({ length: 100 }, (_, j) => (Math.sin(i * 100 + j) / 2).toFixed(6)).join(' ')}`);
   }
-  await openFiles(page, [textFile('big.txt', lines.join('\n') + '\n')]);
+  await openFiles(page, [textFile('big.txt', `${lines.join('\n')}\n`)]);
   await stat(page, 'Vocabulary').filter({ hasText: '20,000' }).waitFor({ timeout: 60_000 });
   const readings = await page.evaluate(() => [...window.readingTexts]);
   assert.ok(readings.length >= 3, `progress while reading: ${JSON.stringify(readings)}`);

@@ -1,9 +1,9 @@
-// Unit tests of the page's end of the frames' word lists (www/frame-words.js): the worker
+// Unit tests of the page's end of the frames' word lists (www/map/frame-words.js): the worker
 // sends a list's words with its first frame only, and each frame gets its list's words back,
 // shared by the frames of that list, in the timeline's store and the glide alike.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FrameWords } from '../../www/frame-words.js';
+import { FrameWords } from '../../www/map/frame-words.js';
 import { FrameStore } from '../../www/timeline/frames.js';
 import { Glide } from '../../www/map/glide.js';
 

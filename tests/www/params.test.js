@@ -1,8 +1,8 @@
 // The form's checks of the Threads field, the model's own options and the learning rate a
-// model change takes (www/params.js), without a browser.
+// model change takes (www/training/params.js), without a browser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULTS, KJV_PRESET, SAMPLE_PRESET, alphaForModel, checkParams, presetAlphas, presetValues } from '../../www/params.js';
+import { DEFAULTS, KJV_PRESET, SAMPLE_PRESET, alphaForModel, checkParams, presetAlphas, presetValues } from '../../www/training/params.js';
 
 const form = (fields) => Object.fromEntries(Object.entries({ ...DEFAULTS, ...fields }).map(([k, v]) => [k, typeof v === 'boolean' ? v : String(v)]));
 

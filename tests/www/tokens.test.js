@@ -1,7 +1,7 @@
-// Unit tests of the page's token display (www/tokens.js) that need no browser.
+// Unit tests of the page's token display (www/shared/tokens.js) that need no browser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { markToken } from '../../www/tokens.js';
+import { markToken } from '../../www/shared/tokens.js';
 
 const text = (pieces) => pieces.map((p) => (p.marked ? `[${p.text}]` : p.text)).join('');
 

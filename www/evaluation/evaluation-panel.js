@@ -3,9 +3,9 @@
 // card), Evaluate, its progress, the scores and the worst-answered items, and the sanity
 // check's line after training on the sample. The only code touching those elements; text
 // from benchmark files is set with textContent.
-import { integer, percent } from '../format.js';
-import { displayToken, revealInvisible } from '../tokens.js';
-import { $ } from '../dom.js';
+import { integer, percent } from '../shared/format.js';
+import { displayToken, revealInvisible } from '../shared/tokens.js';
+import { $ } from '../shared/dom.js';
 
 export class EvaluationPanel {
   /**

@@ -10,7 +10,7 @@
 export class Evaluations {
   /**
    * @param {EvaluationPanel} panel
-   * @param {import('../worker-client.js').WorkerClient} worker
+   * @param {import('../app/worker-client.js').WorkerClient} worker
    * @param {{model: () => number|null, changed: () => void}} host  the controller: the current model, and
    *   what to call when an evaluation starts or ends (the Evaluate button follows `running`)
    */

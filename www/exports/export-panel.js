@@ -2,8 +2,8 @@
 // The Export card: a button per file, each line saying while its file is built and how
 // large it was, and the one way a file is handed to the browser as a download (the
 // timeline's recordings use it too). The only code touching those elements.
-import { formatBytes } from '../format.js';
-import { $ } from '../dom.js';
+import { formatBytes } from '../shared/format.js';
+import { $ } from '../shared/dom.js';
 
 /** How long a download's object URL lives: the browser has begun the download by then. */
 const REVOKE_AFTER_MS = 1000;

@@ -22,7 +22,7 @@ export const EXPORTS = [
 
 export class Exports {
   /**
-   * @param {import('../view.js').View} view  its Export card, its map (the PNG and SVG), its notices
+   * @param {import('../app/view.js').View} view  its Export card, its map (the PNG and SVG), its notices
    * @param {import('../map/map-model.js').MapModel} mapModel  the scene the CSV holds
    * @param {import('../timeline/timeline.js').Timeline} timeline  what a bundle replays
    * @param {{request: (type: string, fields?: object) => Promise<any>, saved: () => void}} host  the controller:
@@ -90,6 +90,6 @@ export function projectionCsv(scene) {
   // A t-SNE or UMAP map names how it was made in its column titles: a CSV has nowhere else.
   const made = scene.method ? ` (${scene.method})` : '';
   const rows = [['word', `${xLabel}${made}`, `${yLabel}${made}`].map(field).join(',')];
-  scene.words.forEach((word, i) => rows.push(`${field(word)},${scene.coords[2 * i]},${scene.coords[2 * i + 1]}`));
-  return rows.join('\r\n') + '\r\n';
+  scene.words.forEach((word, i) => { rows.push(`${field(word)},${scene.coords[2 * i]},${scene.coords[2 * i + 1]}`); });
+  return `${rows.join('\r\n')}\r\n`;
 }

@@ -330,11 +330,11 @@ export class MapModel {
       const words = placed.length ? [...frame.words, ...placed.map((p) => p.word)] : frame.words;
       const coords = new Float32Array(frame.coords.length + 2 * placed.length);
       coords.set(frame.coords);
-      placed.forEach(({ x, y }, i) => coords.set([x, y], frame.coords.length + 2 * i));
+      placed.forEach(({ x, y }, i) => { coords.set([x, y], frame.coords.length + 2 * i); });
       this.sceneFrame = frame;
       this.sceneWords = words;
       this.sceneCoords = coords;
-      // The frames of one word list share its array (www/frame-words.js): one index serves them all.
+      // The frames of one word list share its array (www/map/frame-words.js): one index serves them all.
       if (this.sceneIndexOf !== words) this.sceneIndex = new Map(words.map((word, i) => [word, i]));
       this.sceneIndexOf = words;
     }

@@ -1,11 +1,11 @@
 // @ts-check
 // The map's controls: words shown, principal components, axes defined by words, colour,
 // the search on the map and its matches, the selection, the legend, the view buttons. The
-// only code that queries or changes these elements (view.js keeps the rest of the page);
+// only code that queries or changes these elements (app/view.js keeps the rest of the page);
 // `bindX(handler)` for each action, `showX` / `setX` for each display.
-import { displayToken, parseTypedToken } from '../tokens.js';
+import { displayToken, parseTypedToken } from '../shared/tokens.js';
 import { css } from './palette.js';
-import { $ } from '../dom.js';
+import { $ } from '../shared/dom.js';
 
 
 /** A `<button>` showing `word`, which calls `onClick(word)`. */

@@ -8,7 +8,7 @@
 // redraw, and while points glide or the camera eases, each display frame draws the state
 // of that moment. So a frame from the worker never waits for the picture, and the
 // picture never waits for the worker.
-import { displayToken } from '../tokens.js';
+import { displayToken } from '../shared/tokens.js';
 import { Camera, bounds } from './camera.js';
 import { Glide, sameWords } from './glide.js';
 import { bindMapInput } from './interaction.js';

@@ -4,9 +4,9 @@
 // text), and the analogy form with its 3CosAdd and 3CosMul answers. The only code touching
 // those elements. Tokens are shown through `displayToken` and read through
 // `parseTypedToken`, so the controller gets them as they are, whitespace and all.
-import { integer, ordinal, termsAndValues } from '../format.js';
-import { displayToken, markToken, parseTypedToken, revealInvisible } from '../tokens.js';
-import { $ } from '../dom.js';
+import { integer, ordinal, termsAndValues } from '../shared/format.js';
+import { displayToken, markToken, parseTypedToken, revealInvisible } from '../shared/tokens.js';
+import { $ } from '../shared/dom.js';
 
 /** @typedef {import('../protocol.js').Neighbour} Neighbour */
 /** @typedef {import('../protocol.js').TokenInfo} TokenInfo */

@@ -18,7 +18,7 @@ const CONCORDANCE_LINES = 5;
 export class Queries {
   /**
    * @param {QueriesPanel} panel
-   * @param {import('../worker-client.js').WorkerClient} worker
+   * @param {import('../app/worker-client.js').WorkerClient} worker
    * @param {import('../map/map-model.js').MapModel} mapModel
    * @param {import('../timeline/timeline.js').Timeline} timeline
    * @param {{model: () => number|null, idle: () => boolean, hasSource: () => boolean, isBpe: () => boolean,

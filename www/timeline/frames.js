@@ -29,7 +29,7 @@ export const FRAME_CAP = 256;
  */
 
 /**
- * Frames in the order they come, thinned like the loss series (loss-series.js): every
+ * Frames in the order they come, thinned like the loss series (training/loss-series.js): every
  * `stride`-th frame is kept; when `capacity` are kept, every other one is dropped and
  * `stride` doubles, so those kept are equally spaced in arrival order. The newest frame is
  * always held besides, kept or not, so the timeline reaches the present.

@@ -2,8 +2,8 @@
 // The timeline's controls under the map (the slider, Play / Pause, the speed, trails, the
 // recordings) and the table of a word's neighbours through the epochs: the only code that
 // queries or changes these elements. `bindX(handler)` for each action, `showX` for each display.
-import { displayToken } from '../tokens.js';
-import { $ } from '../dom.js';
+import { displayToken } from '../shared/tokens.js';
+import { $ } from '../shared/dom.js';
 
 
 /** Replay speeds, in frames a second, as the Speed list offers them. */

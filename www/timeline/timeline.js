@@ -326,7 +326,7 @@ export class Timeline {
   /** Where the loss chart marks the moment shown: `{at, label}` in fractional epochs, or null. */
   marker() {
     const f = this.shown();
-    if (!f || !f.epochs) return null;
+    if (!f?.epochs) return null;
     const at = f.tokensTotal > 0 ? (f.epochs * f.tokensDone) / f.tokensTotal : f.epochs;
     return { at, label: `epoch ${f.epoch}, ${tokenCount(f.tokensDone)} tokens` };
   }

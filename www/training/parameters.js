@@ -1,9 +1,9 @@
 // @ts-check
 // The training parameters as the controller reads them from the form (ParamsForm): checked
-// against the threads the worker offers (params.js holds the checks), the Threads field kept
+// against the threads the worker offers (training/params.js holds the checks), the Threads field kept
 // within them, a text's preset applied around the person's own choices, and the learning
 // rate following a change of model. It knows no DOM.
-import { alphaForModel, checkParams, DEFAULT_ALPHA, presetAlphas, presetValues } from '../params.js';
+import { alphaForModel, checkParams, DEFAULT_ALPHA, presetAlphas, presetValues } from './params.js';
 
 /** @typedef {import('./params-form.js').ParamsForm} ParamsForm */
 

@@ -2,8 +2,8 @@
 // The training parameters' form: its numeric fields built from NUMBER_FIELDS, the fields of
 // the chosen tokenizer shown, values put in and read out raw, each field's message. The only
 // code touching the form (params.js holds the defaults and the checks, knowing no DOM).
-import { NUMBER_FIELDS } from '../params.js';
-import { $ } from '../dom.js';
+import { NUMBER_FIELDS } from './params.js';
+import { $ } from '../shared/dom.js';
 
 /** The line under Model, for the model chosen. */
 const MODEL_HELP = {

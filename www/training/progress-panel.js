@@ -2,8 +2,8 @@
 // Where training stands: the one progress bar and its line (reading a file, tokenizing,
 // learning BPE merges, training, or a line for vectors opened here) and the Train, Pause /
 // Resume and Stop buttons. The only code touching them.
-import { formatBytes, formatSeconds, integer, percent } from '../format.js';
-import { $ } from '../dom.js';
+import { formatBytes, formatSeconds, integer, percent } from '../shared/format.js';
+import { $ } from '../shared/dom.js';
 
 /** @typedef {import('../protocol.js').Progress} Progress */
 /** @typedef {import('../protocol.js').BpeProgress} BpeProgress */
@@ -56,7 +56,7 @@ export class ProgressPanel {
 
   /** @param {(Progress & {threads?: number})|null} progress  with the threads it trains on @param {string} state */
   showProgress(progress, state) {
-    const fraction = progress && progress.tokensTotal ? progress.tokensDone / progress.tokensTotal : 0;
+    const fraction = progress?.tokensTotal ? progress.tokensDone / progress.tokensTotal : 0;
     setProgressBar(fraction, state);
     if (!progress) {
       $('progress-text').textContent = 'Not started.';

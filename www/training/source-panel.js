@@ -3,9 +3,9 @@
 // file dropped anywhere on the page, and the card of what was opened (a text's statistics
 // and its cut, or what a vectors file held). The only code touching those elements; names
 // and notes from files are set with textContent, through revealInvisible.
-import { formatBytes, integer, percent, termsAndValues } from '../format.js';
-import { revealInvisible } from '../tokens.js';
-import { $ } from '../dom.js';
+import { formatBytes, integer, percent, termsAndValues } from '../shared/format.js';
+import { revealInvisible } from '../shared/tokens.js';
+import { $ } from '../shared/dom.js';
 
 /** @typedef {import('../protocol.js').CorpusStats} CorpusStats */
 

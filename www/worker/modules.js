@@ -2,7 +2,7 @@
 // Which wasm module the training worker runs: the threaded one (www/pkg-threads) where the
 // page is cross-origin isolated and has SharedArrayBuffer, else, or when it fails to load,
 // the single-threaded one (www/pkg), with the reason the page is told.
-import { machineThreads, threadSupport } from '../threads.js';
+import { machineThreads, threadSupport } from './threads.js';
 
 // Each module is imported with its exports named, as the bundler drops only the unnamed
 // ones from the build (`panic_for_test` among them, which only the dev server's hook names).

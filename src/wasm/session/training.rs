@@ -195,7 +195,7 @@ impl Session {
 
     /// Trains on `threads` threads from now on: the pool is rebuilt when its size changes.
     /// In the threaded build the worker must have started that many host workers first
-    /// (www/threads.js); the single-threaded build takes 1 only.
+    /// (www/worker/threads.js); the single-threaded build takes 1 only.
     pub fn use_threads(&mut self, threads: usize) -> Result<(), JsError> {
         self.pool.resize(threads).map_err(|e| JsError::new(&e))
     }

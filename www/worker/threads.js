@@ -1,5 +1,5 @@
 // @ts-check
-// Training on several threads, for the training worker (www/worker.js): whether this page
+// Training on several threads, for the training worker (www/worker/worker.js): whether this page
 // can, and the host workers that the threaded module's pool runs on (src/wasm/pool.rs).
 // The pool lives only in the training worker: its threads wait with Atomics.wait, which the
 // page's main thread may not do.

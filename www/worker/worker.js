@@ -3,37 +3,36 @@
 // requests of www/protocol.js from a handler table, and learns BPE merges and trains in
 // chunks so that queries, pause and stop are read between two chunks. Where the page is
 // cross-origin isolated it loads the threaded module and trains on a pool of threads
-// (www/threads.js), else the single-threaded one, and says why. Its pieces: talking to the
-// page (worker/messages.js), which module it loads (worker/modules.js), and the t-SNE and
-// UMAP maps stepped between chunks (worker/layout.js).
+// (threads.js, each thread a thread-host.js), else the single-threaded one, and says why.
+// Its pieces, beside it: talking to the page (messages.js), which module it loads
+// (modules.js), and the t-SNE and UMAP maps stepped between chunks (layout.js).
 import { ThreadHosts } from './threads.js';
-import { CHUNK_MS, FIRST_CHUNK_MERGES, FIRST_CHUNK_TOKENS, LOAD_SLICE_BYTES, PROJECTION_INTERVAL_MS, SNIFF_BYTES, SUPERSEDED } from './protocol.js';
-import { post, reportError, yieldToMessages } from './worker/messages.js';
-import { loadModule } from './worker/modules.js';
-import { isLayout, LayoutRunner } from './worker/layout.js';
+import { CHUNK_MS, FIRST_CHUNK_MERGES, FIRST_CHUNK_TOKENS, LOAD_SLICE_BYTES, PROJECTION_INTERVAL_MS, SNIFF_BYTES, SUPERSEDED } from '../protocol.js';
+import { post, reportError, yieldToMessages } from './messages.js';
+import { loadModule } from './modules.js';
+import { isLayout, LayoutRunner } from './layout.js';
+import { TrainingMachine } from './states.js';
 
-/** @typedef {import('./protocol.js').Request} Request */
-/** @typedef {import('./protocol.js').Source} Source */
-/** @typedef {import('./protocol.js').TrainingState} TrainingState */
-/** @typedef {import('./protocol.js').ViewSettings} ViewSettings */
+/** @typedef {import('../protocol.js').Request} Request */
+/** @typedef {import('../protocol.js').Source} Source */
+/** @typedef {import('../protocol.js').TrainingState} TrainingState */
+/** @typedef {import('../protocol.js').ViewSettings} ViewSettings */
 
 /** The wasm module's exports: the threaded build (www/pkg-threads) or the single-threaded one (www/pkg). */
 let wasm;
-/** @type {import('./pkg/embedscope.js').Session} */
+/** @type {import('../pkg/embedscope.js').Session} */
 let session;
 /** The pool's host workers, in the threaded module only. @type {ThreadHosts|null} */
 let threadHosts = null;
-/** @type {import('./protocol.js').ThreadsInfo} */
+/** @type {import('../protocol.js').ThreadsInfo} */
 let threads;
-/** @type {TrainingState} */
-let state = 'idle';
+/** The session's state: every change goes through `fire` (the table is states.js). */
+const machine = new TrainingMachine();
 /** The state now, unnarrowed: what an async function reads after an await. @returns {TrainingState} */
-const currentState = () => state;
-/** @type {TrainingState} what `stop` returns to while BPE merges are learned: the vectors from before stay */
-let stateBeforeLearning = 'idle';
+const currentState = () => machine.state;
 /** What the session's text came from ('sample', a File or a URL), so preparing again does not read it again. */
 let textFrom = null;
-/** @type {import('./protocol.js').TextInfo|null} how that text was read */
+/** @type {import('../protocol.js').TextInfo|null} how that text was read */
 let textInfo = null;
 let isSample = false;
 /** What a view means where a field is missing (an older page): principal components of the most frequent words, no colours. */
@@ -50,8 +49,6 @@ let textRequests = 0;
 let reading = null;
 /** Counts vectors files opened; `stop` moves it on, which cancels the one being read. */
 let loads = 0;
-/** @type {TrainingState} what `stop` returns to while a vectors file is read: what was there before */
-let stateBeforeLoading = 'idle';
 /**
  * Names the model the session holds (a prepared text or opened vectors). Frames and the
  * replies that install a model carry it, so the page drops a frame of a model it replaced.
@@ -78,7 +75,7 @@ const CHEAP_FRAME_MS = 25;
 const FIRST_CHUNK_DIM = 100;
 /**
  * The `wordsId` of the last word list posted to the page. A frame of that list goes without
- * its words (the page keeps them, www/frame-words.js): at 20,000 words, making and posting them
+ * its words (the page keeps them, www/map/frame-words.js): at 20,000 words, making and posting them
  * took 20 to 30 ms a frame, which every query waited for.
  */
 let sentWordsId = 0;
@@ -98,9 +95,20 @@ function postFrame(frame, fields, transfer) {
   sentWordsId = frame.wordsId;
 }
 
-function setState(next, id = null) {
-  state = next;
-  post({ type: 'state', id, state });
+/**
+ * Moves the session's state by `event` (states.js) and tells the page: always when it
+ * answers request `id`, else when the state changed. Throws the table's refusal, whose
+ * message the page shows.
+ * @param {string} event @param {number|null} id
+ */
+function fire(event, id = null) {
+  if (machine.fire(event) || id != null) post({ type: 'state', id, state: machine.state });
+}
+
+/** Throws why `event` cannot happen now, if it cannot (before any work starts). @param {string} event */
+function checkAllowed(event) {
+  const refusal = machine.refusal(event);
+  if (refusal) throw refusal;
 }
 
 /**
@@ -175,8 +183,10 @@ async function useSource(source, isCurrent) {
     if (!isCurrent()) throw new Error(SUPERSEDED);
     // Another request for the same text may have installed it meanwhile.
     if (textFrom !== from) {
+      checkAllowed('replaceText');
       textInfo = bytes == null ? session.set_sample_text() : session.set_text(bytes);
       textFrom = from;
+      fire('replaceText');
     }
     return textInfo;
   } finally {
@@ -226,7 +236,7 @@ async function readFile(file, wanted) {
  * Whether a frame is due after a chunk: at each epoch's end and every PROJECTION_INTERVAL_MS,
  * but never sooner than FRAME_SPACING times the last frame's cost after it (the last frame,
  * when training is done, always; an epoch's end when frames are cheap, always).
- * @param {import('./protocol.js').Progress} progress
+ * @param {import('../protocol.js').Progress} progress
  */
 function frameDue(progress) {
   if (progress.done) return true;
@@ -237,9 +247,9 @@ function frameDue(progress) {
   return epochEnd || since > PROJECTION_INTERVAL_MS;
 }
 
-/** The chunked loop: runs while `state` is 'training'; pause and stop just change `state`. */
+/** The chunked loop: runs while the state is 'training'; pause and stop just change the state. */
 async function trainLoop() {
-  while (state === 'training') {
+  while (currentState() === 'training') {
     const started = performance.now();
     const progress = session.step(chunkTokens);
     const elapsed = performance.now() - started;
@@ -254,7 +264,7 @@ async function trainLoop() {
       showFreshVectors();
     }
     if (progress.done) {
-      setState('done');
+      fire('finished');
       return;
     }
     await yieldToMessages();
@@ -303,9 +313,7 @@ const handlers = {
    * session's vectors; anything else is a text, which the page then prepares.
    */
   async openFiles({ files }) {
-    if (state === 'training' || state === 'paused' || state === 'learning' || state === 'loading') {
-      throw new Error(`cannot open a file now: ${state === 'loading' ? 'another file is being read' : `training is ${state}`}`);
-    }
+    checkAllowed('openVectors');
     const metadata = files.length === 2 ? files.find((f) => /metadata/i.test(f.name)) : undefined;
     const file = files.find((f) => f !== metadata);
     const head = new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer());
@@ -317,8 +325,7 @@ const handlers = {
     const mine = ++loads;
     const isCurrent = () => mine === loads;
     const stopped = () => new Error(`stopped reading ${file.name}`);
-    stateBeforeLoading = state;
-    setState('loading');
+    fire('openVectors');
     try {
       if (format === 'bundle') {
         const text = await file.text();
@@ -328,7 +335,7 @@ const handlers = {
         textFrom = null;
         model += 1;
         usePlainView();
-        setState('loaded');
+        fire('vectorsOpened');
         return { kind: 'vectors', model, ...opened };
       }
       // `stop` has cancelled the parser and answered with the state from before.
@@ -337,13 +344,13 @@ const handlers = {
       textFrom = null;
       model += 1;
       usePlainView();
-      setState('loaded');
+      fire('vectorsOpened');
       return { kind: 'vectors', model, info };
     } catch (error) {
-      // `state` may have changed during the awaits above: read it afresh (the checker narrows it).
+      // The state may have changed during the awaits above: read it afresh (the checker narrows it).
       if (isCurrent() && currentState() === 'loading') {
         session.load_cancel();
-        setState(stateBeforeLoading);
+        fire('openFailed');
       }
       throw error;
     }
@@ -353,83 +360,86 @@ const handlers = {
    * `prepare` (the parameters changed again) replaces one still running.
    */
   async prepare({ source, params }) {
+    checkAllowed('prepare');
     const mine = ++textRequests;
     const isCurrent = () => mine === textRequests;
-    const text = await useSource(source, isCurrent);
-    await useThreads(params.threads ?? 1);
-    if (!isCurrent()) throw new Error(SUPERSEDED);
-    session.prepare_begin(params);
-    for (let fraction = session.prepare_step(LOAD_SLICE_BYTES); fraction < 1; fraction = session.prepare_step(LOAD_SLICE_BYTES)) {
-      post({ type: 'tokenizeProgress', fraction });
-      await yieldToMessages();
+    let stats, text;
+    try {
+      text = await useSource(source, isCurrent);
+      await useThreads(params.threads ?? 1);
       if (!isCurrent()) throw new Error(SUPERSEDED);
+      session.prepare_begin(params);
+      for (let fraction = session.prepare_step(LOAD_SLICE_BYTES); fraction < 1; fraction = session.prepare_step(LOAD_SLICE_BYTES)) {
+        post({ type: 'tokenizeProgress', fraction });
+        await yieldToMessages();
+        if (!isCurrent()) throw new Error(SUPERSEDED);
+      }
+      stats = session.prepare_finish();
+    } catch (error) {
+      // A request that gave way (to `stop` or a newer text) leaves the state to it.
+      if (isCurrent()) fire('prepareFailed');
+      throw error;
     }
-    const stats = session.prepare_finish();
     isSample = source.kind === 'sample';
     // A token costs about `dim` multiply-adds a pair: the first chunk, before the worker has
     // timed one, is sized for the dimension, so the first progress comes within CHUNK_MS or so.
     chunkTokens = Math.max(1_000, Math.round(FIRST_CHUNK_TOKENS * Math.min(1, FIRST_CHUNK_DIM / params.dim)));
     model += 1;
     usePlainView();
-    state = 'prepared';
+    fire('prepared');
     return { stats, text, params, isSample, model };
   },
-  /** Learns merges chunk by chunk, like `trainLoop`; `stop` ends it by changing `state`. */
+  /**
+   * Learns merges chunk by chunk, like `trainLoop`; `stop` ends it by changing the state.
+   * The state stays 'learning' after the last merge, until the page's `prepare` has
+   * tokenized the text with the merges (or failed, or was stopped).
+   */
   async learnBpe({ source, params }) {
-    if (state === 'training' || state === 'paused' || state === 'learning') {
-      throw new Error(`cannot learn BPE merges now: training is ${state}`);
-    }
+    checkAllowed('learnBpe');
     const mine = ++textRequests;
     await useSource(source, () => mine === textRequests);
     let progress = session.bpe_begin(params);
-    stateBeforeLearning = state;
-    setState('learning');
+    fire('learnBpe');
     post({ type: 'bpeProgress', progress });
     let chunkMerges = FIRST_CHUNK_MERGES;
     while (!progress.done) {
       await yieldToMessages();
       if (currentState() !== 'learning') return { progress, done: false };
       const started = performance.now();
-      progress = session.bpe_step(chunkMerges);
+      try {
+        progress = session.bpe_step(chunkMerges);
+      } catch (error) {
+        fire('learningFailed');
+        throw error;
+      }
       chunkMerges = resized(chunkMerges, performance.now() - started, 1, 100_000);
       post({ type: 'bpeProgress', progress });
     }
-    // Quietly: the page goes on to `prepare`, which uses these merges.
-    state = stateBeforeLearning;
     return { progress, done: true };
   },
   train({ id }) {
-    if (state !== 'prepared' && state !== 'paused') {
-      throw new Error(state === 'idle' ? 'choose a text first' : `cannot train now: training is ${state}`);
-    }
-    setState('training', id);
+    fire('train', id);
     trainLoop().catch((error) => {
-      setState('stopped');
+      fire('trainingFailed');
       reportError(null)(error);
     });
   },
   pause({ id }) {
-    if (state === 'training') setState('paused', id);
-    else setState(state, id);
+    fire('pause', id);
   },
   stop({ id }) {
-    // A text being tokenized for training (its BPE merges just learned) stops too, and the
-    // trainer from before stays: the page still shows 'learning' then, and Stop.
+    // A text being tokenized for training (its BPE merges just learned, the state still
+    // 'learning') stops too, and the trainer from before stays.
     textRequests += 1;
-    if (state === 'loading') {
+    const was = machine.state;
+    if (was === 'loading') {
       // The read sees `loads` moved on at its next slice and ends; the parser goes now, and
       // the vectors or text from before stay.
       loads += 1;
       session.load_cancel();
-      setState(stateBeforeLoading, id);
-    } else if (state === 'learning') {
-      setState(stateBeforeLearning, id);
-    } else if (state === 'training' || state === 'paused') {
-      setState('stopped', id);
-      showFreshVectors();
-    } else {
-      setState(state, id);
     }
+    fire('stop', id);
+    if (was === 'training' || was === 'paused') showFreshVectors();
   },
   /**
    * A view that fails is answered with an error, and the frames while training keep the last
@@ -507,14 +517,14 @@ const handlers = {
 // `panic_for_test`). Dev server only: `npm run build` replaces import.meta.env.DEV with false,
 // so the bundler drops the handler and the glue's wrapper, and vite.config.js the export.
 if (import.meta.env.DEV) {
-  handlers.testPanic = async (/** @type {import('./protocol.js').TestPanicRequest} */ { inThread }) => {
+  handlers.testPanic = async (/** @type {import('../protocol.js').TestPanicRequest} */ { inThread }) => {
     if (inThread) {
       // A training thread of the pool panics in the next step (src/wasm/pool.rs).
-      const { panic_in_training_thread_for_test } = await import('./pkg-threads/embedscope.js');
+      const { panic_in_training_thread_for_test } = await import('../pkg-threads/embedscope.js');
       panic_in_training_thread_for_test();
       return {};
     }
-    const { panic_for_test } = threads.module === 'threaded' ? await import('./pkg-threads/embedscope.js') : await import('./pkg/embedscope.js');
+    const { panic_for_test } = threads.module === 'threaded' ? await import('../pkg-threads/embedscope.js') : await import('../pkg/embedscope.js');
     panic_for_test();
   };
   /** The turns of `LayoutRunner.run` logged since the last call (see its `sliceLog`), for scripts/bench-layout.mjs. */
@@ -554,7 +564,7 @@ async function useThreads(n) {
 session = new wasm.Session();
 layouts = new LayoutRunner(session, { model: () => model, postFrame });
 if (import.meta.env.DEV) {
-  ({ layout_slice_for_test: layouts.sliceReport } = threads.module === 'threaded' ? await import('./pkg-threads/embedscope.js') : await import('./pkg/embedscope.js'));
+  ({ layout_slice_for_test: layouts.sliceReport } = threads.module === 'threaded' ? await import('../pkg-threads/embedscope.js') : await import('../pkg/embedscope.js'));
 }
 if (threads.module === 'threaded') threadHosts = new ThreadHosts(wasm.thread_host_init());
 post({ type: 'ready', version: wasm.version(), threads });

@@ -6,7 +6,7 @@
 // module would go on for ever.
 import { explainLoadFailure } from './load-failure.js';
 
-/** @typedef {import('./protocol.js').WorkerMessage} WorkerMessage */
+/** @typedef {import('../protocol.js').WorkerMessage} WorkerMessage */
 
 /** How many workers in a row may die before saying 'ready' until the client gives up. */
 const START_ATTEMPTS = 3;

@@ -5,24 +5,25 @@
 // the rest, each knowing no DOM: the map (map/map-model.js), the timeline
 // (timeline/timeline.js), the queries (queries/queries.js), the benchmarks
 // (evaluation/evaluations.js) and the Export card's files (exports/exports.js).
-import { DEFAULTS, KJV_PRESET, SAMPLE_PRESET } from './params.js';
-import { Parameters } from './training/parameters.js';
-import { LossSeries } from './loss-series.js';
-import { SUPERSEDED } from './protocol.js';
-import { FrameWords } from './frame-words.js';
-import { MapModel } from './map/map-model.js';
-import { Link } from './map/link.js';
-import { Timeline } from './timeline/timeline.js';
-import { Queries } from './queries/queries.js';
-import { Evaluations } from './evaluation/evaluations.js';
-import { Exports } from './exports/exports.js';
+import { DEFAULTS, KJV_PRESET, SAMPLE_PRESET } from '../training/params.js';
+import { Parameters } from '../training/parameters.js';
+import { LossSeries } from '../training/loss-series.js';
+import { SUPERSEDED } from '../protocol.js';
+import { INITIAL_STATE } from '../worker/states.js';
+import { FrameWords } from '../map/frame-words.js';
+import { MapModel } from '../map/map-model.js';
+import { Link } from '../map/link.js';
+import { Timeline } from '../timeline/timeline.js';
+import { Queries } from '../queries/queries.js';
+import { Evaluations } from '../evaluation/evaluations.js';
+import { Exports } from '../exports/exports.js';
 
-/** @typedef {import('./protocol.js').Projection} Projection */
-/** @typedef {import('./protocol.js').Progress} Progress */
-/** @typedef {import('./protocol.js').TrainingState} TrainingState */
-/** @typedef {import('./protocol.js').BpeProgress} BpeProgress */
-/** @typedef {import('./protocol.js').Params} Params */
-/** @typedef {import('./protocol.js').Source} Source */
+/** @typedef {import('../protocol.js').Projection} Projection */
+/** @typedef {import('../protocol.js').Progress} Progress */
+/** @typedef {import('../protocol.js').TrainingState} TrainingState */
+/** @typedef {import('../protocol.js').BpeProgress} BpeProgress */
+/** @typedef {import('../protocol.js').Params} Params */
+/** @typedef {import('../protocol.js').Source} Source */
 
 /** Which merges a set of parameters learns, to know when they are learned already. */
 const bpeKey = (params) => `${params.bpeVocabSize} ${params.bpeMode}`;
@@ -58,13 +59,15 @@ export class Controller {
     const request = (type, fields) => this.request(type, fields);
     this.queries = new Queries(view.queriesPanel, worker, this.mapModel, this.timeline, {
       model: () => this.model,
-      idle: () => this.state === 'idle',
+      idle: () => !this.showsModel,
       hasSource: () => Boolean(this.source),
       isBpe: () => this.tokenizer === 'bpe',
       request,
     });
-    this.evaluations = new Evaluations(view.evaluationPanel, worker, { model: () => this.model, changed: () => this.setState(this.state) });
+    this.evaluations = new Evaluations(view.evaluationPanel, worker, { model: () => this.model, changed: () => this.showState() });
     this.exports = new Exports(view, this.mapModel, this.timeline, { request, saved: () => { this.unsaved = false; } });
+    /** @type {TrainingState} the worker's state, as its last `state` message said (see `mirror`) */
+    this.state = INITIAL_STATE;
     this.reset();
 
     /** @type {{what: string, learning: boolean}|null} what `mayReplace` is asking about, while it asks */
@@ -85,7 +88,7 @@ export class Controller {
       view.setWorkerStatus('ready', `Worker ready: embedscope ${version}`);
       this.useThreads(threads);
     });
-    worker.on('state', ({ state }) => this.setState(state));
+    worker.on('state', ({ state }) => this.mirror(state));
     worker.on('progress', ({ progress, threads }) => this.showProgress({ ...progress, threads }));
     worker.on('bpeProgress', ({ progress }) => this.showBpeProgress(progress));
     worker.on('loadProgress', ({ bytesDone, bytesTotal, words }) => view.progressPanel.showLoadProgress(bytesDone, bytesTotal, words));
@@ -96,6 +99,8 @@ export class Controller {
     worker.on('projection', (frame) => this.showFrame(frame));
     worker.on('error', ({ message }) => view.showNotice(`Training failed: ${message}`));
     worker.on('died', ({ message }) => {
+      // The fresh worker starts in the machine's first state, and says so by no message.
+      this.state = INITIAL_STATE;
       this.reset();
       this.paintAll();
       view.showNotice(`The training worker stopped (${message}) and was restarted. Open the text again to train.`);
@@ -115,11 +120,9 @@ export class Controller {
 
   /** Forgets the text, the training and the queries (a new text, or a restarted worker). */
   reset() {
-    /** @type {TrainingState} */
-    this.state = 'idle';
     this.source = null;
     this.isSample = false;
-    /** @type {import('./protocol.js').VectorsInfo|null} vectors opened from a file, not trained here */
+    /** @type {import('../protocol.js').VectorsInfo|null} vectors opened from a file, not trained here */
     this.vectors = null;
     /** The tokenizer of the prepared text. */
     this.tokenizer = null;
@@ -131,7 +134,7 @@ export class Controller {
     this.progress = null;
     /** The loss within epochs, thinned to a bounded number of points. */
     this.withinEpoch = new LossSeries();
-    /** The worker's name for the model shown (see worker.js `model`); frames of another are dropped. */
+    /** The worker's name for the model shown (see worker/worker.js `model`); frames of another are dropped. */
     this.model = null;
     // The form now belongs to what opens next: no change waits for a training.
     this.view.paramsForm.showParamsPending(false);
@@ -155,7 +158,7 @@ export class Controller {
   }
 
   paintAll() {
-    this.setState(this.state);
+    this.showState();
     this.paintProgress();
     this.drawLoss();
     this.mapModel.redraw();
@@ -173,21 +176,19 @@ export class Controller {
     const names = files.map((f) => f.name).join(' + ');
     if (!(await this.mayReplace(names))) return;
     /** Counts what was opened, so a slower earlier `prepare` does not overwrite this one. */
-    const opened = (this.opened = (this.opened ?? 0) + 1);
-    const previous = this.state;
-    this.setState('loading');
+    this.opened = (this.opened ?? 0) + 1;
+    const opened = this.opened;
+    // The worker says 'loading' once it knows the file holds vectors, and where it stands after.
     const reply = await this.request('openFiles', { files });
     // Something opened meanwhile (after stopping this read) has the last word.
     if (this.opened !== opened) return;
     if (!reply) {
-      this.setState(previous === 'loading' ? 'idle' : previous);
       // Refused or stopped: the line said how far the file was read; now it says where what
       // stays open stands (the notice says what happened to the file).
       this.paintProgress();
       return;
     }
     if (reply.kind === 'text') {
-      this.setState(previous === 'loading' ? 'idle' : previous);
       const [file] = files;
       // Leave a preset behind when the person moves on to their own text.
       await this.open({ kind: 'file', name: file.name, file }, file.name, this.source?.kind === 'file' ? null : DEFAULTS);
@@ -205,9 +206,24 @@ export class Controller {
     this.timeline.load(reply.timeline);
     this.view.sourcePanel.showVectorsStats(names, reply.info);
     this.loadedText = `Opened ${reply.info.words.toLocaleString('en')} vectors of ${reply.info.dim.toLocaleString('en')} dimensions from ${names}.`;
-    this.setState('loaded');
     this.paintAll();
     await this.mapModel.sendView();
+  }
+
+  /**
+   * Whether the page shows a model the worker holds: a prepared text (trained or not) or
+   * opened vectors. Not after a new text is chosen, until the worker has tokenized it: the
+   * worker's state then still describes the model that gives way (a BPE text reaches the
+   * worker only when its merges are learned, at Train).
+   */
+  get showsModel() {
+    return this.model != null && this.state !== 'idle';
+  }
+
+  /** Whether the statistics may follow the form: a prepared text, or a text chosen and not yet tokenized, with nothing running. */
+  get mayPrepare() {
+    if (this.working || this.state === 'loading' || !this.source) return false;
+    return this.state === 'prepared' || !this.showsModel;
   }
 
   /** Whether training or BPE learning is under way (running or paused): work a new text would cancel. */
@@ -227,7 +243,8 @@ export class Controller {
     }
     if (!this.working) return true;
     const going = { training: 'Training is running', paused: 'Training is paused', learning: 'BPE merges are being learned' }[this.state];
-    const asking = (this.asking = { what, learning: this.state === 'learning' });
+    const asking = { what, learning: this.state === 'learning' };
+    this.asking = asking;
     const question = this.view.confirm(
       `${going}. Stop it and open ${what}? What was learned so far gives way to it.`,
       `Stop and open ${what}`,
@@ -311,7 +328,8 @@ export class Controller {
     }
     const source = this.source;
     const opened = this.opened;
-    const mine = (this.preparations = (this.preparations ?? 0) + 1);
+    this.preparations = (this.preparations ?? 0) + 1;
+    const mine = this.preparations;
     try {
       const reply = await this.worker.request('prepare', { source, params });
       // A file opened meanwhile (dropped while the sample loads) has the last word.
@@ -332,7 +350,7 @@ export class Controller {
       this.preparedParams = JSON.stringify(params);
       /** The form as it was for the model prepared: a link trains the text with it again. */
       this.preparedForm = this.params.form.readParams();
-      this.setState('prepared');
+      this.showState();
       // The progress line said how the text was read and tokenized: now it says where training stands.
       this.paintProgress();
       this.view.showNotice(null);
@@ -343,12 +361,11 @@ export class Controller {
       if (this.source !== source || this.opened !== opened || this.preparations !== mine || error.message === SUPERSEDED) return false;
       // Train again refused (min count too high, nothing to learn): the worker keeps the
       // model trained before, so the page keeps it too, exports and queries included.
-      if (this.state === 'done' || this.state === 'stopped') {
-        this.setState(this.state);
+      this.showState();
+      if (this.showsModel && (this.state === 'done' || this.state === 'stopped')) {
         this.view.showNotice(`Cannot train ${this.sourceName} again: ${error.message}. The vectors trained before are kept.`);
         return false;
       }
-      this.setState('idle');
       this.view.sourcePanel.showStats(this.sourceName, null, 'Not prepared: see the message above.');
       this.view.showNotice(`Cannot prepare ${this.sourceName}: ${error.message}`);
       return false;
@@ -359,7 +376,7 @@ export class Controller {
    * The worker says where it trains: a pool of up to `max` threads, or one thread and why.
    * The Threads field is brought within that (see `Parameters.useThreads`), and a page on
    * one thread says why in one line under the progress.
-   * @param {import('./protocol.js').ThreadsInfo} threads
+   * @param {import('../protocol.js').ThreadsInfo} threads
    */
   useThreads(threads) {
     this.view.showThreadsNote(threads.max === 1 && threads.cause ? `Training on 1 thread: ${threads.cause}.` : null);
@@ -371,15 +388,15 @@ export class Controller {
     // A model change takes the new model's default learning rate, unless the person set one.
     if (name === 'model') this.params.followModel();
     const valid = this.params.checked() != null;
-    this.setState(this.state);
+    this.showState();
     // Training goes on with the parameters it started with.
     this.view.paramsForm.showParamsPending(this.working);
     if (!valid) return;
     // Before training, the statistics follow the parameters (min count, tokenizer).
     clearTimeout(this.prepareTimer);
-    if (this.state === 'prepared' || (this.state === 'idle' && this.source)) {
+    if (this.mayPrepare) {
       this.prepareTimer = setTimeout(() => {
-        if (this.state === 'prepared' || this.state === 'idle') this.prepare();
+        if (this.mayPrepare) this.prepare();
       }, 250);
     }
   }
@@ -461,7 +478,7 @@ export class Controller {
 
   /** The progress area: merges being learned (or where they were stopped), else training. */
   paintProgress() {
-    if (this.state === 'loaded') this.view.progressPanel.showProgressText(this.loadedText, this.progress);
+    if (this.state === 'loaded' && this.vectors) this.view.progressPanel.showProgressText(this.loadedText, this.progress);
     else if (this.learning) this.view.progressPanel.showBpeProgress(this.learning.progress, this.learning.stopped);
     else this.view.progressPanel.showProgress(this.progress, this.state);
   }
@@ -480,7 +497,7 @@ export class Controller {
   /** 'train' (start or resume), 'pause' or 'stop'; the worker replies with its new state. */
   async control(type) {
     const reply = await this.request(type);
-    if (reply) this.setState(reply.state);
+    if (reply) this.mirror(reply.state);
   }
 
   /** The worker's reply, or null after showing why it failed (a request that a newer one replaced fails silently). */
@@ -493,16 +510,26 @@ export class Controller {
     }
   }
 
-  /** @param {TrainingState} state */
-  setState(state) {
+  /**
+   * The worker's state changed (a `state` message, or the reply to train, pause or stop):
+   * the page takes it as it is, and shows it.
+   * @param {TrainingState} state
+   */
+  mirror(state) {
     this.state = state;
+    this.showState();
+  }
+
+  /** The controls, the progress line and the question to stop, as the state and the form say. */
+  showState() {
+    const state = this.state;
     const formValid = this.params.valid();
     const busy = state === 'training' || state === 'paused';
     const learning = state === 'learning' || state === 'loading';
-    const hasVectors = state === 'loaded' || (state !== 'idle' && state !== 'loading' && this.progress != null);
+    const hasVectors = this.showsModel && (state === 'loaded' || (state !== 'idle' && state !== 'loading' && this.progress != null));
     this.view.setControls({
       canTrain: Boolean(this.source) && formValid && !busy && !learning,
-      trainLabel: state === 'done' || state === 'stopped' ? 'Train again' : 'Train',
+      trainLabel: this.showsModel && (state === 'done' || state === 'stopped') ? 'Train again' : 'Train',
       canPause: busy,
       paused: state === 'paused',
       canStop: busy || learning,
@@ -526,7 +553,6 @@ export class Controller {
       const at = progress.done ? progress.epochs : progress.epoch - 1 + progress.epochTokensDone / progress.epochTokens;
       this.withinEpoch.push(at, progress.loss);
     }
-    if (this.state === 'prepared') this.setState('training');
     this.view.progressPanel.showProgress(progress, this.state);
     this.drawLoss();
   }
@@ -548,7 +574,7 @@ export class Controller {
    * vectors (or they gave way meanwhile). A bad setting (an unknown axis word) throws.
    */
   async projectFrame(settings) {
-    if (this.state === 'idle') return null;
+    if (!this.showsModel) return null;
     const model = this.model;
     // The reply is read before the worker's next message (its continuation runs first), so
     // its words are in order too.
@@ -556,7 +582,7 @@ export class Controller {
     return frame && frame.model === this.model && model === this.model ? frame : null;
   }
 
-  /** @param {import('./protocol.js').ProjectionMessage} message */
+  /** @param {import('../protocol.js').ProjectionMessage} message */
   showFrame(message) {
     // Even a frame that is not drawn may bring the words the next ones name.
     const frame = this.frameWords.attach(message);

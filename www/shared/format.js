@@ -1,7 +1,7 @@
 // @ts-check
 // Numbers, sizes and durations as the page writes them ("1,234", "1.2 MB", "1 min 05 s",
 // "23rd", "12.5 %"), and its lists of facts (a text's statistics, a token's facts): one way
-// each, for view.js and its panels.
+// each, for app/view.js and its panels.
 
 export const integer = new Intl.NumberFormat('en');
 

@@ -2,7 +2,7 @@
 // Composition root: load the wasm module (the page uses it to draw), start the training
 // worker, wire the view to it through the controller, open the built-in sample, and offer the
 // King James Bible when the server has it.
-import init, * as wasm from './pkg/embedscope.js';
+import init, * as wasm from '../pkg/embedscope.js';
 import { Controller } from './controller.js';
 import { explainLoadFailure } from './load-failure.js';
 import { View } from './view.js';
@@ -28,7 +28,7 @@ async function kjvUrl() {
 }
 
 // Vite bundles a worker only when it is created with this exact `new URL` shape.
-const createWorker = () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+const createWorker = () => new Worker(new URL('../worker/worker.js', import.meta.url), { type: 'module' });
 
 async function main() {
   await init();

@@ -4,9 +4,9 @@
 // The ranges are those of TrainConfig::validate and VocabConfig in the core, which checks
 // again and has the last word.
 
-/** @typedef {import('./protocol.js').Params} Params */
+/** @typedef {import('../protocol.js').Params} Params */
 
-import { MAX_THREADS, defaultThreads } from './threads.js';
+import { MAX_THREADS, defaultThreads } from '../worker/threads.js';
 
 /**
  * The numeric fields, in the form's order: name, label, range, whether integer, help, the
@@ -115,7 +115,7 @@ const FIXED = { maxVocab: null, minAlpha: 0.0001, nsExponent: 0.75, keepPunctuat
  * Checks the form's raw values. Returns the parameters, or the error message of each bad field.
  * @param {Record<string, string|boolean>} raw  field name → input value (checkbox: boolean)
  * @param {{maxThreads?: number, whyOneThread?: string|null}} [limits]  the threads the worker offers
- *   (www/threads.js; 1 in the single-threaded module, then `whyOneThread` says why)
+ *   (www/worker/threads.js; 1 in the single-threaded module, then `whyOneThread` says why)
  * @returns {{params: Params|null, errors: Record<string, string>}}
  */
 export function checkParams(raw, { maxThreads = MAX_THREADS, whyOneThread = null } = {}) {

@@ -1,6 +1,6 @@
 // @ts-check
 // What the page says when the wasm module does not load, in the page (main.js) or in the
-// training worker (worker-client.js): what went wrong and what the person can do about it.
+// training worker (worker-client.js, beside it): what went wrong and what the person can do about it.
 
 /**
  * A function returning a v128 (`i32.const 0; i8x16.splat; i8x16.popcnt`), valid only where

@@ -6,8 +6,8 @@
 // them, before anything may drop it (a frame of a model that gave way still names the list).
 // Plain JavaScript (no DOM), unit-tested in tests/www/.
 
-/** @typedef {import('./protocol.js').ProjectionMessage} ProjectionMessage */
-/** @typedef {import('./protocol.js').Frame} Frame */
+/** @typedef {import('../protocol.js').ProjectionMessage} ProjectionMessage */
+/** @typedef {import('../protocol.js').Frame} Frame */
 
 export class FrameWords {
   constructor() {

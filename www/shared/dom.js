@@ -1,5 +1,5 @@
 // @ts-check
-// The page's one lookup of an element by id, for view.js and the panels.
+// The page's one lookup of an element by id, for app/view.js and the panels.
 
 /**
  * The element of index.html with `id`. Typed `any` on purpose: which element an id names

@@ -1,8 +1,8 @@
 // @ts-check
 // One thread of the training worker's pool: a worker that instantiates the threaded wasm
 // module over the training worker's shared memory and then runs rayon threads for ever
-// (`run_pool_thread`, src/wasm/pool.rs). www/threads.js starts it; it does nothing else.
-import init, { run_pool_thread } from './pkg-threads/embedscope.js';
+// (`run_pool_thread`, src/wasm/pool.rs). www/worker/threads.js starts it; it does nothing else.
+import init, { run_pool_thread } from '../pkg-threads/embedscope.js';
 
 self.addEventListener('message', async ({ data: [module, memory] }) => {
   try {

@@ -12,24 +12,24 @@
 // the progress and training buttons (training/progress-panel.js), the queries
 // (queries/queries-panel.js), the evaluation card (evaluation/evaluation-panel.js), the Export
 // card (exports/export-panel.js), the map's (map/) and the timeline's (timeline/).
-import { MapPanel } from './map/map-panel.js';
-import { MapView } from './map/map-view.js';
-import { HistoryPanel, TimelinePanel } from './timeline/timeline-panel.js';
-import { readPalette } from './map/palette.js';
-import { ParamsForm } from './training/params-form.js';
-import { SourcePanel } from './training/source-panel.js';
-import { ProgressPanel } from './training/progress-panel.js';
-import { QueriesPanel } from './queries/queries-panel.js';
-import { EvaluationPanel } from './evaluation/evaluation-panel.js';
-import { ExportPanel } from './exports/export-panel.js';
-import { revealInvisible } from './tokens.js';
-import { $ } from './dom.js';
+import { MapPanel } from '../map/map-panel.js';
+import { MapView } from '../map/map-view.js';
+import { HistoryPanel, TimelinePanel } from '../timeline/timeline-panel.js';
+import { readPalette } from '../map/palette.js';
+import { ParamsForm } from '../training/params-form.js';
+import { SourcePanel } from '../training/source-panel.js';
+import { ProgressPanel } from '../training/progress-panel.js';
+import { QueriesPanel } from '../queries/queries-panel.js';
+import { EvaluationPanel } from '../evaluation/evaluation-panel.js';
+import { ExportPanel } from '../exports/export-panel.js';
+import { revealInvisible } from '../shared/tokens.js';
+import { $ } from '../shared/dom.js';
 
 /** Where the chosen theme is remembered. */
 const THEME_KEY = 'embedscope-theme';
 
 export class View {
-  /** @param {typeof import('./pkg/embedscope.js').Chart} Chart  the wasm chart class */
+  /** @param {typeof import('../pkg/embedscope.js').Chart} Chart  the wasm chart class */
   constructor(Chart) {
     this.paramsForm = new ParamsForm();
     this.sourcePanel = new SourcePanel();
