@@ -190,7 +190,10 @@ export async function endTrace(cdp) {
     .map((e) => ({ wallMs: e.dur / 1000, cpuMs: (e.tdur ?? e.dur) / 1000, threadTimed: e.tdur != null }));
 }
 
-/** Waits until the map has stopped moving (no glide, no easing, no redraw pending). */
+/**
+ * Waits until the map has stopped moving (no glide, no easing, no redraw pending). The page
+ * shows no sign of it but the canvas, so this asks the map itself.
+ */
 export async function settleMap(page) {
   await page.waitForTimeout(100);
   await page.waitForFunction(() => {

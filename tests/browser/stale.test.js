@@ -32,7 +32,10 @@ async function trainLong(page) {
   await progressText(page).filter({ hasText: /^Epoch [2-9]\d* of 500/ }).waitFor();
 }
 
-/** Counts, in `window.framesSeen`, the frames the controller is handed from now on, drawn or not. */
+/**
+ * Counts, in `window.framesSeen`, the frames the controller is handed from now on, drawn or
+ * not: a frame the page drops is what these tests look for, and a person cannot see one.
+ */
 async function countFrames(page) {
   await page.evaluate(() => {
     window.framesSeen = 0;
@@ -120,6 +123,7 @@ async function trainAndAskEverything(page) {
 function answersOn(page) {
   return page.evaluate(() => {
     const $ = (id) => document.getElementById(id);
+    // What the map draws for the answers is pixels on its canvas: read from its model.
     const { answers } = window.explorer.mapModel;
     return {
       neighbours: $('neighbours-list').children.length,
@@ -186,6 +190,7 @@ test('training again clears the answers of the model it replaces, and keeps the 
   );
   await button(page, 'Find').click();
   await page.getByText('Nearest to “king”').waitFor();
+  // The map draws the new answer (pixels on its canvas: read from its model).
   assert.equal(await page.evaluate(() => window.explorer.mapModel.answers.selected), 'king');
   assert.deepEqual(problems, []);
   await page.close();
@@ -328,7 +333,8 @@ test('the sanity check keeps to its line and does not replace an evaluation the 
   }
   await page.locator('#benchmark-file').setInputFiles(textFile('many.txt', `${lines.join('\n')}\n`));
   // Training on the sample ending mid-evaluation runs the sanity check: here it is made to
-  // start while the person's evaluation is at its first chunk.
+  // start while the person's evaluation is at its first chunk, through the controller, since
+  // no control starts it at a chosen moment.
   await page.evaluate(() => {
     const message = document.getElementById('evaluation-message');
     const observer = new MutationObserver(() => {

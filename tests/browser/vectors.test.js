@@ -206,6 +206,7 @@ test('the vectors info counts the vectors that are all zeros, and a zero vector 
   [3, 7, 8].forEach((i) => { rows[i].vector = [0, -0, 0, 0]; });
   await openFiles(page, [textFile('zeros.txt', word2vecText(rows))]);
   await stat(page, 'Format').waitFor();
+  // The count the worker reports with the vectors, which the page keeps but does not show.
   assert.equal(await page.evaluate(() => /** @type {any} */ (window).explorer.vectors.zeroVectors), 3);
   // A zero vector's neighbours: the card says it has no direction (it listed w0, w1, … at 0.000).
   await page.getByRole('combobox', { name: 'Word', exact: true }).fill('w3');
