@@ -150,6 +150,10 @@ export function explorerSuite({ before, after }) {
 export const button = (page, name) => page.getByRole('button', { name, exact: true });
 export const field = (page, name) => page.getByRole('textbox', { name, exact: true });
 export const combobox = (page, name) => page.getByRole('combobox', { name, exact: true });
+/** The map's canvas, an image named for what it shows and how to use it. */
+export const mapCanvas = (page) => page.getByRole('img', { name: /^Map of the words/ });
+/** The loss chart's canvas, an image named for the losses it shows ("Loss per epoch: 1: 2.3321, …"). */
+export const lossChart = (page) => page.getByRole('img', { name: /^Loss per epoch/ });
 /** A statistic of the opened text or vectors, by its term ("Vocabulary", "Lines", …). */
 export const stat = (page, name) => page.locator(`[data-stat="${name}"]`);
 
