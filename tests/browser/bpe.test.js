@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { button, combobox, explorerSuite, field, RESULTS, stat, waitUntilDone } from './helpers.js';
+import { button, combobox, explorerSuite, field, mapCanvas, RESULTS, stat, waitUntilDone } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -34,7 +34,7 @@ async function recordProgressText(page) {
  * round trip), the way explorer.test.js finds a plotted word.
  */
 async function plottedLabels(page) {
-  await page.locator('#plot').scrollIntoViewIfNeeded();
+  await mapCanvas(page).scrollIntoViewIfNeeded();
   return page.evaluate(() => {
     const canvas = document.getElementById('plot');
     const tooltip = document.getElementById('tooltip');
@@ -198,7 +198,7 @@ test('Stop while BPE merges are learned cancels them, and the page goes on', { t
   assert.ok(stoppedMerges >= clickedMerges && stoppedMerges < 20_000, `${clickedAt} → ${stoppedText}`);
   await page.waitForTimeout(500);
   assert.equal(await progressText(page).textContent(), stoppedText, 'learning stopped');
-  assert.equal(await page.locator('#progress').getAttribute('data-state'), 'stopped');
+  assert.equal(await page.getByRole('progressbar', { name: 'Training progress' }).getAttribute('data-state'), 'stopped');
   assert.equal(await button(page, 'Stop').isDisabled(), true);
   assert.equal(await button(page, 'Train').isDisabled(), false);
   await page.screenshot({ path: join(RESULTS, 'bpe-stopped.png'), fullPage: true });
@@ -294,7 +294,7 @@ test('Stop just after the BPE merges are learned, while the text is tokenized wi
   assert.ok(!seen.some((text) => /Epoch/.test(text)), `nothing trained: ${seen.slice(-4).join(' | ')}`);
   // Stop reached the worker before the text was tokenized with the merges: they are kept.
   assert.equal(await progressText(page).textContent(), 'Stopped before training: the BPE merges are learned (972 of 972).');
-  assert.equal(await page.locator('#progress').getAttribute('data-state'), 'stopped');
+  assert.equal(await page.getByRole('progressbar', { name: 'Training progress' }).getAttribute('data-state'), 'stopped');
   await page.locator('#cut-note', { hasText: 'their tokens are counted when you press Train' }).waitFor();
   assert.equal(await button(page, 'Stop').isDisabled(), true);
   assert.equal(await button(page, 'Pause').isDisabled(), true);

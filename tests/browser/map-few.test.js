@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { button, combobox, explorerSuite, RESULTS, settleMap as settle, trainSampleOnMap } from './helpers.js';
+import { button, combobox, explorerSuite, mapCanvas, RESULTS, settleMap as settle, trainSampleOnMap } from './helpers.js';
 
 /** The sample trained to the end (5 epochs: enough for its people), the map settled. */
 const trainSample = (page) => trainSampleOnMap(page, { epochs: 5 });
@@ -120,10 +120,10 @@ test('fewer words than k clusters: k is capped at the words shown, and the legen
 test('two isolated words: the flat axis gets the other axis\'s scale, and its ticks mean something', { timeout: 120_000 }, async () => {
   const { page, problems } = await suite.openExplorer();
   await trainSample(page);
-  await page.locator('#plot').scrollIntoViewIfNeeded();
+  await mapCanvas(page).scrollIntoViewIfNeeded();
   await isolateMatches(page, 'prince', 2);
   // Two words span one dimension: PC2 is float noise (QA: y from −4e−9 to 9e−8).
-  const [x0, x1, y0, y1] = (await page.locator('#plot').getAttribute('data-range')).split(',').map(Number);
+  const [x0, x1, y0, y1] = (await mapCanvas(page).getAttribute('data-range')).split(',').map(Number);
   // The words' coordinates and where the chart draws them, which the canvas shows only as pixels.
   const spread = await page.evaluate(() => {
     const { coords } = window.explorer.mapModel.scene;

@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { button, combobox, explorerSuite, field, launchChromium, RESULTS, settleMap as settle, stat, trainSampleOnMap as trainSample, waitUntilDone } from './helpers.js';
+import { button, combobox, explorerSuite, field, launchChromium, mapCanvas, RESULTS, settleMap as settle, stat, trainSampleOnMap as trainSample, waitUntilDone } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -40,12 +40,12 @@ const axesShown = (page, text) => combobox(page, 'Axes').locator('option:checked
 
 /** The camera's data range `[x0, x1, y0, y1]`, as the canvas reports it. */
 async function range(page) {
-  return (await page.locator('#plot').getAttribute('data-range')).split(',').map(Number);
+  return (await mapCanvas(page).getAttribute('data-range')).split(',').map(Number);
 }
 
 /** The plotting area `[left, top, right, bottom]` in page coordinates, and the range drawn. */
 async function frame(page) {
-  const box = await page.locator('#plot').boundingBox();
+  const box = await mapCanvas(page).boundingBox();
   const f = await page.evaluate(() => Array.from(window.explorer.view.map.chart.plot_frame()));
   return { area: [box.x + f[0], box.y + f[1], box.x + f[2], box.y + f[3]], range: f.slice(4) };
 }
@@ -57,7 +57,7 @@ function dataAt({ area: [l, t, r, b], range: [x0, x1, y0, y1] }, x, y) {
 
 /** Words on the map and where point i is drawn, in page coordinates. */
 async function drawnPoints(page) {
-  const box = await page.locator('#plot').boundingBox();
+  const box = await mapCanvas(page).boundingBox();
   const points = await page.evaluate(() => {
     const { map } = window.explorer.view;
     return map.scene.words.map((word, i) => [word, ...(Array.from(map.chart.point_position(i) ?? []))]);
@@ -76,7 +76,7 @@ const near = (a, b, tolerance, message) => assert.ok(Math.abs(a - b) <= toleranc
 test('zoom about the pointer labels more words; drag pans; reset by button, double-click and Home; keys when focused', { timeout: 120_000 }, async () => {
   const { page, problems } = await suite.openExplorer();
   await trainSample(page);
-  await page.locator('#plot').scrollIntoViewIfNeeded();
+  await mapCanvas(page).scrollIntoViewIfNeeded();
   const home = await range(page);
   const labelledBefore = new Set(await labelledWords(page));
   const { area } = await frame(page);
@@ -113,7 +113,7 @@ test('zoom about the pointer labels more words; drag pans; reset by button, doub
   const svg = (await readFile(await file.path())).toString('utf8');
   const texts = [...svg.matchAll(/<text [^>]*xml:space="preserve">([^<]*)<\/text>/g)].map((m) => m[1]);
   assert.deepEqual(new Set(texts), new Set(labelledAfter), 'the SVG holds the labels of the zoomed view');
-  await page.locator('#plot').scrollIntoViewIfNeeded();
+  await mapCanvas(page).scrollIntoViewIfNeeded();
 
   // A drag pans: the content follows the pointer.
   const [cx, cy] = [(area[0] + area[2]) / 2, (area[1] + area[3]) / 2];
@@ -146,7 +146,7 @@ test('zoom about the pointer labels more words; drag pans; reset by button, doub
   await isHome('double-click');
 
   // Keys act when the map has focus.
-  await page.locator('#plot').focus();
+  await mapCanvas(page).focus();
   await page.keyboard.press('+');
   await settle(page);
   const keyed = await range(page);
@@ -169,7 +169,7 @@ test('touch: a tap selects a word, a pinch zooms, a drag pans', { timeout: 120_0
     await page.goto(suite.url());
     await page.waitForSelector('#worker-status[data-state="ready"]');
     await trainSample(page);
-    await page.locator('#plot').scrollIntoViewIfNeeded();
+    await mapCanvas(page).scrollIntoViewIfNeeded();
     const labelled = await labelledWords(page);
     const target = (await drawnPoints(page)).find((p) => p.word === labelled[0]);
     await page.touchscreen.tap(target.x, target.y);
@@ -214,7 +214,7 @@ test('search on the map: substring or expression, a count, the first matches, ot
   assert.ok(words.length >= 100, `${words.length} words on the map`);
   const expected = words.filter((w) => w.toLowerCase().includes('king'));
   assert.equal(await count.textContent(), `${expected.length} ${expected.length === 1 ? 'match' : 'matches'}`);
-  const chips = await page.locator('#map-matches button').allTextContents();
+  const chips = await page.getByRole('list', { name: 'First matches' }).getByRole('button').allTextContents();
   assert.deepEqual(chips, expected.slice(0, chips.length));
   // Matches are drawn, the rest dimmed: no other word keeps a label.
   await settle(page);
@@ -228,10 +228,10 @@ test('search on the map: substring or expression, a count, the first matches, ot
   assert.equal(await find.getAttribute('aria-invalid'), 'true');
   await find.fill('^p');
   await page.waitForFunction(() => /^\d+ match/.test(document.getElementById('map-find-count').textContent));
-  const pWords = await page.locator('#map-matches button').allTextContents();
+  const pWords = await page.getByRole('list', { name: 'First matches' }).getByRole('button').allTextContents();
   assert.ok(pWords.length > 0 && pWords.every((w) => /^p/i.test(w)), `${pWords}`);
   // A listed match selects its word.
-  await page.locator('#map-matches button').first().click();
+  await page.getByRole('list', { name: 'First matches' }).getByRole('button').first().click();
   await page.waitForFunction((word) => document.getElementById('search').value === word, pWords[0]);
   await find.fill('');
   await page.waitForFunction(() => document.getElementById('map-find-count').textContent === '');
@@ -242,7 +242,7 @@ test('search on the map: substring or expression, a count, the first matches, ot
 test('selection: Shift-click adds words, a region selects what it covers, Clear empties it', { timeout: 120_000 }, async () => {
   const { page, problems } = await suite.openExplorer();
   await trainSample(page);
-  await page.locator('#plot').scrollIntoViewIfNeeded();
+  await mapCanvas(page).scrollIntoViewIfNeeded();
   const labelled = await labelledWords(page);
   const points = await drawnPoints(page);
   const [a, b] = labelled.slice(0, 2).map((w) => points.find((p) => p.word === w));
@@ -257,7 +257,7 @@ test('selection: Shift-click adds words, a region selects what it covers, Clear 
   // may scroll the page, so the points are found after it.)
   await button(page, 'Select region').click();
   assert.equal(await button(page, 'Select region').getAttribute('aria-pressed'), 'true');
-  await page.locator('#plot').scrollIntoViewIfNeeded();
+  await mapCanvas(page).scrollIntoViewIfNeeded();
   const { area } = await frame(page);
   const [x0, y0, x1, y1] = [area[0] + 10, area[1] + 10, (area[0] + area[2]) / 2, (area[1] + area[3]) / 2];
   const inside = (await drawnPoints(page)).filter((p) => p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1).map((p) => p.word);
@@ -319,7 +319,7 @@ test('the link keeps the view: zoom, search, colour and selection come back in a
   await combobox(page, 'Colour').selectOption('frequency');
   await page.getByRole('searchbox', { name: 'Find on the map' }).fill('queen');
   // The listed match selects the word (its neighbours too).
-  await page.locator('#map-matches button', { hasText: /^queen$/ }).click();
+  await page.getByRole('list', { name: 'First matches' }).getByRole('button', { name: 'queen', exact: true }).click();
   await page.getByRole('heading', { name: 'Selection: 1 word' }).waitFor();
   await button(page, 'Zoom in').click();
   await button(page, 'Zoom in').click();
@@ -421,7 +421,7 @@ const offset = (from, to) => [to[0] - from[0], to[1] - from[1]];
 test('isolating king, queen, man, woman, prince and princess shows parallel offsets; matches and an analogy isolate too', { timeout: 120_000 }, async () => {
   const { page, problems } = await suite.openExplorer();
   await trainSample(page);
-  await page.locator('#plot').scrollIntoViewIfNeeded();
+  await mapCanvas(page).scrollIntoViewIfNeeded();
   const people = ['king', 'queen', 'man', 'woman', 'prince', 'princess'];
   // Select them one by one: a click, then Shift-clicks (each found where it is drawn).
   for (const [i, word] of people.entries()) {

@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { button, combobox, explorerSuite, field, RESULTS, stat, waitUntilDone } from './helpers.js';
+import { button, combobox, explorerSuite, field, mapCanvas, RESULTS, stat, waitUntilDone } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -210,7 +210,7 @@ test('a frame of the old model that arrives after "stop and open" is not drawn',
   assert.equal(await page.locator('#plot-empty').isVisible(), true, 'the map is empty until the new text trains');
   assert.equal(await plotIsBlank(page), true, 'the last picture of the old model does not show through');
   // Nothing on the empty map answers the pointer.
-  const box = await page.locator('#plot').boundingBox();
+  const box = await mapCanvas(page).boundingBox();
   for (let i = 1; i < 10; i++) await page.mouse.move(box.x + (box.width * i) / 10, box.y + box.height / 2);
   assert.equal(await page.locator('#tooltip').isVisible(), false);
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);

@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { button, combobox, endTrace, explorerSuite, field, RESULTS, startTrace, stat, waitUntilDone } from './helpers.js';
+import { button, combobox, endTrace, explorerSuite, field, lossChart, mapCanvas, RESULTS, startTrace, stat, waitUntilDone } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -91,7 +91,7 @@ test('the slider scrubs the frames of a run by keys, says where it is, and the l
   // The map says which moment it shows (a recorded video does too).
   assert.equal(await mapCaption(page), 'before training');
   // Before training there is no moment of the loss to mark.
-  assert.equal(await page.locator('#loss-chart').getAttribute('data-marker'), '');
+  assert.equal(await lossChart(page).getAttribute('data-marker'), '');
   await page.screenshot({ path: join(RESULTS, 'timeline-first-frame.png') });
 
   await page.keyboard.press('ArrowRight');
@@ -101,11 +101,11 @@ test('the slider scrubs the frames of a run by keys, says where it is, and the l
   assert.equal(now.index, 2);
   assert.ok(now.mapShowsIt);
   assert.match(await page.locator('#timeline-moment').textContent(), new RegExp(`^Frame 3 of ${before.frames} · epoch`));
-  await page.locator('#plot').scrollIntoViewIfNeeded();
+  await mapCanvas(page).scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(RESULTS, 'timeline-scrubbed.png') });
   // A frame of training in the middle: the loss chart marks a moment of training (not the
   // start, which has none), and not its end (checked below).
-  const middle = await page.locator('#loss-chart').getAttribute('data-marker');
+  const middle = await lossChart(page).getAttribute('data-marker');
   assert.match(middle, /^epoch [1-4], [\d.,]+( k| M)? tokens$/);
 
   // End goes back to the newest frame, which the map then follows again.
@@ -114,7 +114,7 @@ test('the slider scrubs the frames of a run by keys, says where it is, and the l
   now = await state(page);
   assert.ok(now.live && now.index === before.frames - 1);
   assert.equal(await mapCaption(page), null, 'the newest frame needs no caption');
-  const end = await page.locator('#loss-chart').getAttribute('data-marker');
+  const end = await lossChart(page).getAttribute('data-marker');
   assert.match(end, /^epoch 4, /);
   assert.notEqual(middle, end, 'frame 3 is marked before the end of training');
   assert.deepEqual(problems, []);
@@ -170,7 +170,7 @@ test('a selected word leaves a fading trail on the map and in the SVG; its neigh
   assert.equal(trail.length, 1, 'one trail, the selected word’s');
   const frames = (await state(page)).frames;
   assert.ok(trail[0].length >= 2 * Math.min(frames - 1, 5), `a trail of ${trail[0].length / 2} points over ${frames} frames`);
-  await page.locator('#plot').scrollIntoViewIfNeeded();
+  await mapCanvas(page).scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(RESULTS, 'timeline-trail-light.png') });
 
   // The SVG holds the trail: segments in the palette's trail colour, fading (several opacities).
@@ -208,7 +208,7 @@ test('a selected word leaves a fading trail on the map and in the SVG; its neigh
 
   // The dark theme draws trails in its own colour.
   await combobox(page, 'Theme').selectOption('dark');
-  await page.locator('#plot').scrollIntoViewIfNeeded();
+  await mapCanvas(page).scrollIntoViewIfNeeded();
   await page.waitForTimeout(300);
   await page.screenshot({ path: join(RESULTS, 'timeline-trail-dark.png') });
   const dark = await page.evaluate(() => window.explorer.view.map.palette.trail.slice(0, 3).join(','));
