@@ -58,7 +58,7 @@ test('at 4096 dimensions, Train answers at once and Stop ends training at once',
   const stopped = await msUntil(page, () => document.getElementById('progress-text').textContent.startsWith('Stopped.'), 60_000);
   console.log(`4096 dimensions: stopped ${stopped} ms after Stop (${text})`);
   assert.ok(stopped < STOP_MS, `training stopped ${stopped} ms after Stop`);
-  assert.equal(await page.locator('#train').isEnabled(), true, 'Train enabled again');
+  assert.equal(await page.getByRole('button', { name: /^Train( again)?$/ }).isEnabled(), true, 'Train enabled again');
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { button, combobox, explorerSuite, field, RESULTS, stat, waitUntilDone } from './helpers.js';
+import { button, combobox, explorerSuite, field, mapCanvas, RESULTS, stat, waitUntilDone } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -34,7 +34,7 @@ async function recordProgressText(page) {
  * round trip), the way explorer.test.js finds a plotted word.
  */
 async function plottedLabels(page) {
-  await page.locator('#plot').scrollIntoViewIfNeeded();
+  await mapCanvas(page).scrollIntoViewIfNeeded();
   return page.evaluate(() => {
     const canvas = document.getElementById('plot');
     const tooltip = document.getElementById('tooltip');
@@ -198,7 +198,7 @@ test('Stop while BPE merges are learned cancels them, and the page goes on', { t
   assert.ok(stoppedMerges >= clickedMerges && stoppedMerges < 20_000, `${clickedAt} → ${stoppedText}`);
   await page.waitForTimeout(500);
   assert.equal(await progressText(page).textContent(), stoppedText, 'learning stopped');
-  assert.equal(await page.locator('#progress').getAttribute('data-state'), 'stopped');
+  assert.equal(await page.getByRole('progressbar', { name: 'Training progress' }).getAttribute('data-state'), 'stopped');
   assert.equal(await button(page, 'Stop').isDisabled(), true);
   assert.equal(await button(page, 'Train').isDisabled(), false);
   await page.screenshot({ path: join(RESULTS, 'bpe-stopped.png'), fullPage: true });
@@ -294,7 +294,7 @@ test('Stop just after the BPE merges are learned, while the text is tokenized wi
   assert.ok(!seen.some((text) => /Epoch/.test(text)), `nothing trained: ${seen.slice(-4).join(' | ')}`);
   // Stop reached the worker before the text was tokenized with the merges: they are kept.
   assert.equal(await progressText(page).textContent(), 'Stopped before training: the BPE merges are learned (972 of 972).');
-  assert.equal(await page.locator('#progress').getAttribute('data-state'), 'stopped');
+  assert.equal(await page.getByRole('progressbar', { name: 'Training progress' }).getAttribute('data-state'), 'stopped');
   await page.locator('#cut-note', { hasText: 'their tokens are counted when you press Train' }).waitFor();
   assert.equal(await button(page, 'Stop').isDisabled(), true);
   assert.equal(await button(page, 'Pause').isDisabled(), true);
@@ -307,18 +307,41 @@ test('Stop just after the BPE merges are learned, while the text is tokenized wi
 });
 
 const kjvPresent = await access('data/kjv.txt').then(() => true, () => false);
+const KJV_BUTTON = 'King James Bible (4 MB)';
+
+/**
+ * Asserts that the page, having read texts.json in full, does not offer the King James Bible.
+ * The page decides once texts.json's body has arrived (www/main.js), so the wait counts from
+ * that response, not from the page's load: a slow texts.json cannot make this pass unchecked.
+ * The response is awaited within 30 s (failing when the page never asks), then the button
+ * must stay hidden for a second, far longer than parsing `{}` takes.
+ */
+async function assertKjvNotOffered(page, texts) {
+  const response = await texts;
+  assert.equal(response.status(), 200);
+  await response.finished();
+  await page.waitForTimeout(1_000);
+  assert.equal(await button(page, KJV_BUTTON).isVisible(), false, 'the King James Bible is offered');
+  assert.equal(await button(page, 'Use the built-in sample').isVisible(), true);
+}
+
+/** The texts.json response the page is about to receive (attach before it loads). */
+const textsResponse = (page) => page.waitForResponse((response) => new URL(response.url()).pathname === '/texts.json', { timeout: 30_000 });
 
 test(`the King James Bible is offered ${kjvPresent ? 'and loads (data/kjv.txt is here)' : 'not at all (data/kjv.txt is missing)'}`, { timeout: 120_000 }, async () => {
-  const { page, problems } = await suite.openExplorer();
-  const kjv = button(page, 'King James Bible (4 MB)');
+  let texts;
+  const { page, problems } = await suite.openExplorer(async (tab) => { texts = textsResponse(tab); });
+  const kjv = button(page, KJV_BUTTON);
   if (!kjvPresent) {
-    await page.waitForTimeout(1_000);
-    assert.equal(await kjv.isVisible(), false);
+    await assertKjvNotOffered(page, texts);
     assert.deepEqual(problems, []);
     await page.close();
     return;
   }
-  await kjv.waitFor();
+  // The offer must appear once texts.json has arrived; a generous bound, as the dev server
+  // shares two cores with other builds.
+  assert.deepEqual(await (await texts).json(), { kjv: 'data/kjv.txt' });
+  await kjv.waitFor({ timeout: 30_000 });
   await kjv.click();
   await page.locator('#source-name', { hasText: 'King James Bible' }).waitFor();
   await stat(page, 'Tokens').waitFor({ timeout: 60_000 });
@@ -345,11 +368,12 @@ test(`the King James Bible is offered ${kjvPresent ? 'and loads (data/kjv.txt is
 
 test('without data/kjv.txt on the server, the King James Bible is not offered', { timeout: 60_000 }, async () => {
   // What the dev server's texts.json says when data/ lacks it (vite.config.js), and what dist/ holds.
-  const { page, problems } = await suite.openExplorer((tab) => tab.route('**/texts.json', (route) =>
-    route.fulfill({ status: 200, contentType: 'application/json', body: '{}\n' })));
-  await page.waitForTimeout(1_000);
-  assert.equal(await button(page, 'King James Bible (4 MB)').isVisible(), false);
-  assert.equal(await button(page, 'Use the built-in sample').isVisible(), true);
+  let texts;
+  const { page, problems } = await suite.openExplorer(async (tab) => {
+    texts = textsResponse(tab);
+    await tab.route('**/texts.json', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{}\n' }));
+  });
+  await assertKjvNotOffered(page, texts);
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { button, combobox, endTrace, explorerSuite, field, RESULTS, startTrace, stat, waitUntilDone } from './helpers.js';
+import { button, combobox, endTrace, explorerSuite, field, lossChart, mapCanvas, RESULTS, startTrace, stat, waitUntilDone } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -37,7 +37,7 @@ async function recordProgress(page) {
  */
 async function findPlottedWord(page) {
   // The real pointer can only reach what is on screen.
-  await page.locator('#plot').scrollIntoViewIfNeeded();
+  await mapCanvas(page).scrollIntoViewIfNeeded();
   const found = await page.evaluate(() => {
     const canvas = document.getElementById('plot');
     const tooltip = document.getElementById('tooltip');
@@ -93,7 +93,7 @@ test('the built-in sample trains, and the plot, neighbours and analogies answer'
   assert.equal(await progressbar(page).getAttribute('aria-valuenow'), '100');
   assert.match(await page.locator('#progress-text').textContent(), /Epoch 10 of 10 · 100 % · [\d,]+ tokens\/s/);
 
-  const losses = JSON.parse(await page.locator('#loss-chart').getAttribute('data-epoch-losses'));
+  const losses = JSON.parse(await lossChart(page).getAttribute('data-epoch-losses'));
   assert.equal(losses.length, 10);
   assert.ok(losses.at(-1) < losses[0], `the loss falls: ${losses.join(', ')}`);
   assert.ok((await plotColours(page)) > 5, 'the plot is drawn');
@@ -282,7 +282,7 @@ test('exports parse: word2vec text and binary, Projector TSV, projection CSV, PN
   // The projection: a header, then each plotted word with two finite coordinates.
   const csv = (await download('projection.csv')).toString('utf8').trimEnd().split('\r\n');
   assert.match(csv[0], /^word,PC1 \([\d.]+ % of variance\),PC2 /);
-  assert.equal(csv.length - 1, Math.min(vocabSize, Number(await page.locator('#plot-words').inputValue())));
+  assert.equal(csv.length - 1, Math.min(vocabSize, Number(await page.getByRole('spinbutton', { name: 'Words shown' }).inputValue())));
   for (const row of csv.slice(1)) {
     const [word, x, y] = row.split(',');
     assert.ok(words.includes(word), `${word} is in the vocabulary`);

@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { button, explorerSuite, field, stat, waitUntilDone } from './helpers.js';
+import { button, explorerSuite, field, lossChart, stat, waitUntilDone } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -78,7 +78,7 @@ test('a bundle records the parameters the vectors were trained with, not the for
   const { page, problems } = await openRecorded();
   await trainSample(page, 3);
   const threads = Number(await field(page, 'Threads').inputValue());
-  const losses = JSON.parse(await page.locator('#loss-chart').getAttribute('data-epoch-losses'));
+  const losses = JSON.parse(await lossChart(page).getAttribute('data-epoch-losses'));
   // The person edits the form after training; the vectors stay those of the run.
   await field(page, 'Epochs').fill('9');
   await field(page, 'Window').fill('2');

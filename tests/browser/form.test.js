@@ -115,7 +115,8 @@ test('the note that changed parameters wait for the next training goes when anot
   /** Trains the sample long, changes Window while it runs (the note shows), and stops. */
   const changeWhileTraining = async (window) => {
     await field(page, 'Epochs').fill('500');
-    await page.locator('#train').click();
+    // Train, or Train again after the first run.
+    await page.getByRole('button', { name: /^Train( again)?$/ }).click();
     await page.locator('#progress-text').filter({ hasText: /^Epoch \d+ of 500/ }).waitFor();
     await field(page, 'Window').fill(window);
     await pendingNote(page).waitFor();

@@ -150,6 +150,10 @@ export function explorerSuite({ before, after }) {
 export const button = (page, name) => page.getByRole('button', { name, exact: true });
 export const field = (page, name) => page.getByRole('textbox', { name, exact: true });
 export const combobox = (page, name) => page.getByRole('combobox', { name, exact: true });
+/** The map's canvas, an image named for what it shows and how to use it. */
+export const mapCanvas = (page) => page.getByRole('img', { name: /^Map of the words/ });
+/** The loss chart's canvas, an image named for the losses it shows ("Loss per epoch: 1: 2.3321, …"). */
+export const lossChart = (page) => page.getByRole('img', { name: /^Loss per epoch/ });
 /** A statistic of the opened text or vectors, by its term ("Vocabulary", "Lines", …). */
 export const stat = (page, name) => page.locator(`[data-stat="${name}"]`);
 
@@ -190,7 +194,10 @@ export async function endTrace(cdp) {
     .map((e) => ({ wallMs: e.dur / 1000, cpuMs: (e.tdur ?? e.dur) / 1000, threadTimed: e.tdur != null }));
 }
 
-/** Waits until the map has stopped moving (no glide, no easing, no redraw pending). */
+/**
+ * Waits until the map has stopped moving (no glide, no easing, no redraw pending). The page
+ * shows no sign of it but the canvas, so this asks the map itself.
+ */
 export async function settleMap(page) {
   await page.waitForTimeout(100);
   await page.waitForFunction(() => {

@@ -98,9 +98,13 @@ test('a worker that fails its first start is retried quietly and the sample trai
 test('a worker that ran and then died is restarted each time, however often', { timeout: 90_000 }, async () => {
   const { page, problems } = await suite.openExplorer();
   for (let death = 1; death <= 4; death++) {
+    // A deliberate panic, which no control can cause, through the worker's test request; the
+    // request never answers (the worker dies), so its rejection is expected, and the alert
+    // below is what the test checks.
     await page.evaluate(() => window.explorer.worker.request('testPanic').catch(() => {}));
     await page.getByRole('alert').filter({ hasText: 'was restarted' }).waitFor();
     await page.waitForSelector('#worker-status[data-state="ready"]');
+    // The notice has no close button; hidden, the next death's notice is a new one to wait for.
     await page.evaluate(() => { document.getElementById('notice').hidden = true; });
   }
   await button(page, 'Use the built-in sample').click();

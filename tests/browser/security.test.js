@@ -159,6 +159,9 @@ test('nothing leaves the page: no request but its own files, during load, traini
 
 test('a worker that dies is replaced, the page says so, and training works again', { timeout: 90_000 }, async () => {
   const { page, problems } = await openExplorer();
+  // A deliberate panic, which no control can cause, through the worker's test request; the
+  // request never answers (the worker dies), so its rejection is expected, and the alert
+  // below is what the test checks.
   await page.evaluate(() => window.explorer.worker.request('testPanic').catch(() => {}));
   await page.getByRole('alert').filter({ hasText: 'The training worker stopped' }).waitFor();
   assert.match(await page.getByRole('alert').textContent(), /restarted/);
@@ -176,6 +179,8 @@ test('actions at the wrong moment: double clicks, a new text while training, emp
   const { page, problems } = await openExplorer();
   const trainRequests = [];
   await page.exposeFunction('countTrain', () => trainRequests.push(1));
+  // The train requests the page sends the worker, counted where they leave it: a second run
+  // started and replaced at once would show nothing a person could see.
   await page.evaluate(() => {
     const worker = window.explorer.worker;
     const request = worker.request.bind(worker);
@@ -186,7 +191,7 @@ test('actions at the wrong moment: double clicks, a new text while training, emp
   });
   // Five quick clicks start one training.
   await field(page, 'Epochs').fill('200');
-  await page.locator('#train').click({ clickCount: 5, delay: 10 }).catch(() => {});
+  await button(page, 'Train').click({ clickCount: 5, delay: 10 });
   await progressText(page).filter({ hasText: /^Epoch \d+ of 200/ }).waitFor();
   assert.equal(trainRequests.length, 1);
 

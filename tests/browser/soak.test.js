@@ -89,7 +89,8 @@ test('hundreds of epochs: no long task on the main thread, a bounded loss chart,
   await button(page, 'Use the built-in sample').click();
   await stat(page, 'Vocabulary').waitFor();
   await field(page, 'Epochs').fill(String(EPOCHS));
-  // Each loss chart redraw: how many points it drew and how long it took.
+  // Each loss chart redraw: how many points it drew and how long it took (timed inside the
+  // page's view, since a redraw's cost is nothing a person can read).
   await page.evaluate(() => {
     const view = window.explorer.view;
     const draw = view.drawLoss.bind(view);

@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { button, combobox, explorerSuite, field, RESULTS, stat, waitUntilDone } from './helpers.js';
+import { button, combobox, explorerSuite, field, mapCanvas, RESULTS, stat, waitUntilDone } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -32,7 +32,10 @@ async function trainLong(page) {
   await progressText(page).filter({ hasText: /^Epoch [2-9]\d* of 500/ }).waitFor();
 }
 
-/** Counts, in `window.framesSeen`, the frames the controller is handed from now on, drawn or not. */
+/**
+ * Counts, in `window.framesSeen`, the frames the controller is handed from now on, drawn or
+ * not: a frame the page drops is what these tests look for, and a person cannot see one.
+ */
 async function countFrames(page) {
   await page.evaluate(() => {
     window.framesSeen = 0;
@@ -120,6 +123,7 @@ async function trainAndAskEverything(page) {
 function answersOn(page) {
   return page.evaluate(() => {
     const $ = (id) => document.getElementById(id);
+    // What the map draws for the answers is pixels on its canvas: read from its model.
     const { answers } = window.explorer.mapModel;
     return {
       neighbours: $('neighbours-list').children.length,
@@ -186,6 +190,7 @@ test('training again clears the answers of the model it replaces, and keeps the 
   );
   await button(page, 'Find').click();
   await page.getByText('Nearest to “king”').waitFor();
+  // The map draws the new answer (pixels on its canvas: read from its model).
   assert.equal(await page.evaluate(() => window.explorer.mapModel.answers.selected), 'king');
   assert.deepEqual(problems, []);
   await page.close();
@@ -205,7 +210,7 @@ test('a frame of the old model that arrives after "stop and open" is not drawn',
   assert.equal(await page.locator('#plot-empty').isVisible(), true, 'the map is empty until the new text trains');
   assert.equal(await plotIsBlank(page), true, 'the last picture of the old model does not show through');
   // Nothing on the empty map answers the pointer.
-  const box = await page.locator('#plot').boundingBox();
+  const box = await mapCanvas(page).boundingBox();
   for (let i = 1; i < 10; i++) await page.mouse.move(box.x + (box.width * i) / 10, box.y + box.height / 2);
   assert.equal(await page.locator('#tooltip').isVisible(), false);
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
@@ -328,7 +333,8 @@ test('the sanity check keeps to its line and does not replace an evaluation the 
   }
   await page.locator('#benchmark-file').setInputFiles(textFile('many.txt', `${lines.join('\n')}\n`));
   // Training on the sample ending mid-evaluation runs the sanity check: here it is made to
-  // start while the person's evaluation is at its first chunk.
+  // start while the person's evaluation is at its first chunk, through the controller, since
+  // no control starts it at a chosen moment.
   await page.evaluate(() => {
     const message = document.getElementById('evaluation-message');
     const observer = new MutationObserver(() => {

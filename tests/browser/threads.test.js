@@ -10,10 +10,10 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { build, preview } from 'vite';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { button, combobox, explorerSuite, field, freePort, openPage, stat, waitUntilDone, withChromium } from './helpers.js';
+import { button, combobox, explorerSuite, field, freePort, lossChart, openPage, stat, waitUntilDone, withChromium } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -25,12 +25,10 @@ async function assertSanityCheckPasses(page) {
   assert.ok(total === 296 && correct / total >= 0.9, await sanity.textContent());
 }
 
-/** The parameters in a bundle of the current model, exported as the Export card does. */
+/** The parameters in a bundle of the current model, downloaded from the Export card. */
 async function bundleParams(page) {
-  return page.evaluate(async () => {
-    const { bytes } = await window.explorer.worker.request('export', { format: 'bundle' });
-    return JSON.parse(new TextDecoder().decode(bytes)).params;
-  });
+  const [file] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), button(page, 'embedscope-bundle.json').click()]);
+  return JSON.parse(await readFile(await file.path(), 'utf8')).params;
 }
 
 /**
@@ -47,7 +45,7 @@ async function trainSampleOnThreads(page, threads) {
   const progress = await page.locator('#progress-text').textContent();
   assert.match(progress, new RegExp(`tokens/s · ${threads} threads · learning rate`), progress);
 
-  const losses = JSON.parse(await page.locator('#loss-chart').getAttribute('data-epoch-losses'));
+  const losses = JSON.parse(await lossChart(page).getAttribute('data-epoch-losses'));
   assert.equal(losses.length, 5);
   assert.ok(losses.every(Number.isFinite), `finite losses: ${losses.join(', ')}`);
   // One thread gives 2.33 in the first epoch and 2.05 in the last on the sample; vectors that
@@ -64,6 +62,8 @@ async function trainSampleOnThreads(page, threads) {
 
 test('on the dev server the worker trains on a pool of 2 threads that really run, and answers queries', { timeout: 240_000 }, async () => {
   const { page, problems } = await suite.openExplorer();
+  // The worker's own account of its pool: which module it loaded and how many threads run a
+  // job right now, which no control shows.
   const ask = (type, fields = {}) => page.evaluate(([t, f]) => window.explorer.worker.request(t, f), [type, fields]);
   const { info } = await ask('threads');
   assert.deepEqual(info, { module: 'threaded', max: Math.min(await page.evaluate(() => navigator.hardwareConcurrency), 8), cause: null });
@@ -88,10 +88,11 @@ test('on the dev server the worker trains on a pool of 2 threads that really run
   await field(page, 'Threads').fill('1');
   const once = [];
   for (let run = 0; run < 2; run++) {
-    await page.locator('#train').click();
+    // Train, then Train again.
+    await page.getByRole('button', { name: /^Train( again)?$/ }).click();
     await page.waitForFunction(() => !document.getElementById('progress-text').textContent.startsWith('Done.'));
     await waitUntilDone(page, 120_000);
-    once.push(await page.locator('#loss-chart').getAttribute('data-epoch-losses'));
+    once.push(await lossChart(page).getAttribute('data-epoch-losses'));
   }
   assert.equal(once[0], once[1], 'one thread is reproducible');
   const single = await ask('threads');
@@ -117,7 +118,7 @@ test('CBOW, chosen in the form, trains on 2 threads and answers the planted anal
   await field(page, 'Threads').fill('2');
   await button(page, 'Train').click();
   await waitUntilDone(page, 120_000);
-  const losses = JSON.parse(await page.locator('#loss-chart').getAttribute('data-epoch-losses'));
+  const losses = JSON.parse(await lossChart(page).getAttribute('data-epoch-losses'));
   assert.ok(losses.every(Number.isFinite) && losses.at(-1) < losses[0], `the loss falls: ${losses.join(', ')}`);
   // The sanity check after training on the sample: all 296 planted analogies, as for skip-gram.
   await assertSanityCheckPasses(page);
@@ -148,6 +149,7 @@ test('a panic in a training thread ends the run with its message, and the restar
   await field(page, 'Epochs').fill('50');
   // Thread 1 of the pool panics in the next step. The module is built with panic=abort, so
   // the thread traps inside the step; the worker used to wait for its job for ever.
+  // A deliberate panic, which no control can cause, through the worker's test request.
   await page.evaluate(() => window.explorer.worker.request('testPanic', { inThread: true }));
   await button(page, 'Train').click();
   const alert = page.getByRole('alert').filter({ hasText: 'The training worker stopped' });

@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { button, combobox, endTrace, explorerSuite, field, RESULTS, startTrace, stat, waitUntilDone } from './helpers.js';
+import { button, combobox, endTrace, explorerSuite, field, lossChart, mapCanvas, RESULTS, startTrace, stat, waitUntilDone } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -27,18 +27,33 @@ async function trainSample(page, epochs = 4) {
   await page.waitForTimeout(400);
 }
 
-/** What the timeline holds and shows, and the frame on the map. */
-const state = (page) => page.evaluate(() => {
-  const { timeline, mapModel } = window.explorer;
-  const i = timeline.shownIndex();
-  return {
-    frames: timeline.store.length,
-    index: i,
-    live: timeline.index == null,
-    mapShowsIt: mapModel.frame === timeline.store.at(i) || (timeline.index == null && mapModel.frame.coords === timeline.store.at(i).coords),
-    tokens: timeline.store.all().map((f) => f.tokensDone),
-  };
-});
+/**
+ * What the timeline shows, as the line beside the slider says it ("Frame 3 of 7 (newest) ·
+ * …"), and, from the page's internals, whether the map draws that frame and the exact tokens
+ * of every frame kept: a person sees neither (the map is pixels; the line rounds the tokens).
+ */
+async function state(page) {
+  // One round trip, so that a frame played in between cannot tell the two apart.
+  const seen = await page.evaluate(() => {
+    const { timeline, mapModel } = window.explorer;
+    const i = timeline.shownIndex();
+    return {
+      moment: document.getElementById('timeline-moment').textContent,
+      index: i,
+      mapShowsIt: mapModel.frame === timeline.store.at(i) || (timeline.index == null && mapModel.frame.coords === timeline.store.at(i).coords),
+      tokens: timeline.store.all().map((f) => f.tokensDone),
+    };
+  });
+  const [, shown, frames, newest] = seen.moment.match(/^Frame (\d+) of (\d+)( \(newest\))? · /) ?? [];
+  assert.ok(shown, `the timeline says which frame it shows: “${seen.moment}”`);
+  assert.equal(seen.index, Number(shown) - 1, 'the line tells the frame the timeline shows');
+  return { frames: Number(frames), index: seen.index, live: Boolean(newest), mapShowsIt: seen.mapShowsIt, tokens: seen.tokens };
+}
+
+/** The caption the map draws on its canvas (pixels to a person, so read from the scene). */
+const mapCaption = (page) => page.evaluate(() => window.explorer.mapModel.scene.options.caption);
+/** The trails the map draws, as `[x0, y0, x1, y1, …]` a trail (pixels to a person). */
+const mapTrails = (page) => page.evaluate(() => window.explorer.mapModel.scene.options.trails);
 
 async function download(page, click) {
   const [file] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), click()]);
@@ -74,9 +89,9 @@ test('the slider scrubs the frames of a run by keys, says where it is, and the l
   assert.ok(!now.live && now.mapShowsIt, 'the map shows the first frame');
   assert.equal(await s.getAttribute('aria-valuetext'), `frame 1 of ${before.frames}, before training`);
   // The map says which moment it shows (a recorded video does too).
-  assert.equal(await page.evaluate(() => window.explorer.mapModel.scene.options.caption), 'before training');
+  assert.equal(await mapCaption(page), 'before training');
   // Before training there is no moment of the loss to mark.
-  assert.equal(await page.locator('#loss-chart').getAttribute('data-marker'), '');
+  assert.equal(await lossChart(page).getAttribute('data-marker'), '');
   await page.screenshot({ path: join(RESULTS, 'timeline-first-frame.png') });
 
   await page.keyboard.press('ArrowRight');
@@ -86,19 +101,22 @@ test('the slider scrubs the frames of a run by keys, says where it is, and the l
   assert.equal(now.index, 2);
   assert.ok(now.mapShowsIt);
   assert.match(await page.locator('#timeline-moment').textContent(), new RegExp(`^Frame 3 of ${before.frames} · epoch`));
-  await page.locator('#plot').scrollIntoViewIfNeeded();
+  await mapCanvas(page).scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(RESULTS, 'timeline-scrubbed.png') });
-  // A frame of training in the middle: the marker is between the ends of the loss chart.
-  const marker = await page.evaluate(() => window.explorer.timeline.marker());
-  assert.ok(marker.at > 0 && marker.at < 4, JSON.stringify(marker));
+  // A frame of training in the middle: the loss chart marks a moment of training (not the
+  // start, which has none), and not its end (checked below).
+  const middle = await lossChart(page).getAttribute('data-marker');
+  assert.match(middle, /^epoch [1-4], [\d.,]+( k| M)? tokens$/);
 
   // End goes back to the newest frame, which the map then follows again.
   await page.keyboard.press('End');
   await page.waitForTimeout(100);
   now = await state(page);
   assert.ok(now.live && now.index === before.frames - 1);
-  assert.equal(await page.evaluate(() => window.explorer.mapModel.scene.options.caption), null, 'the newest frame needs no caption');
-  assert.match(await page.locator('#loss-chart').getAttribute('data-marker'), /^epoch 4, /);
+  assert.equal(await mapCaption(page), null, 'the newest frame needs no caption');
+  const end = await lossChart(page).getAttribute('data-marker');
+  assert.match(end, /^epoch 4, /);
+  assert.notEqual(middle, end, 'frame 3 is marked before the end of training');
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -142,19 +160,22 @@ test('a selected word leaves a fading trail on the map and in the SVG; its neigh
   await trainSample(page, 4);
   const framesBefore = (await state(page)).frames;
   await selectWord(page, 'king');
+  // The map places the neighbours that were not among its 60 words (a person sees them
+  // appear, but cannot tell them from the rest on the canvas).
   await page.waitForFunction(() => window.explorer.mapModel.frame.extraWords.length > 0);
   await page.waitForTimeout(300);
   // The map drawn again with the neighbours placed is the same moment, not a new frame.
   assert.equal((await state(page)).frames, framesBefore);
-  const trail = await page.evaluate(() => window.explorer.mapModel.scene.options.trails);
+  const trail = await mapTrails(page);
   assert.equal(trail.length, 1, 'one trail, the selected word’s');
   const frames = (await state(page)).frames;
   assert.ok(trail[0].length >= 2 * Math.min(frames - 1, 5), `a trail of ${trail[0].length / 2} points over ${frames} frames`);
-  await page.locator('#plot').scrollIntoViewIfNeeded();
+  await mapCanvas(page).scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(RESULTS, 'timeline-trail-light.png') });
 
   // The SVG holds the trail: segments in the palette's trail colour, fading (several opacities).
   const svg = (await download(page, () => button(page, 'Trail picture (SVG)').click())).bytes.toString('utf8');
+  // The theme's trail colour, which the page keeps in its palette (no control shows it).
   const trailColour = await page.evaluate(() => window.explorer.view.map.palette.trail.slice(0, 3).join(','));
   const opacities = new Set([...svg.matchAll(new RegExp(`stroke="rgba\\(${trailColour},([\\d.]+)\\)"`, 'g'))].map((m) => m[1]));
   assert.ok(opacities.size >= 3, `trail strokes in ${opacities.size} opacities`);
@@ -165,11 +186,11 @@ test('a selected word leaves a fading trail on the map and in the SVG; its neigh
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
   await page.waitForTimeout(150);
-  const earlier = await page.evaluate(() => window.explorer.mapModel.scene.options.trails);
+  const earlier = await mapTrails(page);
   assert.ok(earlier.length === 1 && earlier[0].length === 6, `3 points at frame 3: ${JSON.stringify(earlier)}`);
   // Trails off: none.
   await page.getByRole('checkbox', { name: 'Trails of the selected words' }).uncheck();
-  assert.deepEqual(await page.evaluate(() => window.explorer.mapModel.scene.options.trails), []);
+  assert.deepEqual(await mapTrails(page), []);
   await page.getByRole('checkbox', { name: 'Trails of the selected words' }).check();
 
   // Neighbours through time: a column per epoch, the last one the neighbours of now.
@@ -178,7 +199,7 @@ test('a selected word leaves a fading trail on the map and in the SVG; its neigh
   const heads = await table.locator('thead th').allTextContents();
   assert.deepEqual(heads, ['rank', 'epoch 1', 'epoch 2', 'epoch 3', 'epoch 4']);
   const lastColumn = await table.locator('tbody tr td:last-child').allTextContents();
-  const listed = await page.evaluate(() => window.explorer.mapModel.answers.neighbours.map((n) => n.word));
+  const listed = await page.locator('#neighbours-list .word').allTextContents();
   assert.deepEqual(lastColumn.slice(0, 3), listed.slice(0, 3), 'the last epoch’s neighbours are those of the vectors now');
   const firstColumn = await table.locator('tbody tr td:nth-child(2)').allTextContents();
   assert.notDeepEqual(firstColumn, lastColumn, 'the neighbours changed as training went');
@@ -187,7 +208,7 @@ test('a selected word leaves a fading trail on the map and in the SVG; its neigh
 
   // The dark theme draws trails in its own colour.
   await combobox(page, 'Theme').selectOption('dark');
-  await page.locator('#plot').scrollIntoViewIfNeeded();
+  await mapCanvas(page).scrollIntoViewIfNeeded();
   await page.waitForTimeout(300);
   await page.screenshot({ path: join(RESULTS, 'timeline-trail-dark.png') });
   const dark = await page.evaluate(() => window.explorer.view.map.palette.trail.slice(0, 3).join(','));
@@ -219,6 +240,7 @@ test('a bundle saved after training holds the timeline, and re-opened it replays
   await page.locator('#layout-progress').filter({ hasText: 't-SNE: done after 750 iterations.' }).waitFor({ timeout: 60_000 });
   await page.waitForTimeout(300);
   const { frames } = await state(page);
+  // The frames' coordinates, bit for bit, which no control shows.
   const kept = await page.evaluate(() => window.explorer.timeline.store.all().map((f) => [f.tokensDone, f.view.method, Array.from(f.coords.subarray(0, 4))]));
   const bundle = await download(page, () => button(page, 'embedscope-bundle.json').click());
   const json = JSON.parse(bundle.bytes.toString('utf8'));
@@ -235,6 +257,7 @@ test('a bundle saved after training holds the timeline, and re-opened it replays
   // Every frame showed the sample's words, PCA's while training and t-SNE's after: the worker
   // sent them with the first frame only (www/map/frame-words.js), and all share the array the
   // page put back into each.
+  // How many lists arrived and how many arrays hold them: memory a person cannot see.
   const lists = await page.evaluate(() => ({
     received: window.explorer.frameWords.received,
     arrays: new Set(window.explorer.timeline.store.all().map((f) => f.words)).size,
@@ -245,7 +268,7 @@ test('a bundle saved after training holds the timeline, and re-opened it replays
   // Opened in a fresh tab: the frames come back, and Play replays them.
   const { page: other, problems: otherProblems } = await suite.openExplorer();
   await other.getByLabel('Open a file…').setInputFiles({ name: 'run.json', mimeType: 'application/json', buffer: bundle.bytes });
-  await stat(other, 'Vectors').waitFor().catch(() => {});
+  assert.equal(await stat(other, 'Format').textContent(), 'embedscope bundle');
   await slider(other).waitFor();
   const opened = await other.evaluate(() => window.explorer.timeline.store.all().map((f) => [f.tokensDone, f.view.method, Array.from(f.coords.subarray(0, 4))]));
   // The bundle's frames, bit for bit, then the frame of the vectors as opened.
@@ -281,6 +304,13 @@ function manyWords() {
   return `${lines.join('\n')}\n`;
 }
 
+/** The word of `text` seen fewest times (the first such in the text). */
+function rarestWord(text) {
+  const counts = new Map();
+  for (const word of text.split(/\s+/).filter(Boolean)) counts.set(word, (counts.get(word) ?? 0) + 1);
+  return [...counts].reduce((rarest, entry) => (entry[1] < rarest[1] ? entry : rarest))[0];
+}
+
 test('scrubbing and playing 10,000 words: no main-thread task over 50 ms', { timeout: 240_000 }, async () => {
   const { page, problems } = await suite.openExplorer();
   await page.getByLabel('Open a file…').setInputFiles({ name: 'many.txt', mimeType: 'text/plain', buffer: Buffer.from(manyWords()) });
@@ -295,15 +325,18 @@ test('scrubbing and playing 10,000 words: no main-thread task over 50 ms', { tim
   await waitUntilDone(page, 200_000);
   await page.waitForTimeout(500);
   const { frames } = await state(page);
+  // The frames hold all 10,000 words shown (points on the canvas, which a person cannot count).
   const words = await page.evaluate(() => window.explorer.timeline.store.last().words.length);
   assert.equal(words, 10_000);
   assert.ok(frames >= 4, `${frames} frames`);
-  // Neighbours through time are kept for the 1,000 most frequent words only, and it says so.
-  const rare = await page.evaluate(() => window.explorer.timeline.store.last().words[5000]);
+  // Neighbours through time are kept for the 1,000 most frequent words only, and it says so
+  // of the text's rarest word.
+  const rare = rarestWord(manyWords());
   await selectWord(page, rare);
   await page.locator('#history-message').filter({ hasText: /kept for the 1000 most frequent words/ }).waitFor();
   await selectWord(page, 'w1');
 
+  // How often the map drew, counted by the page (a person sees the map move, not a count).
   const drawsBefore = await page.evaluate(() => window.explorer.view.map.draws);
   const cdp = await page.context().newCDPSession(page);
   await startTrace(cdp);
@@ -340,7 +373,7 @@ test('vectors trained elsewhere have no timeline to replay and no neighbours thr
   const rows = ['king 1 0 0', 'queen 0.9 0.2 0', 'man 0.5 0.5 0.1', 'woman 0.4 0.6 0.2', 'prince 0.8 0.1 0.3'];
   const file = `${rows.length} 3\n${rows.join('\n')}\n`;
   await page.getByLabel('Open a file…').setInputFiles({ name: 'vectors.txt', mimeType: 'text/plain', buffer: Buffer.from(file) });
-  await page.waitForFunction(() => window.explorer.mapModel.frame?.words.length === 5);
+  await stat(page, 'Vocabulary').filter({ hasText: /^5$/ }).waitFor();
   await selectWord(page, 'king');
   await page.waitForTimeout(300);
   assert.equal(await page.locator('#history').isHidden(), true, 'no neighbours through time');
