@@ -5,7 +5,7 @@
 // changing each frame, as when the pointer moves over the map. Prints the median, 95th
 // percentile and worst of the first 60 redraws at 1,000 and 10,000 points (cold: the engine
 // is still compiling the module's code to its faster tier, so they are slower) and of the
-// 240 that follow (steady: the animation as it goes on), beside the budgets of issue 11
+// 240 that follow (steady: the animation as it goes on), beside their budgets
 // (4 ms and 16 ms: one display frame); then the first draw of a new list of 10,000 words (set_words and the draw
 // that follows it, as the page does when a frame brings other words), beside the budget of
 // a main-thread task (50 ms). Asserts nothing.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Training speed and quality on the King James Bible, every row of issue 13 side by side in
+# Training speed and quality on the King James Bible, every row side by side in
 # one run: embedscope natively on 1 and 2 threads, skip-gram and CBOW; embedscope in a Web
 # Worker in Chromium on 1 and 2 threads (scripts/bench-threads.mjs --kjv-only); gensim with
 # workers=1 and 2; fastText skip-gram without subwords when its package is installed; the

@@ -17,7 +17,7 @@ want_browser=false
 want_kjv=false
 want_gensim=false
 want_fasttext=false
-# The version whose speed and file reader the README quotes.
+# The version whose speed and file reader docs/benchmarks.md and the tests measure against.
 GENSIM_VERSION=4.4.0
 FASTTEXT_VERSION=0.9.3
 for arg in "$@"; do

@@ -41,7 +41,7 @@ export const DEFAULTS = {
   threads: defaultThreads(),
 };
 
-/** What the built-in sample needs to answer its planted analogies (see src/sample.rs). */
+/** What the built-in sample needs to answer its planted analogies (see src/planted.rs). */
 export const SAMPLE_PRESET = {
   // With BPE, 800 tokens on the sample's 28 letters give its phrases ("the king ", " and also ").
   tokenizer: 'whitespace', lowercase: false, bpeVocabSize: 800, bpeMode: 'cross',

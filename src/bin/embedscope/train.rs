@@ -72,7 +72,7 @@ trains on N threads at once (default: this machine's cores), lock-free as word2v
 gensim do; only --threads 1 gives bit-identical vectors for the same text, parameters and
 seed, and the output says which a run was. --shared-noise draws a window's noise words once
 for all its pairs instead of once a pair (Ji et al. 2016): faster, at the same quality on
-the benchmark (README).
+the benchmark (docs/benchmarks.md).
 
 train writes word2vec text, or with --format (by default from the name: .bin binary,
 .tsv a vectors.tsv plus its metadata.tsv, .json a bundle) binary, GloVe, Projector TSV or an
