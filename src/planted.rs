@@ -170,6 +170,19 @@ const OPENERS: [&str; 6] = ["", "", "", "they say", "as everyone knows", "in the
 /// Words that join two predicates.
 const JOINERS: [&str; 4] = ["and", "and", "and then", "and also"];
 
+/// Sentences of the built-in sample ([`sample_corpus`]).
+pub const SAMPLE_SENTENCES: usize = 2_000;
+
+/// The seed the built-in sample is written with.
+pub const SAMPLE_SEED: u64 = 2013;
+
+/// The built-in sample: [`SAMPLE_SENTENCES`] sentences written with [`SAMPLE_SEED`], which
+/// the page offers with no network and no file, and trains with
+/// [`crate::params::spec::SAMPLE_PRESET`].
+pub fn sample_corpus() -> String {
+    planted_corpus(SAMPLE_SENTENCES, SAMPLE_SEED)
+}
+
 /// Writes `n_sentences` sentences with planted structure, one a line, in lowercase ASCII
 /// words separated by single spaces. The same seed gives the same text on every platform.
 ///
@@ -323,32 +336,25 @@ mod tests {
     use crate::eval::{
         AnalogyOptions, AnalogySet, SimilarityOptions, SimilaritySet, evaluate_analogies, evaluate_similarity,
     };
-    use crate::text::{Corpus, VocabConfig, WhitespaceTokenizer};
+    use crate::params::spec::SAMPLE_PRESET;
+    use crate::text::Corpus;
     use crate::train::{TrainConfig, Trainer};
     use crate::vectors::AnalogyMethod;
-
-    const CORPUS_SEED: u64 = 2013;
-    const N_SENTENCES: usize = 2_000;
 
     pub(super) fn no_clock() -> f64 {
         0.0
     }
 
     pub(super) fn corpus() -> Corpus {
-        let text = planted_corpus(N_SENTENCES, CORPUS_SEED);
-        Corpus::build(&text, &WhitespaceTokenizer, &VocabConfig::default()).expect("the sample builds")
+        let preset = SAMPLE_PRESET;
+        let tokenizer =
+            preset.tokenizer().ok().and_then(|spec| spec.ready()).expect("a word-level tokenizer");
+        Corpus::build(&sample_corpus(), &*tokenizer, &preset.vocab_config()).expect("the sample builds")
     }
 
+    /// The sample's preset, as the page trains it, under `seed`.
     pub(super) fn config(seed: u64) -> TrainConfig {
-        TrainConfig {
-            dim: 50,
-            window: 8,
-            sample: 0.0,
-            alpha: 0.05,
-            epochs: 5,
-            seed,
-            ..TrainConfig::default()
-        }
+        TrainConfig { seed, ..SAMPLE_PRESET.train_config() }
     }
 
     pub(super) fn trained(mut trainer: Trainer) -> Embeddings {

@@ -3,7 +3,8 @@
 #![cfg(target_arch = "wasm32")]
 
 use embedscope::Session;
-use embedscope::planted::{planted_analogies, planted_corpus};
+use embedscope::params::spec::SAMPLE_PRESET;
+use embedscope::planted::{SAMPLE_SENTENCES, planted_analogies, planted_corpus, sample_corpus};
 use js_sys::{Array, Float32Array, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
@@ -18,18 +19,26 @@ fn number(value: &JsValue, key: &str) -> f64 {
     field(value, key).as_f64().unwrap_or_else(|| panic!("{key} is not a number"))
 }
 
-/// The built-in sample's preset (dim 50, window 8, no subsampling, alpha 0.05).
+/// The built-in sample's preset (`SAMPLE_PRESET`: dim 50, window 8, no subsampling, alpha
+/// 0.05), with `overrides`.
 fn sample_params(overrides: &[(&str, JsValue)]) -> JsValue {
     let params = js_sys::Object::new();
-    let defaults: [(&str, JsValue); 6] = [
-        ("dim", 50.into()),
-        ("window", 8.into()),
-        ("sample", 0.into()),
-        ("alpha", 0.05.into()),
-        ("epochs", 5.into()),
-        ("tokenizer", "whitespace".into()),
+    let p = SAMPLE_PRESET;
+    let preset: [(&str, JsValue); 12] = [
+        ("tokenizer", p.tokenizer.into()),
+        ("lowercase", p.lowercase.into()),
+        ("bpeVocabSize", (p.bpe_vocab_size as f64).into()),
+        ("bpeMode", p.bpe_mode.into()),
+        ("dim", (p.dim as f64).into()),
+        ("window", (p.window as f64).into()),
+        ("negative", (p.negative as f64).into()),
+        ("sample", p.sample.into()),
+        ("minCount", (p.min_count as f64).into()),
+        ("epochs", p.epochs.into()),
+        ("alpha", p.alpha.into()),
+        ("seed", (p.seed as f64).into()),
     ];
-    for (key, value) in defaults.iter().chain(overrides) {
+    for (key, value) in preset.iter().chain(overrides) {
         Reflect::set(&params, &(*key).into(), value).unwrap();
     }
     params.into()
@@ -49,8 +58,8 @@ fn error_message<T: std::fmt::Debug>(result: Result<T, wasm_bindgen::JsError>) -
 #[wasm_bindgen_test]
 fn trains_the_sample_in_chunks_and_answers_queries() {
     let mut session = Session::new();
-    let stats = prepare(&mut session, &planted_corpus(2_000, 2013), sample_params(&[])).unwrap();
-    assert_eq!(number(&stats, "lines"), 2000.0);
+    let stats = prepare(&mut session, &sample_corpus(), sample_params(&[])).unwrap();
+    assert_eq!(number(&stats, "lines"), SAMPLE_SENTENCES as f64);
     assert!(number(&stats, "vocabSize") > 50.0);
 
     let mut progress = session.step(5_000.0).unwrap();

@@ -14,11 +14,13 @@ use std::sync::Arc;
 
 use super::{TokenSink, Tokenizer, Words};
 use crate::error::{Error, Result};
+use crate::params::spec;
 
 /// How the vocabulary is cut.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct VocabConfig {
-    /// Drop token types that occur fewer than this many times (at least 1; default 5).
+    /// Drop token types that occur fewer than this many times (at least 1; default 5: see
+    /// [`spec::MIN_COUNT`]).
     pub min_count: u64,
     /// Keep at most this many types, the most frequent (after `min_count`); at least 2;
     /// `None` keeps all.
@@ -27,20 +29,14 @@ pub struct VocabConfig {
 
 impl Default for VocabConfig {
     fn default() -> Self {
-        VocabConfig { min_count: 5, max_vocab: None }
+        VocabConfig { min_count: spec::MIN_COUNT.default as u64, max_vocab: spec::FIXED.max_vocab }
     }
 }
 
 impl VocabConfig {
     /// Checks every field, naming the first bad one and its valid range.
     pub fn validate(&self) -> Result<()> {
-        if self.min_count == 0 {
-            return Err(Error::InvalidParameter {
-                name: "min_count",
-                value: "0".into(),
-                expected: "an integer of at least 1".into(),
-            });
-        }
+        spec::MIN_COUNT.check_whole("min_count", self.min_count, "")?;
         if let Some(max_vocab @ 0..2) = self.max_vocab {
             // Embeddings of a single word mean nothing.
             return Err(Error::InvalidParameter {

@@ -2,6 +2,7 @@
 //! memory a model will take, checked before anything is allocated.
 
 use crate::error::{Error, Result};
+use crate::params::spec;
 
 /// The most memory a model may take by [`TrainConfig::model_bytes`]'s estimate: 1.5 GiB.
 /// A wasm32 instance has 4 GiB of memory in all, which must also hold the text, the
@@ -26,10 +27,14 @@ const BYTES_PER_WORD_DIM: u64 = 4 * 4;
 const BYTES_PER_TOKEN: u64 = 4;
 
 /// The most threads [`TrainConfig::validate`] accepts.
-pub const MAX_THREADS: usize = 256;
+pub const MAX_THREADS: usize = match spec::THREADS.max {
+    Some(max) => max as usize,
+    None => usize::MAX,
+};
 
 /// Parameters of word2vec with negative sampling: skip-gram (the default) or CBOW.
 /// Defaults follow word2vec.c and gensim; [`TrainConfig::cbow_default`] gives CBOW's.
+/// The defaults and ranges are those of the parameters' table, [`crate::params::spec`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TrainConfig {
     /// Dimension of each vector (1..=4096; default 100).
@@ -72,16 +77,16 @@ pub struct TrainConfig {
 impl Default for TrainConfig {
     fn default() -> Self {
         TrainConfig {
-            dim: 100,
-            window: 5,
-            negative: 5,
-            sample: 1e-3,
-            alpha: 0.025,
-            min_alpha: 0.0001,
-            epochs: 5,
-            ns_exponent: 0.75,
-            seed: 1,
-            threads: 1,
+            dim: spec::DIM.default as usize,
+            window: spec::WINDOW.default as usize,
+            negative: spec::NEGATIVE.default as usize,
+            sample: spec::SAMPLE.default,
+            alpha: spec::DEFAULT_ALPHA.skipgram as f32,
+            min_alpha: spec::MIN_ALPHA.default as f32,
+            epochs: spec::EPOCHS.default as u32,
+            ns_exponent: spec::NS_EXPONENT.default,
+            seed: spec::SEED.default as u64,
+            threads: spec::THREADS.default as usize,
             cbow: false,
             shared_noise: false,
         }
@@ -90,7 +95,7 @@ impl Default for TrainConfig {
 
 impl TrainConfig {
     /// The initial learning rate word2vec.c and gensim use for CBOW.
-    pub const CBOW_ALPHA: f32 = 0.05;
+    pub const CBOW_ALPHA: f32 = spec::DEFAULT_ALPHA.cbow as f32;
 
     /// The defaults for CBOW: [`TrainConfig::default`] with `cbow` set and the learning rate
     /// at [`TrainConfig::CBOW_ALPHA`] (word2vec.c's rule: 0.05 for CBOW, 0.025 for
@@ -106,32 +111,24 @@ impl TrainConfig {
 
     /// Checks every field, naming the first bad one and its valid range.
     pub fn validate(&self) -> Result<()> {
-        check_int("dim", self.dim as u64, 1, MAX_DIM)?;
-        check_int("window", self.window as u64, 1, 100)?;
-        check_int("negative", self.negative as u64, 1, 100)?;
-        check_int("epochs", self.epochs as u64, 1, 1000)?;
-        check_int("threads", self.threads as u64, 1, MAX_THREADS as u64)?;
-        check_real(
-            "sample",
-            self.sample,
-            self.sample >= 0.0 && self.sample <= 1.0,
-            "a number from 0 to 1 (0 disables subsampling)",
-        )?;
+        spec::DIM.check_whole("dim", self.dim as u64, "")?;
+        spec::WINDOW.check_whole("window", self.window as u64, "")?;
+        spec::NEGATIVE.check_whole("negative", self.negative as u64, "")?;
+        spec::EPOCHS.check_whole("epochs", self.epochs as u64, "")?;
+        spec::THREADS.check_whole("threads", self.threads as u64, "")?;
+        spec::SAMPLE.check("sample", self.sample, " (0 disables subsampling)")?;
         let alpha = self.alpha as f64;
-        check_real("alpha", alpha, alpha > 0.0 && alpha <= 10.0, "a number above 0 and at most 10")?;
+        spec::ALPHA.check("alpha", alpha, "")?;
+        // The final rate is also at most the initial one, which the table cannot say.
         let min_alpha = self.min_alpha as f64;
-        check_real(
-            "min_alpha",
-            min_alpha,
-            min_alpha >= 0.0 && min_alpha <= alpha,
-            "a number from 0 to alpha",
-        )?;
-        check_real(
-            "ns_exponent",
-            self.ns_exponent,
-            self.ns_exponent.abs() <= 10.0,
-            "a number from -10 to 10",
-        )?;
+        if !(spec::MIN_ALPHA.contains(min_alpha) && min_alpha <= alpha) {
+            return Err(Error::InvalidParameter {
+                name: "min_alpha",
+                value: min_alpha.to_string(),
+                expected: format!("a number from {} to alpha", spec::MIN_ALPHA.min),
+            });
+        }
+        spec::NS_EXPONENT.check("ns_exponent", self.ns_exponent, "")?;
         Ok(())
     }
 
@@ -188,28 +185,10 @@ impl TrainConfig {
 }
 
 /// The largest `dim` accepted.
-const MAX_DIM: u64 = 4096;
-
-fn check_int(name: &'static str, value: u64, min: u64, max: u64) -> Result<()> {
-    if (min..=max).contains(&value) {
-        Ok(())
-    } else {
-        Err(Error::InvalidParameter {
-            name,
-            value: value.to_string(),
-            expected: format!("an integer from {min} to {max}"),
-        })
-    }
-}
-
-/// `ok` is false for NaN too, since every comparison with NaN is false.
-fn check_real(name: &'static str, value: f64, ok: bool, expected: &str) -> Result<()> {
-    if ok && value.is_finite() {
-        Ok(())
-    } else {
-        Err(Error::InvalidParameter { name, value: value.to_string(), expected: expected.to_string() })
-    }
-}
+const MAX_DIM: u64 = match spec::DIM.max {
+    Some(max) => max as u64,
+    None => u64::MAX,
+};
 
 #[cfg(test)]
 mod tests {

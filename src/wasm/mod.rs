@@ -45,7 +45,7 @@ pub fn version() -> String {
 /// it to its session with `Session::set_sample_text`; the browser tests read it here.
 #[wasm_bindgen]
 pub fn sample_text() -> String {
-    crate::planted::planted_corpus(SAMPLE_SENTENCES, SAMPLE_SEED)
+    crate::planted::sample_corpus()
 }
 
 /// The text of a built-in benchmark, written by the project for the built-in sample:
@@ -68,6 +68,3 @@ pub fn benchmark_text(name: &str) -> Result<String, JsError> {
 pub fn panic_for_test() {
     panic!("a deliberate panic, to test that the page recovers");
 }
-
-const SAMPLE_SENTENCES: usize = 2_000;
-const SAMPLE_SEED: u64 = 2013;

@@ -75,12 +75,16 @@ use std::hash::{BuildHasherDefault, Hasher};
 use super::{TokenSink, Tokenizer};
 use crate::error::{Error, Result};
 use crate::fingerprint::{FNV_OFFSET, fnv1a};
+use crate::params::spec;
 
 #[cfg(doc)]
 use super::Corpus;
 
 /// The largest vocabulary size accepted; far beyond any useful BPE vocabulary.
-pub const MAX_VOCAB_SIZE: usize = 1_000_000;
+pub const MAX_VOCAB_SIZE: usize = match spec::BPE_VOCAB_SIZE.max {
+    Some(max) => max as usize,
+    None => usize::MAX,
+};
 
 /// Where merges may reach; see the documentation of `src/text/bpe/mod.rs`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -127,7 +131,7 @@ pub struct BpeConfig {
 
 impl Default for BpeConfig {
     fn default() -> Self {
-        BpeConfig { vocab_size: 8_000, mode: BpeMode::Cross }
+        BpeConfig { vocab_size: spec::BPE_VOCAB_SIZE.default as usize, mode: BpeMode::Cross }
     }
 }
 
@@ -135,14 +139,11 @@ impl BpeConfig {
     /// Checks what can be checked without the text; [`BpeLearner::new`] also checks that
     /// `vocab_size` covers the text's alphabet.
     pub fn validate(&self) -> Result<()> {
-        if self.vocab_size == 0 || self.vocab_size > MAX_VOCAB_SIZE {
-            return Err(Error::InvalidParameter {
-                name: "vocab_size",
-                value: self.vocab_size.to_string(),
-                expected: format!("an integer from 1 to {MAX_VOCAB_SIZE} (1,000 to 32,000 is typical)"),
-            });
-        }
-        Ok(())
+        spec::BPE_VOCAB_SIZE.check_whole(
+            "vocab_size",
+            self.vocab_size as u64,
+            " (1,000 to 32,000 is typical)",
+        )
     }
 }
 

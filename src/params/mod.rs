@@ -2,10 +2,17 @@
 //! chosen by name ([`TokenizerSpec`]) and the parameters under the names the page's form and
 //! bundles use ([`RunParams::to_json`]), so a bundle trained by either opens in the explorer
 //! with its form filled in.
+//!
+//! - [`spec`]: the table of the numeric parameters (name, default, range), the presets and
+//!   the fixed parameters, which the core's defaults and checks read.
+//! - [`page`]: that table as the page's `www/training/param-spec.json`.
+
+pub mod page;
+pub mod spec;
 
 use crate::error::{Error, Result};
 use crate::io::json::{self, Value};
-use crate::text::{BpeConfig, Tokenizer, VocabConfig, WhitespaceTokenizer, WordTokenizer};
+use crate::text::{BpeConfig, BpeMode, Tokenizer, VocabConfig, WhitespaceTokenizer, WordTokenizer};
 use crate::train::TrainConfig;
 
 /// The tokenizer a run asked for, by one of [`TokenizerSpec::NAMES`].
@@ -110,10 +117,59 @@ impl RunParams {
     }
 }
 
+impl spec::Preset {
+    /// The preset's tokenizer, with its own options (the word tokenizer's punctuation as
+    /// [`spec::FIXED`] has it).
+    pub fn tokenizer(&self) -> Result<TokenizerSpec> {
+        let word =
+            WordTokenizer { lowercase: self.lowercase, keep_punctuation: spec::FIXED.keep_punctuation };
+        let bpe = BpeConfig { vocab_size: self.bpe_vocab_size, mode: BpeMode::from_name(self.bpe_mode)? };
+        TokenizerSpec::from_name(self.tokenizer, word, bpe)
+    }
+
+    /// The vocabulary's cut under this preset.
+    pub fn vocab_config(&self) -> VocabConfig {
+        VocabConfig { min_count: self.min_count, max_vocab: spec::FIXED.max_vocab }
+    }
+
+    /// Skip-gram on one thread under this preset, the other parameters at their defaults.
+    pub fn train_config(&self) -> TrainConfig {
+        TrainConfig {
+            dim: self.dim,
+            window: self.window,
+            negative: self.negative,
+            sample: self.sample,
+            alpha: self.alpha as f32,
+            epochs: self.epochs,
+            seed: self.seed,
+            ..TrainConfig::default()
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::BpeMode;
+
+    #[test]
+    fn the_tables_defaults_are_the_cores_defaults_and_every_preset_is_valid() {
+        let defaults = spec::DEFAULTS;
+        assert_eq!(defaults.train_config(), TrainConfig::default());
+        assert_eq!(defaults.vocab_config(), VocabConfig::default());
+        assert_eq!(defaults.tokenizer(), Ok(TokenizerSpec::Word(WordTokenizer::default())));
+        let bpe = spec::Preset { tokenizer: "bpe", ..defaults };
+        assert_eq!(bpe.tokenizer(), Ok(TokenizerSpec::Bpe(BpeConfig::default())));
+        assert_eq!(TrainConfig::default_alpha(true), spec::DEFAULT_ALPHA.cbow as f32);
+        for preset in [spec::DEFAULTS, spec::SAMPLE_PRESET, spec::KJV_PRESET] {
+            for tokenizer in ["word", "whitespace", "bpe"] {
+                let preset = spec::Preset { tokenizer, ..preset };
+                assert_eq!(preset.tokenizer().and_then(|t| t.validate()), Ok(()), "{preset:?}");
+            }
+            assert_eq!(preset.vocab_config().validate(), Ok(()), "{preset:?}");
+            assert_eq!(preset.train_config().validate(), Ok(()), "{preset:?}");
+            assert_eq!(TrainConfig { cbow: true, ..preset.train_config() }.validate(), Ok(()));
+        }
+    }
 
     #[test]
     fn names_choose_the_tokenizer_and_its_own_options() {
