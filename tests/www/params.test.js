@@ -1,10 +1,48 @@
-// The form's checks of the Threads field, the model's own options and the learning rate a
-// model change takes (www/training/params.js), without a browser.
+// The form's checks of its fields against the core's table (param-spec.json), the Threads
+// field, the model's own options and the learning rate a model change takes
+// (www/training/params.js), without a browser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULTS, KJV_PRESET, SAMPLE_PRESET, alphaForModel, checkParams, presetAlphas, presetValues } from '../../www/training/params.js';
+import spec from '../../www/training/param-spec.json' with { type: 'json' };
+import { DEFAULTS, KJV_PRESET, NUMBER_FIELDS, SAMPLE_PRESET, alphaForModel, checkParams, presetAlphas, presetValues } from '../../www/training/params.js';
 
 const form = (fields) => Object.fromEntries(Object.entries({ ...DEFAULTS, ...fields }).map(([k, v]) => [k, typeof v === 'boolean' ? v : String(v)]));
+
+test("each field's range is the core's, narrowed only where the page says so", () => {
+  // [field, the page's min, its max] where they differ from the core's table
+  const narrowed = { bpeVocabSize: [100, 1_000_000], dim: [2, 4096], alpha: [0.0001, 10], minCount: [1, Number.MAX_SAFE_INTEGER], seed: [0, Number.MAX_SAFE_INTEGER], threads: [1, 8] };
+  for (const { name, min, max, integer } of NUMBER_FIELDS) {
+    const core = spec.numbers[name];
+    assert.equal(integer, core.whole, name);
+    assert.deepEqual([min, max], narrowed[name] ?? [core.min, core.max], name);
+  }
+  assert.deepEqual(NUMBER_FIELDS.map((field) => field.name), Object.keys(spec.numbers).slice(0, NUMBER_FIELDS.length));
+  // The messages say the range the page takes.
+  const cases = [
+    // [field, text typed, the field's message]
+    ['dim', '1', 'from 2 to 4,096: the map plots two'],
+    ['dim', '4097', 'from 2 to 4,096: the map plots two'],
+    ['bpeVocabSize', '99', 'from 100 to 1,000,000'],
+    ['alpha', '0', 'from 0.0001 to 10'],
+    ['sample', '1.5', 'from 0 to 1'],
+    ['minCount', '0', 'at least 1'],
+    ['seed', '-1', 'at least 0'],
+    ['epochs', '1001', 'from 1 to 1,000'],
+  ];
+  for (const [name, text, message] of cases) {
+    const tokenizer = name === 'bpeVocabSize' ? 'bpe' : 'word';
+    assert.equal(checkParams(form({ tokenizer, [name]: text }), { maxThreads: 8 }).errors[name], message, `${name} ${text}`);
+  }
+  assert.equal(checkParams(form({ minCount: '2000000000' })).params.minCount, 2e9);
+});
+
+test("the defaults and presets are the core's", () => {
+  assert.deepEqual({ ...DEFAULTS, threads: spec.defaults.threads }, spec.defaults);
+  assert.deepEqual([SAMPLE_PRESET, KJV_PRESET], [spec.presets.sample, spec.presets.kjv]);
+  assert.deepEqual([SAMPLE_PRESET.dim, SAMPLE_PRESET.window, SAMPLE_PRESET.sample, SAMPLE_PRESET.alpha], [50, 8, 0, 0.05]);
+  const { params } = checkParams(form({}));
+  for (const [name, value] of Object.entries(spec.fixed)) assert.equal(params[name], value, name);
+});
 
 test('Threads: 1 to the threads the worker offers, whole numbers only', () => {
   const cases = [

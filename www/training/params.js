@@ -1,55 +1,73 @@
 // @ts-check
-// The training parameters the form offers: their defaults (word2vec.c's and gensim's),
-// the presets of the built-in sample and the King James Bible, and the checks the form makes before the core sees them.
-// The ranges are those of TrainConfig::validate and VocabConfig in the core, which checks
-// again and has the last word.
+// The training parameters the form offers and the checks the form makes before the core sees
+// them. Their defaults, ranges and presets are the core's table (src/params/spec.rs), which
+// Rust writes into param-spec.json; the core checks again and has the last word. The labels
+// and help texts are the page's words, and so are the few ranges the page narrows.
 
 /** @typedef {import('../protocol.js').Params} Params */
 
+import spec from './param-spec.json' with { type: 'json' };
 import { MAX_THREADS, defaultThreads } from '../worker/threads.js';
 
 /**
- * The numeric fields, in the form's order: name, label, range, whether integer, help, the
- * one tokenizer a field belongs to, if it belongs to one (the form hides it otherwise), and
- * why the range is narrower than the core's, where it is.
+ * The page's own field: its words, the one tokenizer it belongs to, if it belongs to one
+ * (the form hides it otherwise), and where the page takes less than the core, its narrower
+ * bounds and why.
+ * @typedef {{name: string, label: string, help: string, tokenizer?: string, min?: number, max?: number, why?: string}} FieldWords
  */
-export const NUMBER_FIELDS = [
-  // BpeConfig::validate takes 1 to 1,000,000; below 100 a vocabulary holds little beyond
-  // the characters of a text.
-  { name: 'bpeVocabSize', label: 'BPE vocabulary', min: 100, max: 1_000_000, integer: true, help: 'tokens to learn; 1,000–32,000 is typical', tokenizer: 'bpe' },
+
+/** @type {FieldWords[]} the numeric fields, in the form's order */
+const FIELDS = [
+  // Below 100 a BPE vocabulary holds little beyond the characters of a text.
+  { name: 'bpeVocabSize', label: 'BPE vocabulary', min: 100, help: 'tokens to learn; 1,000–32,000 is typical', tokenizer: 'bpe' },
   // The core trains vectors of 1 dimension, but the map plots two principal components.
-  { name: 'dim', label: 'Dimensions', min: 2, max: 4096, integer: true, help: 'length of each word vector', why: 'the map plots two' },
-  { name: 'window', label: 'Window', min: 1, max: 100, integer: true, help: 'context words on each side' },
-  { name: 'negative', label: 'Negative samples', min: 1, max: 100, integer: true, help: 'noise words per pair' },
-  { name: 'sample', label: 'Subsampling', min: 0, max: 1, integer: false, help: '0 keeps every token' },
-  { name: 'minCount', label: 'Min count', min: 1, max: 1e9, integer: true, help: 'rarer words are dropped' },
-  { name: 'epochs', label: 'Epochs', min: 1, max: 1000, integer: true, help: 'passes over the text' },
-  { name: 'alpha', label: 'Learning rate', min: 0.0001, max: 10, integer: false, help: 'decays linearly to 0.0001' },
-  { name: 'seed', label: 'Seed', min: 0, max: Number.MAX_SAFE_INTEGER, integer: true, help: 'same seed, same vectors (on 1 thread)' },
-  // TrainConfig::validate takes 1 to 256; the page offers at most its worker's pool (MAX_THREADS,
-  // and 1 where the page is not cross-origin isolated): see `checkParams`'s `maxThreads`.
-  { name: 'threads', label: 'Threads', min: 1, max: MAX_THREADS, integer: true, help: 'training threads; 1 gives the same vectors every run' },
+  { name: 'dim', label: 'Dimensions', min: 2, help: 'length of each word vector', why: 'the map plots two' },
+  { name: 'window', label: 'Window', help: 'context words on each side' },
+  { name: 'negative', label: 'Negative samples', help: 'noise words per pair' },
+  { name: 'sample', label: 'Subsampling', help: '0 keeps every token' },
+  { name: 'minCount', label: 'Min count', help: 'rarer words are dropped' },
+  { name: 'epochs', label: 'Epochs', help: 'passes over the text' },
+  // The rate decays to the final rate (a fixed parameter), which it may not start below.
+  { name: 'alpha', label: 'Learning rate', min: spec.fixed.minAlpha, help: `decays linearly to ${spec.fixed.minAlpha}` },
+  { name: 'seed', label: 'Seed', help: 'same seed, same vectors (on 1 thread)' },
+  // The page offers at most its worker's pool (MAX_THREADS, and 1 where the page is not
+  // cross-origin isolated): see `checkParams`'s `maxThreads`.
+  { name: 'threads', label: 'Threads', max: MAX_THREADS, help: 'training threads; 1 gives the same vectors every run' },
 ];
 
-/** The learning rate each model starts from by default: word2vec.c's (0.025 skip-gram, 0.05 CBOW). */
-export const DEFAULT_ALPHA = { skipgram: 0.025, cbow: 0.05 };
+/**
+ * A field's range: the core's, narrowed by the page's own bounds. A whole number with no
+ * upper bound in the core stops at the largest a page's number holds exactly.
+ * @param {FieldWords} field
+ */
+function pageRange(field) {
+  const range = spec.numbers[field.name];
+  const min = Math.max(range.min, field.min ?? -Infinity);
+  const max = Math.min(range.max ?? (range.whole ? Number.MAX_SAFE_INTEGER : Infinity), field.max ?? Infinity);
+  return { min, aboveMin: range.aboveMin && min === range.min, max, integer: range.whole };
+}
 
-/** word2vec.c's and gensim's defaults (shared noise off: one draw of noise words per pair, as they do). */
-export const DEFAULTS = {
-  tokenizer: 'word', lowercase: false, bpeVocabSize: 8_000, bpeMode: 'cross',
-  model: 'skipgram', sharedNoise: false, dim: 100, window: 5, negative: 5, sample: 1e-3, minCount: 5, epochs: 5, alpha: DEFAULT_ALPHA.skipgram, seed: 1,
-  threads: defaultThreads(),
-};
+/**
+ * The numeric fields, in the form's order: name, label, range (`aboveMin`: the value must
+ * be above `min`), whether integer, help, the tokenizer it belongs to, and why the range is
+ * narrower than the core's, where it is.
+ */
+export const NUMBER_FIELDS = FIELDS.map((field) => ({ ...field, ...pageRange(field) }));
+
+/** The learning rate each model starts from by default: word2vec.c's (0.025 skip-gram, 0.05 CBOW). */
+export const DEFAULT_ALPHA = { ...spec.defaultAlpha };
+
+/**
+ * word2vec.c's and gensim's defaults (shared noise off: one draw of noise words per pair, as
+ * they do), on as many threads as the page's machine offers.
+ */
+export const DEFAULTS = { ...spec.defaults, threads: defaultThreads() };
 
 /** What the built-in sample needs to answer its planted analogies (see src/planted.rs). */
-export const SAMPLE_PRESET = {
-  // With BPE, 800 tokens on the sample's 28 letters give its phrases ("the king ", " and also ").
-  tokenizer: 'whitespace', lowercase: false, bpeVocabSize: 800, bpeMode: 'cross',
-  dim: 50, window: 8, negative: 5, sample: 0, minCount: 5, epochs: 5, alpha: 0.05, seed: 1,
-};
+export const SAMPLE_PRESET = { ...spec.presets.sample };
 
 /** The King James Bible (data/kjv.txt, one verse a line): word2vec's defaults on its words. */
-export const KJV_PRESET = { ...DEFAULTS, tokenizer: 'whitespace' };
+export const KJV_PRESET = { ...spec.presets.kjv };
 
 /** @typedef {'skipgram'|'cbow'} Model */
 
@@ -109,7 +127,7 @@ const WHOLE = /^-?\d+$/;
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
 /** Parameters the form does not show, at the core's defaults. */
-const FIXED = { maxVocab: null, minAlpha: 0.0001, nsExponent: 0.75, keepPunctuation: false };
+const FIXED = spec.fixed;
 
 /**
  * Checks the form's raw values. Returns the parameters, or the error message of each bad field.
@@ -128,7 +146,7 @@ export function checkParams(raw, { maxThreads = MAX_THREADS, whyOneThread = null
   if (raw.tokenizer === 'bpe') params.bpeMode = raw.bpeMode;
   const number = (n) => n.toLocaleString('en', { maximumFractionDigits: 6 });
   for (const field of NUMBER_FIELDS) {
-    const { name, min, integer, tokenizer } = field;
+    const { name, min, aboveMin, integer, tokenizer } = field;
     if (tokenizer != null && tokenizer !== raw.tokenizer) continue;
     const max = name === 'threads' ? Math.min(field.max, maxThreads) : field.max;
     const why = name === 'threads' ? (maxThreads === 1 ? whyOneThread : 'this machine\'s cores, at most 8') : field.why;
@@ -140,9 +158,13 @@ export function checkParams(raw, { maxThreads = MAX_THREADS, whyOneThread = null
       errors[name] = 'enter a whole number';
     } else if (!integer && !DECIMAL.test(text)) {
       errors[name] = 'enter a number';
-    } else if (value < min || value > max) {
-      // One value allowed (Threads on a page that trains on one thread) is named as such.
-      const range = min === max ? `${number(min)} only` : max >= 1e9 ? `at least ${min}` : `from ${number(min)} to ${number(max)}`;
+    } else if (value < min || (aboveMin && value === min) || value > max) {
+      // One value allowed (Threads on a page that trains on one thread) is named as such; a
+      // range with no upper bound in the core says its lower one.
+      const range = min === max ? `${number(min)} only`
+        : max >= Number.MAX_SAFE_INTEGER ? `at least ${min}`
+        : aboveMin ? `above ${number(min)} and at most ${number(max)}`
+        : `from ${number(min)} to ${number(max)}`;
       errors[name] = why ? `${range}: ${why}` : range;
     } else {
       params[name] = value;
