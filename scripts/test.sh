@@ -76,7 +76,7 @@ section "Test: the page's modules type-check against protocol.js's typedefs (tsc
 node_modules/.bin/tsc -p tsconfig.json
 
 section "Test: lint www/, the tests' JavaScript and scripts/*.mjs (Biome, biome.json)"
-node_modules/.bin/biome lint .
+node_modules/.bin/biome lint --error-on-warnings .
 
 section "Test: the page's plain modules: camera, glide, frames, tokens, params, states (node:test, no browser)"
 node --test --test-reporter=spec tests/www/
