@@ -475,6 +475,10 @@ test('axes defined by words: each word at its cosine with the direction, titled,
   await stat(page, 'Vocabulary').waitFor();
   await field(page, 'Epochs').fill('30');
   await button(page, 'Train').click();
+  // Paused while the axes are typed, so training cannot end before they apply (30 epochs of
+  // the sample take about two seconds on a busy machine); the frames after Resume are checked.
+  await button(page, 'Pause').click();
+  await button(page, 'Resume').waitFor();
   await page.getByText('Axes defined by words').click();
   await axisWord(page, 'Horizontal', 'from').fill('man');
   await axisWord(page, 'Horizontal', 'to').fill('woman');
@@ -486,6 +490,7 @@ test('axes defined by words: each word at its cosine with the direction, titled,
   assert.equal(await combobox(page, 'Axes').locator('option:checked').textContent(), 'man → woman / man → king');
   // The frames handed to the map while training, counted inside it (a person sees them drawn).
   const framesBefore = await page.evaluate(() => { window.axisFrames = 0; const e = window.explorer.mapModel; const show = e.showFrame.bind(e); e.showFrame = (f) => { if (f.axisLabels?.[0] === 'man → woman') window.axisFrames += 1; show(f); }; return 0; });
+  await button(page, 'Resume').click();
   await waitUntilDone(page, 110_000);
   assert.ok(await page.evaluate(() => window.axisFrames) > framesBefore + 2, 'frames while training keep the word axes');
   await settle(page);
