@@ -37,12 +37,14 @@ else
     rustup target add wasm32-unknown-unknown
 fi
 
-section "Setup: rustfmt, for the format check of npm test"
-if rustup component list --installed | grep -q '^rustfmt'; then
-    echo "present"
-else
-    rustup component add rustfmt
-fi
+section "Setup: rustfmt and clippy, for the format and lint checks of npm test"
+for component in rustfmt clippy; do
+    if rustup component list --installed | grep -q "^$component"; then
+        echo "$component present"
+    else
+        rustup component add "$component"
+    fi
+done
 
 section "Setup: nightly Rust with rust-src and wasm32-unknown-unknown, for the threaded module"
 # The threaded module rebuilds std with atomics (-Z build-std), which only nightly allows,

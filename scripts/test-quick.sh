@@ -9,7 +9,7 @@ source scripts/lib.sh
 started=$SECONDS
 
 section "Quick: lint www/, the tests' JavaScript and scripts/*.mjs (Biome, biome.json)"
-node_modules/.bin/biome lint .
+node_modules/.bin/biome lint --error-on-warnings .
 
 section "Quick: the page's modules type-check against protocol.js's typedefs (tsc --noEmit)"
 # The page's modules import the wasm glue's types, which only the wasm build writes.

@@ -11,6 +11,12 @@ run_script setup.sh --browser --gensim --kjv
 section "Test: the Rust code is as rustfmt formats it (cargo fmt --check, rustfmt.toml)"
 cargo fmt --check
 
+section "Test: clippy finds nothing, natively and for wasm32 (warnings are errors)"
+# Both targets: the wasm boundary (src/wasm/) and its test compile only for wasm32, the CLI
+# only natively.
+cargo clippy --all-targets --quiet -- -D warnings
+cargo clippy --target wasm32-unknown-unknown --lib --tests --quiet -- -D warnings
+
 section "Test: cargo test --release (native)"
 cargo test --release
 
@@ -70,7 +76,7 @@ section "Test: the page's modules type-check against protocol.js's typedefs (tsc
 node_modules/.bin/tsc -p tsconfig.json
 
 section "Test: lint www/, the tests' JavaScript and scripts/*.mjs (Biome, biome.json)"
-node_modules/.bin/biome lint .
+node_modules/.bin/biome lint --error-on-warnings .
 
 section "Test: the page's plain modules: camera, glide, frames, tokens, params, states (node:test, no browser)"
 node --test --test-reporter=spec tests/www/

@@ -107,8 +107,8 @@ pub fn dot_rows<R: Rows + ?Sized>(x: &[f32], matrix: &R, ids: &[u32], out: &mut 
 /// word2vec.c's sequential loop. Fusing the passes saves a pass over memory per row
 /// (measured on the King James Bible benchmark). The loop goes row by row, each row's
 /// eight-float chunks inside, so a [`Rows`] other than a plain matrix looks each row up
-/// once; eight floats of the whole gradient at a time across the rows (the loop before)
-/// measured no faster on one thread and gave the same sums in the same order.
+/// once; going eight floats of the whole gradient at a time across the rows is no faster
+/// on one thread and gives the same sums in the same order.
 ///
 /// **Unchecked precondition:** `grad.len() == x.len()`, `coefs.len() == ids.len()`. Panics
 /// when an id is not a row.

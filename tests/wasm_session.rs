@@ -51,7 +51,7 @@ fn prepare(session: &mut Session, text: &str, params: JsValue) -> Result<JsValue
 }
 
 fn error_message<T: std::fmt::Debug>(result: Result<T, wasm_bindgen::JsError>) -> String {
-    let err: JsValue = result.err().expect("an error").into();
+    let err: JsValue = result.expect_err("an error").into();
     err.dyn_into::<js_sys::Error>().expect("an Error").message().into()
 }
 

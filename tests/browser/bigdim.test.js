@@ -1,8 +1,8 @@
 // Training at the largest dimensions the form allows: Train answers at once (Stop enabled,
 // the progress line moving), Stop ends training at once, and the map's frames leave training
-// its own speed. Each PCA frame used to decompose the d × d covariance exactly (O(d³): 15 s at
-// 2000 dimensions in wasm, minutes at 4096), before the first chunk and again after every
-// epoch, with the worker deaf to Stop meanwhile. In Chromium, against Vite.
+// its own speed. An exact decomposition of the d × d covariance for each PCA frame would take
+// O(d³) (15 s at 2000 dimensions in wasm, minutes at 4096), with the worker deaf to Stop
+// meanwhile; this test fails if a frame costs that. In Chromium, against Vite.
 //
 // Run with `node --test tests/browser/bigdim.test.js` after scripts/build-wasm.sh.
 import { after, before, test } from 'node:test';

@@ -158,6 +158,21 @@ export const lossChart = (page) => page.getByRole('img', { name: /^Loss per epoc
 export const stat = (page, name) => page.locator(`[data-stat="${name}"]`);
 
 /** Waits until training has finished (the progress line starts with "Done."). */
+/**
+ * Waits until the map's legend (the list named "Colours") lists exactly `n` clusters, and
+ * returns their lines. Exactly: a legend still showing more clusters (k lowered) must not pass.
+ */
+export async function legendClusters(page, n, timeout = 20_000) {
+  const entries = page.getByRole('list', { name: 'Colours' }).getByRole('listitem').filter({ hasText: /^cluster \d+: / });
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const lines = await entries.allTextContents();
+    if (lines.length === n) return lines;
+    if (Date.now() > deadline) throw new Error(`the legend lists ${lines.length} clusters, not ${n}: ${lines.join(' | ')}`);
+    await page.waitForTimeout(50);
+  }
+}
+
 export async function waitUntilDone(page, timeout = 60_000) {
   await page.waitForFunction(() => document.getElementById('progress-text').textContent.startsWith('Done.'), null, { timeout });
 }

@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { button, combobox, explorerSuite, mapCanvas, RESULTS, settleMap as settle, trainSampleOnMap } from './helpers.js';
+import { button, combobox, explorerSuite, legendClusters, mapCanvas, RESULTS, settleMap as settle, trainSampleOnMap } from './helpers.js';
 
 /** The sample trained to the end (5 epochs: enough for its people), the map settled. */
 const trainSample = (page) => trainSampleOnMap(page, { epochs: 5 });
@@ -60,10 +60,8 @@ async function mapState(page) {
 
 const legend = (page) => page.getByRole('list', { name: 'Colours' }).getByRole('listitem').allTextContents();
 
-/** Waits until the legend lists `n` clusters. */
-const legendClusters = (page, n) => page.getByRole('list', { name: 'Colours' }).getByRole('listitem')
-  .filter({ hasText: /^cluster \d+: / }).nth(n - 1).waitFor()
-  .then(async () => assert.equal((await mapState(page)).clusters, n));
+/** Waits until the legend lists exactly `n` clusters, and the map model has as many. */
+const legendOf = (page, n) => legendClusters(page, n).then(async () => assert.equal((await mapState(page)).clusters, n));
 
 /** Sets Words shown to `n`, as a person types it and presses Enter. */
 async function wordsShown(page, n) {
@@ -76,7 +74,7 @@ test('fewer words than k clusters: k is capped at the words shown, and the legen
   const { page, problems } = await suite.openExplorer();
   await trainSample(page);
   await combobox(page, 'Colour').selectOption('clusters');
-  await legendClusters(page, 8);
+  await legendOf(page, 8);
 
   // Two words, k = 8: each word its own cluster (QA: "Invalid clusters = 8: expected at most
   // the number of words shown, 2", and nothing isolated).
@@ -106,7 +104,7 @@ test('fewer words than k clusters: k is capped at the words shown, and the legen
   const k = page.getByRole('region', { name: 'Map of the vectors' }).getByRole('spinbutton', { name: 'k' });
   await k.fill('20');
   await k.dispatchEvent('change');
-  await legendClusters(page, 20);
+  await legendOf(page, 20);
   await wordsShown(page, 10);
   await pointsDrawn(page, 10);
   state = await mapState(page);
@@ -188,7 +186,6 @@ test('find on the map: a regular expression keeps the spaces typed at its ends',
   const { page, problems } = await suite.openExplorer();
   await trainSample(page);
   const find = page.getByRole('searchbox', { name: 'Find on the map' });
-  const count = page.locator('#map-find-count');
   /** Waits until the count beside the box reads `text` (a string or a pattern). */
   const counted = (text) => page.locator('#map-find-count', { hasText: text }).waitFor();
   const firstMatches = page.getByRole('list', { name: 'First matches' }).getByRole('listitem');

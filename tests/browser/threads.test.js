@@ -148,7 +148,7 @@ test('a panic in a training thread ends the run with its message, and the restar
   await field(page, 'Threads').fill('2');
   await field(page, 'Epochs').fill('50');
   // Thread 1 of the pool panics in the next step. The module is built with panic=abort, so
-  // the thread traps inside the step; the worker used to wait for its job for ever.
+  // the thread traps inside the step; the worker must not wait for its job for ever.
   // A deliberate panic, which no control can cause, through the worker's test request.
   await page.evaluate(() => window.explorer.worker.request('testPanic', { inThread: true }));
   await button(page, 'Train').click();

@@ -7,10 +7,11 @@
 // Its pieces, beside it: talking to the page (messages.js), which module it loads
 // (modules.js), and the t-SNE and UMAP maps stepped between chunks (layout.js).
 import { ThreadHosts } from './threads.js';
-import { CHUNK_MS, FIRST_CHUNK_MERGES, FIRST_CHUNK_TOKENS, LOAD_SLICE_BYTES, PROJECTION_INTERVAL_MS, SNIFF_BYTES, SUPERSEDED } from '../protocol.js';
+import { CHUNK_MS, FIRST_CHUNK_MERGES, FIRST_CHUNK_TOKENS, LOAD_SLICE_BYTES, SNIFF_BYTES, SUPERSEDED } from '../protocol.js';
 import { post, reportError, yieldToMessages } from './messages.js';
 import { loadModule } from './modules.js';
 import { isLayout, LayoutRunner } from './layout.js';
+import { FramePacer } from './frame-pacing.js';
 import { TrainingMachine } from './states.js';
 
 /** @typedef {import('../protocol.js').Request} Request */
@@ -55,22 +56,8 @@ let loads = 0;
  */
 let model = 0;
 
-let lastProjectionAt = 0;
-/**
- * What the last PCA frame took (ms). While training, the next frame waits at least
- * FRAME_SPACING times as long, so frames take at most a fifth of the worker's time
- * whatever they cost: at 2000 dimensions and 10,000 words a frame takes seconds in wasm,
- * and one every PROJECTION_INTERVAL_MS would leave training almost no time.
- */
-let lastFrameMs = 0;
-/** How many times a frame's cost the next frame waits while training (see `lastFrameMs`). */
-const FRAME_SPACING = 4;
-/**
- * A frame this cheap (ms) is not spaced at an epoch's end: the timeline keeps one frame an
- * epoch, and the sample's epochs (tens of ms) came closer together than four of its frames
- * (a few ms each), so a busy machine lost some of them.
- */
-const CHEAP_FRAME_MS = 25;
+/** When the next map frame is due while training (frame-pacing.js): it is told every chunk's and frame's time. */
+const pacer = new FramePacer();
 /** The dimension FIRST_CHUNK_TOKENS is sized for: a token's cost grows with the dimension. */
 const FIRST_CHUNK_DIM = 100;
 /**
@@ -120,8 +107,9 @@ function postProjection(id = null, settings = view) {
   const started = performance.now();
   const frame = session.project(settings);
   const extraCoords = settings.extraWords.length ? session.place_words(settings.extraWords) : new Float32Array(0);
-  lastProjectionAt = performance.now();
-  lastFrameMs = lastProjectionAt - started;
+  const ended = performance.now();
+  if (id == null) pacer.framed(ended, ended - started);
+  else pacer.requested(ended, ended - started);
   postFrame(frame, { id, model, extraWords: settings.extraWords, extraCoords }, [extraCoords.buffer]);
 }
 
@@ -144,7 +132,8 @@ function showFreshVectors() {
     postProjection();
     return;
   }
-  lastProjectionAt = performance.now();
+  // Warm-starting the map costs nothing here: its slices run between chunks (layout.js).
+  pacer.framed(performance.now(), 0);
   if (layouts.refresh()) return;
   try {
     layouts.start(view, null, true);
@@ -233,18 +222,11 @@ async function readFile(file, wanted) {
 }
 
 /**
- * Whether a frame is due after a chunk: at each epoch's end and every PROJECTION_INTERVAL_MS,
- * but never sooner than FRAME_SPACING times the last frame's cost after it (the last frame,
- * when training is done, always; an epoch's end when frames are cheap, always).
+ * Whether a map frame is due after a chunk that brought training to `progress` (frame-pacing.js).
  * @param {import('../protocol.js').Progress} progress
  */
 function frameDue(progress) {
-  if (progress.done) return true;
-  const since = performance.now() - lastProjectionAt;
-  const epochEnd = progress.epochTokensDone === progress.epochTokens;
-  if (epochEnd && lastFrameMs <= CHEAP_FRAME_MS) return true;
-  if (since < FRAME_SPACING * lastFrameMs) return false;
-  return epochEnd || since > PROJECTION_INTERVAL_MS;
+  return pacer.due(progress, performance.now());
 }
 
 /** The chunked loop: runs while the state is 'training'; pause and stop just change the state. */
@@ -253,6 +235,7 @@ async function trainLoop() {
     const started = performance.now();
     const progress = session.step(chunkTokens);
     const elapsed = performance.now() - started;
+    pacer.trained(elapsed);
     // Size the next chunk so one takes about CHUNK_MS: progress then arrives ~20 times a second.
     // More threads train more tokens in that time, hence the larger cap.
     chunkTokens = resized(chunkTokens, elapsed, 1_000, 1_000_000 * session.threads());
