@@ -8,6 +8,7 @@
 
 use js_sys::{Array, Float32Array, JSON, Object, Reflect};
 use serde::{Deserialize, Serialize};
+use tsify::Tsify;
 use wasm_bindgen::prelude::*;
 
 use crate::Embeddings;
@@ -131,7 +132,7 @@ pub fn to_js(timeline: &Timeline, emb: &Embeddings) -> Result<JsValue, JsError> 
 }
 
 /// One epoch's neighbours of a word, as the page shows them.
-#[derive(Serialize)]
+#[derive(Serialize, Tsify)]
 #[serde(rename_all = "camelCase")]
 struct EpochDto {
     epoch: u32,
@@ -140,7 +141,7 @@ struct EpochDto {
 }
 
 /// `NeighbourHistory` in www/protocol.js: `word`'s neighbours at each epoch kept.
-#[derive(Serialize)]
+#[derive(Serialize, Tsify)]
 #[serde(rename_all = "camelCase")]
 struct HistoryDto {
     word: String,
