@@ -91,12 +91,12 @@
  */
 
 /**
- * What the map shows (`ViewDto` in src/wasm/dto/, whose fields say what each means; every
+ * What the map shows (`MapSpecDto` in src/wasm/dto/, whose fields say what each means; every
  * field may be missing, and takes the plainest map's value), with the words of queries the
  * page wants placed in the same frame. With `method` 'tsne' or 'umap', each of
  * `extraWords` is placed at the point of its nearest shown word by cosine (a layout cannot
  * place new words).
- * @typedef {import('./pkg/embedscope.js').ViewDto & {extraWords: string[]}} ViewSettings
+ * @typedef {import('./pkg/embedscope.js').MapSpecDto & {extraWords: string[]}} MapSpec
  */
 
 /**
@@ -145,7 +145,7 @@
  * @typedef {object} TimelineData
  * @property {string[][]} wordLists
  * @property {{words: number, epoch: number, epochs: number, tokensDone: number, tokensTotal: number,
- *   view: TimelineView, axisLabels: [string, string]}[]} frames
+ *   mapSpec: TimelineMapSpec, axisLabels: [string, string]}[]} frames
  * @property {Float32Array} coords
  */
 
@@ -153,7 +153,7 @@
  * How a timeline frame was made: `{method: 'pca', nWords, xComponent, yComponent, axes, isolated}`
  * or `{method: 'tsne'|'umap', nWords, layout: LayoutSettings}`.
  * @typedef {{method: 'pca'|'tsne'|'umap', nWords: number, xComponent?: number, yComponent?: number,
- *   axes?: {x: [string, string]|null, y: [string, string]|null}, isolated?: boolean, layout?: LayoutSettings}} TimelineView
+ *   axes?: {x: [string, string]|null, y: [string, string]|null}, isolated?: boolean, layout?: LayoutSettings}} TimelineMapSpec
  */
 
 /**
@@ -170,12 +170,12 @@
  * @typedef {{type: 'pause', id: number}} PauseRequest      replies `state`
  * @typedef {{type: 'stop', id: number}} StopRequest        replies `state`; the vectors stay for queries.
  *   While a vectors file is read, it cancels the read and replies with the state from before it.
- * @typedef {{type: 'project', id: number, view: ViewSettings}} ProjectRequest
- *   Reply `projection` now and remember the view for the frames sent while training. A view
+ * @typedef {{type: 'project', id: number, mapSpec: MapSpec}} ProjectRequest
+ *   Reply `projection` now and remember the map spec for the frames sent while training. A map spec
  *   that fails (an unknown word, named with the others: "'pony' and 'unicorn' are not in the
  *   vocabulary"; too few words; a bad number of clusters) is answered with an `error`, and
- *   the frames keep the last view that worked. A new model (`prepare`, `openFiles`) drops
- *   `axes`, `isolate`, `clusters` and `method` from the view: the page sends them again for it.
+ *   the frames keep the last map spec that worked. A new model (`prepare`, `openFiles`) drops
+ *   `axes`, `isolate`, `clusters` and `method` from the map spec: the page sends them again for it.
  *   With `method` 'tsne' or 'umap' the reply is the map's first frame, once its graph is built
  *   (about a second at 5,000 words), and the worker goes on stepping it, a slice of about
  *   CHUNK_MS / 2 at a time between training chunks and messages, with a `projection` every

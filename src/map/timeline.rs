@@ -3,7 +3,7 @@
 //!
 //! - A [`TimelineFrame`] is one frame of the map as the page received it: the coordinates
 //!   of its words (a list of word ids shared by the frames that show the same words), the
-//!   projection that made it (`view`: method and parameters, such as t-SNE's perplexity,
+//!   projection that made it (`map_spec`: method and parameters, such as t-SNE's perplexity,
 //!   a JSON object) and the moment of training it shows (epoch, tokens seen).
 //! - A [`NeighbourHistory`] keeps, at the end of each epoch, the [`NEIGHBOUR_K`] nearest
 //!   neighbours by cosine of each of the [`NEIGHBOUR_WORDS`] most frequent words (among
@@ -52,7 +52,7 @@ pub struct TimelineFrame {
     pub tokens_done: u64,
     pub tokens_total: u64,
     /// How the frame was made: `method` ("pca", "tsne", "umap") and its parameters, a JSON object.
-    pub view: Value,
+    pub map_spec: Value,
     /// The axes' titles as the map showed them.
     pub axis_labels: [String; 2],
     /// Which of `Timeline::word_lists` the frame shows.

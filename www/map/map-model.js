@@ -2,7 +2,7 @@
 // What the map shows and why: the worker's frame, the person's marks on it (hover, the
 // selected word and its neighbours, a selection of several words, a search, an analogy)
 // and how points are coloured, turned into the scene `MapView` draws. It also holds the
-// view's settings that the worker projects with (words shown, axes, isolation, clusters)
+// map spec that the worker projects with (words shown, axes, isolation, clusters)
 // and reads and writes them as the link's state.
 //
 // The controller owns the queries (neighbours, analogies) and the model; this class owns
@@ -19,7 +19,7 @@ const PREFERRED = 400;
 /** Most words a selection or search may isolate. */
 export const MAX_ISOLATE = 10_000;
 
-/** The view settings the worker projects with (`ViewSettings` in protocol.js). */
+/** The map spec the worker projects with (`MapSpec` in protocol.js). */
 export const DEFAULT_SETTINGS = Object.freeze({
   nWords: 300, xComponent: 0, yComponent: 1, extraWords: [], axes: { x: null, y: null }, isolate: null, clusters: 0,
   method: 'pca', layout: null,
@@ -93,7 +93,7 @@ export class MapModel {
 
   /**
    * Forgets the frame and every mark: new vectors are coming. The words shown, the
-   * components, the word axes and the colouring stay (`sendView` tries them on the new
+   * components, the word axes and the colouring stay (`sendMapSpec` tries them on the new
    * vectors); isolated words, which name words of the old ones, go.
    */
   clear() {
@@ -160,11 +160,11 @@ export class MapModel {
   }
 
   /**
-   * Sends the view to the worker for new vectors (a new model starts from the plain view):
+   * Sends the map spec to the worker for new vectors (a new model starts from the plain one):
    * when its word axes name words the new vocabulary lacks, they give way to principal
    * components, and the panel says why.
    */
-  async sendView() {
+  async sendMapSpec() {
     try {
       await this.fetchFrame(true);
       this.panel.showAxesMessage('');

@@ -23,8 +23,8 @@ export const FRAME_CAP = 256;
  * @property {number} tokensTotal
  * @property {[string, string]} axisLabels
  * @property {number} [model]  the worker's model the frame is of (none for a bundle's frames)
- * @property {import('../protocol.js').TimelineView} view  the projection's method and parameters
- * @property {string} [key]  what makes two frames the same map (method, view, words)
+ * @property {import('../protocol.js').TimelineMapSpec} mapSpec  the projection's method and parameters
+ * @property {string} [key]  what makes two frames the same map (method, map spec, words)
  * @property {number} [segment]  frames of one run of the same map share it: a trail joins only them
  */
 

@@ -1,4 +1,4 @@
-//! Maps: the view the page asks for ([`ViewDto`], its axes and its t-SNE or UMAP
+//! Maps: the map spec the page asks for ([`MapSpecDto`], its axes and its t-SNE or UMAP
 //! parameters), a layout's progress, and a frame's metadata.
 
 use serde::{Deserialize, Serialize};
@@ -6,11 +6,11 @@ use tsify::Tsify;
 
 use crate::error::{Error, Result};
 use crate::map::layout::{LayoutParams, LayoutPhase, LayoutProgress, TsneParams, UmapParams};
-use crate::map::{Axis, Projection, ViewSpec};
+use crate::map::{Axis, MapSpec, Projection};
 
-/// The map's view as the page sends it (`ViewSettings` in www/protocol.js). A missing
+/// What the map shows, as the page sends it (`MapSpec` in www/protocol.js). A missing
 /// field means the plainest map: principal components only, the most frequent words, no
-/// colours (so a view saved in a link or bundle without those fields still opens).
+/// colours (so a spec saved in a link or bundle without those fields still opens).
 ///
 /// Each axis is a principal component (0-based `xComponent`, `yComponent`) or, when `axes`
 /// names two words for it, the direction from the first to the second: d = unit(unit(b) −
@@ -20,7 +20,7 @@ use crate::map::{Axis, Projection, ViewSpec};
 #[derive(Debug, Clone, Deserialize, Tsify)]
 #[serde(rename_all = "camelCase", default)]
 #[tsify(missing_as_null)]
-pub struct ViewDto {
+pub struct MapSpecDto {
     /// The most frequent words to show, 10..10000 (all, when the vocabulary is smaller).
     pub n_words: usize,
     pub x_component: usize,
@@ -43,9 +43,9 @@ pub struct ViewDto {
     pub layout: LayoutDto,
 }
 
-impl Default for ViewDto {
+impl Default for MapSpecDto {
     fn default() -> Self {
-        ViewDto {
+        MapSpecDto {
             n_words: 300,
             x_component: 0,
             y_component: 1,
@@ -58,7 +58,7 @@ impl Default for ViewDto {
     }
 }
 
-/// The parameters of a t-SNE or UMAP map (`ViewSettings.layout` in www/protocol.js); a
+/// The parameters of a t-SNE or UMAP map (`MapSpec.layout` in www/protocol.js); a
 /// missing field takes the core's default (`TsneParams`, `UmapParams`).
 #[derive(Debug, Clone, PartialEq, Deserialize, Tsify)]
 #[serde(rename_all = "camelCase", default)]
@@ -97,8 +97,8 @@ impl Default for LayoutDto {
     }
 }
 
-impl ViewDto {
-    /// The layout the view asks for: `None` for "pca", an error naming an unknown method.
+impl MapSpecDto {
+    /// The layout the spec asks for: `None` for "pca", an error naming an unknown method.
     pub fn layout_params(&self) -> Result<Option<LayoutParams>> {
         let l = &self.layout;
         match self.method.as_str() {
@@ -180,13 +180,13 @@ pub struct AxesDto {
     pub y: Option<[String; 2]>,
 }
 
-impl ViewDto {
-    pub fn to_spec(&self) -> ViewSpec {
+impl MapSpecDto {
+    pub fn to_spec(&self) -> MapSpec {
         let axis = |words: &Option<[String; 2]>, component| match words {
             Some([a, b]) => Axis::Words(a.clone(), b.clone()),
             None => Axis::Component(component),
         };
-        ViewSpec {
+        MapSpec {
             n_words: self.n_words,
             isolate: self.isolate.clone(),
             x: axis(&self.axes.x, self.x_component),
@@ -213,7 +213,7 @@ pub struct ProjectionDto {
     pub y_component: usize,
     /// What the frame used, echoed (serialised with `None` as null).
     pub axes: AxesDto,
-    /// The words are an isolated subset (`ViewDto::isolate`).
+    /// The words are an isolated subset (`MapSpecDto::isolate`).
     pub isolated: bool,
     /// The axes' titles: "man → woman", "PC2 (12.3 % of variance)", beside a word axis
     /// "PC1 ⊥ man → woman (30.2 % of the variance left)".
@@ -221,14 +221,14 @@ pub struct ProjectionDto {
 }
 
 impl ProjectionDto {
-    /// The metadata of `frame` for `view`, its words the list numbered `words_id`.
-    pub fn new(view: &ViewDto, frame: &Projection, words_id: u32) -> ProjectionDto {
+    /// The metadata of `frame` for `spec`, its words the list numbered `words_id`.
+    pub fn new(spec: &MapSpecDto, frame: &Projection, words_id: u32) -> ProjectionDto {
         ProjectionDto {
             words_id,
             explained: frame.explained().to_vec(),
-            x_component: view.x_component,
-            y_component: view.y_component,
-            axes: view.axes.clone(),
+            x_component: spec.x_component,
+            y_component: spec.y_component,
+            axes: spec.axes.clone(),
             isolated: frame.isolated(),
             axis_labels: frame.axis_labels().clone(),
         }

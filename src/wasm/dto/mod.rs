@@ -18,6 +18,6 @@ mod training;
 
 pub use evaluation::{EvalProgressDto, analogy_report_dto, similarity_report_dto};
 pub use files::{TextInfo, VectorsInfo};
-pub use maps::{AxesDto, LayoutFrameDto, LayoutProgressDto, ProjectionDto, ViewDto};
+pub use maps::{AxesDto, LayoutFrameDto, LayoutProgressDto, MapSpecDto, ProjectionDto};
 pub use queries::{AnalogyDto, MergeDto, NeighbourDto, TokenInfoDto};
 pub use training::{BpeProgressDto, CorpusStats, Params, ProgressDto};
