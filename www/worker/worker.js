@@ -35,11 +35,15 @@ let textFrom = null;
 /** @type {import('../protocol.js').TextInfo|null} how that text was read */
 let textInfo = null;
 let isSample = false;
-/** What a map spec means where a field is missing (an older page): principal components of the most frequent words, no colours. */
-/** @type {{axes: {x: null, y: null}, isolate: null, clusters: number, method: 'pca'}} */
-const PLAIN_MAP_SPEC = { axes: { x: null, y: null }, isolate: null, clusters: 0, method: 'pca' };
+/**
+ * What a map spec means where a field is missing (an older page): principal components of the
+ * most frequent words, no colours; the fields of the wasm module's `default_map_spec` that a
+ * new model drops. Set once the module is loaded.
+ * @type {Pick<MapSpec, 'axes'|'isolate'|'clusters'|'method'>}
+ */
+let PLAIN_MAP_SPEC;
 /** @type {MapSpec} the last map spec that gave a frame: the frames sent while training use it */
-let mapSpec = { nWords: 300, xComponent: 0, yComponent: 1, extraWords: [], ...PLAIN_MAP_SPEC };
+let mapSpec;
 let chunkTokens = FIRST_CHUNK_TOKENS;
 /** Counts evaluations, so a running one sees that a newer one replaced it. */
 let evaluations = 0;
@@ -561,6 +565,9 @@ async function useThreads(n) {
 }
 
 ({ module: wasm, info: threads } = await loadModule());
+mapSpec = { ...wasm.default_map_spec(), extraWords: [] };
+const { axes, isolate, clusters, method } = mapSpec;
+PLAIN_MAP_SPEC = { axes, isolate, clusters, method };
 session = new wasm.Session();
 layouts = new LayoutRunner(session, { model: () => model, postFrame });
 if (import.meta.env.DEV) {

@@ -9,15 +9,17 @@ use crate::map::layout::{LayoutParams, LayoutPhase, LayoutProgress, TsneParams, 
 use crate::map::{Axis, MapSpec, Projection};
 
 /// What the map shows, as the page sends it (`MapSpec` in www/protocol.js). A missing
-/// field means the plainest map: principal components only, the most frequent words, no
-/// colours (so a spec saved in a link or bundle without those fields still opens).
+/// field means the plainest map, [`MapSpecDto::default`]: principal components only, the
+/// most frequent words, no colours (so a spec saved in a link or bundle without those fields
+/// still opens). That default is the one definition of the map a model starts with: the page
+/// and the worker read it through `default_map_spec`.
 ///
 /// Each axis is a principal component (0-based `xComponent`, `yComponent`) or, when `axes`
 /// names two words for it, the direction from the first to the second: d = unit(unit(b) −
 /// unit(a)), a word sits at cos(word, d) (as in the Embedding Projector's custom projections
 /// and word2viz). Beside one word axis, the other is that principal component of the words'
 /// unit vectors with d projected out, so the two are orthogonal.
-#[derive(Debug, Clone, Deserialize, Tsify)]
+#[derive(Debug, Clone, Deserialize, Serialize, Tsify)]
 #[serde(rename_all = "camelCase", default)]
 #[tsify(missing_as_null)]
 pub struct MapSpecDto {
@@ -60,7 +62,7 @@ impl Default for MapSpecDto {
 
 /// The parameters of a t-SNE or UMAP map (`MapSpec.layout` in www/protocol.js); a
 /// missing field takes the core's default (`TsneParams`, `UmapParams`).
-#[derive(Debug, Clone, PartialEq, Deserialize, Tsify)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, Tsify)]
 #[serde(rename_all = "camelCase", default)]
 #[tsify(missing_as_null)]
 pub struct LayoutDto {

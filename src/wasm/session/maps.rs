@@ -97,6 +97,15 @@ impl WordList {
     }
 }
 
+/// The map a model starts with ([`MapSpecDto::default`]: PC1 and PC2 of the 300 most
+/// frequent words, no word axes, no colours), for the page's map settings and the worker's
+/// first frames, so the default is written once.
+#[wasm_bindgen(unchecked_return_type = "MapSpecDto")]
+pub fn default_map_spec() -> Result<JsValue, JsError> {
+    let serializer = serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true);
+    MapSpecDto::default().serialize(&serializer).map_err(|e| JsError::new(&e.to_string()))
+}
+
 #[wasm_bindgen]
 impl Session {
     /// A frame of the map for `spec` (`MapSpec` in www/protocol.js): the words it
