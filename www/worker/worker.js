@@ -41,7 +41,7 @@ let isSample = false;
  * new model drops. Set once the module is loaded.
  * @type {Pick<MapSpec, 'axes'|'isolate'|'clusters'|'method'>}
  */
-let PLAIN_MAP_SPEC;
+let plainMapSpec;
 /** @type {MapSpec} the last map spec that gave a frame: the frames sent while training use it */
 let mapSpec;
 let chunkTokens = FIRST_CHUNK_TOKENS;
@@ -135,7 +135,7 @@ function postProjection(id = null, settings = mapSpec) {
  * words. A map spec that fails in the training loop would stop training.
  */
 function usePlainView() {
-  mapSpec = { ...mapSpec, ...PLAIN_MAP_SPEC };
+  mapSpec = { ...mapSpec, ...plainMapSpec };
   layouts.cancel();
 }
 
@@ -452,7 +452,7 @@ const handlers = {
    * placed), any other map spec replaces it.
    */
   project({ id, mapSpec: settings }) {
-    const next = { ...PLAIN_MAP_SPEC, extraWords: [], ...settings };
+    const next = { ...plainMapSpec, extraWords: [], ...settings };
     if (!isLayout(next)) {
       postProjection(id, next);
       layouts.cancel();
@@ -567,7 +567,7 @@ async function useThreads(n) {
 ({ module: wasm, info: threads } = await loadModule());
 mapSpec = { ...wasm.default_map_spec(), extraWords: [] };
 const { axes, isolate, clusters, method } = mapSpec;
-PLAIN_MAP_SPEC = { axes, isolate, clusters, method };
+plainMapSpec = { axes, isolate, clusters, method };
 session = new wasm.Session();
 layouts = new LayoutRunner(session, { model: () => model, postFrame });
 if (import.meta.env.DEV) {
