@@ -9,7 +9,7 @@
 use std::time::Instant;
 
 use embedscope::Embeddings;
-use embedscope::map::{Axis, Projection, ViewSpec};
+use embedscope::map::{Axis, MapSpec, Projection};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
@@ -25,14 +25,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let vectors = (0..n * dim).map(|_| rng.random_range(-1.0f32..1.0)).collect();
     let emb = Embeddings::new((0..n).map(|i| format!("w{i}")).collect(), dim, vectors)?;
     let words = |a: &str, b: &str| Axis::Words(a.into(), b.into());
-    let pcs = ViewSpec::components(n, 0, 1);
+    let pcs = MapSpec::components(n, 0, 1);
     let cases = [
         ("PC1 × PC2", pcs.clone()),
-        ("word axis × PC2", ViewSpec { x: words("w1", "w2"), ..pcs.clone() }),
-        ("two word axes", ViewSpec { x: words("w1", "w2"), y: words("w3", "w4"), ..pcs.clone() }),
-        ("PC1 × PC2, 10 clusters", ViewSpec { clusters: 10, ..pcs.clone() }),
-        ("PC1 × PC2, 50 clusters", ViewSpec { clusters: 50, ..pcs.clone() }),
-        ("word axis × PC2, 50 clusters", ViewSpec { x: words("w1", "w2"), clusters: 50, ..pcs.clone() }),
+        ("word axis × PC2", MapSpec { x: words("w1", "w2"), ..pcs.clone() }),
+        ("two word axes", MapSpec { x: words("w1", "w2"), y: words("w3", "w4"), ..pcs.clone() }),
+        ("PC1 × PC2, 10 clusters", MapSpec { clusters: 10, ..pcs.clone() }),
+        ("PC1 × PC2, 50 clusters", MapSpec { clusters: 50, ..pcs.clone() }),
+        ("word axis × PC2, 50 clusters", MapSpec { x: words("w1", "w2"), clusters: 50, ..pcs.clone() }),
     ];
     println!("{n} words × {dim} dimensions, fastest of {REPEATS} frames:");
     for (name, spec) in cases {
@@ -45,7 +45,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-fn time(emb: &Embeddings, spec: &ViewSpec, previous: Option<&Projection>) -> f64 {
+fn time(emb: &Embeddings, spec: &MapSpec, previous: Option<&Projection>) -> f64 {
     let started = Instant::now();
     let frame = Projection::fit(emb, spec, previous).expect("a valid view");
     let elapsed = started.elapsed().as_secs_f64() * 1e3;

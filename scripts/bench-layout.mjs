@@ -63,7 +63,7 @@ async function suite(page, workerUrl) {
       await slices();
       const started = performance.now();
       frames.length = 0;
-      const first = ask({ type: 'project', view: { nWords, xComponent: 0, yComponent: 1, extraWords: [], method, layout } });
+      const first = ask({ type: 'project', mapSpec: { nWords, xComponent: 0, yComponent: 1, extraWords: [], method, layout } });
       let firstAt = null;
       first.then(() => { firstAt = performance.now() - started; });
       const waits = [];
@@ -124,7 +124,7 @@ async function suite(page, workerUrl) {
     out.umap5000 = await measure('umap', 5000, 'the');
     // Too few words: the core's error, at once.
     const t1 = performance.now();
-    out.tooFew = await ask({ type: 'project', view: { nWords: 50, extraWords: [], method: 'tsne', layout: { perplexity: 30 } } }).then(() => 'no error', (e) => e.message);
+    out.tooFew = await ask({ type: 'project', mapSpec: { nWords: 50, extraWords: [], method: 'tsne', layout: { perplexity: 30 } } }).then(() => 'no error', (e) => e.message);
     out.tooFewMs = Math.round(performance.now() - t1);
 
     // 20,000 generated words of dim 100 as a word2vec text file.

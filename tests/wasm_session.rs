@@ -294,8 +294,8 @@ fn a_bundle_records_the_parameters_its_vectors_were_trained_with() {
     assert!(bundle_params(&session.export_bundle(JsValue::NULL).unwrap()).is_undefined());
 }
 
-/// A `ViewSettings` object from its JSON.
-fn view(json: &str) -> JsValue {
+/// A JS value (a `MapSpec`, a timeline) from its JSON.
+fn from_json(json: &str) -> JsValue {
     js_sys::JSON::parse(json).expect("JSON")
 }
 
@@ -323,7 +323,7 @@ fn projections_take_word_axes_isolated_words_and_clusters() {
 
     // x from man to woman, y a principal component beside it, four colours.
     let frame = session
-        .project(view(
+        .project(from_json(
             r#"{"nWords": 1000, "xComponent": 0, "yComponent": 1, "extraWords": [],
                 "axes": {"x": ["man", "woman"], "y": null}, "isolate": null, "clusters": 4}"#,
         ))
@@ -345,9 +345,9 @@ fn projections_take_word_axes_isolated_words_and_clusters() {
     let clusters = cluster_labels(&frame);
     assert_eq!(clusters.len(), words.len());
     assert!(clusters.iter().all(|&c| c < 4) && (0..4).all(|c| clusters.contains(&c)), "{clusters:?}");
-    // The same view again: the word axis stays, the clusters keep their numbers.
+    // The same map spec again: the word axis stays, the clusters keep their numbers.
     let again = session
-        .project(view(r#"{"nWords": 1000, "axes": {"x": ["man", "woman"], "y": null}, "clusters": 4}"#))
+        .project(from_json(r#"{"nWords": 1000, "axes": {"x": ["man", "woman"], "y": null}, "clusters": 4}"#))
         .unwrap();
     assert_eq!(cluster_labels(&again), clusters);
     let placed = session.place_words(vec!["woman".into()]).unwrap().to_vec();
@@ -355,7 +355,9 @@ fn projections_take_word_axes_isolated_words_and_clusters() {
 
     // Isolated words, in frequency order, with PCA fitted on them alone.
     let isolated = session
-        .project(view(r#"{"nWords": 1000, "isolate": ["woman", "king", "queen", "man"], "clusters": 0}"#))
+        .project(from_json(
+            r#"{"nWords": 1000, "isolate": ["woman", "king", "queen", "man"], "clusters": 0}"#,
+        ))
         .unwrap();
     let mut expected = words.clone();
     expected.retain(|w| ["king", "queen", "man", "woman"].contains(&w.as_str()));
@@ -365,7 +367,7 @@ fn projections_take_word_axes_isolated_words_and_clusters() {
     assert!(field(&isolated, "clusters").is_null());
     assert!(strings(&field(&isolated, "axisLabels"))[0].starts_with("PC1 ("));
 
-    // A view that fails names the problem and leaves the last frame in place.
+    // A map spec that fails names the problem and leaves the last frame in place.
     let bad = [
         (
             r#"{"nWords": 1000, "axes": {"x": ["man", "pony"], "y": ["unicorn", "king"]}}"#,
@@ -375,10 +377,10 @@ fn projections_take_word_axes_isolated_words_and_clusters() {
         (r#"{"nWords": 1000, "isolate": ["king"]}"#, "at least 2 words"),
         (r#"{"nWords": 1000, "clusters": 1}"#, "invalid clusters = 1"),
         (r#"{"nWords": 1000, "clusters": 51}"#, "invalid clusters = 51"),
-        (r#"{"nWords": "many"}"#, "bad view settings"),
+        (r#"{"nWords": "many"}"#, "bad map settings"),
     ];
     for (json, message) in bad {
-        let got = error_message(session.project(view(json)));
+        let got = error_message(session.project(from_json(json)));
         assert!(got.contains(message), "{json}: {got}");
     }
     let placed = session.place_words(vec!["king".into()]).unwrap().to_vec();
@@ -386,16 +388,16 @@ fn projections_take_word_axes_isolated_words_and_clusters() {
     let king = isolated_words.iter().position(|w| w == "king").unwrap();
     assert!((placed[0] - isolated_coords[2 * king]).abs() < 1e-5, "{placed:?}");
 
-    // An old page's view: principal components of the most frequent words, no colours.
+    // An old page's map spec: principal components of the most frequent words, no colours.
     let old = session
-        .project(view(r#"{"nWords": 1000, "xComponent": 1, "yComponent": 0, "extraWords": []}"#))
+        .project(from_json(r#"{"nWords": 1000, "xComponent": 1, "yComponent": 0, "extraWords": []}"#))
         .unwrap();
     assert!(field(&field(&old, "axes"), "x").is_null() && field(&old, "clusters").is_null());
     assert_eq!(number(&old, "xComponent"), 1.0);
     assert!(strings(&field(&old, "axisLabels"))[0].starts_with("PC2 ("));
 
     // More clusters than words shown: each word gets its own (k is capped at the words).
-    let few = session.project(view(r#"{"nWords": 3, "clusters": 4}"#)).unwrap();
+    let few = session.project(from_json(r#"{"nWords": 3, "clusters": 4}"#)).unwrap();
     let mut labels = cluster_labels(&few);
     labels.sort_unstable();
     assert_eq!(labels, [0, 1, 2]);
@@ -419,7 +421,7 @@ fn frames_of_the_same_words_name_their_list_and_carry_no_words() {
     let trained = session.projection(40, 1, 0).unwrap();
     assert_eq!(id(&trained), id(&first), "other vectors and axes, the same words");
     // Other words: another list; the old one's words are no longer to be had.
-    let isolated = session.project(view(r#"{"nWords": 40, "isolate": ["king", "queen"]}"#)).unwrap();
+    let isolated = session.project(from_json(r#"{"nWords": 40, "isolate": ["king", "queen"]}"#)).unwrap();
     assert_ne!(id(&isolated), id(&first));
     let mut isolated_words = words_of(&session, &isolated);
     isolated_words.sort();
@@ -427,7 +429,8 @@ fn frames_of_the_same_words_name_their_list_and_carry_no_words() {
     assert!(error_message(session.frame_words(id(&first))).contains("gave way"));
 
     // Every frame of a t-SNE run, and of its warm start, is of the 40 most frequent words.
-    let settings = view(r#"{"nWords": 40, "method": "tsne", "layout": {"perplexity": 5, "iterations": 60}}"#);
+    let settings =
+        from_json(r#"{"nWords": 40, "method": "tsne", "layout": {"perplexity": 5, "iterations": 60}}"#);
     session.layout_begin(settings.clone(), false).unwrap();
     let mut ids = Vec::new();
     loop {
@@ -488,7 +491,7 @@ fn tsne_and_umap_maps_are_built_in_slices_and_warm_start() {
     ];
     for (method, layout, label, iterations) in cases {
         let settings = format!(r#"{{"nWords": 1000, "method": "{method}", "layout": {layout}}}"#);
-        let started = session.layout_begin(view(&settings), false).unwrap();
+        let started = session.layout_begin(from_json(&settings), false).unwrap();
         assert_eq!(field(&started, "phase").as_string().as_deref(), Some("neighbours"));
         assert_eq!(number(&started, "iterations"), iterations);
         assert!(
@@ -522,7 +525,7 @@ fn tsne_and_umap_maps_are_built_in_slices_and_warm_start() {
         assert!(placed[2].is_nan());
 
         // A warm start goes on from these coordinates, with the warm parameters.
-        let warm = session.layout_begin(view(&settings), true).unwrap();
+        let warm = session.layout_begin(from_json(&settings), true).unwrap();
         let warm_iterations = if method == "tsne" { 250.0 } else { 100.0 };
         assert_eq!(number(&warm, "iterations"), warm_iterations);
         let shown =
@@ -532,18 +535,18 @@ fn tsne_and_umap_maps_are_built_in_slices_and_warm_start() {
     }
 
     // Too few words for the parameters: the core's message, and the map before stays.
-    let few = view(r#"{"nWords": 40, "method": "tsne", "layout": {"perplexity": 30}}"#);
+    let few = from_json(r#"{"nWords": 40, "method": "tsne", "layout": {"perplexity": 30}}"#);
     let got = error_message(session.layout_begin(few, false));
     assert!(got.contains("at least 91 words for perplexity 30"), "{got}");
-    let got = error_message(session.layout_begin(view(r#"{"nWords": 10, "method": "umap"}"#), false));
+    let got = error_message(session.layout_begin(from_json(r#"{"nWords": 10, "method": "umap"}"#), false));
     assert!(got.contains("at least 15 words for 15 neighbours"), "{got}");
     let got = error_message(
-        session.layout_begin(view(r#"{"method": "tsne", "layout": {"perplexity": 0}}"#), false),
+        session.layout_begin(from_json(r#"{"method": "tsne", "layout": {"perplexity": 0}}"#), false),
     );
     assert!(got.contains("perplexity"), "{got}");
-    let got = error_message(session.layout_begin(view(r#"{"method": "mds"}"#), false));
+    let got = error_message(session.layout_begin(from_json(r#"{"method": "mds"}"#), false));
     assert!(got.contains("'pca', 'tsne' or 'umap'"), "{got}");
-    assert!(error_message(session.project(view(r#"{"method": "tsne"}"#))).contains("layout_begin"));
+    assert!(error_message(session.project(from_json(r#"{"method": "tsne"}"#))).contains("layout_begin"));
     let frame = session.layout_frame().unwrap();
     assert_eq!(field(&frame, "method").as_string().as_deref(), Some("umap"));
 }
@@ -565,12 +568,12 @@ fn neighbours_through_time_and_the_timeline_survive_a_bundle() {
     assert_eq!(word(last.get(0)), word(now.get(0)));
 
     // A timeline of two frames goes into the bundle and comes back from it.
-    let timeline = view(
+    let timeline = from_json(
         r#"{"wordLists": [["the", "a"]], "frames": [
         {"words": 0, "epoch": 1, "epochs": 3, "tokensDone": 10, "tokensTotal": 30, "axisLabels": ["PC1", "PC2"],
-         "view": {"method": "pca", "xComponent": 0, "yComponent": 1}},
+         "mapSpec": {"method": "pca", "xComponent": 0, "yComponent": 1}},
         {"words": 0, "epoch": 3, "epochs": 3, "tokensDone": 30, "tokensTotal": 30, "axisLabels": ["t-SNE 1", "t-SNE 2"],
-         "view": {"method": "tsne", "layout": {"perplexity": 5}}}]}"#,
+         "mapSpec": {"method": "tsne", "layout": {"perplexity": 5}}}]}"#,
     );
     Reflect::set(
         &timeline,
@@ -594,7 +597,7 @@ fn neighbours_through_time_and_the_timeline_survive_a_bundle() {
     );
     let frames = Array::from(&field(&back, "frames"));
     assert_eq!(frames.length(), 2);
-    let perplexity = field(&field(&field(&frames.get(1), "view"), "layout"), "perplexity");
+    let perplexity = field(&field(&field(&frames.get(1), "mapSpec"), "layout"), "perplexity");
     assert_eq!(perplexity.as_f64(), Some(5.0));
     assert_eq!(number(&frames.get(1), "tokensDone"), 30.0);
     let coords: Float32Array = field(&back, "coords").dyn_into().unwrap();
@@ -611,9 +614,9 @@ fn neighbours_through_time_and_the_timeline_survive_a_bundle() {
     assert!(session.neighbour_history("king", 4).unwrap().is_null());
 
     // A frame naming a word the vectors lack is refused.
-    let bad = view(
+    let bad = from_json(
         r#"{"wordLists": [["no-such-word"]], "frames": [{"words": 0, "epoch": 1, "epochs": 1,
-        "tokensDone": 0, "tokensTotal": 1, "axisLabels": ["x", "y"], "view": {}}]}"#,
+        "tokensDone": 0, "tokensTotal": 1, "axisLabels": ["x", "y"], "mapSpec": {}}]}"#,
     );
     Reflect::set(&bad, &"coords".into(), &Float32Array::from(&[0.0f32, 0.0][..])).unwrap();
     assert!(error_message(session.export_bundle(bad)).contains("no-such-word"));

@@ -1,6 +1,11 @@
 // @ts-check
 // The one written definition of every message between the page and the training worker.
-// The shapes mirror src/wasm/dto/ (one file per topic). Nothing here runs except the small constants at the end.
+// The shapes Rust sends or reads are not written here: they are the DTOs of src/wasm/dto/ (and
+// src/wasm/timeline.rs), whose TypeScript declarations tsify writes into the wasm glue's
+// www/pkg/embedscope.d.ts; the typedefs below import them, so tsc checks the page against the
+// Rust fields. What is written here is the page's own: requests, the worker's messages, and
+// the fields the worker adds to a DTO (typed arrays, words). Nothing here runs except the
+// small constants at the end.
 //
 // Requests carry a numeric `id`; the worker answers each with one reply of the same `type`
 // and `id` (`state` for train, pause and stop), or with `{ type: 'error', id, message }`. Messages the worker sends by
@@ -49,32 +54,35 @@
  */
 
 /**
- * How a text file was read (`TextInfo` in src/wasm/dto/): `note` says so when it was not plain
- * UTF-8 (UTF-16, Latin-1, characters replaced).
- * @typedef {{bytes: number, encoding: string, replaced: number, note: string|null}} TextInfo
- */
-
-/**
- * What a vectors file held (`VectorsInfo` in src/wasm/dto/).
- * @typedef {object} VectorsInfo
- * @property {string} format  e.g. 'word2vec text', 'GloVe', 'embedscope bundle'
- * @property {number} words
- * @property {number} dim
- * @property {number} bytes
- * @property {boolean} counts  whether the file gave word counts
- * @property {string|null} fingerprint  the run fingerprint a bundle holds
- */
-
-/**
- * A benchmark's scores (`AnalogyReportDto`, `SimilarityReportDto` in src/wasm/dto/).
- * @typedef {{name: string, questions: number, covered: number, correctCosAdd: number, correctCosMul: number}} SectionScore
- * @typedef {{kind: 'analogies', sections: SectionScore[], total: SectionScore, nCandidates: number,
- *   worst: {words: string[], answer: string|null, rank: number, line: number}[]}} AnalogyReport
- *   `worst`: wrongly answered questions `[a, b, c, expected]`, the expected word's rank largest first
- * @typedef {{kind: 'similarity', pairs: number, found: number, oovRatio: number,
- *   spearman: number|null, pearson: number|null,
- *   worst: {a: string, b: string, gold: number, cosine: number, line: number}[]}} SimilarityReport
+ * The DTOs, under the page's names (their fields and comments are in src/wasm/dto/).
+ * @typedef {import('./pkg/embedscope.js').TextInfo} TextInfo  how a text file was read; `note`
+ *   says so when it was not plain UTF-8 (UTF-16, Latin-1, characters replaced)
+ * @typedef {import('./pkg/embedscope.js').VectorsInfo} VectorsInfo  what a vectors file held
+ * @typedef {import('./pkg/embedscope.js').CorpusStats} CorpusStats  what a text gave before training
+ * @typedef {import('./pkg/embedscope.js').ProgressDto} Progress  training progress: `loss` is the
+ *   running mean of the epoch in progress; `epochLosses` holds one mean per finished epoch
+ * @typedef {import('./pkg/embedscope.js').BpeProgressDto} BpeProgress  progress of learning BPE
+ *   merges; the merges to learn are `targetVocabSize - alphabetSize`, and learning may end
+ *   early, with `done`, when no pair of tokens occurs twice any more
+ * @typedef {import('./pkg/embedscope.js').TokenInfoDto} TokenInfo  where a token came from: `rank`
+ *   is its frequency rank (0 = most frequent); `merge` the BPE merge that made it (`rank` 0 =
+ *   learned first), null for a word tokenizer's word or a character of BPE's alphabet;
+ *   `concordance` lines of the text where it occurs, without their line breaks
+ * @typedef {import('./pkg/embedscope.js').NeighbourDto} Neighbour  one answer of a neighbour or
+ *   analogy query; `rank` is the word's frequency rank
+ * @typedef {import('./pkg/embedscope.js').SectionDto} SectionScore
+ * @typedef {import('./pkg/embedscope.js').AnalogyReportDto} AnalogyReport  `worst`: wrongly
+ *   answered questions `[a, b, c, expected]`, the expected word's rank largest first
+ * @typedef {import('./pkg/embedscope.js').SimilarityReportDto} SimilarityReport
  * @typedef {AnalogyReport|SimilarityReport} EvaluationReport
+ * @typedef {import('./pkg/embedscope.js').LayoutProgressDto} LayoutProgress  where a t-SNE or UMAP
+ *   map stands: 'neighbours' (the exact cosine k-NN graph), 'affinities' (t-SNE's affinities
+ *   or UMAP's memberships), 'start' (a cold start's PCA, the points' first places), then
+ *   'layout', the points moving, `iteration` of `iterations` (t-SNE iterations, UMAP
+ *   epochs); `done` at the last
+ * @typedef {import('./pkg/embedscope.js').HistoryDto} NeighbourHistory  a word's nearest
+ *   neighbours at the end of each epoch the worker kept: kept for the `nWords` most frequent
+ *   words (1,000), 10 each, at most 64 epochs thinned evenly plus the newest
  */
 
 /**
@@ -83,95 +91,12 @@
  */
 
 /**
- * What a text gave before training (`CorpusStats` in src/wasm/dto/).
- * @typedef {object} CorpusStats
- * @property {number} bytes
- * @property {number} lines
- * @property {number} sentences
- * @property {number} tokens
- * @property {number} types
- * @property {number} vocabSize
- * @property {number} trainingTokens
- * @property {number} typesBelowMinCount
- * @property {number} tokensBelowMinCount
- * @property {number} typesOverMaxVocab
- * @property {number} tokensOverMaxVocab
- * @property {number} minCount
- * @property {string} fingerprint
- */
-
-/**
- * Training progress (`ProgressDto` in src/wasm/dto/). `loss` is the running mean of the epoch in
- * progress; `epochLosses` holds one mean per finished epoch.
- * @typedef {object} Progress
- * @property {number} epoch
- * @property {number} epochs
- * @property {number} epochTokensDone
- * @property {number} epochTokens
- * @property {number} tokensDone
- * @property {number} tokensTotal
- * @property {number} alpha
- * @property {number} loss
- * @property {number} tokensPerSec
- * @property {boolean} done
- * @property {number[]} epochLosses
- */
-
-/**
- * Progress of learning BPE merges (`BpeProgressDto` in src/wasm/dto/). The merges to learn are
- * `targetVocabSize - alphabetSize`; learning may end early, with `done`, when no pair of
- * tokens occurs twice any more.
- * @typedef {object} BpeProgress
- * @property {number} mergesDone
- * @property {number} vocabSize
- * @property {number} targetVocabSize
- * @property {number} alphabetSize
- * @property {number} fraction
- * @property {boolean} done
- */
-
-/**
- * Where a token came from (`TokenInfoDto` in src/wasm/dto/). `rank` is its frequency rank (0 =
- * most frequent). `merge` is the BPE merge that made it (`rank` 0 = learned first), null
- * for a word tokenizer's word or a character of BPE's alphabet. `concordance` holds lines
- * of the text where it occurs, without their line breaks.
- * @typedef {object} TokenInfo
- * @property {string} token
- * @property {number} rank
- * @property {number} count
- * @property {{left: string, right: string, rank: number, pairCount: number}|null} merge
- * @property {boolean} spansWords
- * @property {string[]} concordance
- */
-
-/**
- * One answer of a neighbour or analogy query; `rank` is the word's frequency rank.
- * @typedef {{word: string, score: number, rank: number}} Neighbour
- */
-
-/**
- * What the map shows (`ViewDto` in src/wasm/dto/). Each axis is a principal component (0-based
- * `xComponent`, `yComponent`) or, when `axes` names two words for it, the direction from
- * the first to the second: d = unit(unit(b) − unit(a)), a word sits at cos(word, d) (as in
- * the Embedding Projector's custom projections and word2viz). Beside one word axis, the
- * other is that principal component of the words' unit vectors with d projected out, so
- * the two are orthogonal. A missing `axes`, `isolate` or `clusters` (an older page) means
- * none: principal components of the `nWords` most frequent words, no colours.
- * @typedef {object} ViewSettings
- * @property {number} nWords  the most frequent words to show, 10..10000 (all, when the vocabulary is smaller)
- * @property {number} xComponent
- * @property {number} yComponent
- * @property {string[]} extraWords  query results outside the shown words, placed in the same frame
- * @property {{x: [string, string]|null, y: [string, string]|null}} [axes]  word-defined axes; null = principal component
- * @property {string[]|null} [isolate]  show just these words (in frequency order) and fit the projection on them;
- *   null = the `nWords` most frequent. Every word must be known; principal components need at least 2.
- * @property {number} [clusters]  k-means clusters (spherical, on unit vectors) to colour the words by, 2..50; 0 = none
- * @property {'pca'|'tsne'|'umap'} [method]  missing = 'pca': principal components or word axes, as above. 'tsne'
- *   and 'umap' map the `nWords` most frequent words with t-SNE or UMAP (`layout`'s parameters); `xComponent`,
- *   `yComponent`, `axes` and `isolate` do not apply to them; `clusters` colours them (k-means of the vectors the map is
- *   built from; another `clusters` recolours the running map without starting it again), and each of
- *   `extraWords` is placed at the point of its nearest shown word by cosine (a layout cannot place new words).
- * @property {LayoutSettings} [layout]  the t-SNE or UMAP parameters; missing fields take the defaults
+ * What the map shows (`MapSpecDto` in src/wasm/dto/, whose fields say what each means; every
+ * field may be missing, and takes the plainest map's value), with the words of queries the
+ * page wants placed in the same frame. With `method` 'tsne' or 'umap', each of
+ * `extraWords` is placed at the point of its nearest shown word by cosine (a layout cannot
+ * place new words).
+ * @typedef {import('./pkg/embedscope.js').MapSpecDto & {extraWords: string[]}} MapSpec
  */
 
 /**
@@ -179,57 +104,32 @@
  * the defaults are the core's (openTSNE's and umap-learn's). Out of range, or too few words
  * for them (t-SNE needs more than 3 × perplexity, UMAP at least `neighbours`), the `project`
  * request fails with the core's message ("expected at least 91 words for perplexity 30").
- * @typedef {object} LayoutSettings
- * @property {number} [perplexity]  t-SNE: 30; at least 1
- * @property {number|null} [learningRate]  t-SNE: null = auto, max(N / exaggeration / 4, 50)
- * @property {number} [iterations]  t-SNE: 750, the first 250 with early exaggeration
- * @property {number} [exaggeration]  t-SNE: 12; at least 1
- * @property {number} [neighbours]  UMAP: 15, the word itself included; at least 2
- * @property {number} [minDist]  UMAP: 0.1, in [0, 1]
- * @property {number|null} [epochs]  UMAP: null = 500 for up to 10,000 words, else 200
- * @property {number} [seed]  1
+ * @typedef {import('./pkg/embedscope.js').LayoutDto} LayoutSettings
  */
 
 /**
- * Where a t-SNE or UMAP map stands. `phase`: 'neighbours' (the exact cosine k-NN graph),
- * 'affinities' (t-SNE's affinities or UMAP's memberships), 'start' (a cold start's PCA, the
- * points' first places), then 'layout', the points moving, `iteration` of `iterations`
- * (t-SNE iterations, UMAP epochs); `done` at the last.
- * @typedef {{phase: 'neighbours'|'affinities'|'start'|'layout', iteration: number, iterations: number, done: boolean}} LayoutProgress
- */
-
-/**
- * A frame of the map. `coords` is `[x0, y0, x1, y1, …]` for `words`, transferred, not
- * copied; `extraCoords` does the same for `extraWords` (NaN for a word the vocabulary
- * lacks). A frame is aligned to the previous one only when both show the same words on the
- * same axes: two principal axes by rotation or reflection (Procrustes), a principal axis
- * beside a word axis by its sign alone, a word axis never.
+ * A frame of the map: the metadata Rust sends (`ProjectionDto`, and for a t-SNE or UMAP frame
+ * `LayoutFrameDto`'s `method` and `layoutProgress`) with the arrays the worker adds. `coords`
+ * is `[x0, y0, x1, y1, …]` for `words`, transferred, not copied; `extraCoords` does the same
+ * for `extraWords` (NaN for a word the vocabulary lacks). A frame is aligned to the previous
+ * one only when both show the same words on the same axes: two principal axes by rotation or
+ * reflection (Procrustes), a principal axis beside a word axis by its sign alone, a word axis
+ * never. t-SNE and UMAP frames have `explained` empty, `axisLabels` ['t-SNE 1', 't-SNE 2'] or
+ * ['UMAP 1', 'UMAP 2'], `axes` both null, `isolated` false, and are not aligned to the frame
+ * before (they move on from it); `layout` is the parameters the map was made with (the
+ * timeline records them).
  *
  * The words go with the first frame of each word list only: `wordsId` names the list, and
  * a frame whose list is the last one the worker sent leaves `words` out (the frames of a
  * t-SNE or UMAP run, the PCA frames while training; posting 20,000 words took 20 to 30 ms a
  * frame). The page puts them back as frames arrive, in order (www/map/frame-words.js, `Frame`).
- * @typedef {object} Projection
- * @property {number} wordsId  the word list shown: equal numbers, the same words in the same order
- * @property {string[]} [words]  the shown words, most frequent first; only when `wordsId` is new to the page
- * @property {number[]} explained  explained-variance ratio of PC1, PC2, … (up to 6) of the frame's PCA: of the
- *   words' vectors, or beside a word axis of their unit vectors with its direction projected out; empty with two word axes
- * @property {number} xComponent
- * @property {number} yComponent
- * @property {{x: [string, string]|null, y: [string, string]|null}} axes  echo of the word axes the frame used
- * @property {boolean} isolated  true when `words` are an isolated subset (`ViewSettings.isolate`)
- * @property {[string, string]} axisLabels  the axes' titles: 'man → woman', 'PC2 (12.3 % of variance)',
- *   beside a word axis 'PC1 ⊥ man → woman (30.2 % of the variance left)'
- * @property {Uint16Array|null} clusters  the cluster of each of `words` (same order), transferred; null without
- *   clusters. Frames while training start from the previous frame's centroids, so a cluster keeps its number.
- * @property {Float32Array} coords
- * @property {string[]} extraWords
- * @property {Float32Array} extraCoords
- * @property {'tsne'|'umap'} [method]  only on t-SNE and UMAP frames, which have `explained` empty, `axisLabels`
- *   ['t-SNE 1', 't-SNE 2'] or ['UMAP 1', 'UMAP 2'], `axes` both null, `isolated` false, and
- *   are not aligned to the frame before (they move on from it)
- * @property {LayoutProgress} [layoutProgress]  likewise: where the map stands
- * @property {LayoutSettings|null} [layout]  likewise: the parameters the map was made with (the timeline records them)
+ * `clusters` is the cluster of each of `words` (same order), transferred; null without
+ * clusters. Frames while training start from the previous frame's centroids, so a cluster
+ * keeps its number.
+ * @typedef {import('./pkg/embedscope.js').ProjectionDto & {words?: string[], clusters: Uint16Array|null,
+ *   coords: Float32Array, extraWords: string[], extraCoords: Float32Array,
+ *   method?: import('./pkg/embedscope.js').LayoutFrameDto['method'], layoutProgress?: LayoutProgress,
+ *   layout?: LayoutSettings|null}} Projection
  */
 
 /**
@@ -245,7 +145,7 @@
  * @typedef {object} TimelineData
  * @property {string[][]} wordLists
  * @property {{words: number, epoch: number, epochs: number, tokensDone: number, tokensTotal: number,
- *   view: TimelineView, axisLabels: [string, string]}[]} frames
+ *   mapSpec: TimelineMapSpec, axisLabels: [string, string]}[]} frames
  * @property {Float32Array} coords
  */
 
@@ -253,14 +153,7 @@
  * How a timeline frame was made: `{method: 'pca', nWords, xComponent, yComponent, axes, isolated}`
  * or `{method: 'tsne'|'umap', nWords, layout: LayoutSettings}`.
  * @typedef {{method: 'pca'|'tsne'|'umap', nWords: number, xComponent?: number, yComponent?: number,
- *   axes?: {x: [string, string]|null, y: [string, string]|null}, isolated?: boolean, layout?: LayoutSettings}} TimelineView
- */
-
-/**
- * A word's nearest neighbours at the end of each epoch the worker kept (`HistoryDto` in
- * src/wasm/timeline.rs): kept for the `nWords` most frequent words (1,000), 10 each, at most
- * 64 epochs thinned evenly plus the newest.
- * @typedef {{word: string, nWords: number, epochs: {epoch: number, tokensDone: number, neighbours: Neighbour[]}[]}} NeighbourHistory
+ *   axes?: {x: [string, string]|null, y: [string, string]|null}, isolated?: boolean, layout?: LayoutSettings}} TimelineMapSpec
  */
 
 /**
@@ -277,12 +170,12 @@
  * @typedef {{type: 'pause', id: number}} PauseRequest      replies `state`
  * @typedef {{type: 'stop', id: number}} StopRequest        replies `state`; the vectors stay for queries.
  *   While a vectors file is read, it cancels the read and replies with the state from before it.
- * @typedef {{type: 'project', id: number, view: ViewSettings}} ProjectRequest
- *   Reply `projection` now and remember the view for the frames sent while training. A view
+ * @typedef {{type: 'project', id: number, mapSpec: MapSpec}} ProjectRequest
+ *   Reply `projection` now and remember the map spec for the frames sent while training. A map spec
  *   that fails (an unknown word, named with the others: "'pony' and 'unicorn' are not in the
  *   vocabulary"; too few words; a bad number of clusters) is answered with an `error`, and
- *   the frames keep the last view that worked. A new model (`prepare`, `openFiles`) drops
- *   `axes`, `isolate`, `clusters` and `method` from the view: the page sends them again for it.
+ *   the frames keep the last map spec that worked. A new model (`prepare`, `openFiles`) drops
+ *   `axes`, `isolate`, `clusters` and `method` from the map spec: the page sends them again for it.
  *   With `method` 'tsne' or 'umap' the reply is the map's first frame, once its graph is built
  *   (about a second at 5,000 words), and the worker goes on stepping it, a slice of about
  *   CHUNK_MS / 2 at a time between training chunks and messages, with a `projection` every

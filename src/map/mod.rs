@@ -3,7 +3,7 @@
 //!
 //! - [`Pca`] (`pca/`): principal components of word vectors, exactly or by block Krylov
 //!   iteration, for the map's axes.
-//! - [`Projection`] (`projection.rs`): one frame of the map as a [`ViewSpec`] asks for it,
+//! - [`Projection`] (`projection.rs`): one frame of the map as a [`MapSpec`] asks for it,
 //!   on principal components or on word axes (the direction from one word to another),
 //!   aligned to the previous frame by [`procrustes_2d`] (`align.rs`) and coloured by
 //!   spherical k-means ([`KMeans`], `kmeans.rs`).
@@ -29,7 +29,7 @@ pub use align::{IDENTITY, Transform2, align_signs, apply_2d, procrustes_2d};
 pub use kmeans::{KMeans, MAX_CLUSTERS};
 pub use pace::{Pacer, Piece, SliceReport};
 pub use pca::{Pca, PcaBuilder};
-pub use projection::{Axis, KMEANS_WORK_PER_FRAME, MAX_COMPONENTS, Projection, ViewSpec, frame_clusters};
+pub use projection::{Axis, KMEANS_WORK_PER_FRAME, MAX_COMPONENTS, MapSpec, Projection, frame_clusters};
 pub use timeline::{
     EPOCH_RECORDS, EpochNeighbours, NEIGHBOUR_K, NEIGHBOUR_WORDS, NeighbourHistory, Timeline, TimelineFrame,
 };

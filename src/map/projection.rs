@@ -1,5 +1,5 @@
 //! Frames of the map: a 2-D picture of some words on two axes, optionally coloured by
-//! cluster. [`ViewSpec`] says what to draw; [`Projection::fit`] draws one frame of it.
+//! cluster. [`MapSpec`] says what to draw; [`Projection::fit`] draws one frame of it.
 //!
 //! An axis is either a principal component of the shown words' vectors (`pca/`), or a
 //! direction defined by two words, as in the TensorFlow Embedding Projector's custom
@@ -60,7 +60,7 @@ const KMEANS_SEED: u64 = 11;
 /// frames here and by the t-SNE and UMAP maps of the session.
 ///
 /// `k` is capped at the number of points: isolating two words while colouring by 8 clusters
-/// colours each word its own, rather than refusing the view. With fewer
+/// colours each word its own, rather than refusing the map spec. With fewer
 /// than 2 points there is nothing to tell apart, and no clustering (`None`).
 ///
 /// Fails with [`Error::InvalidParameter`] (named `clusters`) when `k` is below 2 or above
@@ -105,7 +105,7 @@ pub enum Axis {
 
 /// What a frame of the map shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ViewSpec {
+pub struct MapSpec {
     /// The most frequent words to show (all when there are fewer), unless `isolate` is set.
     pub n_words: usize,
     /// Show just these words, in frequency order, and fit the projection on them.
@@ -116,10 +116,10 @@ pub struct ViewSpec {
     pub clusters: usize,
 }
 
-impl ViewSpec {
+impl MapSpec {
     /// The `n_words` most frequent words on principal components `x` and `y`, uncoloured.
-    pub fn components(n_words: usize, x: usize, y: usize) -> ViewSpec {
-        ViewSpec { n_words, isolate: None, x: Axis::Component(x), y: Axis::Component(y), clusters: 0 }
+    pub fn components(n_words: usize, x: usize, y: usize) -> MapSpec {
+        MapSpec { n_words, isolate: None, x: Axis::Component(x), y: Axis::Component(y), clusters: 0 }
     }
 }
 
@@ -156,7 +156,7 @@ impl AxisMap {
 /// clusters, and what placing another word in the same frame needs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Projection {
-    spec: ViewSpec,
+    spec: MapSpec,
     /// Indices of the shown words, most frequent first.
     words: Vec<usize>,
     axes: [AxisMap; 2],
@@ -177,7 +177,7 @@ impl Projection {
     /// principal axes, an axis whose two words point the same way, fewer than 2 words to fit
     /// principal components on (1 with two word axes), or a number of clusters outside 2 to
     /// 50 (more clusters than words shown are capped at the words: see [`frame_clusters`]).
-    pub fn fit(emb: &Embeddings, spec: &ViewSpec, previous: Option<&Projection>) -> Result<Projection> {
+    pub fn fit(emb: &Embeddings, spec: &MapSpec, previous: Option<&Projection>) -> Result<Projection> {
         let (words, axis_words) = resolve_words(emb, spec)?;
         let n_components = MAX_COMPONENTS.min(emb.dim());
         for axis in [&spec.x, &spec.y] {
@@ -273,10 +273,10 @@ impl Projection {
         let mut coords: Vec<f32> =
             words.iter().flat_map(|&i| [axes[0].at(emb, i), axes[1].at(emb, i)]).collect();
         let isolated = spec.isolate.is_some();
-        let same_view = previous.filter(|p| {
+        let same_spec = previous.filter(|p| {
             p.spec.x == spec.x && p.spec.y == spec.y && p.isolated() == isolated && p.words == words
         });
-        let transform = match same_view {
+        let transform = match same_spec {
             None => align::IDENTITY,
             Some(p) => match (&spec.x, &spec.y) {
                 (Axis::Component(_), Axis::Component(_)) => align::procrustes_2d(&coords, &p.coords),
@@ -303,7 +303,7 @@ impl Projection {
     }
 
     /// What this frame shows.
-    pub fn spec(&self) -> &ViewSpec {
+    pub fn spec(&self) -> &MapSpec {
         &self.spec
     }
 
@@ -356,7 +356,7 @@ type AxisWords = [Option<(usize, usize)>; 2];
 
 /// The shown words' indices (the isolated ones sorted by frequency, repeats dropped) and
 /// each axis's two word indices, or one error naming every unknown word.
-fn resolve_words(emb: &Embeddings, spec: &ViewSpec) -> Result<(Vec<usize>, AxisWords)> {
+fn resolve_words(emb: &Embeddings, spec: &MapSpec) -> Result<(Vec<usize>, AxisWords)> {
     let mut asked: Vec<&str> = Vec::new();
     for axis in [&spec.x, &spec.y] {
         if let Axis::Words(a, b) = axis {
@@ -430,7 +430,7 @@ fn component_label(k: usize, ratio: Option<f32>, beside: Option<(&String, &Strin
     }
 }
 
-fn bad_components(spec: &ViewSpec, n_components: usize) -> Error {
+fn bad_components(spec: &MapSpec, n_components: usize) -> Error {
     let name = |axis: &Axis| match axis {
         Axis::Component(k) => format!("PC{}", k + 1),
         Axis::Words(a, b) => words_label(a, b),
@@ -470,8 +470,8 @@ mod tests {
         ws.iter().map(|w| w.to_string()).collect()
     }
 
-    fn spec(x: Axis, y: Axis) -> ViewSpec {
-        ViewSpec { x, y, ..ViewSpec::components(100, 0, 1) }
+    fn spec(x: Axis, y: Axis) -> MapSpec {
+        MapSpec { x, y, ..MapSpec::components(100, 0, 1) }
     }
 
     fn along(a: &str, b: &str) -> Axis {
@@ -529,7 +529,7 @@ mod tests {
     #[test]
     fn two_principal_components_are_the_pca_of_the_raw_vectors() {
         let emb = square();
-        let frame = Projection::fit(&emb, &ViewSpec::components(4, 0, 2), None).unwrap();
+        let frame = Projection::fit(&emb, &MapSpec::components(4, 0, 2), None).unwrap();
         let pca = Pca::fit(&emb, Some(4), 3).unwrap();
         let expected: Vec<f32> =
             pca.project_words(&emb, 4).chunks_exact(3).flat_map(|p| [p[0], p[2]]).collect();
@@ -552,8 +552,8 @@ mod tests {
         let emb = square();
         let quarter_turn = [0.0, 1.0, -1.0, 0.0];
         let both_flipped = [-1.0, 0.0, 0.0, -1.0];
-        // Table: (view, the previous frame's change, the change the new frame follows).
-        let pcs = ViewSpec::components(4, 0, 1);
+        // Table: (map spec, the previous frame's change, the change the new frame follows).
+        let pcs = MapSpec::components(4, 0, 1);
         let mixed = spec(along("a", "b"), Axis::Component(0));
         let words_only = spec(along("a", "b"), along("c", "d"));
         let cases = [
@@ -562,10 +562,10 @@ mod tests {
             (mixed.clone(), quarter_turn, align::IDENTITY),
             (words_only, both_flipped, align::IDENTITY),
         ];
-        for (view, change, followed) in cases {
-            let fresh = Projection::fit(&emb, &view, None).unwrap();
+        for (map_spec, change, followed) in cases {
+            let fresh = Projection::fit(&emb, &map_spec, None).unwrap();
             let previous = turned(&fresh, change);
-            let aligned = Projection::fit(&emb, &view, Some(&previous)).unwrap();
+            let aligned = Projection::fit(&emb, &map_spec, Some(&previous)).unwrap();
             let mut expected = fresh.coords().to_vec();
             align::apply_2d(&followed, &mut expected);
             assert_close(aligned.coords(), &expected);
@@ -575,37 +575,38 @@ mod tests {
         // A frame of other words or other axes starts afresh.
         let fresh = Projection::fit(&emb, &pcs, None).unwrap();
         let previous = turned(&fresh, quarter_turn);
-        let other_words = ViewSpec { isolate: Some(words(&["a", "b", "c"])), ..pcs.clone() };
+        let other_words = MapSpec { isolate: Some(words(&["a", "b", "c"])), ..pcs.clone() };
         let isolated = Projection::fit(&emb, &other_words, Some(&previous)).unwrap();
         assert_eq!(isolated.transform, align::IDENTITY);
-        let other_axes = Projection::fit(&emb, &ViewSpec::components(4, 1, 0), Some(&previous)).unwrap();
+        let other_axes = Projection::fit(&emb, &MapSpec::components(4, 1, 0), Some(&previous)).unwrap();
         assert_eq!(other_axes.transform, align::IDENTITY);
     }
 
     #[test]
     fn isolating_words_fits_the_projection_on_them_in_frequency_order() {
         let emb = square();
-        let view = ViewSpec { isolate: Some(words(&["d", "b", "d", "c"])), ..ViewSpec::components(1, 0, 1) };
-        let frame = Projection::fit(&emb, &view, None).unwrap();
+        let map_spec =
+            MapSpec { isolate: Some(words(&["d", "b", "d", "c"])), ..MapSpec::components(1, 0, 1) };
+        let frame = Projection::fit(&emb, &map_spec, None).unwrap();
         assert_eq!(frame.word_indices(), &[1, 2, 3]);
         assert!(frame.isolated());
         let rows: Vec<(&str, &[f32])> = [1, 2, 3].map(|i| (emb.word(i), emb.vector(i))).to_vec();
         let alone =
-            Projection::fit(&Embeddings::from_rows(&rows), &ViewSpec::components(3, 0, 1), None).unwrap();
+            Projection::fit(&Embeddings::from_rows(&rows), &MapSpec::components(3, 0, 1), None).unwrap();
         assert_close(frame.coords(), alone.coords());
         // With two word axes one word will do.
-        let one = ViewSpec { isolate: Some(words(&["c"])), ..spec(along("a", "b"), along("c", "d")) };
+        let one = MapSpec { isolate: Some(words(&["c"])), ..spec(along("a", "b"), along("c", "d")) };
         assert_close(Projection::fit(&emb, &one, None).unwrap().coords(), &[0.0, -1.0]);
     }
 
     #[test]
-    fn bad_views_are_errors_that_name_the_problem() {
+    fn bad_specs_are_errors_that_name_the_problem() {
         let emb = square();
-        let isolate = |ws: &[&str]| ViewSpec { isolate: Some(words(ws)), ..ViewSpec::components(4, 0, 1) };
-        // Table: (view, the error's message).
+        let isolate = |ws: &[&str]| MapSpec { isolate: Some(words(ws)), ..MapSpec::components(4, 0, 1) };
+        // Table: (map spec, the error's message).
         let cases = [
             (
-                ViewSpec {
+                MapSpec {
                     isolate: Some(words(&["a", "pony", "b"])),
                     ..spec(along("unicorn", "b"), along("a", "pony"))
                 },
@@ -617,12 +618,12 @@ mod tests {
                 "invalid isolate = 1 word: expected at least 2 words to fit principal components on",
             ),
             (isolate(&[]), "invalid isolate = no words"),
-            (ViewSpec::components(1, 0, 1), "invalid n_words = 1"),
+            (MapSpec::components(1, 0, 1), "invalid n_words = 1"),
             (
-                ViewSpec::components(4, 0, 0),
+                MapSpec::components(4, 0, 0),
                 "invalid axes = PC1 and PC1: expected two different components among PC1 to PC3",
             ),
-            (ViewSpec::components(4, 0, 3), "invalid axes = PC1 and PC4"),
+            (MapSpec::components(4, 0, 3), "invalid axes = PC1 and PC4"),
             (spec(along("a", "b"), Axis::Component(6)), "invalid axes = a → b and PC7"),
             (
                 spec(along("a", "a"), Axis::Component(0)),
@@ -633,14 +634,14 @@ mod tests {
                 "invalid axes = a → b on both axes: expected two different pairs of words",
             ),
             (spec(along("a", "b"), along("b", "a")), "on both axes"),
-            (ViewSpec { clusters: 1, ..ViewSpec::components(4, 0, 1) }, "invalid clusters = 1"),
-            (ViewSpec { clusters: 51, ..ViewSpec::components(4, 0, 1) }, "invalid clusters = 51"),
-            (ViewSpec { clusters: usize::MAX, ..ViewSpec::components(4, 0, 1) }, "invalid clusters"),
+            (MapSpec { clusters: 1, ..MapSpec::components(4, 0, 1) }, "invalid clusters = 1"),
+            (MapSpec { clusters: 51, ..MapSpec::components(4, 0, 1) }, "invalid clusters = 51"),
+            (MapSpec { clusters: usize::MAX, ..MapSpec::components(4, 0, 1) }, "invalid clusters"),
         ];
-        for (view, message) in cases {
-            match Projection::fit(&emb, &view, None) {
-                Err(err) => assert!(err.to_string().contains(message), "{view:?}: {err}"),
-                Ok(_) => panic!("{view:?}: expected '{message}'"),
+        for (map_spec, message) in cases {
+            match Projection::fit(&emb, &map_spec, None) {
+                Err(err) => assert!(err.to_string().contains(message), "{map_spec:?}: {err}"),
+                Ok(_) => panic!("{map_spec:?}: expected '{message}'"),
             }
         }
         let parallel = Embeddings::from_rows(&[("a", &[1.0, 1.0]), ("b", &[2.0, 2.0]), ("c", &[0.0, 1.0])]);
@@ -651,7 +652,7 @@ mod tests {
     #[test]
     fn one_dimensional_vectors_plot_along_a_zero_second_axis() {
         let emb = Embeddings::from_rows(&[("a", &[1.0]), ("b", &[-2.0]), ("c", &[0.5])]);
-        let frame = Projection::fit(&emb, &ViewSpec::components(3, 0, 1), None).unwrap();
+        let frame = Projection::fit(&emb, &MapSpec::components(3, 0, 1), None).unwrap();
         assert!(frame.coords().chunks_exact(2).all(|p| p[1] == 0.0));
         assert_eq!(frame.axis_labels()[1], "PC2 (none: the vectors have one dimension)");
         let mixed = Projection::fit(&emb, &spec(along("a", "b"), Axis::Component(1)), None).unwrap();
@@ -661,8 +662,8 @@ mod tests {
     /// The least cosine between any two of the 2-D offsets `a → b` of `pairs` in the frame
     /// that isolates `isolate` on PC1 and PC2: 1 when the offsets are all parallel.
     fn least_parallel(emb: &Embeddings, isolate: &[&str], pairs: &[(&str, &str)]) -> f32 {
-        let view = ViewSpec { isolate: Some(words(isolate)), ..ViewSpec::components(0, 0, 1) };
-        let frame = Projection::fit(emb, &view, None).unwrap();
+        let map_spec = MapSpec { isolate: Some(words(isolate)), ..MapSpec::components(0, 0, 1) };
+        let frame = Projection::fit(emb, &map_spec, None).unwrap();
         let at = |word: &str| {
             let word_idx = emb.index_of(word).unwrap();
             let j = frame.word_indices().iter().position(|&i| i == word_idx).unwrap();
@@ -720,10 +721,10 @@ mod tests {
     }
 
     #[test]
-    fn random_views_of_random_vectors_never_panic() {
-        // The view comes from the page: any numbers, any words. Vectors of 1 to 4
+    fn random_specs_of_random_vectors_never_panic() {
+        // The map spec comes from the page: any numbers, any words. Vectors of 1 to 4
         // dimensions with repeated, zero and parallel rows, a frame after a frame (alignment
-        // and warm starts included). Each view gives a frame or an error, never a panic, and
+        // and warm starts included). Each map spec gives a frame or an error, never a panic, and
         // a frame has finite coordinates and valid clusters.
         use rand::RngExt;
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
@@ -742,7 +743,7 @@ mod tests {
             };
             let mut previous: Option<Projection> = None;
             for _ in 0..3 {
-                let view = ViewSpec {
+                let map_spec = MapSpec {
                     n_words: rng.random_range(0..12),
                     isolate: rng
                         .random_bool(0.4)
@@ -751,12 +752,16 @@ mod tests {
                     y: axis(&mut rng),
                     clusters: [0, 0, 1, 2, 3, 7, 51][rng.random_range(0..7)],
                 };
-                if let Ok(frame) = Projection::fit(&emb, &view, previous.as_ref()) {
-                    assert!(frame.coords().iter().all(|x| x.is_finite()), "{view:?}: {:?}", frame.coords());
+                if let Ok(frame) = Projection::fit(&emb, &map_spec, previous.as_ref()) {
+                    assert!(
+                        frame.coords().iter().all(|x| x.is_finite()),
+                        "{map_spec:?}: {:?}",
+                        frame.coords()
+                    );
                     assert_eq!(frame.coords().len(), 2 * frame.word_indices().len());
                     if let Some(labels) = frame.clusters() {
-                        let k = view.clusters.min(frame.word_indices().len());
-                        assert!(labels.iter().all(|&c| usize::from(c) < k), "{view:?}");
+                        let k = map_spec.clusters.min(frame.word_indices().len());
+                        assert!(labels.iter().all(|&c| usize::from(c) < k), "{map_spec:?}");
                     }
                     previous = Some(frame);
                 }
@@ -781,8 +786,8 @@ mod tests {
     #[test]
     fn clusters_colour_the_shown_words_and_keep_their_indices() {
         let emb = bundles(4, 10);
-        let view = ViewSpec { clusters: 4, ..ViewSpec::components(40, 0, 1) };
-        let first = Projection::fit(&emb, &view, None).unwrap();
+        let map_spec = MapSpec { clusters: 4, ..MapSpec::components(40, 0, 1) };
+        let first = Projection::fit(&emb, &map_spec, None).unwrap();
         let labels = first.clusters().unwrap().to_vec();
         assert_eq!(labels.len(), 40);
         // Word i belongs to bundle i % 4, and so to one cluster per bundle.
@@ -798,13 +803,16 @@ mod tests {
             .find(|c| c.labels() != labels.as_slice())
             .expect("some seed numbers the clusters otherwise");
         let previous = Projection { clusters: Some(other.clone()), ..first.clone() };
-        let next = Projection::fit(&emb, &view, Some(&previous)).unwrap();
+        let next = Projection::fit(&emb, &map_spec, Some(&previous)).unwrap();
         assert_eq!(next.clusters(), Some(other.labels()));
         // Another number of clusters starts afresh.
-        let six = Projection::fit(&emb, &ViewSpec { clusters: 6, ..view.clone() }, Some(&previous)).unwrap();
+        let six =
+            Projection::fit(&emb, &MapSpec { clusters: 6, ..map_spec.clone() }, Some(&previous)).unwrap();
         assert_eq!(six.clusters().unwrap().iter().max(), Some(&5));
         // Clusters are optional.
-        assert!(Projection::fit(&emb, &ViewSpec { clusters: 0, ..view }, None).unwrap().clusters().is_none());
+        assert!(
+            Projection::fit(&emb, &MapSpec { clusters: 0, ..map_spec }, None).unwrap().clusters().is_none()
+        );
     }
 
     #[test]
@@ -812,21 +820,22 @@ mod tests {
         // QA: colouring by 8 clusters, isolating two words was refused ("expected at most
         // the number of words shown, 2"), and so were 10 words shown with 20 clusters.
         let emb = bundles(4, 10);
-        let isolated = |ws: &[&str], clusters| ViewSpec {
+        let isolated = |ws: &[&str], clusters| MapSpec {
             isolate: Some(words(ws)),
             clusters,
-            ..ViewSpec::components(40, 0, 1)
+            ..MapSpec::components(40, 0, 1)
         };
-        // Table: (view, the clusters its words get).
+        // Table: (map spec, the clusters its words get).
         let cases = [
             (isolated(&["w0", "w1"], 8), vec![0, 1]),
             (isolated(&["w0", "w1", "w2", "w3"], 8), vec![0, 1, 2, 3]),
-            (ViewSpec { n_words: 10, clusters: 20, ..ViewSpec::components(40, 0, 1) }, (0..10).collect()),
+            (MapSpec { n_words: 10, clusters: 20, ..MapSpec::components(40, 0, 1) }, (0..10).collect()),
             // Fewer clusters than words are k-means as ever: w0 and w4 share a bundle.
             (isolated(&["w0", "w1", "w4"], 2), vec![0, 1, 0]),
         ];
-        for (view, expected) in cases {
-            let frame = Projection::fit(&emb, &view, None).unwrap_or_else(|e| panic!("{view:?}: {e}"));
+        for (map_spec, expected) in cases {
+            let frame =
+                Projection::fit(&emb, &map_spec, None).unwrap_or_else(|e| panic!("{map_spec:?}: {e}"));
             let mut labels = frame.clusters().expect("clusters").to_vec();
             // Numbered as k-means++ drew them: compare the partition, not the numbers.
             let mut renumbered = std::collections::HashMap::new();
@@ -834,10 +843,10 @@ mod tests {
                 let next = renumbered.len() as u16;
                 *label = *renumbered.entry(*label).or_insert(next);
             }
-            assert_eq!(labels, expected, "{view:?}");
+            assert_eq!(labels, expected, "{map_spec:?}");
         }
         // One word has nothing to tell apart from: no clusters, and no error.
-        let one = ViewSpec {
+        let one = MapSpec {
             isolate: Some(words(&["w0"])),
             clusters: 8,
             ..spec(along("w0", "w1"), along("w2", "w3"))
@@ -845,7 +854,7 @@ mod tests {
         assert!(Projection::fit(&emb, &one, None).unwrap().clusters().is_none());
         // A frame after one with fewer words starts its clusters afresh, and a frame after
         // a capped one with as many words keeps them.
-        let all = ViewSpec { clusters: 8, ..ViewSpec::components(40, 0, 1) };
+        let all = MapSpec { clusters: 8, ..MapSpec::components(40, 0, 1) };
         let capped = Projection::fit(&emb, &isolated(&["w0", "w1"], 8), None).unwrap();
         let next = Projection::fit(&emb, &all, Some(&capped)).unwrap();
         assert_eq!(next.clusters().unwrap().iter().max(), Some(&7));

@@ -3,7 +3,7 @@
 //!
 //! - A [`TimelineFrame`] is one frame of the map as the page received it: the coordinates
 //!   of its words (a list of word ids shared by the frames that show the same words), the
-//!   projection that made it (`view`: method and parameters, such as t-SNE's perplexity,
+//!   projection that made it (`map_spec`: method and parameters, such as t-SNE's perplexity,
 //!   a JSON object) and the moment of training it shows (epoch, tokens seen).
 //! - A [`NeighbourHistory`] keeps, at the end of each epoch, the [`NEIGHBOUR_K`] nearest
 //!   neighbours by cosine of each of the [`NEIGHBOUR_WORDS`] most frequent words (among
@@ -52,7 +52,7 @@ pub struct TimelineFrame {
     pub tokens_done: u64,
     pub tokens_total: u64,
     /// How the frame was made: `method` ("pca", "tsne", "umap") and its parameters, a JSON object.
-    pub view: Value,
+    pub map_spec: Value,
     /// The axes' titles as the map showed them.
     pub axis_labels: [String; 2],
     /// Which of `Timeline::word_lists` the frame shows.
@@ -75,26 +75,76 @@ pub struct EpochNeighbours {
 /// One word's neighbours at one epoch's end: `(epoch, tokens_done, [(id, cosine)])`.
 pub type WordAtEpoch = (u32, u64, Vec<(u32, f32)>);
 
+/// A sequence kept within `capacity` items, evenly: every `stride`-th item is kept, and when
+/// `capacity` are kept, every other one is dropped (the first stays) and `stride` doubles, so
+/// those kept are equally spaced in arrival order. The newest item is held besides when it
+/// was not kept. The page thins its loss series and timeline frames by the same rule
+/// (`www/shared/even-thinning.js`); both are tested on `tests/shared/even-thinning.json`.
+#[derive(Debug, Clone, PartialEq)]
+struct EvenlyThinned<T> {
+    /// An even number, at least 2.
+    capacity: usize,
+    kept: Vec<T>,
+    /// The newest item when the thinning did not keep it.
+    newest: Option<T>,
+    stride: usize,
+    received: usize,
+}
+
+impl<T> EvenlyThinned<T> {
+    fn new(capacity: usize) -> EvenlyThinned<T> {
+        debug_assert!(capacity >= 2 && capacity.is_multiple_of(2));
+        EvenlyThinned { capacity, kept: Vec::new(), newest: None, stride: 1, received: 0 }
+    }
+
+    /// Items already thinned (a bundle's), in order, none to drop.
+    fn from_kept(capacity: usize, kept: Vec<T>) -> EvenlyThinned<T> {
+        let received = kept.len();
+        EvenlyThinned { capacity, kept, newest: None, stride: 1, received }
+    }
+
+    fn push(&mut self, item: T) {
+        let keep = self.received.is_multiple_of(self.stride);
+        self.received += 1;
+        if !keep {
+            self.newest = Some(item);
+            return;
+        }
+        self.newest = None;
+        if self.kept.len() == self.capacity {
+            // Every other one goes, the first stays; the capacity is even, so the item that
+            // arrives now is a multiple of the doubled stride too.
+            let mut i = 0;
+            self.kept.retain(|_| {
+                i += 1;
+                i % 2 == 1
+            });
+            self.stride *= 2;
+        }
+        self.kept.push(item);
+    }
+
+    /// The items held, oldest first, the newest included.
+    fn iter(&self) -> impl Iterator<Item = &T> {
+        self.kept.iter().chain(&self.newest)
+    }
+}
+
 /// Each epoch's neighbours of the most frequent words (see the module documentation).
 ///
-/// Epochs are kept evenly: every `stride`-th epoch recorded is kept, and when
-/// [`EPOCH_RECORDS`] are kept, every other one is dropped and `stride` doubles (the rule of
-/// the page's loss series). The newest epoch is kept besides, so the last one is always there.
+/// Epochs are kept evenly ([`EPOCH_RECORDS`] at most, the rule of the page's loss series and
+/// timeline), and the newest besides, so the last one is always there.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NeighbourHistory {
     n_words: usize,
     k: usize,
-    kept: Vec<EpochNeighbours>,
-    /// The newest epoch when the thinning did not keep it.
-    newest: Option<EpochNeighbours>,
-    stride: usize,
-    received: usize,
+    epochs: EvenlyThinned<EpochNeighbours>,
 }
 
 impl NeighbourHistory {
     /// An empty history of `k` neighbours for each of the `n_words` most frequent words.
     pub fn new(n_words: usize, k: usize) -> NeighbourHistory {
-        NeighbourHistory { n_words, k, kept: Vec::new(), newest: None, stride: 1, received: 0 }
+        NeighbourHistory { n_words, k, epochs: EvenlyThinned::new(EPOCH_RECORDS) }
     }
 
     /// The history for vectors of `n_vocab` words: the [`NEIGHBOUR_WORDS`] most frequent
@@ -106,8 +156,7 @@ impl NeighbourHistory {
 
     /// A history read back from a bundle: these epochs, in order, no thinning to come.
     pub fn from_epochs(n_words: usize, k: usize, epochs: Vec<EpochNeighbours>) -> NeighbourHistory {
-        let received = epochs.len();
-        NeighbourHistory { n_words, k, kept: epochs, newest: None, stride: 1, received }
+        NeighbourHistory { n_words, k, epochs: EvenlyThinned::from_kept(EPOCH_RECORDS, epochs) }
     }
 
     pub fn n_words(&self) -> usize {
@@ -120,7 +169,7 @@ impl NeighbourHistory {
 
     /// The epochs held, oldest first.
     pub fn epochs(&self) -> impl Iterator<Item = &EpochNeighbours> {
-        self.kept.iter().chain(&self.newest)
+        self.epochs.iter()
     }
 
     /// Records the neighbours of the end of `epoch` from `emb` (whose first words are the most
@@ -139,28 +188,7 @@ impl NeighbourHistory {
             ids.extend_from_slice(knn.neighbours(word));
             scores.extend(knn.distances(word).iter().map(|d| 1.0 - d));
         }
-        self.push(EpochNeighbours { epoch, tokens_done, ids, scores });
-    }
-
-    fn push(&mut self, record: EpochNeighbours) {
-        let keep = self.received.is_multiple_of(self.stride);
-        self.received += 1;
-        if !keep {
-            self.newest = Some(record);
-            return;
-        }
-        self.newest = None;
-        if self.kept.len() == EPOCH_RECORDS {
-            // Every other one goes, the first stays; the capacity is even, so the record that
-            // arrives now is a multiple of the doubled stride too.
-            let mut i = 0;
-            self.kept.retain(|_| {
-                i += 1;
-                i % 2 == 1
-            });
-            self.stride *= 2;
-        }
-        self.kept.push(record);
+        self.epochs.push(EpochNeighbours { epoch, tokens_done, ids, scores });
     }
 
     /// The neighbours of word `word_idx` at each epoch held, as `(epoch, tokens_done,
@@ -217,11 +245,27 @@ mod tests {
             assert!(epochs.len() <= EPOCH_RECORDS + 1, "{} epochs held", epochs.len());
             assert_eq!(*epochs.last().unwrap(), epoch, "the newest is held");
             // Those kept are equally spaced from the first.
-            let kept = &epochs[..history.kept.len()];
+            let kept = &epochs[..history.epochs.kept.len()];
             assert_eq!(kept[0], 1);
             assert!(kept.windows(2).all(|w| w[1] - w[0] == kept[1.min(kept.len() - 1)] - kept[0]));
         }
         assert!(history.epochs().count() > EPOCH_RECORDS / 2);
+    }
+
+    #[test]
+    fn thins_the_shared_cases_as_the_page_does() {
+        // tests/shared/even-thinning.json: after `n` items 0, 1, 2, … into a sequence of
+        // `capacity`, those `held`; tests/www/even-thinning.test.js checks the page's rule on it.
+        let shared: serde_json::Value =
+            serde_json::from_str(include_str!("../../tests/shared/even-thinning.json")).unwrap();
+        let as_usize = |v: &serde_json::Value| v.as_u64().unwrap() as usize;
+        for case in shared["cases"].as_array().unwrap() {
+            let mut thinned = EvenlyThinned::new(as_usize(&case["capacity"]));
+            (0..as_usize(&case["n"])).for_each(|i| thinned.push(i));
+            let held: Vec<usize> = thinned.iter().copied().collect();
+            let expected: Vec<usize> = case["held"].as_array().unwrap().iter().map(as_usize).collect();
+            assert_eq!(held, expected, "{case}");
+        }
     }
 
     #[test]

@@ -77,7 +77,8 @@ pub const FLAT: f64 = 1e-4;
 /// The data range of flat `[x0, y0, x1, y1, …]` coordinates widened by `margin` on each side.
 /// A flat axis (see [`FLAT`]) gets the other axis's span, centred on its points, so the
 /// points lie on a line through the middle of the plot at the same scale as the other axis.
-/// The page's camera (`www/map/camera.js`, `fit`) follows the same rule.
+/// The page's camera (`www/map/camera.js`, `fit`) follows the same rule: both are tested on
+/// the cases of `tests/shared/flat-axis.json`.
 pub fn fit_range(coords: &[f32], margin: f64) -> DataRange {
     let bounds = |values: &mut dyn Iterator<Item = f64>| {
         values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)))
@@ -405,6 +406,27 @@ mod tests {
         // One point, or points on one spot: a span of 1 on each axis; none: 0 to 1.
         check(&[3.0, 3.0, 3.0, 3.0], DataRange { x: (2.5, 3.5), y: (2.5, 3.5) });
         check(&[], DataRange { x: (0.0, 1.0), y: (0.0, 1.0) });
+    }
+
+    #[test]
+    fn fits_the_shared_cases_as_the_page_camera_does() {
+        // tests/shared/flat-axis.json: inputs and ranges that tests/www/camera.test.js checks
+        // the page's camera (`fit` of `bounds`) against too, so the two rules cannot drift.
+        let cases: serde_json::Value =
+            serde_json::from_str(include_str!("../../tests/shared/flat-axis.json")).unwrap();
+        assert_eq!(cases["flat"].as_f64(), Some(FLAT));
+        let margin = cases["margin"].as_f64().unwrap();
+        let numbers = |v: &serde_json::Value| -> Vec<f64> {
+            v.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect()
+        };
+        for case in cases["cases"].as_array().unwrap() {
+            let coords: Vec<f32> = numbers(&case["coords"]).into_iter().map(|x| x as f32).collect();
+            let range = fit_range(&coords, margin);
+            let got = [range.x.0, range.x.1, range.y.0, range.y.1];
+            let expected = numbers(&case["range"]);
+            let close = got.iter().zip(&expected).all(|(a, b)| (a - b).abs() <= 1e-12 * b.abs().max(1.0));
+            assert!(close, "{}: {got:?}, expected {expected:?}", case["what"]);
+        }
     }
 
     #[test]

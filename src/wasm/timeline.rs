@@ -2,19 +2,20 @@
 //! bundle, a bundle's timeline back to the page, and a word's neighbours through the epochs.
 //!
 //! The page's shape (`TimelineData` in www/protocol.js) is `{wordLists: string[][], frames:
-//! [{words, epoch, epochs, tokensDone, tokensTotal, view, axisLabels}], coords}`: every
+//! [{words, epoch, epochs, tokensDone, tokensTotal, mapSpec, axisLabels}], coords}`: every
 //! frame's coordinates one after another in one `Float32Array` (2 per word of its list), so
 //! 250 frames of 10,000 words cross as one buffer, not five million numbers one by one.
 
 use js_sys::{Array, Float32Array, JSON, Object, Reflect};
 use serde::{Deserialize, Serialize};
+use tsify::Tsify;
 use wasm_bindgen::prelude::*;
 
 use crate::Embeddings;
 use crate::io::json;
 use crate::map::{NeighbourHistory, Timeline, TimelineFrame};
 
-/// A frame's fields other than its view and coordinates, as the page sends and receives them.
+/// A frame's fields other than its map spec and coordinates, as the page sends and receives them.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct FrameDto {
@@ -64,7 +65,7 @@ pub fn from_js(
                 .map_err(|e| JsError::new(&format!("the timeline names a word the vectors lack: {e}")))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let views = Array::from(&get(value, "frames")?);
+    let js_frames = Array::from(&get(value, "frames")?);
     let mut frames = Vec::with_capacity(dto.frames.len());
     let mut offset = 0;
     for (i, meta) in dto.frames.into_iter().enumerate() {
@@ -73,16 +74,16 @@ pub fn from_js(
         if end > n_coords {
             return Err(JsError::new(&format!("the timeline's coordinates end before frame {}", i + 1)));
         }
-        let view_json = JSON::stringify(&get(&views.get(i as u32), "view")?)
-            .map_err(|_| JsError::new("a timeline frame's view is not JSON"))?;
-        let view = json::parse(&String::from(view_json))
-            .map_err(|e| JsError::new(&format!("a timeline frame's view: {}", e.message)))?;
+        let spec_json = JSON::stringify(&get(&js_frames.get(i as u32), "mapSpec")?)
+            .map_err(|_| JsError::new("a timeline frame's map spec is not JSON"))?;
+        let spec = json::parse(&String::from(spec_json))
+            .map_err(|e| JsError::new(&format!("a timeline frame's map spec: {}", e.message)))?;
         frames.push(TimelineFrame {
             epoch: meta.epoch,
             epochs: meta.epochs,
             tokens_done: meta.tokens_done,
             tokens_total: meta.tokens_total,
-            view,
+            map_spec: spec,
             axis_labels: meta.axis_labels,
             word_list: meta.words,
             coords: coords.subarray(offset as u32, end as u32).to_vec(),
@@ -119,9 +120,9 @@ pub fn to_js(timeline: &Timeline, emb: &Embeddings) -> Result<JsValue, JsError> 
             axis_labels: f.axis_labels.clone(),
         };
         let frame = super::session::to_js(&meta)?;
-        let view =
-            JSON::parse(&json::to_json(&f.view)).map_err(|_| JsError::new("a timeline view is not JSON"))?;
-        set(&frame, "view", &view)?;
+        let spec = JSON::parse(&json::to_json(&f.map_spec))
+            .map_err(|_| JsError::new("a timeline map spec is not JSON"))?;
+        set(&frame, "mapSpec", &spec)?;
         frames.push(&frame);
         coords.extend_from_slice(&f.coords);
     }
@@ -131,7 +132,7 @@ pub fn to_js(timeline: &Timeline, emb: &Embeddings) -> Result<JsValue, JsError> 
 }
 
 /// One epoch's neighbours of a word, as the page shows them.
-#[derive(Serialize)]
+#[derive(Serialize, Tsify)]
 #[serde(rename_all = "camelCase")]
 struct EpochDto {
     epoch: u32,
@@ -140,7 +141,7 @@ struct EpochDto {
 }
 
 /// `NeighbourHistory` in www/protocol.js: `word`'s neighbours at each epoch kept.
-#[derive(Serialize)]
+#[derive(Serialize, Tsify)]
 #[serde(rename_all = "camelCase")]
 struct HistoryDto {
     word: String,

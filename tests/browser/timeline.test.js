@@ -241,17 +241,17 @@ test('a bundle saved after training holds the timeline, and re-opened it replays
   await page.waitForTimeout(300);
   const { frames } = await state(page);
   // The frames' coordinates, bit for bit, which no control shows.
-  const kept = await page.evaluate(() => window.explorer.timeline.store.all().map((f) => [f.tokensDone, f.view.method, Array.from(f.coords.subarray(0, 4))]));
+  const kept = await page.evaluate(() => window.explorer.timeline.store.all().map((f) => [f.tokensDone, f.mapSpec.method, Array.from(f.coords.subarray(0, 4))]));
   const bundle = await download(page, () => button(page, 'embedscope-bundle.json').click());
   const json = JSON.parse(bundle.bytes.toString('utf8'));
   assert.equal(json.timeline.frames.length, frames);
   assert.deepEqual(json.timeline.frames.map((f) => f.tokensDone), kept.map((k) => k[0]));
   // Each frame says how it was made: PCA's components while training, then t-SNE's parameters.
-  const pca = json.timeline.frames.filter((f) => f.view.method === 'pca');
-  const tsne = json.timeline.frames.filter((f) => f.view.method === 'tsne');
-  assert.ok(pca.length >= 4 && pca.every((f) => f.view.xComponent === 0 && f.view.yComponent === 1 && f.axisLabels[0].startsWith('PC1')));
+  const pca = json.timeline.frames.filter((f) => f.mapSpec.method === 'pca');
+  const tsne = json.timeline.frames.filter((f) => f.mapSpec.method === 'tsne');
+  assert.ok(pca.length >= 4 && pca.every((f) => f.mapSpec.xComponent === 0 && f.mapSpec.yComponent === 1 && f.axisLabels[0].startsWith('PC1')));
   assert.ok(tsne.length >= 1, 'the t-SNE frames are kept');
-  assert.ok(tsne.every((f) => f.view.layout.perplexity === 30 && f.view.layout.iterations === 750 && f.axisLabels[0] === 't-SNE 1'), JSON.stringify(tsne[0]?.view));
+  assert.ok(tsne.every((f) => f.mapSpec.layout.perplexity === 30 && f.mapSpec.layout.iterations === 750 && f.axisLabels[0] === 't-SNE 1'), JSON.stringify(tsne[0]?.mapSpec));
   assert.equal(pca.length + tsne.length, frames);
   assert.equal(json.timeline.neighbours.epochs.length, 3);
   // Every frame showed the sample's words, PCA's while training and t-SNE's after: the worker
@@ -270,7 +270,7 @@ test('a bundle saved after training holds the timeline, and re-opened it replays
   await other.getByLabel('Open a file…').setInputFiles({ name: 'run.json', mimeType: 'application/json', buffer: bundle.bytes });
   assert.equal(await stat(other, 'Format').textContent(), 'embedscope bundle');
   await slider(other).waitFor();
-  const opened = await other.evaluate(() => window.explorer.timeline.store.all().map((f) => [f.tokensDone, f.view.method, Array.from(f.coords.subarray(0, 4))]));
+  const opened = await other.evaluate(() => window.explorer.timeline.store.all().map((f) => [f.tokensDone, f.mapSpec.method, Array.from(f.coords.subarray(0, 4))]));
   // The bundle's frames, bit for bit, then the frame of the vectors as opened.
   assert.deepEqual(opened.slice(0, frames), kept);
   assert.equal(opened.length, frames + 1);

@@ -2,7 +2,8 @@
 // run by node:test without a browser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Camera, EASE_MS, bounds, contains, fit } from '../../www/map/camera.js';
+import { readFileSync } from 'node:fs';
+import { Camera, EASE_MS, FLAT, MARGIN, bounds, contains, fit } from '../../www/map/camera.js';
 import { GLIDE_MS, Glide } from '../../www/map/glide.js';
 
 const box = (x0, x1, y0, y1) => ({ x0, x1, y0, y1 });
@@ -81,4 +82,16 @@ test('points glide from where they are shown to the new frame, matched by word',
   glide.set(['c', 'b'], new Float32Array([5, 5, 0, 0]), 2000);
   const start = Array.from(glide.at(2000));
   assert.deepEqual(start, [5, 5, 10, 20]);
+});
+
+test('the flat-axis rule fits the cases src/plot/geometry.rs is tested on too', () => {
+  const shared = JSON.parse(readFileSync(new URL('../shared/flat-axis.json', import.meta.url), 'utf8'));
+  assert.equal(FLAT, shared.flat);
+  assert.equal(MARGIN, shared.margin);
+  for (const { what, coords, range } of shared.cases) {
+    // The Rust side reads f32 coordinates: the cases' numbers are exact in f32.
+    assert.deepEqual(Array.from(new Float32Array(coords)), coords, `${what}: exact in f32`);
+    const [x0, x1, y0, y1] = range;
+    close(fit(bounds(coords)), { x0, x1, y0, y1 }, what);
+  }
 });

@@ -207,7 +207,7 @@ export class Controller {
     this.view.sourcePanel.showVectorsStats(names, reply.info);
     this.loadedText = `Opened ${reply.info.words.toLocaleString('en')} vectors of ${reply.info.dim.toLocaleString('en')} dimensions from ${names}.`;
     this.paintAll();
-    await this.mapModel.sendView();
+    await this.mapModel.sendMapSpec();
   }
 
   /**
@@ -431,7 +431,7 @@ export class Controller {
       this.view.paramsForm.showParamsPending(JSON.stringify(this.params.checked()) !== JSON.stringify(params));
       this.paintAll();
       // The worker starts each model on the plain view: the frames while training show this one.
-      await this.mapModel.sendView();
+      await this.mapModel.sendMapSpec();
       if (this.stoppedBeforeTraining()) return;
       await this.control('train');
       this.unsaved = true;
@@ -578,7 +578,7 @@ export class Controller {
     const model = this.model;
     // The reply is read before the worker's next message (its continuation runs first), so
     // its words are in order too.
-    const frame = this.frameWords.attach(await this.worker.request('project', { view: settings }));
+    const frame = this.frameWords.attach(await this.worker.request('project', { mapSpec: settings }));
     return frame && frame.model === this.model && model === this.model ? frame : null;
   }
 

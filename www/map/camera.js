@@ -49,7 +49,8 @@ export function bounds(coords) {
  * An axis whose points spread less than this fraction of the other axis's spread is flat: its
  * differences are rounding (two isolated words' PC2 is float noise, about 1e-8) or too small to
  * see, and stretched over the plot they drew two words in opposite corners over ticks all "0".
- * `FLAT` in src/plot/geometry.rs, which fits a map drawn without the camera, is the same.
+ * src/plot/geometry.rs (`fit_range`), which fits a map drawn without the camera, follows the same
+ * rule: both are tested on the cases of tests/shared/flat-axis.json.
  */
 export const FLAT = 1e-4;
 

@@ -2,12 +2,13 @@
 // What the map shows and why: the worker's frame, the person's marks on it (hover, the
 // selected word and its neighbours, a selection of several words, a search, an analogy)
 // and how points are coloured, turned into the scene `MapView` draws. It also holds the
-// view's settings that the worker projects with (words shown, axes, isolation, clusters)
+// map spec that the worker projects with (words shown, axes, isolation, clusters)
 // and reads and writes them as the link's state.
 //
 // The controller owns the queries (neighbours, analogies) and the model; this class owns
 // the map's side of them. It never touches the DOM: `MapView` draws, `MapPanel` shows the
 // controls.
+import { default_map_spec } from '../pkg/embedscope.js';
 import { CATEGORIES, DIMMED, FREQUENCY_BASE, FREQUENCY_STEPS, MATCH, PLAIN } from './palette.js';
 
 /** Matches listed by name under the search box. */
@@ -19,11 +20,6 @@ const PREFERRED = 400;
 /** Most words a selection or search may isolate. */
 export const MAX_ISOLATE = 10_000;
 
-/** The view settings the worker projects with (`ViewSettings` in protocol.js). */
-export const DEFAULT_SETTINGS = Object.freeze({
-  nWords: 300, xComponent: 0, yComponent: 1, extraWords: [], axes: { x: null, y: null }, isolate: null, clusters: 0,
-  method: 'pca', layout: null,
-});
 
 /** The layouts' names as the page shows them. */
 const METHOD_NAMES = { tsne: 't-SNE', umap: 'UMAP' };
@@ -58,8 +54,11 @@ export class MapModel {
     this.map = map;
     this.panel = panel;
     this.host = host;
+    /** The map a model starts with (the wasm module's `default_map_spec`); the link leaves out what equals it. */
+    this.defaults = default_map_spec();
+    /** @type {import('../protocol.js').MapSpec} the map spec the worker projects with */
     this.settings = {
-      ...DEFAULT_SETTINGS, nWords: panel.readWordsShown() ?? DEFAULT_SETTINGS.nWords, layout: panel.readLayout(),
+      ...this.defaults, extraWords: [], nWords: panel.readWordsShown() ?? this.defaults.nWords, layout: panel.readLayout(),
     };
     this.colour = { kind: 'none', k: 8 };
     this.search = { query: '', regex: false };
@@ -93,7 +92,7 @@ export class MapModel {
 
   /**
    * Forgets the frame and every mark: new vectors are coming. The words shown, the
-   * components, the word axes and the colouring stay (`sendView` tries them on the new
+   * components, the word axes and the colouring stay (`sendMapSpec` tries them on the new
    * vectors); isolated words, which name words of the old ones, go.
    */
   clear() {
@@ -160,11 +159,11 @@ export class MapModel {
   }
 
   /**
-   * Sends the view to the worker for new vectors (a new model starts from the plain view):
+   * Sends the map spec to the worker for new vectors (a new model starts from the plain one):
    * when its word axes name words the new vocabulary lacks, they give way to principal
    * components, and the panel says why.
    */
-  async sendView() {
+  async sendMapSpec() {
     try {
       await this.fetchFrame(true);
       this.panel.showAxesMessage('');
@@ -444,8 +443,8 @@ export class MapModel {
   linkState() {
     const s = this.settings;
     const state = new URLSearchParams();
-    if (s.nWords !== DEFAULT_SETTINGS.nWords) state.set('words', String(s.nWords));
-    if (s.xComponent !== 0 || s.yComponent !== 1) state.set('pcs', `${s.xComponent},${s.yComponent}`);
+    if (s.nWords !== this.defaults.nWords) state.set('words', String(s.nWords));
+    if (s.xComponent !== this.defaults.xComponent || s.yComponent !== this.defaults.yComponent) state.set('pcs', `${s.xComponent},${s.yComponent}`);
     if (s.axes.x) state.set('x', s.axes.x.join('\n'));
     if (s.axes.y) state.set('y', s.axes.y.join('\n'));
     if (s.isolate) state.set('isolate', s.isolate.join('\n'));
@@ -470,7 +469,7 @@ export class MapModel {
     const list = (name) => (state.has(name) ? state.get(name).split('\n').filter(Boolean) : null);
     const pair = (name) => { const words = list(name); return words?.length === 2 ? words : null; };
     const words = Number(state.get('words'));
-    const [xc, yc] = (state.get('pcs') ?? '0,1').split(',').map(Number);
+    const [xc, yc] = (state.get('pcs') ?? `${this.defaults.xComponent},${this.defaults.yComponent}`).split(',').map(Number);
     const colour = state.get('colour') ?? 'none';
     const [kind, k] = colour.split(':');
     if (['frequency', 'clusters', 'search'].includes(kind)) {

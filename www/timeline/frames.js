@@ -3,6 +3,7 @@
 // within a fixed number, thinned evenly when a run is long, so a thousand epochs take no
 // more memory than a few. Plain JavaScript (no DOM), unit-tested in tests/www/.
 import { sameWords } from '../map/glide.js';
+import { EvenThinning } from '../shared/even-thinning.js';
 
 /**
  * The most frames kept. A frame holds two 4-byte floats per word shown (its word list is
@@ -23,54 +24,28 @@ export const FRAME_CAP = 256;
  * @property {number} tokensTotal
  * @property {[string, string]} axisLabels
  * @property {number} [model]  the worker's model the frame is of (none for a bundle's frames)
- * @property {import('../protocol.js').TimelineView} view  the projection's method and parameters
- * @property {string} [key]  what makes two frames the same map (method, view, words)
+ * @property {import('../protocol.js').TimelineMapSpec} mapSpec  the projection's method and parameters
+ * @property {string} [key]  what makes two frames the same map (method, map spec, words)
  * @property {number} [segment]  frames of one run of the same map share it: a trail joins only them
  */
 
 /**
- * Frames in the order they come, thinned like the loss series (training/loss-series.js): every
+ * Frames in the order they come, thinned evenly (shared/even-thinning.js): every
  * `stride`-th frame is kept; when `capacity` are kept, every other one is dropped and
  * `stride` doubles, so those kept are equally spaced in arrival order. The newest frame is
  * always held besides, kept or not, so the timeline reaches the present.
+ * @extends {EvenThinning<TimelineFrame>}
  */
-export class FrameStore {
+export class FrameStore extends EvenThinning {
   /** @param {number} capacity  an even number of frames, at least 2 */
   constructor(capacity = FRAME_CAP) {
-    if (capacity < 2 || capacity % 2 !== 0) throw new Error(`a frame store holds an even number of frames, at least 2, not ${capacity}`);
-    this.capacity = capacity;
-    this.clear();
+    super(capacity, 'a frame store');
   }
 
   clear() {
-    /** @type {TimelineFrame[]} */
-    this.kept = [];
-    /** @type {TimelineFrame|null} the newest frame when the thinning did not keep it */
-    this.newest = null;
-    this.stride = 1;
-    this.received = 0;
+    super.clear();
     /** Bumped by every change, so a reader can tell its indices went stale. */
     this.version = 0;
-  }
-
-  /** Frames held, the newest included. */
-  get length() {
-    return this.kept.length + (this.newest ? 1 : 0);
-  }
-
-  /** @param {number} i @returns {TimelineFrame} */
-  at(i) {
-    return i < this.kept.length ? this.kept[i] : this.newest;
-  }
-
-  /** The last frame held. */
-  last() {
-    return this.length ? this.at(this.length - 1) : null;
-  }
-
-  /** Every frame held, oldest first. */
-  all() {
-    return this.newest ? [...this.kept, this.newest] : this.kept.slice();
   }
 
   /**
@@ -83,20 +58,8 @@ export class FrameStore {
     const stored = previous && previous.words !== frame.words && sameWords(previous.words, frame.words)
       ? { ...frame, words: previous.words }
       : frame;
-    const keep = this.received % this.stride === 0;
-    this.received += 1;
+    super.push(stored);
     this.version += 1;
-    if (!keep) {
-      this.newest = stored;
-      return stored;
-    }
-    this.newest = null;
-    if (this.kept.length === this.capacity) {
-      // The first stays; the capacity is even, so this frame is a multiple of the doubled stride too.
-      this.kept = this.kept.filter((_, i) => i % 2 === 0);
-      this.stride *= 2;
-    }
-    this.kept.push(stored);
     return stored;
   }
 

@@ -26,7 +26,7 @@ export function tokenCount(n) {
 }
 
 /** How a frame was made, as the bundle records it: the method and its parameters. */
-function viewOf(frame) {
+function mapSpecOf(frame) {
   const method = frame.method ?? 'pca';
   if (method !== 'pca') return { method, nWords: frame.words.length, layout: frame.layout ?? null };
   return { method, nWords: frame.words.length, xComponent: frame.xComponent, yComponent: frame.yComponent,
@@ -34,7 +34,7 @@ function viewOf(frame) {
 }
 
 /** Frames of one segment share their axes and words, so a word's positions in them make a path. */
-const segmentKey = (view) => JSON.stringify(view);
+const segmentKey = (mapSpec) => JSON.stringify(mapSpec);
 
 export class Timeline {
   /**
@@ -87,7 +87,7 @@ export class Timeline {
    */
   arrived(frame, progress, { live = false } = {}) {
     if (live) this.goLive();
-    const view = viewOf(frame);
+    const mapSpec = mapSpecOf(frame);
     const previous = this.store.last();
     // Opened vectors have no training to tell of: their frame keeps the moment of the bundle's last.
     const from = progress?.tokensTotal ? progress : previous;
@@ -97,12 +97,12 @@ export class Timeline {
       tokensDone: from?.tokensDone ?? 0,
       tokensTotal: from?.tokensTotal ?? 0,
     };
-    const key = segmentKey(view);
-    const entry = { ...frame, ...moment, view, key, segment: 0 };
-    // A PCA frame of the same vectors and view is the same map (asked again for other extra
+    const key = segmentKey(mapSpec);
+    const entry = { ...frame, ...moment, mapSpec, key, segment: 0 };
+    // A PCA frame of the same vectors and map spec is the same map (asked again for other extra
     // words, a selection's neighbours): it takes the last one's place rather than a new moment.
     // t-SNE and UMAP frames of the same vectors are the layout moving, each its own moment.
-    const again = previous && view.method === 'pca' && previous.key === key && previous.tokensDone === moment.tokensDone
+    const again = previous && mapSpec.method === 'pca' && previous.key === key && previous.tokensDone === moment.tokensDone
       && previous.model === frame.model && sameWords(previous.words, frame.words);
     const showing = this.index == null ? null : this.store.at(this.index);
     const stored = again ? this.store.replaceLast(entry) : this.store.push(entry);
@@ -127,9 +127,9 @@ export class Timeline {
       const words = lists[f.words];
       const coords = data.coords.subarray(offset, offset + 2 * words.length);
       offset += 2 * words.length;
-      const v = f.view ?? {};
+      const v = f.mapSpec ?? {};
       return {
-        words, coords, view: v, method: v.method === 'pca' ? undefined : v.method, layout: v.layout ?? null,
+        words, coords, mapSpec: v, method: v.method === 'pca' ? undefined : v.method, layout: v.layout ?? null,
         xComponent: v.xComponent ?? 0, yComponent: v.yComponent ?? 1, axes: v.axes ?? { x: null, y: null },
         isolated: Boolean(v.isolated), axisLabels: f.axisLabels, explained: [], clusters: null,
         extraWords: [], extraCoords: new Float32Array(0),
@@ -166,7 +166,7 @@ export class Timeline {
       offset += 2 * f.words.length;
       return {
         words: listOf.get(f.words), epoch: f.epoch, epochs: f.epochs, tokensDone: f.tokensDone,
-        tokensTotal: f.tokensTotal, view: f.view, axisLabels: f.axisLabels ?? ['', ''],
+        tokensTotal: f.tokensTotal, mapSpec: f.mapSpec, axisLabels: f.axisLabels ?? ['', ''],
       };
     });
     return { wordLists: lists, frames: meta, coords };
@@ -358,7 +358,7 @@ export class Timeline {
     const n = this.store.length;
     const i = n ? this.shownIndex() : 0;
     const f = this.shown();
-    const method = f ? { pca: 'PCA', tsne: 't-SNE', umap: 'UMAP' }[f.view.method] ?? f.view.method : '';
+    const method = f ? { pca: 'PCA', tsne: 't-SNE', umap: 'UMAP' }[f.mapSpec.method] ?? f.mapSpec.method : '';
     const moment = !f ? '' : f.epoch
       ? `epoch ${f.epoch}${f.epochs ? ` of ${f.epochs}` : ''}, ${tokenCount(f.tokensDone)} tokens`
       : 'before training';

@@ -1,15 +1,15 @@
 // @ts-check
 // The training worker's t-SNE and UMAP maps: `LayoutRunner` builds and steps the map of a
-// view between training chunks and messages (`layout_begin`/`layout_step`/`layout_frame` in
+// map spec between training chunks and messages (`layout_begin`/`layout_step`/`layout_frame` in
 // the session, which hold the vectors snapshot the map started on), posts a frame every
 // LAYOUT_FRAME_MS while points move, and warm-starts the map from where it stands when
 // training brings fresh vectors. It never spends more than one slice (LAYOUT_SLICE_MS, which
 // `layout_step` keeps to by the clock) and then the frame, if one is due, before reading
-// messages. worker.js decides which view is shown; PCA frames are its own.
+// messages. worker.js decides which map spec is shown; PCA frames are its own.
 import { CHUNK_MS, LAYOUT_FRAME_MS, SUPERSEDED } from '../protocol.js';
 import { post, reportError, yieldToMessages } from './messages.js';
 
-/** @typedef {import('../protocol.js').ViewSettings} ViewSettings */
+/** @typedef {import('../protocol.js').MapSpec} MapSpec */
 
 /**
  * A map's slices aim at half a training chunk: a request that comes during one waits for the
@@ -19,10 +19,10 @@ import { post, reportError, yieldToMessages } from './messages.js';
 const LAYOUT_SLICE_MS = CHUNK_MS / 2;
 const LOGGED_SLICES = 20_000;
 
-/** @param {ViewSettings} settings */
+/** @param {MapSpec} settings */
 export const isLayout = (settings) => settings.method === 'tsne' || settings.method === 'umap';
 
-/** What makes two views the same t-SNE or UMAP map: method, word count and parameters (not `extraWords`). */
+/** What makes two map specs the same t-SNE or UMAP map: method, word count and parameters (not `extraWords`). */
 function layoutKey(settings) {
   const layout = settings.layout ?? {};
   return JSON.stringify([settings.method, settings.nWords, Object.keys(layout).sort().map((k) => [k, layout[k]])]);
@@ -42,7 +42,7 @@ export class LayoutRunner {
      * request still waiting for its first frame; `fresh` says the vectors moved on since it
      * started, so it is to warm-start again; `buildMs` and `layoutMs` are the time spent building
      * its graph and moving its points.
-     * @type {{id: number|null, key: string, settings: ViewSettings, progress: import('../protocol.js').LayoutProgress,
+     * @type {{id: number|null, key: string, settings: MapSpec, progress: import('../protocol.js').LayoutProgress,
      *   fresh: boolean, buildMs: number, layoutMs: number, lastFrameAt: number, loggedPhase?: string}|null}
      */
     this.job = null;
@@ -67,10 +67,10 @@ export class LayoutRunner {
   }
 
   /**
-   * Shows the t-SNE or UMAP view `next`, asked for by the request `id`: the map of the same
+   * Shows the t-SNE or UMAP map spec `next`, asked for by the request `id`: the map of the same
    * method, word count and parameters goes on as it is (answered at once, `extraWords`
-   * placed), any other view replaces it (throws, changing nothing, when the session refuses it).
-   * @param {ViewSettings} next @param {number|null} id
+   * placed), any other map spec replaces it (throws, changing nothing, when the session refuses it).
+   * @param {MapSpec} next @param {number|null} id
    */
   show(next, id) {
     const job = this.job;
@@ -100,7 +100,7 @@ export class LayoutRunner {
   /**
    * Starts a t-SNE or UMAP map of `settings` (throws, changing nothing, when the session
    * refuses it); `warm` starts from the map before when it is of the same method and word count.
-   * @param {ViewSettings} settings @param {number|null} id @param {boolean} warm
+   * @param {MapSpec} settings @param {number|null} id @param {boolean} warm
    */
   start(settings, id, warm) {
     const progress = this.session.layout_begin(settings, warm);

@@ -17,7 +17,7 @@ import { TrainingMachine } from './states.js';
 /** @typedef {import('../protocol.js').Request} Request */
 /** @typedef {import('../protocol.js').Source} Source */
 /** @typedef {import('../protocol.js').TrainingState} TrainingState */
-/** @typedef {import('../protocol.js').ViewSettings} ViewSettings */
+/** @typedef {import('../protocol.js').MapSpec} MapSpec */
 
 /** The wasm module's exports: the threaded build (www/pkg-threads) or the single-threaded one (www/pkg). */
 let wasm;
@@ -36,11 +36,15 @@ let textFrom = null;
 /** @type {import('../protocol.js').TextInfo|null} how that text was read */
 let textInfo = null;
 let isSample = false;
-/** What a view means where a field is missing (an older page): principal components of the most frequent words, no colours. */
-/** @type {{axes: {x: null, y: null}, isolate: null, clusters: number, method: 'pca'}} */
-const PLAIN_VIEW = { axes: { x: null, y: null }, isolate: null, clusters: 0, method: 'pca' };
-/** @type {ViewSettings} the last view that gave a frame: the frames sent while training use it */
-let view = { nWords: 300, xComponent: 0, yComponent: 1, extraWords: [], ...PLAIN_VIEW };
+/**
+ * What a map spec means where a field is missing (an older page): principal components of the
+ * most frequent words, no colours; the fields of the wasm module's `default_map_spec` that a
+ * new model drops. Set once the module is loaded.
+ * @type {Pick<MapSpec, 'axes'|'isolate'|'clusters'|'method'>}
+ */
+let plainMapSpec;
+/** @type {MapSpec} the last map spec that gave a frame: the frames sent while training use it */
+let mapSpec;
 let chunkTokens = FIRST_CHUNK_TOKENS;
 /** Counts evaluations, so a running one sees that a newer one replaced it. */
 let evaluations = 0;
@@ -66,7 +70,7 @@ const FIRST_CHUNK_DIM = 100;
  * took 20 to 30 ms a frame, which every query waited for.
  */
 let sentWordsId = 0;
-/** @type {LayoutRunner} the t-SNE or UMAP map, when the view is one */
+/** @type {LayoutRunner} the t-SNE or UMAP map, when the map spec is one */
 let layouts;
 
 /**
@@ -99,11 +103,11 @@ function checkAllowed(event) {
 }
 
 /**
- * Posts a frame of `settings` (the current view unless told); throws, posting nothing and
- * keeping the last frame, when the session refuses the view (an unknown word, a bad number).
- * @param {number|null} id @param {ViewSettings} settings
+ * Posts a frame of `settings` (the current map spec unless told); throws, posting nothing and
+ * keeping the last frame, when the session refuses the map spec (an unknown word, a bad number).
+ * @param {number|null} id @param {MapSpec} settings
  */
-function postProjection(id = null, settings = view) {
+function postProjection(id = null, settings = mapSpec) {
   const started = performance.now();
   const frame = session.project(settings);
   const extraCoords = settings.extraWords.length ? session.place_words(settings.extraWords) : new Float32Array(0);
@@ -114,12 +118,12 @@ function postProjection(id = null, settings = view) {
 }
 
 /**
- * A new model's frames start from the plain view (the page sends its view again): axes and
+ * A new model's frames start from the plain map spec (the page sends its map spec again): axes and
  * isolated words name words of the old vocabulary, and clusters may outnumber the new one's
- * words. A view that fails in the training loop would stop training.
+ * words. A map spec that fails in the training loop would stop training.
  */
 function usePlainView() {
-  view = { ...view, ...PLAIN_VIEW };
+  mapSpec = { ...mapSpec, ...plainMapSpec };
   layouts.cancel();
 }
 
@@ -128,7 +132,7 @@ function usePlainView() {
  * a PCA frame now, or the t-SNE or UMAP map warm-started from where it stands.
  */
 function showFreshVectors() {
-  if (!isLayout(view)) {
+  if (!isLayout(mapSpec)) {
     postProjection();
     return;
   }
@@ -136,10 +140,10 @@ function showFreshVectors() {
   pacer.framed(performance.now(), 0);
   if (layouts.refresh()) return;
   try {
-    layouts.start(view, null, true);
+    layouts.start(mapSpec, null, true);
   } catch (error) {
-    // The view worked for other vectors; training goes on with a PCA map.
-    view = { ...view, method: 'pca' };
+    // The map spec worked for other vectors; training goes on with a PCA map.
+    mapSpec = { ...mapSpec, method: 'pca' };
     reportError(null)(error);
   }
 }
@@ -425,20 +429,20 @@ const handlers = {
     if (was === 'training' || was === 'paused') showFreshVectors();
   },
   /**
-   * A view that fails is answered with an error, and the frames while training keep the last
-   * valid one. A t-SNE or UMAP view is answered by the map's first frame; the map of the
+   * A map spec that fails is answered with an error, and the frames while training keep the last
+   * valid one. A t-SNE or UMAP map spec is answered by the map's first frame; the map of the
    * same method, word count and parameters goes on as it is (answered at once, `extraWords`
-   * placed), any other view replaces it.
+   * placed), any other map spec replaces it.
    */
-  project({ id, view: settings }) {
-    const next = { ...PLAIN_VIEW, extraWords: [], ...settings };
+  project({ id, mapSpec: settings }) {
+    const next = { ...plainMapSpec, extraWords: [], ...settings };
     if (!isLayout(next)) {
       postProjection(id, next);
       layouts.cancel();
     } else {
       layouts.show(next, id);
     }
-    view = next;
+    mapSpec = next;
   },
   /**
    * Where training runs: the module, the pool's threads, and how many distinct threads ran
@@ -544,6 +548,9 @@ async function useThreads(n) {
 }
 
 ({ module: wasm, info: threads } = await loadModule());
+mapSpec = { ...wasm.default_map_spec(), extraWords: [] };
+const { axes, isolate, clusters, method } = mapSpec;
+plainMapSpec = { axes, isolate, clusters, method };
 session = new wasm.Session();
 layouts = new LayoutRunner(session, { model: () => model, postFrame });
 if (import.meta.env.DEV) {

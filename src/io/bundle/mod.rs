@@ -56,7 +56,7 @@
 //! [0,1,2]
 //! ],
 //! "frames":[
-//! {"epoch":1,"epochs":2,"tokensDone":0,"tokensTotal":40,"view":{"method":"tsne","nWords":3,"layout":{"perplexity":30}},"axisLabels":["t-SNE 1","t-SNE 2"],"words":0,"coords":[0.5,1,-2,0,3,1.5]}
+//! {"epoch":1,"epochs":2,"tokensDone":0,"tokensTotal":40,"mapSpec":{"method":"tsne","nWords":3,"layout":{"perplexity":30}},"axisLabels":["t-SNE 1","t-SNE 2"],"words":0,"coords":[0.5,1,-2,0,3,1.5]}
 //! ],
 //! "neighbours":{"words":3,"k":2,"epochs":[
 //! {"epoch":1,"tokensDone":20,"ids":[1,2,0,2,0,1],"scores":[0.9,0.1,0.9,0.3,0.3,0.1]}
@@ -65,7 +65,7 @@
 //!
 //! `wordLists` are lists of word ids (0-based indices into `words`); each frame names the list
 //! it shows (`words`, 0-based), with two `coords` per word, the moment of training (`epoch`,
-//! `epochs`, `tokensDone`, `tokensTotal`), how the map was made (`view`: `method` "pca",
+//! `epochs`, `tokensDone`, `tokensTotal`), how the map was made (`mapSpec`: `method` "pca",
 //! "tsne" or "umap" with its parameters: components or word axes, t-SNE's perplexity, UMAP's
 //! neighbours, …) and the axes' titles. `neighbours`, optional, holds each kept epoch's `k`
 //! nearest neighbour ids of the `words` most frequent words, word after word, and their

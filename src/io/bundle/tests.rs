@@ -125,7 +125,7 @@ fn a_bare_bundle_writes_only_the_required_keys() {
 /// The documented bundle with a timeline: two word lists, two frames (PCA, t-SNE) and
 /// two epochs of neighbours.
 fn timeline_bundle() -> Bundle {
-    let view = |method: &str| {
+    let map_spec = |method: &str| {
         json::object(vec![("method".into(), method.into()), ("perplexity".into(), 30u64.into())])
     };
     let frame = |epoch, word_list, method: &str, coords: Vec<f32>| TimelineFrame {
@@ -133,7 +133,7 @@ fn timeline_bundle() -> Bundle {
         epochs: 2,
         tokens_done: 20 * u64::from(epoch),
         tokens_total: 40,
-        view: view(method),
+        map_spec: map_spec(method),
         axis_labels: ["PC1 (50.0 % of variance)".into(), "t-SNE \"2\"\n".into()],
         word_list,
         coords,
@@ -168,7 +168,7 @@ fn a_timeline_round_trips_bit_exactly_after_the_vectors() {
     // The version 1 keys come first, unchanged; the section follows the vectors.
     let old = written(&documented_bundle());
     assert!(text.starts_with(old.strip_suffix("}\n").unwrap()), "{text}");
-    assert!(text.contains("\n\"frames\":[\n{\"epoch\":1,\"epochs\":2,\"tokensDone\":20,\"tokensTotal\":40,\"view\":{\"method\":\"pca\",\"perplexity\":30},"), "{text}");
+    assert!(text.contains("\n\"frames\":[\n{\"epoch\":1,\"epochs\":2,\"tokensDone\":20,\"tokensTotal\":40,\"mapSpec\":{\"method\":\"pca\",\"perplexity\":30},"), "{text}");
     assert_reads_as(&text, &bundle);
     let back = read_bundle(&text).unwrap();
     let coord_bits = |b: &Bundle| -> Vec<u32> {
@@ -198,6 +198,17 @@ fn a_bundle_written_before_timelines_opens_and_writes_the_same() {
 }
 
 #[test]
+fn a_timeline_whose_frames_name_their_map_spec_view_reads_the_same() {
+    let bundle = timeline_bundle();
+    let text = written(&bundle).replace("\"mapSpec\":", "\"view\":");
+    assert_eq!(text.matches("\"view\":").count(), 2, "{text}");
+    assert_reads_as(&text, &bundle);
+    let without = written(&bundle).replace("\"mapSpec\":{\"method\":\"pca\",\"perplexity\":30},", "");
+    let message = read_bundle(&without).unwrap_err().to_string();
+    assert!(message.contains("frame 1 lacks the key \"mapSpec\""), "{message}");
+}
+
+#[test]
 fn rejects_every_fault_in_the_timeline() {
     let text = written(&timeline_bundle());
     let line_of = |text: &str, piece: &str| {
@@ -216,7 +227,7 @@ fn rejects_every_fault_in_the_timeline() {
             "[1.0,3.5e38,-3.0,4.0]",
             "coordinate 2 of \"coords\" of frame 2 is 3.5e38",
         ),
-        ("{\"method\":\"tsne\",\"perplexity\":30}", "[\"tsne\"]", "\"view\" of frame 2 must be an object"),
+        ("{\"method\":\"tsne\",\"perplexity\":30}", "[\"tsne\"]", "\"mapSpec\" of frame 2 must be an object"),
         (
             "\"axisLabels\":[\"PC1 (50.0 % of variance)\",\"t-SNE \\\"2\\\"\\n\"],\"words\":1",
             "\"axisLabels\":[\"x\"],\"words\":1",
@@ -247,7 +258,7 @@ fn writer_rejects_a_timeline_it_could_not_read_back() {
         |t: &mut Timeline| t.frames[0].coords[0] = f32::NAN,
         |t: &mut Timeline| t.frames[1].word_list = 2,
         |t: &mut Timeline| t.word_lists[0].push(3),
-        |t: &mut Timeline| t.frames[0].view = Value::Null,
+        |t: &mut Timeline| t.frames[0].map_spec = Value::Null,
     ] {
         let mut bundle = timeline_bundle();
         broken(bundle.timeline.as_mut().unwrap());

@@ -23,7 +23,7 @@ pub(super) enum TimelinePlace {
 
 /// The first fault of a timeline for a bundle of `n_words` words, which both the writer and
 /// the reader refuse: a word id beyond the words, a frame of another word list or with the
-/// wrong number of coordinates, a coordinate or score that is not finite, a `view` that is
+/// wrong number of coordinates, a coordinate or score that is not finite, a `mapSpec` that is
 /// not an object, neighbours of the wrong shape.
 pub(super) fn timeline_fault(timeline: &Timeline, n_words: usize) -> Option<(TimelinePlace, String)> {
     let too_large = |id: u32| id as usize >= n_words;
@@ -53,8 +53,8 @@ pub(super) fn timeline_fault(timeline: &Timeline, n_words: usize) -> Option<(Tim
         if frame.coords.iter().any(|v| !v.is_finite()) {
             return fault("a coordinate is not a finite number".into());
         }
-        if Kind::of(&frame.view) != Kind::Object {
-            return fault(format!("\"view\" must be an object, not {}", Kind::of(&frame.view)));
+        if Kind::of(&frame.map_spec) != Kind::Object {
+            return fault(format!("\"mapSpec\" must be an object, not {}", Kind::of(&frame.map_spec)));
         }
     }
     let history = timeline.neighbours.as_ref()?;
@@ -117,10 +117,10 @@ pub(super) fn write_timeline(w: &mut impl Write, out: &mut Vec<u8>, timeline: &T
         let f = &timeline.frames[i];
         let _ = write!(
             out,
-            "{{\"epoch\":{},\"epochs\":{},\"tokensDone\":{},\"tokensTotal\":{},\"view\":",
+            "{{\"epoch\":{},\"epochs\":{},\"tokensDone\":{},\"tokensTotal\":{},\"mapSpec\":",
             f.epoch, f.epochs, f.tokens_done, f.tokens_total
         );
-        json::write_value(out, &f.view);
+        json::write_value(out, &f.map_spec);
         out.extend_from_slice(b",\"axisLabels\":[");
         json::write_string(out, &f.axis_labels[0]);
         out.push(b',');
@@ -243,12 +243,14 @@ impl<'t> BundleReader<'t> {
             epochs: 0,
             tokens_done: 0,
             tokens_total: 0,
-            view: Value::Null,
+            map_spec: Value::Null,
             axis_labels: [String::new(), String::new()],
             word_list: 0,
             coords: Vec::new(),
         };
-        self.object(raw, &what, &["view", "words", "coords"], |key, raw| {
+        // Older bundles name the map's settings "view"; they still read.
+        let mut has_spec = false;
+        self.object(raw, &what, &["words", "coords"], |key, raw| {
             let named = |name: &str| format!("\"{name}\" of {what}");
             match key {
                 "epoch" => frame.epoch = self.small_number(raw, &named(key))?,
@@ -257,10 +259,11 @@ impl<'t> BundleReader<'t> {
                 "tokensTotal" => frame.tokens_total = self.whole_number(raw, &named(key))?,
                 "words" => frame.word_list = self.small_number(raw, &named(key))? as usize,
                 "coords" => frame.coords = self.floats(raw, &named(key), "coordinate")?,
-                "view" => {
-                    frame.view = self.value(raw, 4)?;
-                    if Kind::of(&frame.view) != Kind::Object {
-                        let kind = Kind::of(&frame.view);
+                "mapSpec" | "view" => {
+                    has_spec = true;
+                    frame.map_spec = self.value(raw, 4)?;
+                    if Kind::of(&frame.map_spec) != Kind::Object {
+                        let kind = Kind::of(&frame.map_spec);
                         return Err(
                             self.fault(self.at(raw), format!("{} must be an object, not {kind}", named(key)))
                         );
@@ -276,6 +279,9 @@ impl<'t> BundleReader<'t> {
             }
             Ok(())
         })?;
+        if !has_spec {
+            return Err(self.fault(self.at(raw), format!("{what} lacks the key \"mapSpec\"")));
+        }
         Ok(frame)
     }
 

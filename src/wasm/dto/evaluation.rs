@@ -1,11 +1,12 @@
 //! Evaluation: a benchmark's progress and the scores of analogy and similarity benchmarks.
 
 use serde::Serialize;
+use tsify::Tsify;
 
 use crate::eval::{AnalogyReport, EvalProgress, SectionScore, SimilarityReport};
 
 /// How far a benchmark has come.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Tsify)]
 pub struct EvalProgressDto {
     pub done: usize,
     pub total: usize,
@@ -18,7 +19,7 @@ impl From<EvalProgress> for EvalProgressDto {
 }
 
 /// One section of an analogy benchmark (or all of it).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct SectionDto {
     pub name: String,
@@ -41,7 +42,7 @@ impl From<&SectionScore> for SectionDto {
 }
 
 /// A wrongly answered question: `words` is `[a, b, c, expected]`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Tsify)]
 pub struct WorstQuestionDto {
     pub words: [String; 4],
     pub answer: Option<String>,
@@ -50,9 +51,10 @@ pub struct WorstQuestionDto {
 }
 
 /// An analogy benchmark's scores (`kind: "analogies"`).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct AnalogyReportDto {
+    #[tsify(type = "\"analogies\"")]
     pub kind: &'static str,
     pub sections: Vec<SectionDto>,
     pub total: SectionDto,
@@ -73,7 +75,7 @@ pub fn analogy_report_dto(report: AnalogyReport) -> AnalogyReportDto {
 }
 
 /// A pair the model ranks far from the human score.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Tsify)]
 pub struct PairDto {
     pub a: String,
     pub b: String,
@@ -83,9 +85,10 @@ pub struct PairDto {
 }
 
 /// A similarity benchmark's scores (`kind: "similarity"`).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct SimilarityReportDto {
+    #[tsify(type = "\"similarity\"")]
     pub kind: &'static str,
     pub pairs: usize,
     pub found: usize,

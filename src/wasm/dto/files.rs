@@ -2,13 +2,14 @@
 //! ([`VectorsInfo`]).
 
 use serde::Serialize;
+use tsify::Tsify;
 
 use crate::Embeddings;
 use crate::text::Decoded;
 
 /// How a text file was read: its size and encoding, and a note for the page when it was
 /// not plain UTF-8 (UTF-16, Latin-1, characters replaced).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct TextInfo {
     pub bytes: usize,
@@ -34,15 +35,17 @@ impl TextInfo {
 }
 
 /// What a vectors file held.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct VectorsInfo {
+    /// e.g. "word2vec text", "GloVe", "embedscope bundle".
     pub format: &'static str,
     pub words: usize,
     pub dim: usize,
     pub bytes: f64,
     /// Whether the file gave word counts (a bundle does).
     pub counts: bool,
+    /// The run fingerprint a bundle holds.
     pub fingerprint: Option<String>,
 }
 

@@ -1,5 +1,11 @@
-//! The shapes that cross the wasm boundary, mirrored by the `@typedef`s of `www/protocol.js`.
-//! Serialisable types live here, at the edge, never in the core.
+//! The shapes that cross the wasm boundary. Serialisable types live here, at the edge, never
+//! in the core.
+//!
+//! Each derives `Tsify`, which writes its TypeScript declaration into the wasm glue's `.d.ts`
+//! (www/pkg/embedscope.d.ts); the `@typedef`s of www/protocol.js import those, so `tsc` fails
+//! when the page reads a field a DTO lacks. `#[tsify(missing_as_null)]` marks the DTOs
+//! serialised with `serialize_missing_as_null` (a `None` is null there, undefined elsewhere);
+//! `#[tsify(type = ...)]` narrows a `&'static str` to the words it can hold.
 //!
 //! One file per topic, as the session's rooms: `training`, `files`, `queries`, `maps`,
 //! `evaluation`.
@@ -12,6 +18,6 @@ mod training;
 
 pub use evaluation::{EvalProgressDto, analogy_report_dto, similarity_report_dto};
 pub use files::{TextInfo, VectorsInfo};
-pub use maps::{AxesDto, LayoutFrameDto, LayoutProgressDto, ProjectionDto, ViewDto};
+pub use maps::{AxesDto, LayoutFrameDto, LayoutProgressDto, MapSpecDto, ProjectionDto};
 pub use queries::{AnalogyDto, MergeDto, NeighbourDto, TokenInfoDto};
 pub use training::{BpeProgressDto, CorpusStats, Params, ProgressDto};

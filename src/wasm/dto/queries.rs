@@ -1,12 +1,13 @@
 //! Queries: neighbours and analogies, and where a token came from.
 
 use serde::Serialize;
+use tsify::Tsify;
 
 use crate::text::Provenance;
 use crate::vectors::Neighbour;
 
 /// One answer of a neighbour or analogy query; `rank` is the word's frequency rank (0 = most frequent).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Tsify)]
 pub struct NeighbourDto {
     pub word: String,
     pub score: f32,
@@ -20,7 +21,7 @@ impl From<Neighbour> for NeighbourDto {
 }
 
 /// Both analogy methods' answers.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct AnalogyDto {
     pub cos_add: Vec<NeighbourDto>,
@@ -29,7 +30,7 @@ pub struct AnalogyDto {
 
 /// Where a token came from: its count and rank in the vocabulary, and for a BPE token the
 /// merge that made it and whether it spans a word boundary.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct TokenInfoDto {
     pub token: String,
@@ -40,7 +41,7 @@ pub struct TokenInfoDto {
     pub concordance: Vec<String>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct MergeDto {
     pub left: String,

@@ -2,6 +2,7 @@
 //! ([`CorpusStats`]), and the progress of training and of learning BPE merges.
 
 use serde::{Deserialize, Serialize};
+use tsify::Tsify;
 
 use crate::error::Result;
 use crate::io::json;
@@ -127,7 +128,7 @@ impl Params {
 }
 
 /// What a text gave before training: shown as soon as a file is chosen.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct CorpusStats {
     pub bytes: usize,
@@ -167,7 +168,7 @@ impl CorpusStats {
 }
 
 /// Training progress, with the loss of every finished epoch for the loss chart.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct ProgressDto {
     pub epoch: u32,
@@ -202,7 +203,7 @@ impl ProgressDto {
 }
 
 /// Progress of learning BPE merges.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct BpeProgressDto {
     pub merges_done: usize,

@@ -11,7 +11,7 @@ use super::{Session, clock, js_error, set, to_js};
 use crate::Embeddings;
 use crate::map::layout::{Layout, LayoutBuilder, LayoutParams, LayoutPhase, LayoutProgress};
 use crate::map::{KMeans, Pacer, Piece, Projection, SliceReport, frame_clusters};
-use crate::wasm::dto::{AxesDto, LayoutFrameDto, LayoutProgressDto, ProjectionDto, ViewDto};
+use crate::wasm::dto::{AxesDto, LayoutFrameDto, LayoutProgressDto, MapSpecDto, ProjectionDto};
 
 /// A t-SNE or UMAP map of the most frequent words of one snapshot of the vectors: being
 /// built a slice at a time, then stepped.
@@ -24,7 +24,7 @@ pub(super) struct LayoutRun {
     /// Iterations or epochs in all.
     iterations: usize,
     state: LayoutState,
-    /// The k-means colours of its words, when the view asks for them (computed once, from
+    /// The k-means colours of its words, when the spec asks for them (computed once, from
     /// the vectors the map is built from).
     clusters: Option<KMeans>,
     /// Sizes `layout_step`'s pieces to its time budget, per phase.
@@ -97,26 +97,35 @@ impl WordList {
     }
 }
 
+/// The map a model starts with ([`MapSpecDto::default`]: PC1 and PC2 of the 300 most
+/// frequent words, no word axes, no colours), for the page's map settings and the worker's
+/// first frames, so the default is written once.
+#[wasm_bindgen(unchecked_return_type = "MapSpecDto")]
+pub fn default_map_spec() -> Result<JsValue, JsError> {
+    let serializer = serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true);
+    MapSpecDto::default().serialize(&serializer).map_err(|e| JsError::new(&e.to_string()))
+}
+
 #[wasm_bindgen]
 impl Session {
-    /// A frame of the map for `view` (`ViewSettings` in www/protocol.js): the words it
+    /// A frame of the map for `spec` (`MapSpec` in www/protocol.js): the words it
     /// shows on two axes, each a principal component or defined by two words, aligned to
     /// the previous frame where its axes may turn, coloured by k-means clusters that start
     /// from the previous frame's. Returns `ProjectionDto` (its words as `wordsId`, see
     /// `frame_words`) plus `coords`, a `Float32Array` of `[x0, y0, x1, y1, …]`, and
     /// `clusters`, a `Uint16Array` of each word's cluster or null, both of which the worker
-    /// can transfer to the page without copying. A view that fails (an unknown word, a bad
+    /// can transfer to the page without copying. A spec that fails (an unknown word, a bad
     /// number) leaves the last frame as it was.
-    pub fn project(&mut self, view: JsValue) -> Result<JsValue, JsError> {
-        let view: ViewDto = serde_wasm_bindgen::from_value(view)
-            .map_err(|e| JsError::new(&format!("bad view settings: {e}")))?;
-        self.project_view(view)
+    pub fn project(&mut self, spec: JsValue) -> Result<JsValue, JsError> {
+        let spec: MapSpecDto = serde_wasm_bindgen::from_value(spec)
+            .map_err(|e| JsError::new(&format!("bad map settings: {e}")))?;
+        self.project_spec(spec)
     }
 
     /// `project` with the `n_words` most frequent words on principal components `x` and `y`
     /// (0-based), uncoloured: the map before word axes (`tests/bench/worker.js` times it).
     pub fn projection(&mut self, n_words: usize, x: usize, y: usize) -> Result<JsValue, JsError> {
-        self.project_view(ViewDto { n_words, x_component: x, y_component: y, ..ViewDto::default() })
+        self.project_spec(MapSpecDto { n_words, x_component: x, y_component: y, ..MapSpecDto::default() })
     }
 
     /// The words of the last frame (`project`'s or `layout_frame`'s), whose `wordsId` is `id`,
@@ -142,7 +151,7 @@ impl Session {
         Ok(Float32Array::from(coords.as_slice()))
     }
 
-    /// Starts a t-SNE or UMAP map for `view` (`ViewSettings` with `method` 'tsne' or 'umap'
+    /// Starts a t-SNE or UMAP map for `spec` (`MapSpec` with `method` 'tsne' or 'umap'
     /// and its `layout` parameters) of the `nWords` most frequent words (all, when the
     /// vocabulary is smaller) of the vectors as they are now; `layout_step` builds and runs
     /// it. With `warm`, when the map before was of the same method and word count, it starts
@@ -150,16 +159,16 @@ impl Session {
     /// exaggeration; UMAP: 100 epochs at learning rate 0.1), so a map drawn while training
     /// moves on rather than starting over. Returns `LayoutProgress`. Bad parameters or too
     /// few words fail here with the core's message, and the map before stays.
-    pub fn layout_begin(&mut self, view: JsValue, warm: bool) -> Result<JsValue, JsError> {
-        let view: ViewDto = serde_wasm_bindgen::from_value(view)
-            .map_err(|e| JsError::new(&format!("bad view settings: {e}")))?;
-        let (method, params) = match view.layout_params().map_err(js_error)? {
+    pub fn layout_begin(&mut self, spec: JsValue, warm: bool) -> Result<JsValue, JsError> {
+        let spec: MapSpecDto = serde_wasm_bindgen::from_value(spec)
+            .map_err(|e| JsError::new(&format!("bad map settings: {e}")))?;
+        let (method, params) = match spec.layout_params().map_err(js_error)? {
             Some(params @ LayoutParams::Tsne(_)) => ("tsne", params),
             Some(params @ LayoutParams::Umap(_)) => ("umap", params),
             None => return Err(JsError::new("layout_begin takes method 'tsne' or 'umap'")),
         };
         let embeddings = self.embeddings()?;
-        let n_words = view.n_words.min(embeddings.len());
+        let n_words = spec.n_words.min(embeddings.len());
         let previous = self
             .layout
             .as_ref()
@@ -176,7 +185,7 @@ impl Session {
         let builder =
             LayoutBuilder::new(&embeddings, n_words, params, initial.as_deref()).map_err(js_error)?;
         let previous = self.layout.as_ref().and_then(|run| run.clusters.as_ref());
-        let clusters = layout_clusters(&embeddings, n_words, view.clusters, previous)?;
+        let clusters = layout_clusters(&embeddings, n_words, spec.clusters, previous)?;
         let run = LayoutRun {
             method,
             embeddings,
@@ -303,16 +312,16 @@ impl Session {
 }
 
 impl Session {
-    fn project_view(&mut self, view: ViewDto) -> Result<JsValue, JsError> {
-        if view.layout_params().map_err(js_error)?.is_some() {
+    fn project_spec(&mut self, spec: MapSpecDto) -> Result<JsValue, JsError> {
+        if spec.layout_params().map_err(js_error)?.is_some() {
             return Err(JsError::new("project draws 'pca' maps: t-SNE and UMAP go through layout_begin"));
         }
         let emb = self.embeddings()?;
-        let frame = Projection::fit(&emb, &view.to_spec(), self.frame.as_ref()).map_err(js_error)?;
+        let frame = Projection::fit(&emb, &spec.to_spec(), self.frame.as_ref()).map_err(js_error)?;
         // `axes` says null, not undefined, for an axis that is a principal component.
         let serializer = serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true);
         let words_id = self.frame_words.number(&emb, frame.word_indices().iter().copied());
-        let out = ProjectionDto::new(&view, &frame, words_id)
+        let out = ProjectionDto::new(&spec, &frame, words_id)
             .serialize(&serializer)
             .map_err(|e| JsError::new(&e.to_string()))?;
         set(&out, "coords", &Float32Array::from(frame.coords()))?;
