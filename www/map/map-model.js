@@ -10,6 +10,7 @@
 // controls.
 import { default_map_spec } from '../pkg/embedscope.js';
 import { CATEGORIES, DIMMED, FREQUENCY_BASE, FREQUENCY_STEPS, MATCH, PLAIN } from './palette.js';
+import { isWordsShown } from './map-panel.js';
 
 /** Matches listed by name under the search box. */
 const LISTED_MATCHES = 12;
@@ -58,8 +59,9 @@ export class MapModel {
     this.defaults = default_map_spec();
     /** @type {import('../protocol.js').MapSpec} the map spec the worker projects with */
     this.settings = {
-      ...this.defaults, extraWords: [], nWords: panel.readWordsShown() ?? this.defaults.nWords, layout: panel.readLayout(),
+      ...this.defaults, extraWords: [], layout: panel.readLayout(),
     };
+    panel.setWordsShown(this.defaults.nWords);
     this.colour = { kind: 'none', k: 8 };
     this.search = { query: '', regex: false };
     /** The t-SNE or UMAP map isolating words left for principal components, which "Show all words" brings back. */
@@ -496,7 +498,7 @@ export class MapModel {
     const changes = {
       method,
       layout,
-      nWords: Number.isInteger(words) && words >= 10 && words <= 10_000 ? words : this.settings.nWords,
+      nWords: isWordsShown(words) ? words : this.settings.nWords,
       xComponent: Number.isInteger(xc) && xc >= 0 ? xc : 0,
       yComponent: Number.isInteger(yc) && yc >= 0 && yc !== xc ? yc : 1,
       axes: { x: pair('x'), y: pair('y') },

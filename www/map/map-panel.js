@@ -30,8 +30,20 @@ export function parseFind(text, regex) {
   return parseTypedToken(keepEnds ? text.replace(/^[ \n\t\r]+|[ \n\t\r]+$/g, displayToken) : text);
 }
 
+/**
+ * The words the map may show: at least 10 (fewer say little), at most 10,000 (a frame's
+ * coordinates and labels stay cheap to send and draw). The field's own `min` and `max` are
+ * set from here.
+ */
+export const WORDS_SHOWN = { min: 10, max: 10_000 };
+
+/** Whether `n` is a count of words the map may show. */
+export const isWordsShown = (n) => Number.isInteger(n) && n >= WORDS_SHOWN.min && n <= WORDS_SHOWN.max;
+
 export class MapPanel {
   constructor() {
+    $('plot-words').setAttribute('min', String(WORDS_SHOWN.min));
+    $('plot-words').setAttribute('max', String(WORDS_SHOWN.max));
     /** @type {(word: string) => void} */
     this.onMatchClick = () => {};
     /** @type {(word: string) => void} */
@@ -41,7 +53,7 @@ export class MapPanel {
   /** The Words shown field, or null when it holds no valid count. */
   readWordsShown() {
     const n = Math.round(Number($('plot-words').value));
-    return Number.isFinite(n) && n >= 10 && n <= 10_000 ? n : null;
+    return isWordsShown(n) ? n : null;
   }
 
   /**
@@ -95,9 +107,14 @@ export class MapPanel {
     $('plot-words').addEventListener('change', read);
   }
 
+  /** Shows `n` in the Words shown field. */
+  setWordsShown(n) {
+    $('plot-words').value = String(n);
+  }
+
   /** Shows restored settings in the fields. */
   setProjection({ nWords, axes }) {
-    $('plot-words').value = String(nWords);
+    this.setWordsShown(nWords);
     const show = (id, word) => { $(id).value = word == null ? '' : displayToken(word); };
     show('axis-x-from', axes.x?.[0]);
     show('axis-x-to', axes.x?.[1]);

@@ -23,7 +23,8 @@ use crate::map::{Axis, MapSpec, Projection};
 #[serde(rename_all = "camelCase", default)]
 #[tsify(missing_as_null)]
 pub struct MapSpecDto {
-    /// The most frequent words to show, 10..10000 (all, when the vocabulary is smaller).
+    /// The most frequent words to show (all, when the vocabulary is smaller); the page offers
+    /// the range of `WORDS_SHOWN` in www/map/map-panel.js.
     pub n_words: usize,
     pub x_component: usize,
     pub y_component: usize,
