@@ -178,7 +178,7 @@ impl From<std::io::Error> for Error {
 }
 
 /// `1234567` as `"1,234,567"`.
-fn thousands(n: u64) -> String {
+pub(crate) fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, d) in digits.chars().enumerate() {

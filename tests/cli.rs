@@ -832,3 +832,86 @@ fn every_command_has_its_own_help_with_the_cores_defaults() {
     fails_with_one_line(&["train", "x", "--quiet=yes"], "--quiet takes no value");
     fails_with_one_line(&["help", "nope"], "unknown command 'nope'");
 }
+
+/// A MediaWiki export, as Wikipedia's dumps are written: each page's metadata around an
+/// article whose own markup is escaped.
+fn wiki_dump(pages: usize) -> String {
+    let mut xml = String::from(
+        "<mediawiki xmlns=\"http://www.mediawiki.org/xml/export-0.10/\" version=\"0.10\" xml:lang=\"en\">\n  \
+         <siteinfo>\n    <sitename>Wikipedia</sitename>\n  </siteinfo>\n",
+    );
+    for i in 0..pages {
+        let (colour, animal) = (["red", "blue"][i % 2], ["cat", "dog"][(i / 2) % 2]);
+        xml.push_str(&format!(
+            "  <page>\n    <title>Page {i}</title>\n    <ns>0</ns>\n    <id>{i}</id>\n    <revision>\n      \
+             <id>{}</id>\n      <parentid>{}</parentid>\n      <timestamp>2017-02-19T18:08:07Z</timestamp>\n      \
+             <sha1>t0ijswlk6ii5cj8oh6hnbng4rdqmhv9</sha1>\n      <text xml:space=\"preserve\">'''The {colour} paint''' \
+             on the [[wall]], and a {animal} barks at night.&lt;ref&gt;{{{{cite web|url=http://example.org}}}}&lt;/ref&gt;\n\
+             The {colour} paint on the wall, and a {animal} barks at night.</text>\n    </revision>\n  </page>\n",
+            1000 + i,
+            999 + i
+        ));
+    }
+    xml.push_str("</mediawiki>\n");
+    xml
+}
+
+#[test]
+fn a_markup_file_warns_and_strip_markup_keeps_only_its_text() {
+    let dir = scratch_dir("markup");
+    let corpus = write(&dir, "dump.xml", &wiki_dump(200));
+    let out = dir.join("v.txt");
+    let out = out.to_str().unwrap();
+    let words = |path: &str| escaped_words(path);
+
+    let as_is = embedscope(&[&["train", &corpus, "--out", out], SMALL].concat());
+    assert!(as_is.status.success(), "{}", stderr(&as_is));
+    let log = stderr(&as_is);
+    assert!(
+        log.contains("warning: ")
+            && log.contains("dump.xml: this text looks like MediaWiki XML (a Wikipedia dump)"),
+        "{log}"
+    );
+    assert!(log.contains("--strip-markup keeps only its text"), "{log}");
+    assert!(words(out).iter().any(|w| w == "timestamp"), "trained as it is");
+
+    let stripped = embedscope(&[&["train", &corpus, "--out", out, "--strip-markup"], SMALL].concat());
+    assert!(stripped.status.success(), "{}", stderr(&stripped));
+    let log = stderr(&stripped);
+    assert!(log.contains("dump.xml: only the text of its MediaWiki XML (a Wikipedia dump) is kept"), "{log}");
+    assert!(!log.contains("looks like"), "{log}");
+    let words = words(out);
+    for markup in ["timestamp", "sha1", "parentid", "revision", "lt", "gt", "ref", "cite", "url"] {
+        assert!(!words.iter().any(|w| w == markup), "{markup} in {words:?}");
+    }
+    for word in ["paint", "wall", "barks", "cat", "dog"] {
+        assert!(words.iter().any(|w| w == word), "{word} in {words:?}");
+    }
+
+    // A plain text is trained as it is, saying the option found no markup.
+    let plain = write_corpus(&dir);
+    let trained = embedscope(&[&["train", &plain, "--out", out, "--strip-markup"], SMALL].concat());
+    assert!(trained.status.success(), "{}", stderr(&trained));
+    assert!(
+        stderr(&trained).contains("--strip-markup: corpus.txt is not XML or HTML: trained as it is"),
+        "{}",
+        stderr(&trained)
+    );
+}
+
+#[test]
+fn a_text_too_small_to_learn_from_trains_with_a_warning_that_says_why() {
+    let dir = scratch_dir("tiny");
+    let corpus =
+        write(&dir, "tiny.txt", &"alpha beta gamma delta epsilon zeta eta theta iota kappa\n".repeat(4));
+    let out = dir.join("v.txt");
+    let trained = embedscope(&[&["train", &corpus, "--out", out.to_str().unwrap()], SMALL].concat());
+    assert!(trained.status.success(), "{}", stderr(&trained));
+    assert!(
+        stderr(&trained).contains(
+            "warning: tiny.txt: 40 tokens an epoch and a vocabulary of 10 words: too few for the vectors to mean anything"
+        ),
+        "{}",
+        stderr(&trained)
+    );
+}

@@ -7,6 +7,9 @@
 //! `&str` and may contain any character, spaces and newlines included, so a byte-pair
 //! tokenizer whose merges cross word boundaries fits the same interface.
 //!
+//! Before training, [`Markup`] tells a text that is XML or HTML and keeps only its text, and
+//! [`TooSmall`] says when a corpus is too small for its vectors to mean anything.
+//!
 //! **Architecture Invariant:** training windows never cross a sentence boundary; a
 //! tokenizer decides where sentences end (the word-level ones: at each line end).
 
@@ -14,6 +17,8 @@ mod bpe;
 mod concordance;
 mod decode;
 mod interner;
+mod markup;
+mod small;
 mod tokenize;
 mod vocab;
 
@@ -24,6 +29,8 @@ pub use bpe::{
 pub use concordance::concordance;
 pub use decode::{Decoded, Encoding, decode_text};
 pub use interner::Words;
+pub use markup::{MARKUP_FRACTION, Markup, MarkupKind};
+pub use small::{MIN_TRAINING_TOKENS, MIN_VOCAB_SIZE, TooSmall};
 pub use tokenize::{WhitespaceTokenizer, WordTokenizer};
 pub use vocab::{Corpus, CorpusBuilder, CutReport, Vocab, VocabConfig};
 

@@ -9,7 +9,8 @@ use embedscope::io;
 use embedscope::io::VectorFormat;
 use embedscope::params::{RunParams, TokenizerSpec};
 use embedscope::text::{
-    BpeConfig, BpeLearner, BpeMode, BpeTokenizer, Corpus, Tokenizer, VocabConfig, WordTokenizer, decode_text,
+    BpeConfig, BpeLearner, BpeMode, BpeTokenizer, Corpus, Markup, Tokenizer, VocabConfig, WordTokenizer,
+    decode_text,
 };
 use embedscope::train::{TrainConfig, Trainer};
 
@@ -63,6 +64,10 @@ pub(crate) fn command() -> Command {
                 "N",
                 &format!("threads that train at once (default: the machine's cores, here {})", cores()),
             ),
+            switch(
+                "--strip-markup",
+                "an XML or HTML corpus: keep only its text (a Wikipedia dump: its articles)",
+            ),
             switch("--quiet", "no progress bar"),
         ],
         about: format!(
@@ -81,8 +86,16 @@ in the explorer as it was.
 
 --tokenizer bpe learns byte-pair merges from CORPUS up to --vocab-size tokens; with
 --bpe-mode cross (default) tokens may span words within a line, with within they stay
-inside a word and the whitespace after it.",
+inside a word and the whitespace after it.
+
+A CORPUS that is XML or HTML (a Wikipedia dump, a saved web page) is trained as it is, with a
+warning: its tag names would be words. --strip-markup keeps only its text: a Wikipedia dump's
+articles (their wiki markup simplified), a page's text without scripts and styles, entities
+decoded. A corpus too small for its vectors to mean anything (under {min_tokens} tokens an epoch or
+{min_vocab} words) trains with a warning that says so.",
             cbow_alpha = TrainConfig::cbow_default().alpha,
+            min_tokens = embedscope::text::MIN_TRAINING_TOKENS,
+            min_vocab = embedscope::text::MIN_VOCAB_SIZE,
         ),
     }
 }
@@ -158,6 +171,7 @@ pub(crate) fn train(mut args: Args) -> Result<(), String> {
         min_count: args.value("--min-count", VocabConfig::default().min_count)?,
         max_vocab: (max_vocab > 0).then_some(max_vocab),
     };
+    let strip_markup = args.switch("--strip-markup");
     let quiet = args.switch("--quiet");
     args.finish()?;
     // The page's names for the parameters, so the explorer fills its form from a bundle.
@@ -172,7 +186,29 @@ pub(crate) fn train(mut args: Args) -> Result<(), String> {
     if let Some(note) = decoded.note() {
         eprintln!("warning: {corpus_path}: {note}");
     }
-    let text = decoded.text;
+    let name =
+        Path::new(&corpus_path).file_name().map_or(corpus_path.clone(), |n| n.to_string_lossy().into_owned());
+    let text = match (Markup::detect(&decoded.text), strip_markup) {
+        (Some(markup), true) => {
+            let text = markup.strip(&decoded.text);
+            eprintln!(
+                "{name}: only the text of its {} is kept ({} of {} bytes)",
+                markup.kind.name(),
+                text.len(),
+                decoded.text.len()
+            );
+            text
+        }
+        (Some(markup), false) => {
+            eprintln!("warning: {name}: {}; --strip-markup keeps only its text", markup.describe());
+            decoded.text
+        }
+        (None, true) => {
+            eprintln!("warning: --strip-markup: {name} is not XML or HTML: trained as it is");
+            decoded.text
+        }
+        (None, false) => decoded.text,
+    };
     let tokenizer = match tokenizer {
         TokenizerSpec::Bpe(config) => Box::new(learn_bpe(&text, &config, quiet)?),
         ready => ready.ready().expect("only BPE is learned first"),
@@ -195,6 +231,9 @@ pub(crate) fn train(mut args: Args) -> Result<(), String> {
         cut.types_over_max_vocab,
         now() - started
     );
+    if let Some(verdict) = corpus.too_small() {
+        eprintln!("warning: {name}: {verdict}");
+    }
     let run_id = fingerprint(&text, &tokenizer.describe(), &vocab_config, &config);
     drop(text);
 
