@@ -48,8 +48,9 @@
 /**
  * Where the text comes from: the built-in sample (the worker generates it), a file (the
  * worker reads it once, in slices), or a text the server holds (the King James Bible),
- * which the worker fetches itself.
- * @typedef {{kind: 'sample'} | {kind: 'file', name: string, file: File}
+ * which the worker fetches itself. A File reaches the worker as a fresh copy with each
+ * request, so `key` names the opening of a file: requests with the same key read it once.
+ * @typedef {{kind: 'sample'} | {kind: 'file', name: string, file: File, key: number}
  *   | {kind: 'url', name: string, url: string}} Source
  */
 
@@ -160,6 +161,13 @@
  * Page → worker.
  * @typedef {{type: 'prepare', id: number, source: Source, params: Params}} PrepareRequest
  *   Tokenize, build the vocabulary and a fresh trainer; replies `prepare`.
+ * @typedef {{type: 'readText', id: number, source: Source}} ReadTextRequest
+ *   Read the text of `source` (a file with `readProgress`) and make it the session's text;
+ *   replies `{text: TextInfo}`. A file that is not text is refused, and then the session keeps
+ *   what it held (a text, its training, or vectors).
+ * @typedef {{type: 'stripMarkup', id: number}} StripMarkupRequest
+ *   Keep only the text of the session's text, which `TextInfo.markup` said is XML or HTML, in
+ *   its place; replies `{text: TextInfo}`. The page then prepares it as any text.
  * @typedef {{type: 'learnBpe', id: number, source: Source, params: Params}} LearnBpeRequest
  *   Learn BPE merges of the text with `params.bpeVocabSize` and `params.bpeMode`, in chunks
  *   like training, sending `bpeProgress` and reading messages between chunks; `stop`
@@ -210,7 +218,7 @@
  * @typedef {{type: 'testPanic', id: number, inThread?: boolean}} TestPanicRequest
  *   panics inside wasm on purpose, in the worker or (inThread) in a training thread of the
  *   pool; only the browser tests send it, to test recovery
- * @typedef {PrepareRequest|LearnBpeRequest|TrainRequest|PauseRequest|StopRequest|ProjectRequest
+ * @typedef {PrepareRequest|ReadTextRequest|StripMarkupRequest|LearnBpeRequest|TrainRequest|PauseRequest|StopRequest|ProjectRequest
  *   |NeighboursRequest|AnalogyRequest|CompleteRequest|NeighbourHistoryRequest|TokenInfoRequest|OpenFilesRequest
  *   |EvaluateRequest|ExportRequest|ThreadsRequest|TestPanicRequest} Request
  */
@@ -224,6 +232,7 @@
  * @typedef {{type: 'prepare', id: number, stats: CorpusStats, text: TextInfo, params: Params, isSample: boolean,
  *   model: number}} PreparedReply
  *   `model` names the fresh trainer's vectors: the frames of this model carry it
+ * @typedef {{type: 'readText'|'stripMarkup', id: number, text: TextInfo}} TextReply
  * @typedef {{type: 'readProgress', bytesDone: number, bytesTotal: number}} ReadProgressMessage
  *   while a text file is read, after each slice
  * @typedef {{type: 'tokenizeProgress', fraction: number}} TokenizeProgressMessage
@@ -258,7 +267,7 @@
  *   a request failed (or training did, with `id` null); the worker goes on
  * @typedef {{type: 'fatal', message: string}} FatalMessage
  *   the wasm instance trapped (a Rust panic); the page must start a new worker
- * @typedef {ReadyMessage|PreparedReply|LearnBpeReply|BpeProgressMessage|StateMessage
+ * @typedef {ReadyMessage|PreparedReply|TextReply|LearnBpeReply|BpeProgressMessage|StateMessage
  *   |ProgressMessage|ProjectionMessage|NeighboursReply|AnalogyReply|CompleteReply
  *   |TokenInfoReply|OpenFilesReply|ReadProgressMessage|TokenizeProgressMessage|LoadProgressMessage|EvalProgressMessage|EvaluateReply|ExportReply
  *   |ThreadsReply|ErrorMessage|FatalMessage} WorkerMessage

@@ -28,6 +28,9 @@ const button = (name) => buttonIn(page, name);
 const field = (name) => fieldIn(page, name);
 const stat = (name) => statIn(page, name);
 const notice = () => page.getByRole('alert');
+/** The first alert saying `text`: a text's refusal shows in the page's notice and in the Text card. */
+const alertWith = (text) => notice().filter({ hasText: text }).first();
+const textCard = () => page.getByRole('region', { name: /Text$/ });
 const file = (name, content, mimeType = 'text/plain') => ({ name, mimeType, buffer: Buffer.from(content) });
 
 /** Opens `files` as a person would, with the word2vec defaults in the form. */
@@ -50,8 +53,7 @@ async function stillWorks() {
 /** Opens a text that cannot be trained on and checks the message names the problem. */
 async function refused(files, expected) {
   await openFile(files);
-  const alert = notice().filter({ hasText: expected });
-  await alert.waitFor();
+  await alertWith(expected).waitFor();
   await stillWorks();
 }
 
@@ -71,6 +73,31 @@ for (const [name, files, expected] of rows) {
     await refused(files, expected);
   });
 }
+
+test('a refused file says why in the Text card, and leaves Train and the progress line to the text still open', { timeout: 120_000 }, async () => {
+  // The line once said "Reading the text: 100 %" and Train trained nothing but the refusal again.
+  await button('Use the built-in sample').click();
+  await stat('Vocabulary').waitFor();
+  await page.locator('#source-name', { hasText: 'Built-in sample' }).waitFor();
+  const gzip = Buffer.concat([Buffer.from('1f8b0800000000000003', 'hex'), Buffer.alloc(300, 9)]);
+  await openFile([file('corpus.txt.gz', gzip, 'application/gzip')]);
+  const refusal = textCard().getByRole('alert');
+  await refusal.filter({ hasText: 'corpus.txt.gz' }).waitFor();
+  assert.match(await refusal.textContent(), /^Cannot open corpus\.txt\.gz: .*not text: it looks like a gzip archive/);
+  assert.equal(await refusal.isVisible(), true);
+  const line = await page.locator('#progress-text').textContent();
+  assert.doesNotMatch(line, /Reading the text/);
+  assert.match(line, /Built-in sample: planted royal\/common people and countries is still open: Train uses it\./);
+  assert.match(await page.locator('#source-name').textContent(), /^Built-in sample/);
+  assert.equal(await button('Train').isDisabled(), false);
+  await page.screenshot({ path: join(RESULTS, 'badfiles-refused.png'), fullPage: true });
+  // Train trains the sample, and the refusal goes once the next text opens.
+  await field('Epochs').fill('1');
+  await button('Train').click();
+  await page.waitForFunction(() => document.getElementById('progress-text').textContent.startsWith('Done.'), null, { timeout: 60_000 });
+  await stillWorks();
+  assert.equal(await refusal.isVisible(), false);
+});
 
 /** UTF-16 text: a byte-order mark and little-endian code units, or big-endian without a mark. */
 function utf16(text, { bom, bigEndian }) {
@@ -108,8 +135,8 @@ test('a file over the size limit is refused before it is read, naming the limit'
   await handle.truncate(300e6);
   await handle.close();
   await page.getByLabel('Open a file…').setInputFiles(path);
-  await notice().filter({ hasText: 'up to 250 MB' }).waitFor();
-  assert.match(await notice().textContent(), /huge\.txt: this file is 300 MB.*command-line tool/);
+  await alertWith('up to 250 MB').waitFor();
+  assert.match(await alertWith('up to 250 MB').textContent(), /huge\.txt: this file is 300 MB.*command-line tool/);
   await rm(path);
   await stillWorks();
 });
@@ -177,12 +204,12 @@ test('a vocabulary too large for the dimension is refused before anything is all
   await openFile([file('many.txt', `${distinct.join(' ')}\n`)]);
   // Every word is under the default min count: the page says so (it waited 30 s for a
   // vocabulary that never came before).
-  await notice().filter({ hasText: /many\.txt: no word is left/ }).waitFor();
+  await alertWith(/many\.txt: no word is left/).waitFor();
   await field('Min count').fill('1');
   await field('Dimensions').fill('4096');
   await button('Train').click();
-  await notice().filter({ hasText: /too large/ }).waitFor();
-  assert.match(await notice().textContent(), /200,000 words at dim 4096 need about [\d.]+ GiB.*keep at most [\d,]+ words at dim 4096, or lower dim to \d+/);
+  await alertWith(/too large/).waitFor();
+  assert.match(await alertWith(/too large/).textContent(), /200,000 words at dim 4096 need about [\d.]+ GiB.*keep at most [\d,]+ words at dim 4096, or lower dim to \d+/);
   await stillWorks();
 });
 
@@ -200,7 +227,7 @@ test('a text with no two words in a line, or subsampled to nothing, is refused a
     await field('Subsampling').fill(sample);
     await field('Threads').fill('2');
     await button('Train').click();
-    await notice().filter({ hasText: expected }).waitFor();
+    await alertWith(expected).waitFor();
     assert.doesNotMatch(await page.locator('#progress-text').textContent(), /^Done\./, text.name);
     await page.waitForFunction(() => !document.getElementById('train').disabled);
   }

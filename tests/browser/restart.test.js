@@ -55,11 +55,12 @@ test('a worker that never loads its wasm is tried three times, then the page say
   assert.equal(workers(), started);
   assert.equal(started, 3);
   // The sample the page opened at start says why it was not prepared…
-  await page.getByRole('alert').filter({ hasText: 'could not start' }).waitFor();
+  // (In the page's notice and in the Text card: the first of them.)
+  await page.getByRole('alert').filter({ hasText: 'could not start' }).first().waitFor();
   // …and so does every action after, at once rather than waiting for a worker.
   await page.evaluate(() => { document.getElementById('notice').textContent = ''; });
   await button(page, 'Use the built-in sample').click();
-  await page.getByRole('alert').filter({ hasText: 'could not start' }).waitFor({ timeout: 5_000 });
+  await page.getByRole('alert').filter({ hasText: 'could not start' }).first().waitFor({ timeout: 5_000 });
   assert.deepEqual(otherThanRefusedWasm(problems), []);
   await page.close();
 });

@@ -76,6 +76,7 @@ export class Controller {
     view.mapPanel.setAxes([], 0, 1);
     view.sourcePanel.bindUseSample(() => this.openSample());
     view.sourcePanel.bindFileChosen((files) => this.openFiles(files));
+    view.sourcePanel.bindKeepText(() => this.keepOnlyText());
     view.paramsForm.bindParamsChange((name) => this.paramsChanged(name));
     view.progressPanel.bindTrain(() => this.train());
     view.progressPanel.bindPauseResume(() => this.control(this.state === 'paused' ? 'train' : 'pause'));
@@ -191,7 +192,7 @@ export class Controller {
     if (reply.kind === 'text') {
       const [file] = files;
       // Leave a preset behind when the person moves on to their own text.
-      await this.open({ kind: 'file', name: file.name, file }, file.name, this.source?.kind === 'file' ? null : DEFAULTS);
+      await this.open({ kind: 'file', name: file.name, file, key: opened }, file.name, this.source?.kind === 'file' ? null : DEFAULTS);
       return;
     }
     this.reset();
@@ -303,24 +304,77 @@ export class Controller {
     return this.open({ kind: 'sample' }, 'Built-in sample: planted royal/common people and countries', SAMPLE_PRESET);
   }
 
+  /**
+   * Opens a text: the worker reads it first, and only a text it takes replaces what is open.
+   * A file it refuses (not text, too large) leaves the text or vectors from before, and says
+   * why in the Text card (see `refused`).
+   * @param {Source} source @param {string} name @param {object|null} preset
+   */
   async open(source, name, preset) {
     this.view.showNotice(null);
+    this.view.sourcePanel.showRefusal(null);
     if (!(await this.mayReplace(name))) return;
+    this.opened = (this.opened ?? 0) + 1;
+    const opened = this.opened;
+    this.view.sourcePanel.showReading(name);
+    try {
+      await this.worker.request('readText', { source });
+    } catch (error) {
+      // Something opened meanwhile has the last word.
+      if (this.opened !== opened || error.message === SUPERSEDED) return;
+      this.view.sourcePanel.restore();
+      this.refused(name, error.message);
+      return;
+    }
+    if (this.opened !== opened) return;
     if (preset) this.params.usePreset(preset);
     this.reset();
     this.source = source;
     this.sourceName = name;
     this.paintAll();
     this.view.sourcePanel.showStats(name, null);
-    await this.prepare();
+    await this.prepare(this.params.checked(), true);
+  }
+
+  /**
+   * The worker refused the text `name` (`message` says why) and kept what it held: the Text
+   * card and the notice say why, and the progress line and Train stay true to what is open.
+   * @param {string} name @param {string} message
+   */
+  refused(name, message) {
+    const why = `Cannot open ${name}: ${message}`;
+    this.view.showNotice(why);
+    this.view.sourcePanel.showRefusal(why);
+    this.showState();
+    this.paintProgress();
+    if (this.source && !this.vectors) this.view.progressPanel.addNote(`${this.sourceName} is still open: Train uses it.`);
+  }
+
+  /** Keeps only the text of the XML or HTML text open, and prepares that in its place. */
+  async keepOnlyText() {
+    const { source, sourceName } = this;
+    if (!source || !(await this.mayReplace(`only the text of ${sourceName}`))) return;
+    this.view.showNotice(null);
+    this.view.sourcePanel.showRefusal(null);
+    this.opened = (this.opened ?? 0) + 1;
+    const reply = await this.request('stripMarkup');
+    if (!reply || this.source !== source) return;
+    // A new text: nothing learned from the markup stays.
+    this.reset();
+    this.source = source;
+    this.sourceName = sourceName;
+    this.paintAll();
+    this.view.sourcePanel.showStats(sourceName, null, 'Reading…', reply.text);
+    await this.prepare(this.params.checked(), true);
   }
 
   /**
    * Tokenizes with the form's parameters (or `params`, those a training starts with) and
-   * shows the statistics; true when it worked. With BPE, only once the merges are learned
+   * shows the statistics; true when it worked. `opening`: the text was just opened, so a
+   * failure is the text's refusal, said in the Text card too. With BPE, only once the merges are learned
    * (`train` learns them first).
    */
-  async prepare(params = this.params.checked()) {
+  async prepare(params = this.params.checked(), opening = false) {
     if (!params || !this.source) return false;
     if (params.tokenizer === 'bpe' && this.learnedBpe !== bpeKey(params)) {
       this.view.sourcePanel.showStats(this.sourceName, null, 'BPE counts its tokens once its merges are learned: press Train.');
@@ -354,6 +408,7 @@ export class Controller {
       // The progress line said how the text was read and tokenized: now it says where training stands.
       this.paintProgress();
       this.view.showNotice(null);
+      this.view.sourcePanel.showRefusal(null);
       return true;
     } catch (error) {
       // A newer text or newer parameters have the last word; Stop cancels a text being
@@ -368,6 +423,7 @@ export class Controller {
       }
       this.view.sourcePanel.showStats(this.sourceName, null, 'Not prepared: see the message above.');
       this.view.showNotice(`Cannot prepare ${this.sourceName}: ${error.message}`);
+      if (opening) this.view.sourcePanel.showRefusal(`Cannot prepare ${this.sourceName}: ${error.message}`);
       return false;
     }
   }
@@ -478,7 +534,8 @@ export class Controller {
 
   /** The progress area: merges being learned (or where they were stopped), else training. */
   paintProgress() {
-    if (this.state === 'loaded' && this.vectors) this.view.progressPanel.showProgressText(this.loadedText, this.progress);
+    if (!this.source && !this.vectors) this.view.progressPanel.showProgressText('No text is open: open a file or use the built-in sample to train.', null);
+    else if (this.state === 'loaded' && this.vectors) this.view.progressPanel.showProgressText(this.loadedText, this.progress);
     else if (this.learning) this.view.progressPanel.showBpeProgress(this.learning.progress, this.learning.stopped);
     else this.view.progressPanel.showProgress(this.progress, this.state);
   }

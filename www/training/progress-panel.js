@@ -87,6 +87,11 @@ export class ProgressPanel {
     $('progress-text').textContent = text;
   }
 
+  /** Adds `sentence` to the progress line as it stands (what stays open after a refusal). */
+  addNote(sentence) {
+    $('progress-text').textContent = `${$('progress-text').textContent} ${sentence}`;
+  }
+
   /**
    * "Learning BPE merges: N of M", on the same bar as training.
    * @param {BpeProgress} progress @param {boolean} stopped  learning was cancelled, or

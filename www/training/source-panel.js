@@ -50,6 +50,21 @@ export class SourcePanel {
     });
   }
 
+  /** `handler()` when the person asks to keep only the text of an XML or HTML file. */
+  bindKeepText(handler) {
+    $('strip-markup').addEventListener('click', () => handler());
+  }
+
+  /**
+   * Why the text chosen was refused, in the Text card (the page's notice may be out of
+   * sight); null hides it.
+   * @param {string|null} message
+   */
+  showRefusal(message) {
+    $('text-alert').hidden = message == null;
+    $('text-alert').textContent = revealInvisible(message ?? '');
+  }
+
   /**
    * A text's statistics before training, or `note` while there are none. `text` says how
    * the file was read; a note about its encoding is shown above the cut.
@@ -59,10 +74,33 @@ export class SourcePanel {
    * @param {import('../protocol.js').TextInfo|null} [text]
    */
   showStats(name, stats, note = 'Reading…', text = null) {
+    /** What the card shows, to show again when a text read meanwhile is refused (`restore`). */
+    this.shown = () => this.showStats(name, stats, note, text);
+    this.paintStats(name, stats, note, text);
+  }
+
+  /** A text being read: its name and "Reading…", until it is taken (`showStats`) or refused (`restore`). @param {string} name */
+  showReading(name) {
+    this.paintStats(name, null, 'Reading…', null);
+  }
+
+  /** Shows again what the card showed before `showReading`. */
+  restore() {
+    if (this.shown) this.shown();
+    else $('stats').hidden = true;
+  }
+
+  /** @param {string} name @param {CorpusStats|null} stats @param {string} note @param {import('../protocol.js').TextInfo|null} text */
+  paintStats(name, stats, note, text) {
     $('stats').hidden = false;
     $('source-name').textContent = revealInvisible(name);
     const list = $('stats-list');
     list.replaceChildren();
+    // The core's verdicts on the text: markup to take out, and a text too small to learn from.
+    $('markup-offer').hidden = !text?.markup;
+    $('markup-note').textContent = text?.markup ? `${text.markup[0].toUpperCase()}${text.markup.slice(1)}.` : '';
+    $('small-text').hidden = !stats?.tooSmall;
+    $('small-text').textContent = stats?.tooSmall ? `${stats.tooSmall[0].toUpperCase()}${stats.tooSmall.slice(1)}. You may still train.` : '';
     if (!stats) {
       $('cut-note').textContent = note;
       return;
@@ -92,7 +130,10 @@ export class SourcePanel {
    * @param {string} name @param {import('../protocol.js').VectorsInfo} info
    */
   showVectorsStats(name, info) {
+    this.shown = () => this.showVectorsStats(name, info);
     $('stats').hidden = false;
+    $('markup-offer').hidden = true;
+    $('small-text').hidden = true;
     $('source-name').textContent = revealInvisible(name);
     /** @type {[string, string][]} */
     const rows = [

@@ -31,7 +31,7 @@ let threads;
 const machine = new TrainingMachine();
 /** The state now, unnarrowed: what an async function reads after an await. @returns {TrainingState} */
 const currentState = () => machine.state;
-/** What the session's text came from ('sample', a File or a URL), so preparing again does not read it again. */
+/** What the session's text came from ('sample', a file's opening `file #key`, or a URL), so preparing again does not read it again. */
 let textFrom = null;
 /** @type {import('../protocol.js').TextInfo|null} how that text was read */
 let textInfo = null;
@@ -163,7 +163,7 @@ function resized(size, elapsed, min, max, target = CHUNK_MS) {
  * @param {Source} source @param {() => boolean} isCurrent
  */
 async function useSource(source, isCurrent) {
-  const from = source.kind === 'sample' ? 'sample' : source.kind === 'file' ? source.file : source.url;
+  const from = source.kind === 'sample' ? 'sample' : source.kind === 'file' ? `file #${source.key}` : source.url;
   if (from === textFrom) return textInfo;
   if (reading?.from !== from) {
     const read = { from, bytes: null };
@@ -341,6 +341,22 @@ const handlers = {
       }
       throw error;
     }
+  },
+  /**
+   * Reads a text and makes it the session's, before it is prepared: a file that is not text
+   * is refused here, and the session keeps what it held.
+   */
+  async readText({ source }) {
+    checkAllowed('replaceText');
+    const mine = ++textRequests;
+    return { text: await useSource(source, () => mine === textRequests) };
+  },
+  /** Keeps only the text of the session's XML or HTML text, in its place (it stays the text of the same source). */
+  stripMarkup() {
+    checkAllowed('replaceText');
+    textInfo = session.strip_markup();
+    fire('replaceText');
+    return { text: textInfo };
   },
   /**
    * Tokenizes the text in slices, posting `tokenizeProgress` between them; a newer

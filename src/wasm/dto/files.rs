@@ -5,17 +5,19 @@ use serde::Serialize;
 use tsify::Tsify;
 
 use crate::Embeddings;
-use crate::text::Decoded;
+use crate::text::{Decoded, Markup};
 
-/// How a text file was read: its size and encoding, and a note for the page when it was
-/// not plain UTF-8 (UTF-16, Latin-1, characters replaced).
-#[derive(Debug, Serialize, Tsify)]
+/// How a text file was read: its size and encoding, a note for the page when it was not
+/// plain UTF-8 (UTF-16, Latin-1, characters replaced) or when only its text was kept, and
+/// `markup`, what `Markup::describe` says when the text is XML or HTML.
+#[derive(Debug, Clone, Default, Serialize, Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct TextInfo {
     pub bytes: usize,
     pub encoding: &'static str,
     pub replaced: usize,
     pub note: Option<String>,
+    pub markup: Option<String>,
 }
 
 impl TextInfo {
@@ -25,12 +27,24 @@ impl TextInfo {
             encoding: decoded.encoding.name(),
             replaced: decoded.replaced,
             note: decoded.note(),
+            markup: Markup::detect(&decoded.text).map(|markup| markup.describe()),
         }
     }
 
     /// A text the app wrote itself, in UTF-8.
     pub fn plain(bytes: usize) -> TextInfo {
-        TextInfo { bytes, encoding: "UTF-8", replaced: 0, note: None }
+        TextInfo { bytes, encoding: "UTF-8", replaced: 0, note: None, markup: None }
+    }
+
+    /// This text with only the text of its markup kept: `kept` bytes of `markup`.
+    pub fn stripped(&self, markup: &Markup, kept: usize) -> TextInfo {
+        let what =
+            format!("only the text of its {} is kept ({} of {} bytes)", markup.kind.name(), kept, self.bytes);
+        let note = match &self.note {
+            Some(note) => format!("{note}; {what}"),
+            None => what,
+        };
+        TextInfo { bytes: kept, note: Some(note), markup: None, ..self.clone() }
     }
 }
 

@@ -144,6 +144,8 @@ pub struct CorpusStats {
     pub tokens_over_max_vocab: u64,
     pub min_count: u64,
     pub fingerprint: String,
+    /// Why the vectors will be noise, when the text is too small to learn from (`TooSmall`).
+    pub too_small: Option<String>,
 }
 
 impl CorpusStats {
@@ -163,6 +165,7 @@ impl CorpusStats {
             tokens_over_max_vocab: cut.tokens_over_max_vocab,
             min_count,
             fingerprint,
+            too_small: corpus.too_small().map(|verdict| verdict.to_string()),
         }
     }
 }

@@ -33,6 +33,7 @@ use crate::io::json;
 use crate::map::{NeighbourHistory, Projection, Timeline};
 use crate::text::{BpeConfig, BpeLearner, BpeTokenizer};
 use crate::train::Trainer;
+use crate::wasm::dto::TextInfo;
 
 #[wasm_bindgen]
 extern "C" {
@@ -84,6 +85,8 @@ impl Default for Source {
 struct TextRun {
     /// The text being trained on, for the concordance of a token.
     text: String,
+    /// How the text was read (`set_text`), kept for `strip_markup`.
+    info: TextInfo,
     /// BPE merges being learned (`bpe_begin`, `bpe_step`).
     learner: Option<Bpe<BpeLearner>>,
     /// BPE merges learned, for `prepare` and the provenance of a token.
@@ -205,9 +208,9 @@ impl Session {
         self.text_run().and_then(|run| run.training.as_ref())
     }
 
-    /// Replaces the text; whatever was learned from or opened before it is gone.
-    fn replace_text(&mut self, text: String) {
-        self.replace_source(Source::Text(TextRun { text, ..TextRun::default() }));
+    /// Replaces the text, read as `info` says; whatever was learned from or opened before it is gone.
+    fn replace_text(&mut self, text: String, info: TextInfo) {
+        self.replace_source(Source::Text(TextRun { text, info, ..TextRun::default() }));
     }
 
     /// Replaces the text, the trainer and the plot with vectors opened from a file.

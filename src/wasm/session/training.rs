@@ -9,7 +9,7 @@ use super::{Bpe, Queried, Session, Source, TextRun, Training, clock, js_error, n
 use crate::error::Error;
 use crate::fingerprint;
 use crate::map::NeighbourHistory;
-use crate::text::{BpeConfig, BpeLearner, BpeTokenizer, CorpusBuilder, Tokenizer, decode_text};
+use crate::text::{BpeConfig, BpeLearner, BpeTokenizer, CorpusBuilder, Markup, Tokenizer, decode_text};
 use crate::train::Trainer;
 use crate::wasm::dto::{BpeProgressDto, CorpusStats, Params, ProgressDto, TextInfo};
 
@@ -33,7 +33,7 @@ impl Session {
         check_text_size(bytes.len() as f64)?;
         let decoded = decode_text(bytes).map_err(js_error)?;
         let info = TextInfo::new(&decoded);
-        self.replace_text(decoded.text);
+        self.replace_text(decoded.text, info.clone());
         to_js(&info)
     }
 
@@ -41,7 +41,20 @@ impl Session {
     pub fn set_sample_text(&mut self) -> Result<JsValue, JsError> {
         let text = crate::wasm::sample_text();
         let info = TextInfo::plain(text.len());
-        self.replace_text(text);
+        self.replace_text(text, info.clone());
+        to_js(&info)
+    }
+
+    /// Keeps only the text of the session's text, when it is XML or HTML (`TextInfo.markup`
+    /// said so), in its place: what was learned from it before is gone. Returns the new
+    /// `TextInfo`, whose note says what was kept.
+    pub fn strip_markup(&mut self) -> Result<JsValue, JsError> {
+        let Source::Text(run) = &self.source else { return Err(no_text()) };
+        let markup = Markup::detect(&run.text)
+            .ok_or_else(|| JsError::new("this text is not XML or HTML: there is no markup to take out"))?;
+        let text = markup.strip(&run.text);
+        let info = run.info.stripped(&markup, text.len());
+        self.replace_text(text, info.clone());
         to_js(&info)
     }
 
