@@ -99,6 +99,24 @@ test('a refused file says why in the Text card, and leaves Train and the progres
   assert.equal(await refusal.isVisible(), false);
 });
 
+test('with nothing open, a refused file leaves Train disabled and the line saying nothing is open', { timeout: 120_000 }, async () => {
+  // Nothing is open once the worker has been restarted (the page forgets the text). The
+  // panic is the worker's test request, which no control can cause; it never answers, and
+  // its console error is expected: a page of its own, so the shared page's stays clean.
+  const { page: own, problems: ownProblems } = await suite.openExplorer();
+  await own.evaluate(() => window.explorer.worker.request('testPanic').catch(() => {}));
+  await own.getByRole('alert').filter({ hasText: 'The training worker stopped' }).first().waitFor();
+  await own.waitForSelector('#worker-status[data-state="ready"]');
+  const line = own.locator('#progress-text');
+  await line.filter({ hasText: /^No text is open/ }).waitFor();
+  await own.getByLabel('Open a file…').setInputFiles([file('photo.png', Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), 'image/png')]);
+  await own.getByRole('region', { name: /Text$/ }).getByRole('alert').filter({ hasText: /photo\.png: .*PNG image/ }).waitFor();
+  assert.equal(await line.textContent(), 'No text is open: open a file or use the built-in sample to train.');
+  assert.equal(await buttonIn(own, 'Train').isDisabled(), true);
+  assert.deepEqual(ownProblems.filter((p) => !p.includes('a deliberate panic')), []);
+  await own.close();
+});
+
 /** UTF-16 text: a byte-order mark and little-endian code units, or big-endian without a mark. */
 function utf16(text, { bom, bigEndian }) {
   const units = Buffer.from(text, 'utf16le');
