@@ -14,6 +14,8 @@ const MODEL_HELP = {
 export class ParamsForm {
   constructor() {
     this.form = $('params');
+    /** @type {{name: string, values: Record<string, string|boolean>}|null} the preset last applied, and the form it left */
+    this.preset = null;
     this.buildNumberFields();
     this.showChoices();
   }
@@ -63,6 +65,34 @@ export class ParamsForm {
       field.hidden = field.dataset.forModel !== model;
     }
     $('param-model-help').textContent = MODEL_HELP[model] ?? '';
+    this.showSummary();
+  }
+
+  /**
+   * The line the closed Parameters disclosure shows: the choices that shape the vectors
+   * most, and the preset they came from (changed, once the person edits the form).
+   */
+  showSummary() {
+    const raw = this.readParams();
+    const parts = [
+      raw.model === 'cbow' ? 'CBOW' : 'skip-gram',
+      `${raw.dim} dims`,
+      `window ${raw.window}`,
+      `${raw.epochs} ${Number(raw.epochs) === 1 ? 'epoch' : 'epochs'}`,
+    ];
+    if (raw.tokenizer === 'bpe') parts.push(`BPE ${raw.bpeVocabSize}`);
+    let summary = parts.join(' · ');
+    if (this.preset) {
+      const changed = Object.entries(this.preset.values).some(([name, value]) => raw[name] !== value);
+      summary += ` (${this.preset.name}${changed ? ', changed' : ''})`;
+    }
+    $('params-summary').textContent = summary;
+  }
+
+  /** Names the preset the form now holds (`null`: none), for the summary. */
+  showPreset(name) {
+    this.preset = name ? { name, values: this.readParams() } : null;
+    this.showSummary();
   }
 
   /**
@@ -99,6 +129,8 @@ export class ParamsForm {
       note.textContent = message ?? note.dataset.help;
       note.classList.toggle('error', Boolean(message));
     }
+    // A wrong value must be seen: the disclosure opens on it.
+    if (Object.values(errors).some(Boolean)) $('params-panel').open = true;
   }
 
   /** `handler(name)` whenever a field changes. */
