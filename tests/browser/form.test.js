@@ -7,7 +7,7 @@
 // Run with `node --test tests/browser/` after scripts/build-wasm.sh; `npm test` does both.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { button, combobox, explorerSuite, field, stat } from './helpers.js';
+import { button, combobox, explorerSuite, field, stat, showParameters } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -48,6 +48,7 @@ test("a change of model and back keeps each model's learning rate: the preset's,
   const alpha = () => field(page, 'Learning rate').inputValue();
   // The sample's preset trains skip-gram at 0.05; CBOW's default is 0.05 too.
   assert.equal(await alpha(), '0.05');
+  await showParameters(page);
   await combobox(page, 'Model').selectOption('cbow');
   assert.equal(await alpha(), '0.05');
   await combobox(page, 'Model').selectOption('skipgram');
@@ -76,6 +77,7 @@ test("another text keeps the person's model, threads and shared noise; its prese
   const { page, problems } = await openOnSample();
   const threads = await field(page, 'Threads').inputValue();
   const otherThreads = threads === '1' ? '2' : '1';
+  await showParameters(page);
   await combobox(page, 'Model').selectOption('cbow');
   await field(page, 'Threads').fill(otherThreads);
   await openText(page, 'first.txt');
@@ -114,6 +116,7 @@ test('the note that changed parameters wait for the next training goes when anot
   const { page, problems } = await openOnSample();
   /** Trains the sample long, changes Window while it runs (the note shows), and stops. */
   const changeWhileTraining = async (window) => {
+    await showParameters(page);
     await field(page, 'Epochs').fill('500');
     // Train, or Train again after the first run.
     await page.getByRole('button', { name: /^Train( again)?$/ }).click();

@@ -231,3 +231,9 @@ export async function trainSampleOnMap(page, { epochs } = {}) {
   await waitUntilDone(page);
   await settleMap(page);
 }
+
+/** Opens the Parameters disclosure (closed on landing) so its fields can be read and filled. */
+export async function showParameters(page) {
+  const panel = page.locator('#params-panel');
+  if (!(await panel.evaluate((details) => details.open))) await page.getByText('Parameters', { exact: true }).click();
+}

@@ -5,7 +5,7 @@
 // Run with `node --test tests/browser/link.test.js` after scripts/build-wasm.sh.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { button, combobox, explorerSuite, field, stat, waitUntilDone } from './helpers.js';
+import { button, combobox, explorerSuite, field, stat, waitUntilDone, showParameters } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -30,6 +30,7 @@ test('a link trains its text with the parameters of the model shown, so one thre
   const url = page.url();
 
   // Changing the form afterwards changes nothing of the link: it is the trained model's.
+  await showParameters(page);
   await field(page, 'Seed').fill('7');
   await page.waitForTimeout(300);
   assert.match(decodeURIComponent(page.url()), /"seed":"42"/);

@@ -16,6 +16,8 @@ export class ParamsForm {
     this.form = $('params');
     /** @type {{name: string, values: Record<string, string|boolean>}|null} the preset last applied, and the form it left */
     this.preset = null;
+    /** @type {Record<string, string>} each wrong field's message, as `showParamErrors` last showed them */
+    this.errors = {};
     this.buildNumberFields();
     this.showChoices();
   }
@@ -86,7 +88,11 @@ export class ParamsForm {
       const changed = Object.entries(this.preset.values).some(([name, value]) => raw[name] !== value);
       summary += ` (${this.preset.name}${changed ? ', changed' : ''})`;
     }
+    // A wrong value keeps Train disabled: the closed disclosure says which.
+    const wrong = NUMBER_FIELDS.filter(({ name }) => this.errors[name]).map(({ label }) => label);
+    if (wrong.length) summary = `To fix: ${wrong.join(', ')}`;
     $('params-summary').textContent = summary;
+    $('params-summary').classList.toggle('error', wrong.length > 0);
   }
 
   /** Names the preset the form now holds (`null`: none), for the summary. */
@@ -129,8 +135,8 @@ export class ParamsForm {
       note.textContent = message ?? note.dataset.help;
       note.classList.toggle('error', Boolean(message));
     }
-    // A wrong value must be seen: the disclosure opens on it.
-    if (Object.values(errors).some(Boolean)) $('params-panel').open = true;
+    this.errors = errors;
+    this.showSummary();
   }
 
   /** `handler(name)` whenever a field changes. */
