@@ -352,6 +352,7 @@ test(`the King James Bible is offered ${kjvPresent ? 'and loads (data/kjv.txt is
   const tokens = Number((await stat(page, 'Tokens').textContent()).replaceAll(',', ''));
   assert.ok(tokens > 780_000 && tokens < 800_000, `about 790,000 tokens: ${tokens}`);
   assert.equal(await stat(page, 'Lines').textContent(), '31,102');
+  await showParameters(page);
   assert.equal(await combobox(page, 'Tokenizer').inputValue(), 'whitespace');
   assert.equal(await field(page, 'Dimensions').inputValue(), '100');
   assert.equal(await field(page, 'Min count').inputValue(), '5');

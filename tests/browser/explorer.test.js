@@ -80,6 +80,7 @@ test('the built-in sample trains, and the plot, neighbours and analogies answer'
   assert.match(await stat(page, 'Tokens').textContent(), /^\d{2},\d{3}$/);
   assert.match(await page.locator('#cut-note').textContent(), /^Min count 5 dropped \d+ rare words/);
   // The sample's preset fills the form.
+  await showParameters(page);
   assert.equal(await field(page, 'Dimensions').inputValue(), '50');
   assert.equal(await field(page, 'Learning rate').inputValue(), '0.05');
 
@@ -222,6 +223,7 @@ test('a file from the file input or dropped on the page trains', { timeout: 120_
   await stat(page, 'Vocabulary').waitFor();
   assert.equal(await stat(page, 'Lines').textContent(), '400');
   // Word2vec's defaults, not the sample's preset.
+  await showParameters(page);
   assert.equal(await field(page, 'Dimensions').inputValue(), '100');
   await showParameters(page);
   await field(page, 'Dimensions').fill('20');
@@ -391,6 +393,7 @@ test('the page opens on the built-in sample, so training is one click away', { t
   const { page, problems } = await suite.openExplorer();
   await stat(page, 'Vocabulary').waitFor();
   assert.equal(await stat(page, 'Lines').textContent(), '2,000');
+  await showParameters(page);
   assert.equal(await field(page, 'Dimensions').inputValue(), '50', 'the sample preset is filled in');
   await button(page, 'Train').click();
   await waitUntilDone(page);

@@ -78,6 +78,7 @@ const samplePreset = (epochs, threads) => ({
 test('a bundle records the parameters the vectors were trained with, not the form edited since', { timeout: 120_000 }, async () => {
   const { page, problems } = await openRecorded();
   await trainSample(page, 3);
+  await showParameters(page);
   const threads = Number(await field(page, 'Threads').inputValue());
   const losses = JSON.parse(await lossChart(page).getAttribute('data-epoch-losses'));
   // The person edits the form after training; the vectors stay those of the run.

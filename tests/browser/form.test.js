@@ -32,6 +32,7 @@ async function openText(page, name) {
 
 /** The form's fields a person's own choice or a text's preset sets, as the form shows them. */
 async function formShows(page) {
+  await showParameters(page);
   return {
     model: await combobox(page, 'Model').inputValue(),
     alpha: await field(page, 'Learning rate').inputValue(),
@@ -45,6 +46,7 @@ async function formShows(page) {
 
 test("a change of model and back keeps each model's learning rate: the preset's, the default or the person's", { timeout: 60_000 }, async () => {
   const { page, problems } = await openOnSample();
+  await showParameters(page);
   const alpha = () => field(page, 'Learning rate').inputValue();
   // The sample's preset trains skip-gram at 0.05; CBOW's default is 0.05 too.
   assert.equal(await alpha(), '0.05');
@@ -75,6 +77,7 @@ test("a change of model and back keeps each model's learning rate: the preset's,
 
 test("another text keeps the person's model, threads and shared noise; its preset sets the rest, the learning rate for the model kept", { timeout: 60_000 }, async () => {
   const { page, problems } = await openOnSample();
+  await showParameters(page);
   const threads = await field(page, 'Threads').inputValue();
   const otherThreads = threads === '1' ? '2' : '1';
   await showParameters(page);

@@ -226,7 +226,10 @@ export async function settleMap(page) {
 export async function trainSampleOnMap(page, { epochs } = {}) {
   await button(page, 'Use the built-in sample').click();
   await stat(page, 'Vocabulary').waitFor();
-  if (epochs) await field(page, 'Epochs').fill(String(epochs));
+  if (epochs) {
+    await showParameters(page);
+    await field(page, 'Epochs').fill(String(epochs));
+  }
   await button(page, 'Train').click();
   await waitUntilDone(page);
   await settleMap(page);

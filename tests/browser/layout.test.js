@@ -70,6 +70,28 @@ test('at 1400 × 900 the map is the stage: Train and the map on screen together,
   }));
 });
 
+test('keyboard and screen readers: landmarks, and a focus order that follows the workspace', { timeout: 120_000 }, async () => {
+  await withDevServer((url) => withChromium({ viewport: { width: 1400, height: 900 } }, async (context) => {
+    const page = await land(context, url);
+    for (const [role, name] of [['banner', undefined], ['main', undefined], ['region', 'Text and training'], ['region', 'Map of the vectors'], ['complementary', 'Inspector']]) {
+      assert.equal(await page.getByRole(role, name ? { name, exact: true } : {}).count(), 1, `one ${role} ${name ?? ''}`);
+    }
+    // From Train, Tab reaches the map's controls and the map before the inspector's panels.
+    await button(page, 'Train').focus();
+    const reached = [];
+    for (let i = 0; i < 40 && !reached.includes('search'); i += 1) {
+      await page.keyboard.press('Tab');
+      reached.push(await page.evaluate(() => document.activeElement.id));
+    }
+    const at = (id) => reached.indexOf(id);
+    assert.ok(at('plot-words') >= 0 && at('plot') > at('plot-words') && at('search') > at('plot'), `focus order: ${reached.join(' ')}`);
+    // The disclosure opens from the keyboard.
+    await page.locator('#params-panel summary').focus();
+    await page.keyboard.press('Enter');
+    assert.equal(await page.getByLabel('Dimensions').isVisible(), true);
+  }));
+});
+
 test('the dark theme keeps the workspace readable', { timeout: 120_000 }, async () => {
   await withDevServer((url) => withChromium({ viewport: { width: 1400, height: 900 }, colorScheme: 'dark' }, async (context) => {
     const page = await land(context, url);

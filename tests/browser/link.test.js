@@ -22,6 +22,7 @@ test('a link trains its text with the parameters of the model shown, so one thre
   await button(page, 'Use the built-in sample').click();
   await stat(page, 'Vocabulary').waitFor();
   const chosen = { Seed: '42', Dimensions: '20', Epochs: '8', Window: '4', Threads: '1' };
+  await showParameters(page);
   for (const [name, value] of Object.entries(chosen)) await field(page, name).fill(value);
   await button(page, 'Train').click();
   await waitUntilDone(page);
@@ -30,7 +31,6 @@ test('a link trains its text with the parameters of the model shown, so one thre
   const url = page.url();
 
   // Changing the form afterwards changes nothing of the link: it is the trained model's.
-  await showParameters(page);
   await field(page, 'Seed').fill('7');
   await page.waitForTimeout(300);
   assert.match(decodeURIComponent(page.url()), /"seed":"42"/);
@@ -38,6 +38,7 @@ test('a link trains its text with the parameters of the model shown, so one thre
   const copy = await suite.browser.context.newPage();
   await copy.goto(url);
   await waitUntilDone(copy);
+  await showParameters(copy);
   for (const [name, value] of Object.entries(chosen)) assert.equal(await field(copy, name).inputValue(), value, name);
   assert.equal(await neighbours(copy, 'king'), trained, 'the same vectors, to the printed digit');
   await copy.close();

@@ -134,6 +134,7 @@ test('CBOW, chosen in the form, trains on 2 threads and answers the planted anal
 test('shared noise words, checked in the form, train the sample on 2 threads and answer the planted analogies; the bundle records it', { timeout: 240_000 }, async () => {
   const { page, problems } = await suite.openExplorer();
   await stat(page, 'Vocabulary').waitFor();
+  await showParameters(page);
   await page.getByRole('checkbox', { name: 'Share noise words across a window', exact: true }).check();
   await showParameters(page);
   await field(page, 'Threads').fill('2');
@@ -175,6 +176,7 @@ test('the Threads field offers 1 to the pool size, checked like the other fields
   const { page, problems } = await suite.openExplorer();
   await stat(page, 'Vocabulary').waitFor();
   const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  await showParameters(page);
   assert.equal(await field(page, 'Threads').inputValue(), String(Math.min(cores, 8)), 'the default is the cores, at most 8');
   const help = page.locator('#param-threads-help');
   for (const [value, message] of [['0', /^from 1 to \d+/], ['9', /^from 1 to \d+/], ['1.5', /^enter a whole number$/], ['', /^enter a number$/]]) {

@@ -92,12 +92,13 @@ export class View {
   }
 
   /**
-   * Where the map is not wholly on screen (a phone, where the columns stack), brings the
+   * Where the map is mostly off screen (a phone, where the columns stack), brings the
    * training buttons to the top of the window, so the map below them shows the training.
    */
   keepMapInView() {
     const map = $('plot').getBoundingClientRect();
-    if (map.top >= 0 && map.bottom <= window.innerHeight) return;
+    const shown = Math.max(0, Math.min(map.bottom, window.innerHeight) - Math.max(map.top, 0));
+    if (shown >= 0.9 * map.height) return;
     const reduced = matchMedia('(prefers-reduced-motion: reduce)').matches;
     $('train').parentElement.scrollIntoView({ block: 'start', behavior: reduced ? 'auto' : 'smooth' });
   }
