@@ -48,6 +48,7 @@ test('a link trains its text with the parameters of the model shown, so one thre
   broken.hash = broken.hash.replace(/params=[^&]*/, `params=${encodeURIComponent('{"seed":"x","evil":"<b>","dim":{}}')}`);
   const other = await suite.browser.context.newPage();
   await other.goto(broken.href);
+  await showParameters(other);
   await other.locator('#param-seed-help', { hasText: /number/ }).waitFor();
   assert.equal(await other.evaluate(() => document.querySelector('b')), null);
   await other.close();
