@@ -1,12 +1,14 @@
-// Words the map does not show, in Chromium: Find on the map names a vocabulary word that
-// is not among the words shown (and shows it on request). Screenshots go to
+// Words the map does not show, in Chromium: a selected word's neighbours outside a UMAP
+// map's words stay off it (the page says how many, and lays them out on request), and Find
+// on the map names a vocabulary word that is not among the words shown (and shows it on
+// request). Screenshots go to
 // test-results/offmap-*.png.
 //
 // Run with `node --test tests/browser/map-offmap.test.js` after scripts/build-wasm.sh.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { explorerSuite, RESULTS, trainSampleOnMap } from './helpers.js';
+import { button, combobox, explorerSuite, RESULTS, settleMap, trainSampleOnMap } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -17,6 +19,83 @@ async function showWords(page, n) {
   await wordsShown(page).fill(String(n));
   await wordsShown(page).press('Enter');
 }
+
+/** Selects `word` through the Neighbours card, as a person does. */
+async function selectWord(page, word) {
+  await combobox(page, 'Word').fill(word);
+  await button(page, 'Find').click();
+  await page.getByText(`Nearest to “${word}”`).waitFor();
+}
+
+/** Chooses `method` ('tsne' or 'umap') and waits until its layout is done. */
+async function layOut(page, method) {
+  await combobox(page, 'Projection').selectOption(method);
+  const name = { tsne: 't-SNE', umap: 'UMAP' }[method];
+  await page.locator('#layout-progress').filter({ hasText: new RegExp(`^${name}: done after`) }).waitFor({ timeout: 120_000 });
+  await settleMap(page);
+}
+
+// The map is a canvas: the words drawn on it and the neighbours' frequency ranks are read from
+// the page's own objects (`window.explorer`, the dev server's handle); the rest goes through
+// the controls and the text around the map.
+
+/** The words the map draws, the words its layout placed (the frame's), and the neighbours with their ranks. */
+const mapState = (page) => page.evaluate(() => {
+  const { mapModel } = window.explorer;
+  return {
+    drawn: mapModel.scene.words,
+    laidOut: mapModel.frame.words.length,
+    neighbours: mapModel.answers.neighbours.map(({ word, rank }) => ({ word, rank })),
+  };
+});
+
+test('UMAP: neighbours outside the words laid out stay off the map, the page says how many, and a button lays them out', { timeout: 180_000 }, async () => {
+  const { page, problems } = await suite.openExplorer();
+  // 60 words shown: "king" (the 49th) is among them, several of its neighbours are not.
+  await showWords(page, 60);
+  await trainSampleOnMap(page, { epochs: 3 });
+  // UMAP (15 neighbours a word) lays out 60 words; t-SNE's perplexity 30 asks for more.
+  await layOut(page, 'umap');
+  await selectWord(page, 'king');
+  await page.waitForTimeout(500);
+  await settleMap(page);
+  const before = await mapState(page);
+  assert.equal(before.laidOut, 60);
+  const outside = before.neighbours.filter((n) => n.rank >= 60);
+  assert.ok(outside.length > 0, `some of king's neighbours are not among the 60 words: ${JSON.stringify(before.neighbours)}`);
+  const drawnOutside = outside.filter((n) => before.drawn.includes(n.word));
+  assert.deepEqual(drawnOutside, [], 'no neighbour outside the layout is drawn (it would sit on another word’s point)');
+
+  const note = page.getByRole('status', { name: 'Neighbours not on the map' });
+  await note.waitFor();
+  assert.equal(await note.locator('span').textContent(),
+    `${outside.length} of the ${before.neighbours.length} neighbours of “king” are not among the 60 words laid out by UMAP.`);
+  await note.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(RESULTS, 'offmap-neighbours.png') });
+  const needed = Math.max(...outside.map((n) => n.rank)) + 1;
+  await note.getByRole('button', { name: `Show the ${needed} most frequent words` }).click();
+  assert.equal(await wordsShown(page).inputValue(), String(needed));
+  await page.locator('#layout-progress').filter({ hasText: /^UMAP: done after/ }).waitFor({ timeout: 120_000 });
+  await settleMap(page);
+  const after = await mapState(page);
+  assert.equal(after.laidOut, needed);
+  for (const { word } of outside) {
+    const at = after.drawn.indexOf(word);
+    assert.ok(at >= 0 && at < after.laidOut, `${word} is laid out by UMAP now`);
+  }
+  await note.waitFor({ state: 'hidden' });
+
+  // Principal components place every word: the neighbours come back as placed words, and nothing is said.
+  await combobox(page, 'Projection').selectOption('pca');
+  await showWords(page, 60);
+  await page.waitForFunction(() => window.explorer.mapModel.frame.method == null && window.explorer.mapModel.frame.words.length === 60);
+  await page.waitForFunction(() => window.explorer.mapModel.frame.extraWords.length > 0);
+  const pca = await mapState(page);
+  for (const { word } of outside) assert.ok(pca.drawn.includes(word), `${word} is placed on principal components`);
+  assert.equal(await note.isVisible(), false);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
 
 test('find on the map: a vocabulary word not among the words shown is named with its rank, and a button shows it', { timeout: 120_000 }, async () => {
   const { page, problems } = await suite.openExplorer();

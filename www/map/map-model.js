@@ -160,6 +160,8 @@ export class MapModel {
   async project(changes, { refit = false } = {}) {
     const previous = this.settings;
     this.settings = { ...this.settings, ...changes };
+    // Another map may place other words (a t-SNE map places no neighbour it did not lay out).
+    if ('method' in changes || 'nWords' in changes || 'isolate' in changes) this.settings.extraWords = this.wantedExtraWords();
     try {
       await this.fetchFrame(refit);
       this.panel.showAxesMessage(this.note ?? '');
@@ -245,7 +247,8 @@ export class MapModel {
   }
 
   /**
-   * Shows the `n` most frequent words (a search outside the words shown asked for them): the Words shown field says so, and a t-SNE or UMAP map is laid out again.
+   * Shows the `n` most frequent words (a neighbour or a search outside the words shown asked
+   * for them): the Words shown field says so, and a t-SNE or UMAP map is laid out again.
    */
   showMostFrequent(n) {
     this.panel.setWordsShown(n);
@@ -368,12 +371,22 @@ export class MapModel {
     return found ? [...found].map((i) => this.frame.words[i]) : [];
   }
 
-  /** Words the map needs that the frame lacks (the selection's neighbours, analogy words). */
+  /**
+   * Words the map needs that the frame lacks (the selection's neighbours, analogy words). The
+   * words shown are the most frequent ones, so a neighbour's rank tells whether the map of the
+   * settings shows it; a t-SNE or UMAP map has no place for one it did not lay out.
+   */
   wantedExtraWords() {
     const plotted = new Set(this.frame?.words ?? []);
     const { selected, neighbours, analogyWords } = this.answers;
-    const wanted = [selected, ...neighbours.map((n) => n.word), ...(analogyWords ?? []), ...this.selection];
-    return [...new Set(wanted.filter((word) => word != null && !plotted.has(word)))];
+    const { isolate, method, nWords } = this.settings;
+    const lacking = isolate
+      ? neighbours.filter((n) => !plotted.has(n.word))
+      : neighbours.filter((n) => n.rank >= nWords && !METHOD_NAMES[method]);
+    const lacks = (word) => word != null && !plotted.has(word);
+    return [...new Set([
+      ...[selected].filter(lacks), ...lacking.map((n) => n.word), ...[...(analogyWords ?? []), ...this.selection].filter(lacks),
+    ])];
   }
 
   placeExtraWords() {
@@ -393,17 +406,26 @@ export class MapModel {
 
   /** The scene of `frame` with the marks on it; see MapScene in map-view.js. */
   buildScene(frame) {
-    // The frame's words and coordinates are kept while the frame is, so the map can tell a
-    // new frame (glide) from new marks on the same one (redraw).
-    if (this.sceneFrame !== frame) {
+    const { selected, neighbours, analogyWords } = this.answers;
+    // A t-SNE or UMAP map has no place for a neighbour it did not lay out (the worker would
+    // put it on the point of its nearest word laid out): it is left off, and the page says so.
+    const layout = METHOD_NAMES[frame.method];
+    const offMap = layout ? neighbours.filter((n) => n.rank >= frame.words.length) : [];
+    this.showOffMapNeighbours(selected, neighbours.length, offMap, frame);
+    // The frame's words and coordinates are kept while the frame and what it leaves off are,
+    // so the map can tell a new frame (glide) from new marks on the same one (redraw).
+    if (this.sceneFrame !== frame || this.sceneNeighbours !== neighbours) {
+      const unwanted = new Set(offMap.map((n) => n.word));
+      for (const word of [selected, ...(analogyWords ?? []), ...this.selection]) unwanted.delete(word);
       const placed = frame.extraWords
         .map((word, i) => ({ word, x: frame.extraCoords[2 * i], y: frame.extraCoords[2 * i + 1] }))
-        .filter(({ x, y }) => Number.isFinite(x) && Number.isFinite(y));
+        .filter(({ word, x, y }) => Number.isFinite(x) && Number.isFinite(y) && !unwanted.has(word));
       const words = placed.length ? [...frame.words, ...placed.map((p) => p.word)] : frame.words;
       const coords = new Float32Array(frame.coords.length + 2 * placed.length);
       coords.set(frame.coords);
       placed.forEach(({ x, y }, i) => { coords.set([x, y], frame.coords.length + 2 * i); });
       this.sceneFrame = frame;
+      this.sceneNeighbours = neighbours;
       this.sceneWords = words;
       this.sceneCoords = coords;
       // The frames of one word list share its array (www/map/frame-words.js): one index serves them all.
@@ -413,7 +435,6 @@ export class MapModel {
     const words = this.sceneWords;
     const at = (word) => this.sceneIndex.get(word);
     const known = (i) => i != null;
-    const { selected, neighbours, analogyWords } = this.answers;
     const a = analogyWords?.map(at) ?? [];
     const arrows = a.length === 4 ? [[a[0], a[1]], [a[2], a[3]]].filter(([f, t]) => known(f) && known(t)) : [];
     const matches = this.matches();
@@ -442,6 +463,24 @@ export class MapModel {
         caption: this.host.caption(),
       },
     };
+  }
+
+  /**
+   * Says how many of `selected`'s `total` neighbours the t-SNE or UMAP `frame` did not lay
+   * out (`offMap`), with a button that shows enough words for them; nothing when all are on it.
+   */
+  showOffMapNeighbours(selected, total, offMap, frame) {
+    if (!offMap.length || selected == null) {
+      this.panel.showOffMapNeighbours(null);
+      return;
+    }
+    const needed = Math.max(...offMap.map((n) => n.rank)) + 1;
+    const beyond = offMap.filter((n) => n.rank >= WORDS_SHOWN.max).length;
+    const limit = beyond ? ` ${plural(beyond, 'neighbour')} ${beyond === 1 ? 'is' : 'are'} beyond the ${integer.format(WORDS_SHOWN.max)} words a map shows.` : '';
+    this.panel.showOffMapNeighbours({
+      text: `${integer.format(offMap.length)} of the ${plural(total, 'neighbour')} of “${displayToken(selected)}” ${offMap.length === 1 ? 'is' : 'are'} not among the ${plural(frame.words.length, 'word')} laid out by ${METHOD_NAMES[frame.method]}.${limit}`,
+      show: offMap.length > beyond ? Math.min(needed, WORDS_SHOWN.max) : null,
+    });
   }
 
   /**

@@ -373,6 +373,14 @@ export class MapPanel {
   bindShowAll(handler) { $('map-show-all').addEventListener('click', handler); }
 
   /**
+   * Says which neighbours of the selected word a t-SNE or UMAP map leaves off, `{text, show}`
+   * (null: none), with a button that shows the `show` most frequent words (none when null).
+   */
+  showOffMapNeighbours(note) {
+    showNote('map-offmap', note);
+  }
+
+  /**
    * Says where a search that matches none of the words shown stands in the vocabulary,
    * `{text, show}` (null: nothing to say), with a button that shows the `show` most frequent words.
    */
@@ -382,7 +390,7 @@ export class MapPanel {
 
   /** `handler(n)` when a note's button asks for the `n` most frequent words. */
   bindShowMostFrequent(handler) {
-    for (const id of ['map-elsewhere']) {
+    for (const id of ['map-offmap', 'map-elsewhere']) {
       $(`${id}-show`).addEventListener('click', () => handler(Number($(`${id}-show`).dataset.words)));
     }
   }
