@@ -81,7 +81,8 @@
  *   map stands: 'neighbours' (the exact cosine k-NN graph), 'affinities' (t-SNE's affinities
  *   or UMAP's memberships), 'start' (a cold start's PCA, the points' first places), then
  *   'layout', the points moving, `iteration` of `iterations` (t-SNE iterations, UMAP
- *   epochs); `done` at the last
+ *   epochs); `done` at the last; `warm` when the run started from the map before it (the
+ *   vectors moved on) rather than from a PCA of the words
  * @typedef {import('./pkg/embedscope.js').HistoryDto} NeighbourHistory  a word's nearest
  *   neighbours at the end of each epoch the worker kept: kept for the `nWords` most frequent
  *   words (1,000), 10 each, at most 64 epochs thinned evenly plus the newest

@@ -1,14 +1,14 @@
 // Words the map does not show, in Chromium: a selected word's neighbours outside a UMAP
-// map's words stay off it (the page says how many, and lays them out on request), and Find
-// on the map names a vocabulary word that is not among the words shown (and shows it on
-// request). Screenshots go to
+// map's words stay off it (the page says how many, and lays them out on request), a trail
+// joins only the frames of the map shown, and Find on the map names a vocabulary word that
+// is not among the words shown (and shows it on request). Screenshots go to
 // test-results/offmap-*.png.
 //
 // Run with `node --test tests/browser/map-offmap.test.js` after scripts/build-wasm.sh.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { button, combobox, explorerSuite, RESULTS, settleMap, trainSampleOnMap } from './helpers.js';
+import { button, combobox, explorerSuite, field, mapCanvas, RESULTS, settleMap, trainSampleOnMap, waitUntilDone } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -93,6 +93,53 @@ test('UMAP: neighbours outside the words laid out stay off the map, the page say
   const pca = await mapState(page);
   for (const { word } of outside) assert.ok(pca.drawn.includes(word), `${word} is placed on principal components`);
   assert.equal(await note.isVisible(), false);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a trail joins only the frames of the map shown: none from the PCA start of a t-SNE map, and live ones while it follows training', { timeout: 180_000 }, async () => {
+  const { page, problems } = await suite.openExplorer();
+  await trainSampleOnMap(page, { epochs: 3 });
+  await selectWord(page, 'king');
+  await settleMap(page);
+  const trails = () => page.evaluate(() => window.explorer.mapModel.scene.options.trails);
+  const pca = await trails();
+  assert.ok(pca.length === 1 && pca[0].length >= 4, `a trail over the PCA frames of the training: ${JSON.stringify(pca)}`);
+
+  // A t-SNE map of vectors that no longer move: its frames show the layout finding its
+  // shape from where PCA put the words, not a path the word travelled.
+  await layOut(page, 'tsne');
+  assert.deepEqual(await trails(), [], 'no trail from the layout’s start across the map');
+  await mapCanvas(page).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(RESULTS, 'offmap-trail-tsne.png') });
+
+  // Trained again with the t-SNE map on, the map warm-starts from where it stands as the
+  // vectors move: a trail joins those frames, each one of this map, none of its cold start.
+  await field(page, 'Epochs').fill('6');
+  await button(page, 'Train again').click();
+  await page.waitForFunction(() => !document.getElementById('progress-text').textContent.startsWith('Done.'));
+  await waitUntilDone(page);
+  await page.locator('#layout-progress').filter({ hasText: /^t-SNE: done after/ }).waitFor({ timeout: 120_000 });
+  // The answers of the model before went with it: king is asked of this one.
+  await selectWord(page, 'king');
+  await settleMap(page);
+  const check = await page.evaluate(() => {
+    const { timeline, mapModel } = window.explorer;
+    const shown = timeline.shown();
+    const w = shown.words.indexOf('king');
+    // Where king was in each frame of this t-SNE map that followed the vectors (not its cold start).
+    const moving = timeline.store.all()
+      .filter((f) => f.mapSpec.method === 'tsne' && f.layoutProgress?.warm)
+      .map((f) => `${f.coords[2 * w]},${f.coords[2 * w + 1]}`);
+    const trail = mapModel.scene.options.trails[0] ?? [];
+    const points = [];
+    for (let i = 0; i < trail.length; i += 2) points.push(`${trail[i]},${trail[i + 1]}`);
+    return { points, moving, last: `${shown.coords[2 * w]},${shown.coords[2 * w + 1]}` };
+  });
+  assert.ok(check.moving.length >= 2, `the t-SNE map warm-started as the vectors moved: ${check.moving.length} frames`);
+  assert.ok(check.points.length >= 2, `a trail while the map followed training: ${check.points.length} points`);
+  assert.equal(check.points.at(-1), check.last, 'the trail ends at the frame shown');
+  for (const point of check.points.slice(0, -1)) assert.ok(check.moving.includes(point), `trail point ${point} is king in a frame that followed the vectors`);
   assert.deepEqual(problems, []);
   await page.close();
 });
