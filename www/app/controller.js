@@ -51,6 +51,7 @@ export class Controller {
       frameArrived: (frame, options) => this.timeline.arrived(frame, this.progress, options),
       trails: (words) => this.timeline.trailsOf(words),
       caption: () => this.timeline.caption(),
+      findWords: async (needle, limit) => (await this.worker.request('findWords', { needle, limit }).catch(() => null))?.matches ?? null,
     });
     this.timeline = new Timeline(view.timelinePanel, view.historyPanel, {
       show: (frame) => this.mapModel.displayFrame(frame),
