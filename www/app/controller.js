@@ -536,6 +536,8 @@ export class Controller {
       canExport: hasVectors,
       canEvaluate: hasVectors && !this.evaluations.running,
     });
+    // The sample is known as such before the worker has prepared it (then `isSample`).
+    this.view.evaluationPanel.offerPlanted(this.isSample || this.source?.kind === 'sample');
     if (state !== 'loaded' && state !== 'loading' && (this.progress || this.learning)) this.paintProgress();
     this.retitleQuestion();
     if (state === 'done' && this.isSample && !this.sanityShown) {
