@@ -110,6 +110,22 @@ export class ParamsForm {
     this.form.addEventListener('submit', (event) => event.preventDefault());
   }
 
+  /**
+   * Vectors opened from a file (`'vectors'`, which tell their dimension; `'bundle'`, saved
+   * here with their parameters) have nothing to train: the form shows what the file says
+   * and takes no change, and a line says so. `null` gives the form back.
+   * @param {'vectors'|'bundle'|null} opened
+   */
+  showOpenedVectors(opened) {
+    for (const element of this.form.elements) /** @type {HTMLInputElement} */ (element).disabled = opened != null;
+    $('params-opened').hidden = opened == null;
+    $('params-opened').textContent = opened === 'bundle'
+      ? 'The parameters these vectors were trained with, from the bundle. Open a text to train.'
+      : opened === 'vectors'
+        ? 'These vectors were opened from a file: the dimension is theirs; the file does not say the other parameters. Open a text to train.'
+        : '';
+  }
+
   /** Says that changed parameters wait for the next training. */
   showParamsPending(pending) {
     $('params-pending').hidden = !pending;
