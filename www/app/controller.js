@@ -147,6 +147,7 @@ export class Controller {
     // The form now belongs to what opens next: no change waits for a training.
     this.view.paramsForm.showParamsPending(false);
     this.view.paramsForm.showOpenedVectors(null);
+    this.view.queriesPanel.showTokenSigns(false);
     this.clearAnswers();
     this.mapModel.clear();
     this.timeline.clear();
@@ -209,6 +210,7 @@ export class Controller {
     // The form shows what the file says of the vectors: a bundle's parameters, else the dimension.
     this.params.set(reply.params ?? { dim: reply.info.dim });
     this.view.paramsForm.showOpenedVectors(reply.params ? 'bundle' : 'vectors');
+    this.view.queriesPanel.showTokenSigns(reply.info.tokensWithWhitespace > 0);
     this.progress = reply.epochLosses?.length
       ? { ...EMPTY_PROGRESS, epoch: reply.epochLosses.length, epochs: reply.epochLosses.length, epochLosses: reply.epochLosses, done: true }
       : null;
@@ -351,6 +353,7 @@ export class Controller {
       if (reply.model !== this.model) this.clearAnswers();
       this.model = reply.model;
       this.tokenizer = params.tokenizer;
+      this.view.queriesPanel.showTokenSigns(reply.stats.tokensWithWhitespace > 0);
       // Another tokenizer replaces the worker's BPE model.
       if (params.tokenizer !== 'bpe') this.learnedBpe = null;
       this.view.sourcePanel.showStats(this.sourceName, reply.stats, undefined, reply.text);
