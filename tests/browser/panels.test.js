@@ -117,6 +117,17 @@ test("opened vectors: the parameters are the file's and locked, and the page say
   await page.waitForFunction(() => !document.getElementById('train').disabled);
   assert.equal(await why.isHidden(), true);
 
+  // Training runs, then is paused: the line says what to do instead.
+  await field(page, 'Epochs').fill('1000');
+  await train.click();
+  await page.waitForFunction(() => document.getElementById('progress-text').textContent.startsWith('Epoch '));
+  assert.equal(await why.textContent(), 'Training runs: Pause or Stop it to change course.');
+  await button(page, 'Pause').click();
+  await page.locator('#train-why', { hasText: 'Training is paused: Resume or Stop it.' }).waitFor();
+  await button(page, 'Stop').click();
+  await page.waitForFunction(() => !document.getElementById('train').disabled);
+  assert.equal(await why.isHidden(), true, 'Train again works');
+
   await openFiles(page, [textFile('ten.vec', word2vecText(40, 10))]);
   await stat(page, 'Format').waitFor();
   assert.equal(await train.isDisabled(), true);
