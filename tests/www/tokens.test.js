@@ -1,7 +1,8 @@
 // Unit tests of the page's token display (www/shared/tokens.js) that need no browser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { displayToken, markToken, parseTypedToken } from '../../www/shared/tokens.js';
+import { readFile } from 'node:fs/promises';
+import { displayToken, markToken, parseTypedToken, WHITESPACE_SIGNS } from '../../www/shared/tokens.js';
 
 const text = (pieces) => pieces.map((p) => (p.marked ? `[${p.text}]` : p.text)).join('');
 
@@ -28,4 +29,12 @@ test('markToken cuts a long line around the first occurrence before marking (a 5
 test('each whitespace character shows as its sign and reads back from it', () => {
   assert.equal(displayToken('a b\n\tc\r'), 'a·b¶→c←');
   assert.equal(parseTypedToken('a·b¶→c←'), 'a b\n\tc\r');
+});
+
+test("the signs stand for the whitespace the core counts in tokens (TOKEN_WHITESPACE in src/text/mod.rs)", async () => {
+  const source = await readFile(new URL('../../src/text/mod.rs', import.meta.url), 'utf8');
+  const list = source.match(/pub const TOKEN_WHITESPACE: \[char; \d+\] = \[([^\]]*)\];/)[1];
+  const escapes = { n: '\n', t: '\t', r: '\r' };
+  const characters = [...list.matchAll(/'(\\?.)'/g)].map(([, c]) => (c.length === 2 ? escapes[c[1]] : c));
+  assert.deepEqual(characters, WHITESPACE_SIGNS.map(([character]) => character));
 });
