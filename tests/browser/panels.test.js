@@ -7,7 +7,7 @@
 // Run with `node --test tests/browser/panels.test.js` after scripts/build-wasm.sh.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { button, combobox, explorerSuite, field, stat, waitUntilDone } from './helpers.js';
+import { button, collectProblems, combobox, explorerSuite, field, stat, waitUntilDone } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -149,6 +149,49 @@ test("opened vectors: the parameters are the file's and locked, and the page say
   assert.equal(await why.isHidden(), true);
   assert.deepEqual(problems, []);
   await page.close();
+});
+
+/** Whether `worker` is the training worker (www/worker/worker.js), not a thread of its pool. */
+const isTrainingWorker = (worker) => new URL(worker.url()).pathname.endsWith('/worker.js');
+
+test('while the worker starts, and when it cannot, Train is disabled and the line under it says why', { timeout: 90_000 }, async () => {
+  // The training worker's wasm module is held back until `release()`; with `refuse` it is
+  // refused (404) on every start. The page's own request for it passes: no worker exists yet then.
+  const openHeld = async (refuse) => {
+    const page = await suite.browser.context.newPage();
+    const problems = collectProblems(page);
+    let workers = 0;
+    let release;
+    const released = new Promise((resolve) => { release = resolve; });
+    page.on('worker', (worker) => { if (isTrainingWorker(worker)) workers += 1; });
+    await page.route('**/embedscope_bg*.wasm', async (route) => {
+      if (workers === 0) return route.continue();
+      if (refuse) return route.fulfill({ status: 404, contentType: 'text/plain', body: 'not here' });
+      await released;
+      return route.continue();
+    });
+    await page.goto(suite.url());
+    return { page, problems, release };
+  };
+  const why = (page) => page.locator('#train-why');
+
+  const held = await openHeld(false);
+  await held.page.locator('#source-name', { hasText: 'Built-in sample' }).waitFor();
+  await held.page.waitForTimeout(500);
+  assert.equal(await button(held.page, 'Train').isDisabled(), true);
+  assert.equal(await why(held.page).textContent(), 'The training worker is starting…');
+  held.release();
+  await held.page.waitForSelector('#worker-status[data-state="ready"]');
+  await held.page.waitForFunction(() => !document.getElementById('train').disabled);
+  assert.equal(await why(held.page).isHidden(), true);
+  assert.deepEqual(held.problems, []);
+  await held.page.close();
+
+  const refused = await openHeld(true);
+  await refused.page.waitForSelector('#worker-status[data-state="error"]', { timeout: 30_000 });
+  assert.equal(await button(refused.page, 'Train').isDisabled(), true);
+  assert.equal(await why(refused.page).textContent(), 'The training worker could not start: see the message above.');
+  await refused.page.close();
 });
 
 test('the whitespace signs are explained only for a vocabulary with tokens that hold whitespace', { timeout: 180_000 }, async () => {

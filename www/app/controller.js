@@ -107,8 +107,10 @@ export class Controller {
     worker.on('projection', (frame) => this.showFrame(frame));
     worker.on('error', ({ message }) => view.showNotice(`Training failed: ${message}`));
     worker.on('died', ({ message }) => {
-      // The fresh worker starts in the machine's first state, and says so by no message.
+      // The fresh worker starts in the machine's first state, and says so by no message;
+      // it says 'ready' once it can train.
       this.state = INITIAL_STATE;
+      this.workerState = 'starting';
       this.reset();
       this.paintAll();
       view.showNotice(`The training worker stopped (${message}) and was restarted. Open the text again to train.`);
@@ -541,7 +543,8 @@ export class Controller {
     const busy = state === 'training' || state === 'paused';
     const learning = state === 'learning' || state === 'loading';
     const hasVectors = this.showsModel && (state === 'loaded' || (state !== 'idle' && state !== 'loading' && this.progress != null));
-    const canTrain = Boolean(this.source) && formValid && !busy && !learning;
+    // Train needs a worker that answers: until then a click would wait unseen, or fail.
+    const canTrain = this.workerState === 'ready' && Boolean(this.source) && formValid && !busy && !learning;
     this.view.setControls({
       canTrain,
       whyNoTrain: canTrain ? null : this.whyNoTrain(formValid),
