@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { open, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { button as buttonIn, explorerSuite, field as fieldIn, RESULTS, stat as statIn } from './helpers.js';
+import { button as buttonIn, explorerSuite, field as fieldIn, RESULTS, stat as statIn, showParameters } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 let page;
@@ -18,6 +18,8 @@ before(async () => {
   await suite.ready;
   ({ page, problems } = await suite.openExplorer());
   await stat('Vocabulary').waitFor();
+  // The tests below fill parameters: the disclosure stays open for all of them.
+  await showParameters(page);
 });
 
 after(() => {
@@ -39,6 +41,7 @@ async function openFile(files) {
 async function stillWorks() {
   await button('Use the built-in sample').click();
   await stat('Vocabulary').waitFor();
+  await showParameters(page);
   await field('Epochs').fill('1');
   await button('Train').click();
   await page.waitForFunction(() => document.getElementById('progress-text').textContent.startsWith('Done.'), null, { timeout: 60_000 });
@@ -91,6 +94,7 @@ for (const [name, bytes, note] of decoded) {
     await page.locator('#source-name', { hasText: name }).waitFor();
     await stat('Vocabulary').waitFor();
     assert.match(await page.locator('#cut-note').textContent(), note);
+    await showParameters(page);
     await field('Min count').fill('1');
     await field('Epochs').fill('1');
     await button('Train').click();
@@ -178,6 +182,7 @@ test('a vocabulary too large for the dimension is refused before anything is all
   // Every word is under the default min count: the page says so (it waited 30 s for a
   // vocabulary that never came before).
   await notice().filter({ hasText: /many\.txt: no word is left/ }).waitFor();
+  await showParameters(page);
   await field('Min count').fill('1');
   await field('Dimensions').fill('4096');
   await button('Train').click();
@@ -196,6 +201,7 @@ test('a text with no two words in a line, or subsampled to nothing, is refused a
     await openFile([text]);
     // tiny3.txt's words are under the default min count: the page says so until Min count is 1.
     await page.locator('#source-name', { hasText: text.name }).waitFor();
+    await showParameters(page);
     await field('Min count').fill('1');
     await field('Subsampling').fill(sample);
     await field('Threads').fill('2');
@@ -214,6 +220,7 @@ test('a text with no two words in a line, or subsampled to nothing, is refused a
 test('a learning rate that makes training diverge stops it with a message, and a sane one trains', { timeout: 120_000 }, async () => {
   await button('Use the built-in sample').click();
   await stat('Vocabulary').waitFor();
+  await showParameters(page);
   await field('Learning rate').fill('10');
   await field('Dimensions').fill('300');
   await button('Train').click();
@@ -230,6 +237,7 @@ test('Train again refused by the core keeps the vectors trained before: queries,
   // It once went back to "not prepared" with every export disabled, the model still in the worker.
   await button('Use the built-in sample').click();
   await stat('Vocabulary').waitFor();
+  await showParameters(page);
   await field('Epochs').fill('1');
   await button('Train').click();
   await page.waitForFunction(() => document.getElementById('progress-text').textContent.startsWith('Done.'), null, { timeout: 60_000 });
@@ -268,6 +276,7 @@ test('nonsense parameters are refused in the form, naming the range, and the cor
     assert.equal(await input.getAttribute('aria-invalid'), 'false');
   }
   // A minimum count above every count passes the form; the core names the largest count.
+  await showParameters(page);
   await field('Min count').fill('100000');
   await button('Train').click();
   await notice().filter({ hasText: /min_count <= \d+/ }).waitFor();

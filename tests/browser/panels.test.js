@@ -7,7 +7,7 @@
 // Run with `node --test tests/browser/panels.test.js` after scripts/build-wasm.sh.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { button, collectProblems, combobox, explorerSuite, field, stat, waitUntilDone } from './helpers.js';
+import { button, collectProblems, combobox, explorerSuite, field, showParameters, stat, waitUntilDone } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -109,6 +109,7 @@ test("opened vectors: the parameters are the file's and locked, and the page say
   assert.equal(await why.isHidden(), true, 'Train works: nothing to explain');
 
   // A parameter that is not valid: Train is disabled, and the line says why.
+  await showParameters(page);
   await field(page, 'Dimensions').fill('1');
   await page.waitForFunction(() => document.getElementById('train').disabled);
   assert.equal(await why.textContent(), 'A parameter is not valid: see the message next to it.');
@@ -134,6 +135,8 @@ test("opened vectors: the parameters are the file's and locked, and the page say
   assert.equal(await why.textContent(), 'These vectors were opened from a file: open a text to train.');
   assert.equal(await why.isVisible(), true);
   assert.equal(await train.getAttribute('aria-describedby'), 'train-why');
+  assert.equal(await page.locator('#params-summary').textContent(), '10 dims (from the file)');
+  await showParameters(page);
   assert.equal(await field(page, 'Dimensions').inputValue(), '10', "the file's dimension");
   assert.equal(await field(page, 'Dimensions').isDisabled(), true);
   assert.equal(await combobox(page, 'Tokenizer').isDisabled(), true);
@@ -201,6 +204,7 @@ test('the whitespace signs are explained only for a vocabulary with tokens that 
   assert.equal(await hint.isHidden(), true, 'words split at spaces hold none');
 
   // BPE whose merges cross spaces makes tokens such as "the king ".
+  await showParameters(page);
   await combobox(page, 'Tokenizer').selectOption('bpe');
   await combobox(page, 'BPE merges').selectOption('cross');
   await button(page, 'Train').click();

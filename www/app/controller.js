@@ -28,6 +28,13 @@ import { Exports } from '../exports/exports.js';
 /** Which merges a set of parameters learns, to know when they are learned already. */
 const bpeKey = (params) => `${params.bpeVocabSize} ${params.bpeMode}`;
 
+/** What the Parameters summary calls a preset. */
+const presetName = (preset) => {
+  if (preset === SAMPLE_PRESET) return "the sample's preset";
+  if (preset === KJV_PRESET) return 'the King James preset';
+  return 'the defaults';
+};
+
 export class Controller {
   /** @param {import('./view.js').View} view @param {import('./worker-client.js').WorkerClient} worker */
   constructor(view, worker) {
@@ -321,7 +328,7 @@ export class Controller {
   async open(source, name, preset) {
     this.view.showNotice(null);
     if (!(await this.mayReplace(name))) return;
-    if (preset) this.params.usePreset(preset);
+    if (preset) this.params.usePreset(preset, presetName(preset));
     this.reset();
     this.source = source;
     this.sourceName = name;

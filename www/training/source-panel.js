@@ -50,6 +50,12 @@ export class SourcePanel {
     });
   }
 
+  /** The line under the open buttons that names what is open. */
+  showName(name) {
+    $('source-name').hidden = false;
+    $('source-name').textContent = revealInvisible(name);
+  }
+
   /**
    * A text's statistics before training, or `note` while there are none. `text` says how
    * the file was read; a note about its encoding is shown above the cut.
@@ -60,7 +66,7 @@ export class SourcePanel {
    */
   showStats(name, stats, note = 'Reading…', text = null) {
     $('stats').hidden = false;
-    $('source-name').textContent = revealInvisible(name);
+    this.showName(name);
     const list = $('stats-list');
     list.replaceChildren();
     if (!stats) {
@@ -93,7 +99,7 @@ export class SourcePanel {
    */
   showVectorsStats(name, info) {
     $('stats').hidden = false;
-    $('source-name').textContent = revealInvisible(name);
+    this.showName(name);
     /** @type {[string, string][]} */
     const rows = [
       ['Format', info.format],
