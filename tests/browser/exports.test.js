@@ -92,10 +92,12 @@ test('a bundle records the parameters the vectors were trained with, not the for
   assert.equal(json.dim, 50);
   assert.deepEqual(json.epochLosses, losses);
 
-  // Opened again, the bundle's vectors keep the bundle's parameters, whatever the form says.
+  // Opened again, the bundle's vectors keep the bundle's parameters: the form shows them,
+  // locked (nothing to train), whatever it said before.
   await openFiles(page, [{ name: 'run.json', mimeType: 'application/json', buffer: bundle }]);
   await stat(page, 'Format').filter({ hasText: 'embedscope bundle' }).waitFor();
-  await field(page, 'Epochs').fill('11');
+  assert.equal(await field(page, 'Epochs').inputValue(), '3');
+  assert.equal(await field(page, 'Epochs').isDisabled(), true);
   const again = JSON.parse((await download(page, 'embedscope-bundle.json')).toString('utf8'));
   assert.deepEqual(again.params, samplePreset(3, threads));
   assert.equal(again.fingerprint, json.fingerprint);

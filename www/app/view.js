@@ -166,7 +166,7 @@ export class View {
 
   /**
    * Enables the buttons that make sense now.
-   * @param {{canTrain: boolean, trainLabel: string, canPause: boolean, paused: boolean,
+   * @param {{canTrain: boolean, whyNoTrain: string|null, trainLabel: string, canPause: boolean, paused: boolean,
    *   canStop: boolean, canExport: boolean, canEvaluate: boolean}} controls
    */
   setControls(controls) {

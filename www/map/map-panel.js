@@ -311,7 +311,7 @@ export class MapPanel {
 
   /**
    * `handler(query, regex)` as the search on the map is typed, with the signs of whitespace
-   * (· ⏎ → ␍) read as the characters. A substring search drops spaces at its ends, as every
+   * (· ¶ → ←) read as the characters. A substring search drops spaces at its ends, as every
    * word box does (a stray space), unless it is nothing but spaces; a regular expression is
    * searched as typed, since a space in it is part of the pattern (`^the ` finds BPE tokens
    * starting "the ", and ` $` those ending in a space, not every word).

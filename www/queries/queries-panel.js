@@ -181,6 +181,14 @@ export class QueriesPanel {
   }
 
   /** Clears the answers (neighbours, token facts, analogy, completions) of a model that gave way. */
+  /**
+   * Explains the signs that stand for whitespace in tokens, or not: only a vocabulary with
+   * tokens that hold whitespace (BPE across spaces) shows them.
+   */
+  showTokenSigns(shown) {
+    $('token-signs').hidden = !shown;
+  }
+
   clear() {
     this.showNeighboursMessage('');
     this.showTokenInfo(null, false);

@@ -18,6 +18,8 @@ export class ParamsForm {
     this.preset = null;
     /** @type {Record<string, string>} each wrong field's message, as `showParamErrors` last showed them */
     this.errors = {};
+    /** @type {'vectors'|'bundle'|null} vectors opened from a file, whose form shows what the file says */
+    this.openedVectors = null;
     this.buildNumberFields();
     this.showChoices();
   }
@@ -84,6 +86,13 @@ export class ParamsForm {
     ];
     if (raw.tokenizer === 'bpe') parts.push(`BPE ${raw.bpeVocabSize}`);
     let summary = parts.join(' · ');
+    // Opened vectors: what their file says, nothing else (see `showOpenedVectors`).
+    if (this.openedVectors) {
+      summary = this.openedVectors === 'bundle' ? `${summary} (from the bundle)` : `${raw.dim} dims (from the file)`;
+      $('params-summary').textContent = summary;
+      $('params-summary').classList.remove('error');
+      return;
+    }
     if (this.preset) {
       const changed = Object.entries(this.preset.values).some(([name, value]) => raw[name] !== value);
       summary += ` (${this.preset.name}${changed ? ', changed' : ''})`;
@@ -146,6 +155,24 @@ export class ParamsForm {
       handler(event.target.name);
     });
     this.form.addEventListener('submit', (event) => event.preventDefault());
+  }
+
+  /**
+   * Vectors opened from a file (`'vectors'`, which tell their dimension; `'bundle'`, saved
+   * here with their parameters) have nothing to train: the form shows what the file says
+   * and takes no change, and a line says so. `null` gives the form back.
+   * @param {'vectors'|'bundle'|null} opened
+   */
+  showOpenedVectors(opened) {
+    this.openedVectors = opened;
+    for (const element of this.form.elements) /** @type {HTMLInputElement} */ (element).disabled = opened != null;
+    $('params-opened').hidden = opened == null;
+    $('params-opened').textContent = opened === 'bundle'
+      ? 'The parameters these vectors were trained with, from the bundle. Open a text to train.'
+      : opened === 'vectors'
+        ? 'These vectors were opened from a file: the dimension is theirs; the file does not say the other parameters. Open a text to train.'
+        : '';
+    this.showSummary();
   }
 
   /** Says that changed parameters wait for the next training. */

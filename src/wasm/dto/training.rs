@@ -7,7 +7,9 @@ use tsify::Tsify;
 use crate::error::Result;
 use crate::io::json;
 use crate::params::{RunParams, TokenizerSpec};
-use crate::text::{BpeConfig, BpeMode, BpeProgress, Corpus, Tokenizer, VocabConfig, WordTokenizer};
+use crate::text::{
+    BpeConfig, BpeMode, BpeProgress, Corpus, Tokenizer, VocabConfig, WordTokenizer, count_holding_whitespace,
+};
 use crate::train::{Progress, TrainConfig};
 
 /// Training parameters as the page's form sends them; a missing field takes its default.
@@ -144,6 +146,8 @@ pub struct CorpusStats {
     pub tokens_over_max_vocab: u64,
     pub min_count: u64,
     pub fingerprint: String,
+    /// How many vocabulary tokens hold whitespace (see `text::count_holding_whitespace`).
+    pub tokens_with_whitespace: usize,
 }
 
 impl CorpusStats {
@@ -163,6 +167,7 @@ impl CorpusStats {
             tokens_over_max_vocab: cut.tokens_over_max_vocab,
             min_count,
             fingerprint,
+            tokens_with_whitespace: count_holding_whitespace(corpus.vocab().words()),
         }
     }
 }
