@@ -92,6 +92,19 @@ fn trains_the_sample_in_chunks_and_answers_queries() {
     let completions = session.complete("KI", 3).unwrap();
     assert_eq!(completions[0], "king", "the most frequent first: {completions:?}");
     assert!(completions.iter().all(|w| w.starts_with("ki")), "{completions:?}");
+    // The words holding a text, any case: how many, and the most frequent with their ranks.
+    let found = session.find_words("ING", 2).unwrap();
+    let words = Array::from(&field(&found, "words"));
+    assert!(number(&found, "count") >= 2.0 && words.length() == 2);
+    let first = words.get(0);
+    assert_eq!(field(&first, "word").as_string().as_deref(), Some("king"));
+    let rank = number(&first, "rank") as usize;
+    assert_eq!(
+        session.complete("", rank + 1).unwrap()[rank],
+        "king",
+        "the rank is the word's place by frequency"
+    );
+    assert_eq!(number(&session.find_words("yeti", 5).unwrap(), "count"), 0.0);
 }
 
 #[wasm_bindgen_test]
@@ -494,6 +507,7 @@ fn tsne_and_umap_maps_are_built_in_slices_and_warm_start() {
         let started = session.layout_begin(from_json(&settings), false).unwrap();
         assert_eq!(field(&started, "phase").as_string().as_deref(), Some("neighbours"));
         assert_eq!(number(&started, "iterations"), iterations);
+        assert!(!field(&started, "warm").is_truthy(), "{method}: a cold start says so");
         assert!(
             session.layout_frame().unwrap().is_null(),
             "{method}: no coordinates before the graph is built"
@@ -528,6 +542,7 @@ fn tsne_and_umap_maps_are_built_in_slices_and_warm_start() {
         let warm = session.layout_begin(from_json(&settings), true).unwrap();
         let warm_iterations = if method == "tsne" { 250.0 } else { 100.0 };
         assert_eq!(number(&warm, "iterations"), warm_iterations);
+        assert!(field(&warm, "warm").is_truthy(), "{method}: a warm start says so");
         let shown =
             field(&session.layout_frame().unwrap(), "coords").dyn_into::<Float32Array>().unwrap().to_vec();
         assert_eq!(shown, coords, "{method}: the map stays while the warm start builds");

@@ -71,6 +71,8 @@
  *   `concordance` lines of the text where it occurs, without their line breaks
  * @typedef {import('./pkg/embedscope.js').NeighbourDto} Neighbour  one answer of a neighbour or
  *   analogy query; `rank` is the word's frequency rank
+ * @typedef {import('./pkg/embedscope.js').VocabMatchesDto} VocabMatches  how many words of the
+ *   vocabulary hold a search's text, and the most frequent of them with their `rank` (0 = most frequent)
  * @typedef {import('./pkg/embedscope.js').SectionDto} SectionScore
  * @typedef {import('./pkg/embedscope.js').AnalogyReportDto} AnalogyReport  `worst`: wrongly
  *   answered questions `[a, b, c, expected]`, the expected word's rank largest first
@@ -80,7 +82,8 @@
  *   map stands: 'neighbours' (the exact cosine k-NN graph), 'affinities' (t-SNE's affinities
  *   or UMAP's memberships), 'start' (a cold start's PCA, the points' first places), then
  *   'layout', the points moving, `iteration` of `iterations` (t-SNE iterations, UMAP
- *   epochs); `done` at the last
+ *   epochs); `done` at the last; `warm` when the run started from the map before it (the
+ *   vectors moved on) rather than from a PCA of the words
  * @typedef {import('./pkg/embedscope.js').HistoryDto} NeighbourHistory  a word's nearest
  *   neighbours at the end of each epoch the worker kept: kept for the `nWords` most frequent
  *   words (1,000), 10 each, at most 64 epochs thinned evenly plus the newest
@@ -197,6 +200,8 @@
  * @typedef {{type: 'neighbours', id: number, word: string, k: number}} NeighboursRequest
  * @typedef {{type: 'analogy', id: number, a: string, b: string, c: string, k: number}} AnalogyRequest
  * @typedef {{type: 'complete', id: number, prefix: string, limit: number}} CompleteRequest
+ * @typedef {{type: 'findWords', id: number, needle: string, limit: number}} FindWordsRequest
+ *   replies `{matches: VocabMatches}`: the vocabulary's words holding `needle` (any case)
  * @typedef {{type: 'neighbourHistory', id: number, word: string, k: number}} NeighbourHistoryRequest
  *   replies `{history: NeighbourHistory|null}` (null for vectors opened from a word2vec, GloVe or Projector file);
  *   fails for a word outside the most frequent kept
@@ -219,7 +224,7 @@
  *   panics inside wasm on purpose, in the worker or (inThread) in a training thread of the
  *   pool; only the browser tests send it, to test recovery
  * @typedef {PrepareRequest|ReadTextRequest|StripMarkupRequest|LearnBpeRequest|TrainRequest|PauseRequest|StopRequest|ProjectRequest
- *   |NeighboursRequest|AnalogyRequest|CompleteRequest|NeighbourHistoryRequest|TokenInfoRequest|OpenFilesRequest
+ *   |NeighboursRequest|AnalogyRequest|CompleteRequest|FindWordsRequest|NeighbourHistoryRequest|TokenInfoRequest|OpenFilesRequest
  *   |EvaluateRequest|ExportRequest|ThreadsRequest|TestPanicRequest} Request
  */
 
@@ -254,6 +259,7 @@
  * @typedef {{type: 'neighbours', id: number, word: string, neighbours: Neighbour[]}} NeighboursReply
  * @typedef {{type: 'analogy', id: number, cosAdd: Neighbour[], cosMul: Neighbour[]}} AnalogyReply
  * @typedef {{type: 'complete', id: number, prefix: string, words: string[]}} CompleteReply
+ * @typedef {{type: 'findWords', id: number, matches: VocabMatches}} FindWordsReply
  * @typedef {{type: 'tokenInfo', id: number, info: TokenInfo}} TokenInfoReply
  * @typedef {{type: 'openFiles', id: number, kind: 'text'} | {type: 'openFiles', id: number, kind: 'vectors',
  *   model: number, info: VectorsInfo, params?: Params|null, epochLosses?: number[], timeline?: TimelineData|null}} OpenFilesReply
@@ -268,7 +274,7 @@
  * @typedef {{type: 'fatal', message: string}} FatalMessage
  *   the wasm instance trapped (a Rust panic); the page must start a new worker
  * @typedef {ReadyMessage|PreparedReply|TextReply|LearnBpeReply|BpeProgressMessage|StateMessage
- *   |ProgressMessage|ProjectionMessage|NeighboursReply|AnalogyReply|CompleteReply
+ *   |ProgressMessage|ProjectionMessage|NeighboursReply|AnalogyReply|CompleteReply|FindWordsReply
  *   |TokenInfoReply|OpenFilesReply|ReadProgressMessage|TokenizeProgressMessage|LoadProgressMessage|EvalProgressMessage|EvaluateReply|ExportReply
  *   |ThreadsReply|ErrorMessage|FatalMessage} WorkerMessage
  */

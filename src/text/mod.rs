@@ -34,6 +34,16 @@ pub use small::{MIN_TRAINING_TOKENS, MIN_VOCAB_SIZE, TooSmall};
 pub use tokenize::{WhitespaceTokenizer, WordTokenizer};
 pub use vocab::{Corpus, CorpusBuilder, CutReport, Vocab, VocabConfig};
 
+/// The whitespace characters a token may hold, each of which the page shows as a sign
+/// (`WHITESPACE_SIGNS` in www/shared/tokens.js lists the same four).
+pub const TOKEN_WHITESPACE: [char; 4] = [' ', '\n', '\t', '\r'];
+
+/// How many of `words` hold whitespace (BPE tokens that span words or line ends do): the
+/// page explains its whitespace signs only where a vocabulary has such tokens.
+pub fn count_holding_whitespace(words: &[String]) -> usize {
+    words.iter().filter(|word| word.contains(TOKEN_WHITESPACE)).count()
+}
+
 /// Receives the tokens of a text in order.
 pub trait TokenSink {
     /// One token. It is never empty.
@@ -114,5 +124,18 @@ impl Sentences {
         tokenizer.tokenize(text, &mut sink);
         sink.0.retain(|s| !s.is_empty());
         sink.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::count_holding_whitespace;
+
+    #[test]
+    fn counts_the_words_holding_a_space_a_tab_or_a_line_end() {
+        let words: Vec<String> =
+            ["the", "the ", "and\n", "a\tb", "x\r", "word", "\u{a0}nbsp"].map(String::from).to_vec();
+        assert_eq!(count_holding_whitespace(&words), 4);
+        assert_eq!(count_holding_whitespace(&words[..1]), 0);
     }
 }

@@ -125,6 +125,23 @@ impl Embeddings {
             .collect()
     }
 
+    /// How many words hold `needle`, ignoring case, and the indices of the first `limit` of
+    /// them, most frequent first: what a search finds in the whole vocabulary.
+    pub fn containing(&self, needle: &str, limit: usize) -> (usize, Vec<usize>) {
+        let needle = needle.to_lowercase();
+        let mut found = Vec::new();
+        let mut count = 0;
+        for (i, word) in self.words().iter().enumerate() {
+            if word.to_lowercase().contains(&needle) {
+                count += 1;
+                if found.len() < limit {
+                    found.push(i);
+                }
+            }
+        }
+        (count, found)
+    }
+
     /// All raw vectors, row-major.
     pub fn raw(&self) -> &[f32] {
         &self.vectors
@@ -184,5 +201,14 @@ mod tests {
         assert_eq!(e.complete("été", 10), vec![3]);
         assert_eq!(e.complete("", 2), vec![0, 1]);
         assert_eq!(e.complete("zzz", 10), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn containing_counts_every_word_and_lists_the_most_frequent() {
+        let e = Embeddings::new(words(&["The", "other", "them", "ÉTÉ", "father"]), 1, vec![1.0; 5]).unwrap();
+        assert_eq!(e.containing("THE", 2), (4, vec![0, 1]));
+        assert_eq!(e.containing("the", 10), (4, vec![0, 1, 2, 4]));
+        assert_eq!(e.containing("été", 10), (1, vec![3]));
+        assert_eq!(e.containing("zzz", 10), (0, vec![]));
     }
 }

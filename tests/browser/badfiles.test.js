@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { open, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { button as buttonIn, explorerSuite, field as fieldIn, RESULTS, stat as statIn } from './helpers.js';
+import { button as buttonIn, explorerSuite, field as fieldIn, RESULTS, stat as statIn, showParameters } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 let page;
@@ -18,6 +18,8 @@ before(async () => {
   await suite.ready;
   ({ page, problems } = await suite.openExplorer());
   await stat('Vocabulary').waitFor();
+  // The tests below fill parameters: the disclosure stays open for all of them.
+  await showParameters(page);
 });
 
 after(() => {
@@ -30,7 +32,7 @@ const stat = (name) => statIn(page, name);
 const notice = () => page.getByRole('alert');
 /** The first alert saying `text`: a text's refusal shows in the page's notice and in the Text card. */
 const alertWith = (text) => notice().filter({ hasText: text }).first();
-const textCard = () => page.getByRole('region', { name: /Text$/ });
+const textCard = () => page.getByRole('region', { name: /^Text/ });
 const file = (name, content, mimeType = 'text/plain') => ({ name, mimeType, buffer: Buffer.from(content) });
 
 /** Opens `files` as a person would, with the word2vec defaults in the form. */
@@ -42,6 +44,7 @@ async function openFile(files) {
 async function stillWorks() {
   await button('Use the built-in sample').click();
   await stat('Vocabulary').waitFor();
+  await showParameters(page);
   await field('Epochs').fill('1');
   await button('Train').click();
   await page.waitForFunction(() => document.getElementById('progress-text').textContent.startsWith('Done.'), null, { timeout: 60_000 });
@@ -92,6 +95,7 @@ test('a refused file says why in the Text card, and leaves Train and the progres
   assert.equal(await button('Train').isDisabled(), false);
   await page.screenshot({ path: join(RESULTS, 'badfiles-refused.png'), fullPage: true });
   // Train trains the sample, and the refusal goes once the next text opens.
+  await showParameters(page);
   await field('Epochs').fill('1');
   await button('Train').click();
   await page.waitForFunction(() => document.getElementById('progress-text').textContent.startsWith('Done.'), null, { timeout: 60_000 });
@@ -110,7 +114,7 @@ test('with nothing open, a refused file leaves Train disabled and the line sayin
   const line = own.locator('#progress-text');
   await line.filter({ hasText: /^No text is open/ }).waitFor();
   await own.getByLabel('Open a file…').setInputFiles([file('photo.png', Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), 'image/png')]);
-  await own.getByRole('region', { name: /Text$/ }).getByRole('alert').filter({ hasText: /photo\.png: .*PNG image/ }).waitFor();
+  await own.getByRole('region', { name: /^Text/ }).getByRole('alert').filter({ hasText: /photo\.png: .*PNG image/ }).waitFor();
   assert.equal(await line.textContent(), 'No text is open: open a file or use the built-in sample to train.');
   assert.equal(await buttonIn(own, 'Train').isDisabled(), true);
   assert.deepEqual(ownProblems.filter((p) => !p.includes('a deliberate panic')), []);
@@ -136,6 +140,7 @@ for (const [name, bytes, note] of decoded) {
     await page.locator('#source-name', { hasText: name }).waitFor();
     await stat('Vocabulary').waitFor();
     assert.match(await page.locator('#cut-note').textContent(), note);
+    await showParameters(page);
     await field('Min count').fill('1');
     await field('Epochs').fill('1');
     await button('Train').click();
@@ -223,6 +228,7 @@ test('a vocabulary too large for the dimension is refused before anything is all
   // Every word is under the default min count: the page says so (it waited 30 s for a
   // vocabulary that never came before).
   await alertWith(/many\.txt: no word is left/).waitFor();
+  await showParameters(page);
   await field('Min count').fill('1');
   await field('Dimensions').fill('4096');
   await button('Train').click();
@@ -241,6 +247,7 @@ test('a text with no two words in a line, or subsampled to nothing, is refused a
     await openFile([text]);
     // tiny3.txt's words are under the default min count: the page says so until Min count is 1.
     await page.locator('#source-name', { hasText: text.name }).waitFor();
+    await showParameters(page);
     await field('Min count').fill('1');
     await field('Subsampling').fill(sample);
     await field('Threads').fill('2');
@@ -259,6 +266,7 @@ test('a text with no two words in a line, or subsampled to nothing, is refused a
 test('a learning rate that makes training diverge stops it with a message, and a sane one trains', { timeout: 120_000 }, async () => {
   await button('Use the built-in sample').click();
   await stat('Vocabulary').waitFor();
+  await showParameters(page);
   await field('Learning rate').fill('10');
   await field('Dimensions').fill('300');
   await button('Train').click();
@@ -275,6 +283,7 @@ test('Train again refused by the core keeps the vectors trained before: queries,
   // It once went back to "not prepared" with every export disabled, the model still in the worker.
   await button('Use the built-in sample').click();
   await stat('Vocabulary').waitFor();
+  await showParameters(page);
   await field('Epochs').fill('1');
   await button('Train').click();
   await page.waitForFunction(() => document.getElementById('progress-text').textContent.startsWith('Done.'), null, { timeout: 60_000 });
@@ -313,6 +322,7 @@ test('nonsense parameters are refused in the form, naming the range, and the cor
     assert.equal(await input.getAttribute('aria-invalid'), 'false');
   }
   // A minimum count above every count passes the form; the core names the largest count.
+  await showParameters(page);
   await field('Min count').fill('100000');
   await button('Train').click();
   await notice().filter({ hasText: /min_count <= \d+/ }).waitFor();

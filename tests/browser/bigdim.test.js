@@ -7,7 +7,7 @@
 // Run with `node --test tests/browser/bigdim.test.js` after scripts/build-wasm.sh.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { button, explorerSuite, field, stat, waitUntilDone } from './helpers.js';
+import { button, explorerSuite, field, stat, waitUntilDone, showParameters } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -24,6 +24,7 @@ const progressText = (page) => page.locator('#progress-text');
 async function sampleWith(dim, epochs) {
   const { page, problems } = await suite.openExplorer();
   await stat(page, 'Vocabulary').waitFor();
+  await showParameters(page);
   await field(page, 'Dimensions').fill(String(dim));
   await field(page, 'Epochs').fill(String(epochs));
   await field(page, 'Threads').fill('1');

@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { button, combobox, explorerSuite, field, mapCanvas, RESULTS, stat, waitUntilDone } from './helpers.js';
+import { button, combobox, explorerSuite, field, mapCanvas, RESULTS, stat, waitUntilDone, showParameters } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -62,6 +62,7 @@ test('BPE on the built-in sample: merge progress, readable tokens, search, prove
   await stat(page, 'Vocabulary').waitFor();
 
   // Only the chosen tokenizer's fields show.
+  await showParameters(page);
   assert.equal(await field(page, 'BPE vocabulary').isVisible(), false);
   await combobox(page, 'Tokenizer').selectOption('bpe');
   assert.equal(await field(page, 'BPE vocabulary').inputValue(), '800', "the sample's BPE size");
@@ -174,6 +175,7 @@ test('Stop while BPE merges are learned cancels them, and the page goes on', { t
     name: 'sample-lines.txt', mimeType: 'text/plain', buffer: Buffer.from(await slowText()),
   });
   await stat(page, 'Vocabulary').waitFor({ timeout: 30_000 });
+  await showParameters(page);
   await combobox(page, 'Tokenizer').selectOption('bpe');
   assert.equal(await field(page, 'BPE vocabulary').inputValue(), '8000');
   await field(page, 'BPE vocabulary').fill('1000000');
@@ -240,6 +242,7 @@ test('changing the BPE vocabulary while merges are learned: they finish and trai
   const { page, problems } = await suite.openExplorer();
   await button(page, 'Use the built-in sample').click();
   await stat(page, 'Vocabulary').waitFor();
+  await showParameters(page);
   await combobox(page, 'Tokenizer').selectOption('bpe');
   await field(page, 'BPE vocabulary').fill('20000');
   await field(page, 'Epochs').fill('1');
@@ -276,6 +279,7 @@ test('Stop just after the BPE merges are learned, while the text is tokenized wi
   const { page, problems } = await suite.openExplorer();
   await button(page, 'Use the built-in sample').click();
   await stat(page, 'Vocabulary').waitFor();
+  await showParameters(page);
   await combobox(page, 'Tokenizer').selectOption('bpe');
   await field(page, 'BPE vocabulary').fill('1000');
   await field(page, 'Epochs').fill('3');
@@ -348,10 +352,12 @@ test(`the King James Bible is offered ${kjvPresent ? 'and loads (data/kjv.txt is
   const tokens = Number((await stat(page, 'Tokens').textContent()).replaceAll(',', ''));
   assert.ok(tokens > 780_000 && tokens < 800_000, `about 790,000 tokens: ${tokens}`);
   assert.equal(await stat(page, 'Lines').textContent(), '31,102');
+  await showParameters(page);
   assert.equal(await combobox(page, 'Tokenizer').inputValue(), 'whitespace');
   assert.equal(await field(page, 'Dimensions').inputValue(), '100');
   assert.equal(await field(page, 'Min count').inputValue(), '5');
   // With BPE chosen, the Bible gets 8,000 cross-word tokens.
+  await showParameters(page);
   await combobox(page, 'Tokenizer').selectOption('bpe');
   await kjv.click();
   await page.locator('#cut-note', { hasText: 'press Train' }).waitFor();

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { button, combobox, endTrace, explorerSuite, field, lossChart, mapCanvas, RESULTS, startTrace, stat, waitUntilDone } from './helpers.js';
+import { button, combobox, endTrace, explorerSuite, field, lossChart, mapCanvas, RESULTS, startTrace, stat, waitUntilDone, showParameters } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -80,9 +80,11 @@ test('the built-in sample trains, and the plot, neighbours and analogies answer'
   assert.match(await stat(page, 'Tokens').textContent(), /^\d{2},\d{3}$/);
   assert.match(await page.locator('#cut-note').textContent(), /^Min count 5 dropped \d+ rare words/);
   // The sample's preset fills the form.
+  await showParameters(page);
   assert.equal(await field(page, 'Dimensions').inputValue(), '50');
   assert.equal(await field(page, 'Learning rate').inputValue(), '0.05');
 
+  await showParameters(page);
   await field(page, 'Epochs').fill('10');
   const progressSeen = await recordProgress(page);
   await button(page, 'Train').click();
@@ -185,6 +187,7 @@ test('an unknown word in Neighbours is named on the card, and the next word foun
 test('the form checks parameters, and the core rejects what the form cannot know', { timeout: 60_000 }, async () => {
   const { page, problems } = await suite.openExplorer();
   await openSample(page);
+  await showParameters(page);
   await field(page, 'Dimensions').fill('abc');
   assert.equal(await field(page, 'Dimensions').getAttribute('aria-invalid'), 'true');
   await page.locator('#param-dim-help', { hasText: 'enter a number' }).waitFor();
@@ -220,7 +223,9 @@ test('a file from the file input or dropped on the page trains', { timeout: 120_
   await stat(page, 'Vocabulary').waitFor();
   assert.equal(await stat(page, 'Lines').textContent(), '400');
   // Word2vec's defaults, not the sample's preset.
+  await showParameters(page);
   assert.equal(await field(page, 'Dimensions').inputValue(), '100');
+  await showParameters(page);
   await field(page, 'Dimensions').fill('20');
   await field(page, 'Epochs').fill('3');
   await button(page, 'Train').click();
@@ -306,6 +311,7 @@ test('exports parse: word2vec text and binary, Projector TSV, projection CSV, PN
 test('pause, resume and stop; queries answer during training and after stopping', { timeout: 120_000 }, async () => {
   const { page, problems } = await suite.openExplorer();
   await openSample(page);
+  await showParameters(page);
   await field(page, 'Epochs').fill('1000');
   await button(page, 'Train').click();
   const valueNow = async () => Number(await progressbar(page).getAttribute('aria-valuenow'));
@@ -349,6 +355,7 @@ test('pause, resume and stop; queries answer during training and after stopping'
 test('the page stays responsive while training: progress 4+ times a second, no main-thread task over 50 ms', { timeout: 120_000 }, async () => {
   const { page, problems } = await suite.openExplorer();
   await openSample(page);
+  await showParameters(page);
   await field(page, 'Epochs').fill('60');
   await page.evaluate(() => {
     window.longTasks = [];
@@ -386,6 +393,7 @@ test('the page opens on the built-in sample, so training is one click away', { t
   const { page, problems } = await suite.openExplorer();
   await stat(page, 'Vocabulary').waitFor();
   assert.equal(await stat(page, 'Lines').textContent(), '2,000');
+  await showParameters(page);
   assert.equal(await field(page, 'Dimensions').inputValue(), '50', 'the sample preset is filled in');
   await button(page, 'Train').click();
   await waitUntilDone(page);

@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { button, explorerSuite, field, lossChart, stat, waitUntilDone } from './helpers.js';
+import { button, explorerSuite, field, lossChart, stat, waitUntilDone, showParameters } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -60,6 +60,7 @@ const wouldAsk = (page) => page.evaluate(() => {
 async function trainSample(page, epochs) {
   await button(page, 'Use the built-in sample').click();
   await stat(page, 'Vocabulary').waitFor();
+  await showParameters(page);
   await field(page, 'Epochs').fill(String(epochs));
   await button(page, 'Train').click();
   await waitUntilDone(page);
@@ -77,9 +78,11 @@ const samplePreset = (epochs, threads) => ({
 test('a bundle records the parameters the vectors were trained with, not the form edited since', { timeout: 120_000 }, async () => {
   const { page, problems } = await openRecorded();
   await trainSample(page, 3);
+  await showParameters(page);
   const threads = Number(await field(page, 'Threads').inputValue());
   const losses = JSON.parse(await lossChart(page).getAttribute('data-epoch-losses'));
   // The person edits the form after training; the vectors stay those of the run.
+  await showParameters(page);
   await field(page, 'Epochs').fill('9');
   await field(page, 'Window').fill('2');
   await field(page, 'Dimensions').fill('20');
@@ -89,10 +92,12 @@ test('a bundle records the parameters the vectors were trained with, not the for
   assert.equal(json.dim, 50);
   assert.deepEqual(json.epochLosses, losses);
 
-  // Opened again, the bundle's vectors keep the bundle's parameters, whatever the form says.
+  // Opened again, the bundle's vectors keep the bundle's parameters: the form shows them,
+  // locked (nothing to train), whatever it said before.
   await openFiles(page, [{ name: 'run.json', mimeType: 'application/json', buffer: bundle }]);
   await stat(page, 'Format').filter({ hasText: 'embedscope bundle' }).waitFor();
-  await field(page, 'Epochs').fill('11');
+  assert.equal(await field(page, 'Epochs').inputValue(), '3');
+  assert.equal(await field(page, 'Epochs').isDisabled(), true);
   const again = JSON.parse((await download(page, 'embedscope-bundle.json')).toString('utf8'));
   assert.deepEqual(again.params, samplePreset(3, threads));
   assert.equal(again.fingerprint, json.fingerprint);
@@ -146,6 +151,7 @@ test('closing the tab asks until the trained vectors are exported in a vectors f
   await download(page, 'vectors.bin');
   assert.equal(await wouldAsk(page), false, 'the vectors are saved');
   // Training again makes new vectors to lose (three epochs, to know when this run is done).
+  await showParameters(page);
   await field(page, 'Epochs').fill('3');
   await button(page, 'Train again').click();
   await page.locator('#progress-text', { hasText: /^Done\. Epoch 3 of 3/ }).waitFor();

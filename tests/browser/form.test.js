@@ -7,7 +7,7 @@
 // Run with `node --test tests/browser/` after scripts/build-wasm.sh; `npm test` does both.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { button, combobox, explorerSuite, field, stat } from './helpers.js';
+import { button, combobox, explorerSuite, field, stat, showParameters } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -32,6 +32,7 @@ async function openText(page, name) {
 
 /** The form's fields a person's own choice or a text's preset sets, as the form shows them. */
 async function formShows(page) {
+  await showParameters(page);
   return {
     model: await combobox(page, 'Model').inputValue(),
     alpha: await field(page, 'Learning rate').inputValue(),
@@ -45,9 +46,11 @@ async function formShows(page) {
 
 test("a change of model and back keeps each model's learning rate: the preset's, the default or the person's", { timeout: 60_000 }, async () => {
   const { page, problems } = await openOnSample();
+  await showParameters(page);
   const alpha = () => field(page, 'Learning rate').inputValue();
   // The sample's preset trains skip-gram at 0.05; CBOW's default is 0.05 too.
   assert.equal(await alpha(), '0.05');
+  await showParameters(page);
   await combobox(page, 'Model').selectOption('cbow');
   assert.equal(await alpha(), '0.05');
   await combobox(page, 'Model').selectOption('skipgram');
@@ -74,8 +77,10 @@ test("a change of model and back keeps each model's learning rate: the preset's,
 
 test("another text keeps the person's model, threads and shared noise; its preset sets the rest, the learning rate for the model kept", { timeout: 60_000 }, async () => {
   const { page, problems } = await openOnSample();
+  await showParameters(page);
   const threads = await field(page, 'Threads').inputValue();
   const otherThreads = threads === '1' ? '2' : '1';
+  await showParameters(page);
   await combobox(page, 'Model').selectOption('cbow');
   await field(page, 'Threads').fill(otherThreads);
   await openText(page, 'first.txt');
@@ -114,6 +119,7 @@ test('the note that changed parameters wait for the next training goes when anot
   const { page, problems } = await openOnSample();
   /** Trains the sample long, changes Window while it runs (the note shows), and stops. */
   const changeWhileTraining = async (window) => {
+    await showParameters(page);
     await field(page, 'Epochs').fill('500');
     // Train, or Train again after the first run.
     await page.getByRole('button', { name: /^Train( again)?$/ }).click();

@@ -226,8 +226,17 @@ export async function settleMap(page) {
 export async function trainSampleOnMap(page, { epochs } = {}) {
   await button(page, 'Use the built-in sample').click();
   await stat(page, 'Vocabulary').waitFor();
-  if (epochs) await field(page, 'Epochs').fill(String(epochs));
+  if (epochs) {
+    await showParameters(page);
+    await field(page, 'Epochs').fill(String(epochs));
+  }
   await button(page, 'Train').click();
   await waitUntilDone(page);
   await settleMap(page);
+}
+
+/** Opens the Parameters disclosure (closed on landing) so its fields can be read and filled. */
+export async function showParameters(page) {
+  const panel = page.locator('#params-panel');
+  if (!(await panel.evaluate((details) => details.open))) await page.getByText('Parameters', { exact: true }).click();
 }

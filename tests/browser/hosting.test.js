@@ -11,7 +11,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { build } from 'vite';
-import { button, crateVersion, freePort, launchChromium, openPage, stat, waitUntilDone } from './helpers.js';
+import { button, crateVersion, freePort, launchChromium, openPage, stat, waitUntilDone, showParameters } from './helpers.js';
 
 /** The types a stock static server (nginx, `python3 -m http.server`) gives these files. */
 const TYPES = {
@@ -97,6 +97,7 @@ test('dist/ from a plain static file server: loads, trains the sample, no errors
     assert.equal(await page.locator('#threads-note').textContent(),
       'Training on 1 thread: this page is not cross-origin isolated (the server must send the COOP and COEP headers, as `npm start` and `vite preview` do).');
     assert.equal(await page.locator('#threads-note').isVisible(), true);
+    await showParameters(page);
     assert.equal(await page.getByRole('textbox', { name: 'Threads', exact: true }).inputValue(), '1');
     await page.getByRole('textbox', { name: 'Threads', exact: true }).fill('2');
     assert.match(await page.locator('#param-threads-help').textContent(), /^1 only: this page is not cross-origin isolated/);

@@ -5,7 +5,7 @@
 // Run with `node --test tests/browser/link.test.js` after scripts/build-wasm.sh.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { button, combobox, explorerSuite, field, stat, waitUntilDone } from './helpers.js';
+import { button, combobox, explorerSuite, field, stat, waitUntilDone, showParameters } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -22,6 +22,7 @@ test('a link trains its text with the parameters of the model shown, so one thre
   await button(page, 'Use the built-in sample').click();
   await stat(page, 'Vocabulary').waitFor();
   const chosen = { Seed: '42', Dimensions: '20', Epochs: '8', Window: '4', Threads: '1' };
+  await showParameters(page);
   for (const [name, value] of Object.entries(chosen)) await field(page, name).fill(value);
   await button(page, 'Train').click();
   await waitUntilDone(page);
@@ -37,6 +38,7 @@ test('a link trains its text with the parameters of the model shown, so one thre
   const copy = await suite.browser.context.newPage();
   await copy.goto(url);
   await waitUntilDone(copy);
+  await showParameters(copy);
   for (const [name, value] of Object.entries(chosen)) assert.equal(await field(copy, name).inputValue(), value, name);
   assert.equal(await neighbours(copy, 'king'), trained, 'the same vectors, to the printed digit');
   await copy.close();
@@ -46,6 +48,7 @@ test('a link trains its text with the parameters of the model shown, so one thre
   broken.hash = broken.hash.replace(/params=[^&]*/, `params=${encodeURIComponent('{"seed":"x","evil":"<b>","dim":{}}')}`);
   const other = await suite.browser.context.newPage();
   await other.goto(broken.href);
+  await showParameters(other);
   await other.locator('#param-seed-help', { hasText: /number/ }).waitFor();
   assert.equal(await other.evaluate(() => document.querySelector('b')), null);
   await other.close();

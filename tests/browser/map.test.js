@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { button, combobox, explorerSuite, field, launchChromium, legendClusters, mapCanvas, RESULTS, settleMap as settle, stat, trainSampleOnMap as trainSample, waitUntilDone } from './helpers.js';
+import { button, combobox, explorerSuite, field, launchChromium, legendClusters, mapCanvas, RESULTS, settleMap as settle, stat, trainSampleOnMap as trainSample, waitUntilDone, showParameters } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -346,6 +346,7 @@ test('while training the view holds still unless points leave it, and points gli
   const { page, problems } = await suite.openExplorer();
   await button(page, 'Use the built-in sample').click();
   await stat(page, 'Vocabulary').waitFor();
+  await showParameters(page);
   await field(page, 'Epochs').fill('40');
   // The camera and the glide between frames, watched inside the map: a person sees the view
   // move or hold still, which no element of the page reports.
@@ -473,6 +474,7 @@ test('axes defined by words: each word at its cosine with the direction, titled,
   const { page, problems } = await suite.openExplorer();
   await button(page, 'Use the built-in sample').click();
   await stat(page, 'Vocabulary').waitFor();
+  await showParameters(page);
   await field(page, 'Epochs').fill('30');
   await button(page, 'Train').click();
   // Paused while the axes are typed, so training cannot end before they apply (30 epochs of
@@ -523,6 +525,7 @@ test('colour by k-means cluster: k clusters from the worker, stable while traini
   const { page, problems } = await suite.openExplorer();
   await button(page, 'Use the built-in sample').click();
   await stat(page, 'Vocabulary').waitFor();
+  await showParameters(page);
   await field(page, 'Epochs').fill('20');
   await combobox(page, 'Colour').selectOption('clusters');
   const k = page.getByRole('region', { name: 'Map of the vectors' }).getByRole('spinbutton', { name: 'k' });
@@ -603,6 +606,7 @@ test('t-SNE and UMAP maps: chosen on the map, computed in the worker in slices, 
     const show = model.showFrame.bind(model);
     model.showFrame = (f) => { if (f.method === 'umap') window.layoutFrames += 1; show(f); };
   });
+  await showParameters(page);
   await field(page, 'Epochs').fill('40');
   // Coloured by k-means cluster: the UMAP frames carry the clusters too.
   await combobox(page, 'Colour').selectOption('clusters');

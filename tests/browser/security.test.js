@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { button, collectProblems, combobox, explorerSuite, field, RESULTS, stat, waitUntilDone } from './helpers.js';
+import { button, collectProblems, combobox, explorerSuite, field, RESULTS, stat, waitUntilDone, showParameters } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -40,6 +40,7 @@ test('tokens that look like markup or reorder text are shown as written, everywh
   const { page, problems, dialogs } = await openExplorer();
   await page.getByLabel('Open a file…').setInputFiles({ name: 'hostile.txt', mimeType: 'text/plain', buffer: Buffer.from(hostileText()) });
   await stat(page, 'Lines').filter({ hasText: '300' }).waitFor();
+  await showParameters(page);
   await combobox(page, 'Tokenizer').selectOption('whitespace');
   await field(page, 'Min count').fill('1');
   await field(page, 'Epochs').fill('3');
@@ -190,6 +191,7 @@ test('actions at the wrong moment: double clicks, a new text while training, emp
     };
   });
   // Five quick clicks start one training.
+  await showParameters(page);
   await field(page, 'Epochs').fill('200');
   await button(page, 'Train').click({ clickCount: 5, delay: 10 });
   await progressText(page).filter({ hasText: /^Epoch \d+ of 200/ }).waitFor();

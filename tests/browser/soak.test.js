@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import os from 'node:os';
 import { LossSeries, LOSS_POINTS } from '../../www/training/loss-series.js';
-import { button, endTrace, explorerSuite, field, startTrace, stat } from './helpers.js';
+import { button, endTrace, explorerSuite, field, startTrace, stat, showParameters } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -88,6 +88,7 @@ test('hundreds of epochs: no long task on the main thread, a bounded loss chart,
   await cdp.send('Performance.enable');
   await button(page, 'Use the built-in sample').click();
   await stat(page, 'Vocabulary').waitFor();
+  await showParameters(page);
   await field(page, 'Epochs').fill(String(EPOCHS));
   // Each loss chart redraw: how many points it drew and how long it took (timed inside the
   // page's view, since a redraw's cost is nothing a person can read).

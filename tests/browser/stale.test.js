@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { button, combobox, explorerSuite, field, mapCanvas, RESULTS, stat, waitUntilDone } from './helpers.js';
+import { button, combobox, explorerSuite, field, mapCanvas, RESULTS, stat, waitUntilDone, showParameters } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -27,6 +27,7 @@ async function openOnSample() {
 
 /** Starts a run of 500 epochs of the sample and waits until it is past its first epoch. */
 async function trainLong(page) {
+  await showParameters(page);
   await field(page, 'Epochs').fill('500');
   await button(page, 'Train').click();
   await progressText(page).filter({ hasText: /^Epoch [2-9]\d* of 500/ }).waitFor();
@@ -153,6 +154,7 @@ test('after training, another text or vectors file clears the answers of the mod
   assert.equal(await progressText(page).textContent(), 'Not started.');
 
   // Vectors from a file likewise replace the answers of the trained model.
+  await showParameters(page);
   await field(page, 'Min count').fill('1');
   await button(page, 'Train').click();
   await waitUntilDone(page);
@@ -174,6 +176,7 @@ test('training again clears the answers of the model it replaces, and keeps the 
   assert.deepEqual(Object.values(before).every(Boolean), true, `every answer is shown before: ${JSON.stringify(before)}`);
 
   // Another model of the same text: its answers would differ, so the old ones go as it starts.
+  await showParameters(page);
   await combobox(page, 'Model').selectOption('cbow');
   await button(page, 'Train again').click();
   await page.waitForFunction(() => !document.getElementById('progress-text').textContent.startsWith('Done.'));
@@ -234,6 +237,7 @@ test('a question to stop training is reworded when training ends before the answ
   assert.equal(await page.locator('#confirm').isVisible(), false);
   assert.match(await progressText(page).textContent(), /^Stopped\. /, 'the stopped run stays');
 
+  await showParameters(page);
   await field(page, 'Epochs').fill('20');
   await button(page, 'Train again').click();
   await button(page, 'Pause').click();
@@ -319,6 +323,7 @@ test('the sanity check keeps to its line and does not replace an evaluation the 
     new MutationObserver(() => window.cardMessages.push(message.textContent))
       .observe(message, { childList: true, characterData: true, subtree: true });
   });
+  await showParameters(page);
   await field(page, 'Min count').fill('1');
   await button(page, 'Train').click();
   await waitUntilDone(page);

@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { button as buttonIn, explorerSuite, field as fieldIn, RESULTS, stat as statIn } from './helpers.js';
+import { button as buttonIn, explorerSuite, field as fieldIn, RESULTS, showParameters, stat as statIn } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 let page;
@@ -24,7 +24,7 @@ after(() => {
 const button = (name) => buttonIn(page, name);
 const field = (name) => fieldIn(page, name);
 const stat = (name) => statIn(page, name);
-const textCard = () => page.getByRole('region', { name: /Text$/ });
+const textCard = () => page.getByRole('region', { name: /^Text/ });
 const tooSmall = () => textCard().getByRole('status', { name: 'Too small to learn from' });
 const markup = () => textCard().getByRole('status', { name: 'Markup' });
 const openFile = (name, content) => page.getByLabel('Open a file…').setInputFiles({ name, mimeType: 'text/plain', buffer: Buffer.from(content) });
@@ -56,6 +56,7 @@ test('a text too small to learn from says so before training, and still trains',
   assert.equal(await tooSmall().isVisible(), false, 'the sample is large enough');
   await openFile('tiny.txt', 'alpha beta gamma delta epsilon zeta eta theta iota kappa\n'.repeat(4));
   await page.locator('#source-name', { hasText: 'tiny.txt' }).waitFor();
+  await showParameters(page);
   await field('Min count').fill('1');
   await stat('Vocabulary').filter({ hasText: /^10$/ }).waitFor();
   await tooSmall().waitFor();
@@ -86,6 +87,7 @@ test('a Wikipedia dump is recognised as markup, and "Keep only the text" trains 
   await stat('Distinct words').filter({ hasText: /^13$/ }).waitFor();
   assert.equal(await markup().isVisible(), false, 'the offer goes once the markup is out');
   assert.match(await page.locator('#cut-note').textContent(), /Only the text of its MediaWiki XML \(a Wikipedia dump\) is kept \([\d,]+ of [\d,]+ bytes\)/);
+  await showParameters(page);
   await field('Epochs').fill('1');
   await button('Train').click();
   await waitUntilDone();

@@ -13,7 +13,7 @@ import { build, preview } from 'vite';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { button, combobox, explorerSuite, field, freePort, lossChart, openPage, stat, waitUntilDone, withChromium } from './helpers.js';
+import { button, combobox, explorerSuite, field, freePort, lossChart, openPage, stat, waitUntilDone, withChromium, showParameters } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -39,6 +39,7 @@ async function bundleParams(page) {
 async function trainSampleOnThreads(page, threads) {
   await stat(page, 'Vocabulary').waitFor();
   assert.equal(await page.locator('#threads-note').isHidden(), true, 'no "1 thread" note on an isolated page');
+  await showParameters(page);
   await field(page, 'Threads').fill(String(threads));
   await button(page, 'Train').click();
   await waitUntilDone(page, 120_000);
@@ -85,6 +86,7 @@ test('on the dev server the worker trains on a pool of 2 threads that really run
   await stat(page, 'Vocabulary').waitFor();
 
   // Back to one thread: the pool goes, and the same run gives the same vectors twice.
+  await showParameters(page);
   await field(page, 'Threads').fill('1');
   const once = [];
   for (let run = 0; run < 2; run++) {
@@ -105,6 +107,7 @@ test('on the dev server the worker trains on a pool of 2 threads that really run
 test('CBOW, chosen in the form, trains on 2 threads and answers the planted analogies; the bundle records it', { timeout: 240_000 }, async () => {
   const { page, problems } = await suite.openExplorer();
   await stat(page, 'Vocabulary').waitFor();
+  await showParameters(page);
   await field(page, 'Learning rate').fill('0.025');
   const modelHelp = () => page.locator('#param-model-help').textContent();
   assert.match(await modelHelp(), /^skip-gram predicts/, 'the line under Model describes the model chosen');
@@ -131,7 +134,9 @@ test('CBOW, chosen in the form, trains on 2 threads and answers the planted anal
 test('shared noise words, checked in the form, train the sample on 2 threads and answer the planted analogies; the bundle records it', { timeout: 240_000 }, async () => {
   const { page, problems } = await suite.openExplorer();
   await stat(page, 'Vocabulary').waitFor();
+  await showParameters(page);
   await page.getByRole('checkbox', { name: 'Share noise words across a window', exact: true }).check();
+  await showParameters(page);
   await field(page, 'Threads').fill('2');
   await button(page, 'Train').click();
   await waitUntilDone(page, 120_000);
@@ -145,6 +150,7 @@ test('shared noise words, checked in the form, train the sample on 2 threads and
 test('a panic in a training thread ends the run with its message, and the restarted worker trains on 2 threads again', { timeout: 240_000 }, async () => {
   const { page, problems } = await suite.openExplorer();
   await stat(page, 'Vocabulary').waitFor();
+  await showParameters(page);
   await field(page, 'Threads').fill('2');
   await field(page, 'Epochs').fill('50');
   // Thread 1 of the pool panics in the next step. The module is built with panic=abort, so
@@ -170,9 +176,11 @@ test('the Threads field offers 1 to the pool size, checked like the other fields
   const { page, problems } = await suite.openExplorer();
   await stat(page, 'Vocabulary').waitFor();
   const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  await showParameters(page);
   assert.equal(await field(page, 'Threads').inputValue(), String(Math.min(cores, 8)), 'the default is the cores, at most 8');
   const help = page.locator('#param-threads-help');
   for (const [value, message] of [['0', /^from 1 to \d+/], ['9', /^from 1 to \d+/], ['1.5', /^enter a whole number$/], ['', /^enter a number$/]]) {
+    await showParameters(page);
     await field(page, 'Threads').fill(value);
     assert.match(await help.textContent(), message, `Threads ${JSON.stringify(value)}`);
     assert.equal(await button(page, 'Train').isDisabled(), true);

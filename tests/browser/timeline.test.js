@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { button, combobox, endTrace, explorerSuite, field, lossChart, mapCanvas, RESULTS, startTrace, stat, waitUntilDone } from './helpers.js';
+import { button, combobox, endTrace, explorerSuite, field, lossChart, mapCanvas, RESULTS, startTrace, stat, waitUntilDone, showParameters } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -21,6 +21,7 @@ const playButton = (page) => button(page, 'Play');
 async function trainSample(page, epochs = 4) {
   await button(page, 'Use the built-in sample').click();
   await stat(page, 'Vocabulary').waitFor();
+  await showParameters(page);
   await field(page, 'Epochs').fill(String(epochs));
   await button(page, 'Train').click();
   await waitUntilDone(page);
@@ -315,6 +316,7 @@ test('scrubbing and playing 10,000 words: no main-thread task over 50 ms', { tim
   const { page, problems } = await suite.openExplorer();
   await page.getByLabel('Open a file…').setInputFiles({ name: 'many.txt', mimeType: 'text/plain', buffer: Buffer.from(manyWords()) });
   await stat(page, 'Vocabulary').waitFor();
+  await showParameters(page);
   await field(page, 'Min count').fill('1');
   await field(page, 'Epochs').fill('3');
   await field(page, 'Dimensions').fill('32');

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { button, combobox, explorerSuite, lossChart, RESULTS, stat } from './helpers.js';
+import { button, combobox, explorerSuite, lossChart, RESULTS, stat, showParameters } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -222,6 +222,7 @@ test('a bundle saved here opens again exactly: vectors, parameters, losses, fing
   await button(page, 'Use the built-in sample').click();
   await stat(page, 'Vocabulary').waitFor();
   const vocabulary = await stat(page, 'Vocabulary').textContent();
+  await showParameters(page);
   await page.getByRole('textbox', { name: 'Epochs', exact: true }).fill('3');
   await button(page, 'Train').click();
   await page.waitForFunction(() => document.getElementById('progress-text').textContent.startsWith('Done.'), null, { timeout: 60_000 });
@@ -244,6 +245,7 @@ test('a bundle saved here opens again exactly: vectors, parameters, losses, fing
   await stat(again, 'Format').filter({ hasText: 'embedscope bundle' }).waitFor();
   assert.equal(await stat(again, 'Vocabulary').textContent(), vocabulary);
   assert.equal(await stat(again, 'Run').textContent(), json.fingerprint);
+  await showParameters(again);
   assert.equal(await again.getByRole('textbox', { name: 'Epochs', exact: true }).inputValue(), '3');
   assert.equal(await lossChart(again).getAttribute('data-epoch-losses'), losses);
   assert.deepEqual(await neighbours(again, 'queen'), before, 'the same neighbours with the same scores');

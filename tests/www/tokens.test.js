@@ -1,13 +1,14 @@
 // Unit tests of the page's token display (www/shared/tokens.js) that need no browser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { markToken } from '../../www/shared/tokens.js';
+import { readFile } from 'node:fs/promises';
+import { displayToken, markToken, parseTypedToken, WHITESPACE_SIGNS } from '../../www/shared/tokens.js';
 
 const text = (pieces) => pieces.map((p) => (p.marked ? `[${p.text}]` : p.text)).join('');
 
 test('markToken marks every occurrence in a short line, and a line-ending token at the end only', () => {
   assert.equal(text(markToken('the king and the king', 'king')), 'the [king] and the [king]');
-  assert.equal(text(markToken('he said', 'said\n')), 'he [said⏎]');
+  assert.equal(text(markToken('he said', 'said\n')), 'he [said¶]');
   assert.equal(text(markToken('said he', 'said\n')), 'said he');
 });
 
@@ -23,4 +24,17 @@ test('markToken cuts a long line around the first occurrence before marking (a 5
   const cut = text(markToken(deep, 'needle'));
   assert.ok(cut.startsWith('…') && cut.endsWith('…') && cut.includes('[needle]'), cut);
   assert.ok(cut.length < 260, `${cut.length} characters`);
+});
+
+test('each whitespace character shows as its sign and reads back from it', () => {
+  assert.equal(displayToken('a b\n\tc\r'), 'a·b¶→c←');
+  assert.equal(parseTypedToken('a·b¶→c←'), 'a b\n\tc\r');
+});
+
+test("the signs stand for the whitespace the core counts in tokens (TOKEN_WHITESPACE in src/text/mod.rs)", async () => {
+  const source = await readFile(new URL('../../src/text/mod.rs', import.meta.url), 'utf8');
+  const list = source.match(/pub const TOKEN_WHITESPACE: \[char; \d+\] = \[([^\]]*)\];/)[1];
+  const escapes = { n: '\n', t: '\t', r: '\r' };
+  const characters = [...list.matchAll(/'(\\?.)'/g)].map(([, c]) => (c.length === 2 ? escapes[c[1]] : c));
+  assert.deepEqual(characters, WHITESPACE_SIGNS.map(([character]) => character));
 });

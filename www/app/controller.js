@@ -28,6 +28,13 @@ import { Exports } from '../exports/exports.js';
 /** Which merges a set of parameters learns, to know when they are learned already. */
 const bpeKey = (params) => `${params.bpeVocabSize} ${params.bpeMode}`;
 
+/** What the Parameters summary calls a preset. */
+const presetName = (preset) => {
+  if (preset === SAMPLE_PRESET) return "the sample's preset";
+  if (preset === KJV_PRESET) return 'the King James preset';
+  return 'the defaults';
+};
+
 export class Controller {
   /** @param {import('./view.js').View} view @param {import('./worker-client.js').WorkerClient} worker */
   constructor(view, worker) {
@@ -44,6 +51,7 @@ export class Controller {
       frameArrived: (frame, options) => this.timeline.arrived(frame, this.progress, options),
       trails: (words) => this.timeline.trailsOf(words),
       caption: () => this.timeline.caption(),
+      findWords: async (needle, limit) => (await this.worker.request('findWords', { needle, limit }).catch(() => null))?.matches ?? null,
     });
     this.timeline = new Timeline(view.timelinePanel, view.historyPanel, {
       show: (frame) => this.mapModel.displayFrame(frame),
@@ -85,9 +93,17 @@ export class Controller {
     // Closing the tab would lose vectors trained here and not exported: the browser asks first.
     view.bindLeave(() => this.unsaved);
 
+    /** @type {'starting'|'ready'|'unavailable'} whether the worker answers, for the line under Train */
+    this.workerState = 'starting';
     worker.on('ready', ({ version, threads }) => {
       view.setWorkerStatus('ready', `Worker ready: embedscope ${version}`);
+      this.workerState = 'ready';
       this.useThreads(threads);
+      this.showState();
+    });
+    worker.on('unavailable', () => {
+      this.workerState = 'unavailable';
+      this.showState();
     });
     worker.on('state', ({ state }) => this.mirror(state));
     worker.on('progress', ({ progress, threads }) => this.showProgress({ ...progress, threads }));
@@ -100,8 +116,10 @@ export class Controller {
     worker.on('projection', (frame) => this.showFrame(frame));
     worker.on('error', ({ message }) => view.showNotice(`Training failed: ${message}`));
     worker.on('died', ({ message }) => {
-      // The fresh worker starts in the machine's first state, and says so by no message.
+      // The fresh worker starts in the machine's first state, and says so by no message;
+      // it says 'ready' once it can train.
       this.state = INITIAL_STATE;
+      this.workerState = 'starting';
       this.reset();
       this.paintAll();
       view.showNotice(`The training worker stopped (${message}) and was restarted. Open the text again to train.`);
@@ -139,6 +157,8 @@ export class Controller {
     this.model = null;
     // The form now belongs to what opens next: no change waits for a training.
     this.view.paramsForm.showParamsPending(false);
+    this.view.paramsForm.showOpenedVectors(null);
+    this.view.queriesPanel.showTokenSigns(false);
     this.clearAnswers();
     this.mapModel.clear();
     this.timeline.clear();
@@ -198,7 +218,10 @@ export class Controller {
     this.reset();
     this.model = reply.model;
     this.vectors = reply.info;
-    if (reply.params) this.params.set(reply.params);
+    // The form shows what the file says of the vectors: a bundle's parameters, else the dimension.
+    this.params.set(reply.params ?? { dim: reply.info.dim });
+    this.view.paramsForm.showOpenedVectors(reply.params ? 'bundle' : 'vectors');
+    this.view.queriesPanel.showTokenSigns(reply.info.tokensWithWhitespace > 0);
     this.progress = reply.epochLosses?.length
       ? { ...EMPTY_PROGRESS, epoch: reply.epochLosses.length, epochs: reply.epochLosses.length, epochLosses: reply.epochLosses, done: true }
       : null;
@@ -327,7 +350,7 @@ export class Controller {
       return;
     }
     if (this.opened !== opened) return;
-    if (preset) this.params.usePreset(preset);
+    if (preset) this.params.usePreset(preset, presetName(preset));
     this.reset();
     this.source = source;
     this.sourceName = name;
@@ -394,6 +417,7 @@ export class Controller {
       if (reply.model !== this.model) this.clearAnswers();
       this.model = reply.model;
       this.tokenizer = params.tokenizer;
+      this.view.queriesPanel.showTokenSigns(reply.stats.tokensWithWhitespace > 0);
       // Another tokenizer replaces the worker's BPE model.
       if (params.tokenizer !== 'bpe') this.learnedBpe = null;
       this.view.sourcePanel.showStats(this.sourceName, reply.stats, undefined, reply.text);
@@ -584,8 +608,11 @@ export class Controller {
     const busy = state === 'training' || state === 'paused';
     const learning = state === 'learning' || state === 'loading';
     const hasVectors = this.showsModel && (state === 'loaded' || (state !== 'idle' && state !== 'loading' && this.progress != null));
+    // Train needs a worker that answers: until then a click would wait unseen, or fail.
+    const canTrain = this.workerState === 'ready' && Boolean(this.source) && formValid && !busy && !learning;
     this.view.setControls({
-      canTrain: Boolean(this.source) && formValid && !busy && !learning,
+      canTrain,
+      whyNoTrain: canTrain ? null : this.whyNoTrain(formValid),
       trainLabel: this.showsModel && (state === 'done' || state === 'stopped') ? 'Train again' : 'Train',
       canPause: busy,
       paused: state === 'paused',
@@ -593,12 +620,29 @@ export class Controller {
       canExport: hasVectors,
       canEvaluate: hasVectors && !this.evaluations.running,
     });
+    // The sample is known as such before the worker has prepared it (then `isSample`).
+    this.view.evaluationPanel.offerPlanted(this.isSample || this.source?.kind === 'sample');
     if (state !== 'loaded' && state !== 'loading' && (this.progress || this.learning)) this.paintProgress();
     this.retitleQuestion();
     if (state === 'done' && this.isSample && !this.sanityShown) {
       this.sanityShown = true;
       this.sanityCheck();
     }
+  }
+
+  /** Why Train is disabled, in a line a person can act on. */
+  whyNoTrain(formValid) {
+    const state = this.state;
+    if (this.workerState === 'unavailable') return 'The training worker could not start: see the message above.';
+    if (state === 'training') return 'Training runs: Pause or Stop it to change course.';
+    if (state === 'paused') return 'Training is paused: Resume or Stop it.';
+    if (state === 'learning') return 'The BPE merges are being learned: Stop cancels them.';
+    if (state === 'loading') return 'A file is being read: Stop cancels it.';
+    if (this.vectors && !this.source) return 'These vectors were opened from a file: open a text to train.';
+    if (this.workerState === 'starting') return 'The training worker is starting…';
+    if (!this.source) return 'Open a text, or use the built-in sample, to train.';
+    if (!formValid) return 'A parameter is not valid: see the message next to it.';
+    return null;
   }
 
   /** @param {Progress} progress */

@@ -46,11 +46,15 @@ export class View {
     this.onResize = () => {};
     this.setUpTheme();
     // The charts size their backing store from the CSS size, so a resize needs a redraw.
-    new ResizeObserver(() => {
+    const resized = new ResizeObserver(() => {
       this.map.resize();
       this.lossChart.resize();
       this.onResize();
-    }).observe($('plot'));
+    });
+    resized.observe($('plot'));
+    resized.observe(this.lossCanvas);
+    $('notice-close').addEventListener('click', () => this.showNotice(null));
+    $('train').addEventListener('click', () => this.keepMapInView());
   }
 
   /**
@@ -85,6 +89,18 @@ export class View {
       apply(chosen);
     });
     matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => apply(this.mapPanel.readTheme()));
+  }
+
+  /**
+   * Where the map is mostly off screen (a phone, where the columns stack), brings the
+   * training buttons to the top of the window, so the map below them shows the training.
+   */
+  keepMapInView() {
+    const map = $('plot').getBoundingClientRect();
+    const shown = Math.max(0, Math.min(map.bottom, window.innerHeight) - Math.max(map.top, 0));
+    if (shown >= 0.9 * map.height) return;
+    const reduced = matchMedia('(prefers-reduced-motion: reduce)').matches;
+    $('train').parentElement.scrollIntoView({ block: 'start', behavior: reduced ? 'auto' : 'smooth' });
   }
 
   // ---- status and notices
@@ -150,7 +166,7 @@ export class View {
 
   /**
    * Enables the buttons that make sense now.
-   * @param {{canTrain: boolean, trainLabel: string, canPause: boolean, paused: boolean,
+   * @param {{canTrain: boolean, whyNoTrain: string|null, trainLabel: string, canPause: boolean, paused: boolean,
    *   canStop: boolean, canExport: boolean, canEvaluate: boolean}} controls
    */
   setControls(controls) {

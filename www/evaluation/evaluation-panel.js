@@ -23,6 +23,11 @@ export class EvaluationPanel {
     });
   }
 
+  /** `handler()` when the person chooses another benchmark (see also `bindBenchmarkFile`). */
+  bindBenchmarkChange(handler) {
+    $('benchmark').addEventListener('change', () => handler());
+  }
+
   /**
    * `handler(file)` when a benchmark file is opened, or dropped on the evaluation card (a
    * drop anywhere else opens a text or vectors); the choice then names it.
@@ -56,6 +61,22 @@ export class EvaluationPanel {
       const [file] = event.dataTransfer.files;
       if (file) chosen(file);
     });
+  }
+
+  /**
+   * Offers the planted benchmarks (made for the built-in sample, whose text plants them)
+   * or not, saying why under the choice. Not offered while one is chosen, the person's file
+   * is chosen instead (Evaluate asks for it when none is open); offered again while the
+   * file is chosen but none is open, the planted analogies are.
+   */
+  offerPlanted(offered) {
+    const select = $('benchmark');
+    const planted = [...select.options].filter((option) => option.value.startsWith('planted-'));
+    for (const option of planted) option.disabled = !offered;
+    $('benchmark-note').hidden = offered;
+    const file = select.querySelector('option[value="file"]');
+    if (!offered && planted.includes(select.selectedOptions[0])) select.value = 'file';
+    if (offered && select.value === 'file' && file.disabled) select.value = planted[0].value;
   }
 
   /** The built-in check after training on the sample, or null to hide it. */

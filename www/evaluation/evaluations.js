@@ -18,19 +18,37 @@ export class Evaluations {
     this.panel = panel;
     this.worker = worker;
     this.host = host;
-    /** @type {{model: number|null}|null} an evaluation the person asked for, of `model`; null when none runs */
+    /** @type {{model: number|null, choice: number}|null} an evaluation the person asked for, of `model`; null when none runs */
     this.running = null;
+    /** Counts the benchmarks chosen: scores of one chosen before are not shown. */
+    this.choice = 0;
     /** @type {File|null} the benchmark file the person opened */
     this.benchmarkFile = null;
     /** @type {Promise<unknown>|null} the evaluations asked for so far, ended (one after another) */
     this.queue = null;
     panel.bindEvaluate((settings) => this.evaluate(settings));
-    panel.bindBenchmarkFile((file) => { this.benchmarkFile = file; });
+    panel.bindBenchmarkFile((file) => {
+      this.benchmarkFile = file;
+      this.chosen();
+    });
+    panel.bindBenchmarkChange(() => this.chosen());
+  }
+
+  /** Another benchmark is chosen: the scores on the card (or coming) are the last one's, and go. */
+  chosen() {
+    this.choice += 1;
+    this.panel.showEvaluationMessage(null);
+    this.panel.showEvaluationReport(null);
+  }
+
+  /** Whether `running` is the person's evaluation of the vectors shown, on the benchmark chosen. */
+  current(running) {
+    return running?.model === this.host.model() && running.choice === this.choice;
   }
 
   /** An `evalProgress`: the person's evaluation of the vectors shown says how far it is (the sanity check has its own line). */
   progress(done, total, purpose) {
-    if (purpose === 'benchmark' && this.running?.model === this.host.model()) this.panel.showEvaluationProgress(done, total);
+    if (purpose === 'benchmark' && this.current(this.running)) this.panel.showEvaluationProgress(done, total);
   }
 
   /**
@@ -40,24 +58,25 @@ export class Evaluations {
   async evaluate({ benchmark, restrict, ignoreCase }) {
     if (this.running) return;
     if (benchmark === 'file' && !this.benchmarkFile) {
-      this.panel.showEvaluationMessage('Open a benchmark file first.');
+      this.panel.showEvaluationMessage('Open a benchmark file first (Open a benchmark file…, or drop it on this card).');
       return;
     }
     const source = benchmark === 'file' ? { kind: 'file', file: this.benchmarkFile } : { kind: 'builtin', name: benchmark };
-    const model = this.host.model();
     // The scores shown are the last benchmark's: they go, whatever this one gives.
     this.panel.showEvaluationReport(null);
     this.panel.showEvaluationMessage('Evaluating…');
-    this.running = { model };
+    const running = { model: this.host.model(), choice: this.choice };
+    this.running = running;
     this.host.changed();
     try {
       const report = await this.evaluation({ benchmark: source, restrict, ignoreCase, purpose: 'benchmark' });
-      // Vectors that gave way meanwhile took their answers with them (see `Controller.reset`).
-      if (this.host.model() !== model) return;
+      // Vectors that gave way meanwhile took their answers with them (see `Controller.reset`),
+      // and another benchmark chosen meanwhile is not the one scored.
+      if (!this.current(running)) return;
       this.panel.showEvaluationMessage(evaluationSummary(report));
       this.panel.showEvaluationReport(report);
     } catch (error) {
-      if (this.host.model() === model) this.panel.showEvaluationMessage(`Cannot evaluate: ${error.message}`);
+      if (this.current(running)) this.panel.showEvaluationMessage(`Cannot evaluate: ${error.message}`);
     } finally {
       this.running = null;
       this.host.changed();

@@ -9,8 +9,9 @@
 // the map's side of them. It never touches the DOM: `MapView` draws, `MapPanel` shows the
 // controls.
 import { default_map_spec } from '../pkg/embedscope.js';
+import { displayToken } from '../shared/tokens.js';
 import { CATEGORIES, DIMMED, FREQUENCY_BASE, FREQUENCY_STEPS, MATCH, PLAIN } from './palette.js';
-import { isWordsShown } from './map-panel.js';
+import { isWordsShown, WORDS_SHOWN } from './map-panel.js';
 
 /** Matches listed by name under the search box. */
 const LISTED_MATCHES = 12;
@@ -24,6 +25,15 @@ export const MAX_ISOLATE = 10_000;
 
 /** The layouts' names as the page shows them. */
 const METHOD_NAMES = { tsne: 't-SNE', umap: 'UMAP' };
+
+/** Vocabulary words a search that the words shown do not answer asks the worker for. */
+const VOCAB_MATCHES = 5;
+
+const integer = new Intl.NumberFormat('en');
+const ordinalRule = new Intl.PluralRules('en', { type: 'ordinal' });
+const ORDINAL_SUFFIX = { one: 'st', two: 'nd', few: 'rd', other: 'th' };
+/** "1st", "1,234th". */
+const ordinal = (n) => `${integer.format(n)}${ORDINAL_SUFFIX[ordinalRule.select(n)]}`;
 
 /**
  * A search's test for a word: a case-insensitive substring, or a regular expression
@@ -45,11 +55,13 @@ export class MapModel {
    * @param {import('./map-panel.js').MapPanel} panel
    * @param {{project: (settings: object) => Promise<object|null>, select: (word: string) => void,
    *   changed: () => void, frameArrived: (frame: object, options: {live: boolean}) => boolean,
-   *   trails: (words: string[]) => number[][], caption: () => string|null}} host  asks the worker for a frame; selects a word
+   *   trails: (words: string[]) => number[][], caption: () => string|null,
+   *   findWords: (needle: string, limit: number) => Promise<import('../protocol.js').VocabMatches|null>}} host
+   *   asks the worker for a frame; selects a word
    *   (its neighbours); hears that the link's state changed; hands each frame to the timeline,
    *   which says whether to show it now (not while it replays an earlier one; `live` brings
    *   it back); gives the paths of words up to the frame shown, and the line the map writes in
-   *   its corner (the moment a replay shows)
+   *   its corner (the moment a replay shows); finds a search's text in the whole vocabulary
    */
   constructor(map, panel, host) {
     this.map = map;
@@ -88,6 +100,7 @@ export class MapModel {
     panel.bindSelectionClear(() => this.selectWords([], { add: false }));
     panel.bindIsolateSelection(() => this.isolate(this.selection));
     panel.bindShowAll(() => this.showAll());
+    panel.bindShowMostFrequent((n) => this.showMostFrequent(n));
     panel.bindZoom((factor) => (factor ? map.zoomBy(factor) : map.resetView()));
     panel.bindRegionTool((on) => map.setRegionTool(on));
   }
@@ -105,6 +118,8 @@ export class MapModel {
     this.answers = { selected: null, neighbours: [], analogyWords: null };
     /** Words selected together (shift-click, a region), in the order chosen. */
     this.selection = [];
+    /** The vocabulary's answer to a search the words shown do not answer: `{query, matches}`, matches null while asked. */
+    this.vocabSearch = null;
     this.settings = { ...this.settings, extraWords: [], isolate: null };
     // Isolated words go, and with them the principal components they were shown on.
     const method = this.leaveIsolation();
@@ -124,6 +139,8 @@ export class MapModel {
     const { selected, neighbours, analogyWords } = this.answers;
     if (selected == null && neighbours.length === 0 && analogyWords == null) return;
     this.answers = { selected: null, neighbours: [], analogyWords: null };
+    // Another model may have another vocabulary.
+    this.vocabSearch = null;
     this.settings = { ...this.settings, extraWords: this.wantedExtraWords() };
     this.redraw();
     this.host.changed();
@@ -143,6 +160,8 @@ export class MapModel {
   async project(changes, { refit = false } = {}) {
     const previous = this.settings;
     this.settings = { ...this.settings, ...changes };
+    // Another map may place other words (a t-SNE map places no neighbour it did not lay out).
+    if ('method' in changes || 'nWords' in changes || 'isolate' in changes) this.settings.extraWords = this.wantedExtraWords();
     try {
       await this.fetchFrame(refit);
       this.panel.showAxesMessage(this.note ?? '');
@@ -227,6 +246,15 @@ export class MapModel {
     this.project({ isolate: null, ...(method ? { method } : {}) }, { refit: true });
   }
 
+  /**
+   * Shows the `n` most frequent words (a neighbour or a search outside the words shown asked
+   * for them): the Words shown field says so, and a t-SNE or UMAP map is laid out again.
+   */
+  showMostFrequent(n) {
+    this.panel.setWordsShown(n);
+    this.project({ nWords: n, ...this.panel.readMethod() }, { refit: true });
+  }
+
   /** The t-SNE or UMAP map that isolating words left, back in the menu; null when there was none. */
   leaveIsolation() {
     const method = this.methodBeforeIsolating;
@@ -289,7 +317,53 @@ export class MapModel {
     words.forEach((word, i) => { if (test(word)) found.add(i); });
     const listed = [...found].slice(0, LISTED_MATCHES).map((i) => words[i]);
     this.panel.showMatches(found.size, listed, '');
+    this.showVocabMatches(found.size === 0 && !this.search.regex && this.frame ? this.search.query : null);
     return found;
+  }
+
+  /**
+   * Says where a search that matches none of the words shown stands in the whole vocabulary
+   * (asked of the worker once a query): the most frequent word holding it and its rank, with
+   * a button that shows that many words; null hides it. Regular expressions are matched on
+   * the map only.
+   */
+  showVocabMatches(query) {
+    if (query == null) {
+      this.panel.showElsewhere(null);
+      return;
+    }
+    if (this.vocabSearch?.query !== query) {
+      const search = { query, matches: null };
+      this.vocabSearch = search;
+      this.host.findWords(query, VOCAB_MATCHES).then((matches) => {
+        if (this.vocabSearch !== search) return;
+        search.matches = matches;
+        this.redraw();
+      });
+    }
+    const { matches } = this.vocabSearch;
+    if (!matches) {
+      this.panel.showElsewhere(null);
+      return;
+    }
+    const quoted = `“${displayToken(query)}”`;
+    if (matches.count === 0) {
+      this.panel.showElsewhere({ text: `No word of the vocabulary holds ${quoted}.`, show: null });
+      return;
+    }
+    const lower = query.toLocaleLowerCase();
+    const best = matches.words.find(({ word }) => word.toLocaleLowerCase() === lower) ?? matches.words[0];
+    const isolated = this.settings.isolate?.length;
+    const shown = isolated ? `the ${plural(isolated, 'isolated word')}` : `the ${plural(this.frame.words.length, 'word')} shown`;
+    const place = `the ${ordinal(best.rank + 1)} most frequent word`;
+    const more = matches.count - 1;
+    const others = more ? ` ${plural(more, 'other word')} of the vocabulary ${more === 1 ? 'holds' : 'hold'} it too.` : '';
+    const text = best.word.toLocaleLowerCase() === lower
+      ? `“${displayToken(best.word)}” is not among ${shown}: it is ${place}.${others}`
+      : `No word among ${shown} holds ${quoted}; “${displayToken(best.word)}”, ${place}, does.${others}`;
+    const fits = best.rank < WORDS_SHOWN.max;
+    const limit = fits ? '' : ` The map shows at most ${integer.format(WORDS_SHOWN.max)} words.`;
+    this.panel.showElsewhere({ text: text + limit, show: fits && !isolated ? best.rank + 1 : null });
   }
 
   matchedWords() {
@@ -297,12 +371,22 @@ export class MapModel {
     return found ? [...found].map((i) => this.frame.words[i]) : [];
   }
 
-  /** Words the map needs that the frame lacks (the selection's neighbours, analogy words). */
+  /**
+   * Words the map needs that the frame lacks (the selection's neighbours, analogy words). The
+   * words shown are the most frequent ones, so a neighbour's rank tells whether the map of the
+   * settings shows it; a t-SNE or UMAP map has no place for one it did not lay out.
+   */
   wantedExtraWords() {
     const plotted = new Set(this.frame?.words ?? []);
     const { selected, neighbours, analogyWords } = this.answers;
-    const wanted = [selected, ...neighbours.map((n) => n.word), ...(analogyWords ?? []), ...this.selection];
-    return [...new Set(wanted.filter((word) => word != null && !plotted.has(word)))];
+    const { isolate, method, nWords } = this.settings;
+    const lacking = isolate
+      ? neighbours.filter((n) => !plotted.has(n.word))
+      : neighbours.filter((n) => n.rank >= nWords && !METHOD_NAMES[method]);
+    const lacks = (word) => word != null && !plotted.has(word);
+    return [...new Set([
+      ...[selected].filter(lacks), ...lacking.map((n) => n.word), ...[...(analogyWords ?? []), ...this.selection].filter(lacks),
+    ])];
   }
 
   placeExtraWords() {
@@ -322,17 +406,26 @@ export class MapModel {
 
   /** The scene of `frame` with the marks on it; see MapScene in map-view.js. */
   buildScene(frame) {
-    // The frame's words and coordinates are kept while the frame is, so the map can tell a
-    // new frame (glide) from new marks on the same one (redraw).
-    if (this.sceneFrame !== frame) {
+    const { selected, neighbours, analogyWords } = this.answers;
+    // A t-SNE or UMAP map has no place for a neighbour it did not lay out (the worker would
+    // put it on the point of its nearest word laid out): it is left off, and the page says so.
+    const layout = METHOD_NAMES[frame.method];
+    const offMap = layout ? neighbours.filter((n) => n.rank >= frame.words.length) : [];
+    this.showOffMapNeighbours(selected, neighbours.length, offMap, frame);
+    // The frame's words and coordinates are kept while the frame and what it leaves off are,
+    // so the map can tell a new frame (glide) from new marks on the same one (redraw).
+    if (this.sceneFrame !== frame || this.sceneNeighbours !== neighbours) {
+      const unwanted = new Set(offMap.map((n) => n.word));
+      for (const word of [selected, ...(analogyWords ?? []), ...this.selection]) unwanted.delete(word);
       const placed = frame.extraWords
         .map((word, i) => ({ word, x: frame.extraCoords[2 * i], y: frame.extraCoords[2 * i + 1] }))
-        .filter(({ x, y }) => Number.isFinite(x) && Number.isFinite(y));
+        .filter(({ word, x, y }) => Number.isFinite(x) && Number.isFinite(y) && !unwanted.has(word));
       const words = placed.length ? [...frame.words, ...placed.map((p) => p.word)] : frame.words;
       const coords = new Float32Array(frame.coords.length + 2 * placed.length);
       coords.set(frame.coords);
       placed.forEach(({ x, y }, i) => { coords.set([x, y], frame.coords.length + 2 * i); });
       this.sceneFrame = frame;
+      this.sceneNeighbours = neighbours;
       this.sceneWords = words;
       this.sceneCoords = coords;
       // The frames of one word list share its array (www/map/frame-words.js): one index serves them all.
@@ -342,7 +435,6 @@ export class MapModel {
     const words = this.sceneWords;
     const at = (word) => this.sceneIndex.get(word);
     const known = (i) => i != null;
-    const { selected, neighbours, analogyWords } = this.answers;
     const a = analogyWords?.map(at) ?? [];
     const arrows = a.length === 4 ? [[a[0], a[1]], [a[2], a[3]]].filter(([f, t]) => known(f) && known(t)) : [];
     const matches = this.matches();
@@ -371,6 +463,24 @@ export class MapModel {
         caption: this.host.caption(),
       },
     };
+  }
+
+  /**
+   * Says how many of `selected`'s `total` neighbours the t-SNE or UMAP `frame` did not lay
+   * out (`offMap`), with a button that shows enough words for them; nothing when all are on it.
+   */
+  showOffMapNeighbours(selected, total, offMap, frame) {
+    if (!offMap.length || selected == null) {
+      this.panel.showOffMapNeighbours(null);
+      return;
+    }
+    const needed = Math.max(...offMap.map((n) => n.rank)) + 1;
+    const beyond = offMap.filter((n) => n.rank >= WORDS_SHOWN.max).length;
+    const limit = beyond ? ` ${plural(beyond, 'neighbour')} ${beyond === 1 ? 'is' : 'are'} beyond the ${integer.format(WORDS_SHOWN.max)} words a map shows.` : '';
+    this.panel.showOffMapNeighbours({
+      text: `${integer.format(offMap.length)} of the ${plural(total, 'neighbour')} of “${displayToken(selected)}” ${offMap.length === 1 ? 'is' : 'are'} not among the ${plural(frame.words.length, 'word')} laid out by ${METHOD_NAMES[frame.method]}.${limit}`,
+      show: offMap.length > beyond ? Math.min(needed, WORDS_SHOWN.max) : null,
+    });
   }
 
   /**

@@ -40,6 +40,27 @@ export const WORDS_SHOWN = { min: 10, max: 10_000 };
 /** Whether `n` is a count of words the map may show. */
 export const isWordsShown = (n) => Number.isInteger(n) && n >= WORDS_SHOWN.min && n <= WORDS_SHOWN.max;
 
+/**
+ * Fills the note `id` (its text in `id`-text, its button `id`-show) with `{text, show}`:
+ * the button offers the `show` most frequent words, or is hidden when `show` is null. Null
+ * hides the note. Frames come several times a second: the page changes only when the note does.
+ */
+function showNote(id, note) {
+  const element = $(id);
+  const key = note ? `${note.text}\n${note.show}` : '';
+  if (element.dataset.key === key) return;
+  element.dataset.key = key;
+  element.hidden = note == null;
+  if (!note) return;
+  $(`${id}-text`).textContent = note.text;
+  const button = $(`${id}-show`);
+  button.hidden = note.show == null;
+  if (note.show != null) {
+    button.dataset.words = String(note.show);
+    button.textContent = `Show the ${note.show.toLocaleString('en')} most frequent words`;
+  }
+}
+
 export class MapPanel {
   constructor() {
     $('plot-words').setAttribute('min', String(WORDS_SHOWN.min));
@@ -290,7 +311,7 @@ export class MapPanel {
 
   /**
    * `handler(query, regex)` as the search on the map is typed, with the signs of whitespace
-   * (· ⏎ → ␍) read as the characters. A substring search drops spaces at its ends, as every
+   * (· ¶ → ←) read as the characters. A substring search drops spaces at its ends, as every
    * word box does (a stray space), unless it is nothing but spaces; a regular expression is
    * searched as typed, since a space in it is part of the pattern (`^the ` finds BPE tokens
    * starting "the ", and ` $` those ending in a space, not every word).
@@ -350,6 +371,29 @@ export class MapPanel {
   }
 
   bindShowAll(handler) { $('map-show-all').addEventListener('click', handler); }
+
+  /**
+   * Says which neighbours of the selected word a t-SNE or UMAP map leaves off, `{text, show}`
+   * (null: none), with a button that shows the `show` most frequent words (none when null).
+   */
+  showOffMapNeighbours(note) {
+    showNote('map-offmap', note);
+  }
+
+  /**
+   * Says where a search that matches none of the words shown stands in the vocabulary,
+   * `{text, show}` (null: nothing to say), with a button that shows the `show` most frequent words.
+   */
+  showElsewhere(note) {
+    showNote('map-elsewhere', note);
+  }
+
+  /** `handler(n)` when a note's button asks for the `n` most frequent words. */
+  bindShowMostFrequent(handler) {
+    for (const id of ['map-offmap', 'map-elsewhere']) {
+      $(`${id}-show`).addEventListener('click', () => handler(Number($(`${id}-show`).dataset.words)));
+    }
+  }
 
   /** `handler(factor)` for the zoom buttons, `handler(null)` for Reset view. */
   bindZoom(handler) {

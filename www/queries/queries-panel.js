@@ -63,6 +63,12 @@ export class QueriesPanel {
   showNeighbours(word, neighbours) {
     $('neighbours-message').textContent = `Nearest to “${displayToken(word)}” by cosine similarity:`;
     $('neighbours-list').replaceChildren(...neighbours.map((n) => this.resultItem(n, true)));
+    // Where the inspector scrolls by itself beside the map, the answer to a word clicked on
+    // the map is brought into it; where the page scrolls (a phone), the map stays put.
+    const inspector = $('neighbours-list').closest('.inspector');
+    if (inspector && getComputedStyle(inspector).overflowY === 'auto') {
+      $('neighbours-list').closest('.card').scrollIntoView({ block: 'nearest' });
+    }
   }
 
   showNeighboursMessage(text) {
@@ -175,6 +181,14 @@ export class QueriesPanel {
   }
 
   /** Clears the answers (neighbours, token facts, analogy, completions) of a model that gave way. */
+  /**
+   * Explains the signs that stand for whitespace in tokens, or not: only a vocabulary with
+   * tokens that hold whitespace (BPE across spaces) shows them.
+   */
+  showTokenSigns(shown) {
+    $('token-signs').hidden = !shown;
+  }
+
   clear() {
     this.showNeighboursMessage('');
     this.showTokenInfo(null, false);

@@ -6,18 +6,22 @@
 // search box (index.html).
 
 /**
- * Each whitespace character a token may hold and the visible sign that stands for it.
+ * Each whitespace character a token may hold and the visible sign that stands for it, the
+ * signs word processors show for formatting marks. They come from Latin-1 and the basic
+ * arrows, which every system's interface font has, so neither the page nor the map's
+ * canvas ever draws them as a missing-glyph box (docs/design.md says why these).
  * @type {[string, string][]}
  */
 export const WHITESPACE_SIGNS = [
   [' ', '·'],
-  ['\n', '⏎'],
+  ['\n', '¶'],
   ['\t', '→'],
-  ['\r', '␍'],
+  ['\r', '←'],
 ];
 
 const toSign = new Map(WHITESPACE_SIGNS);
 const fromSign = new Map(WHITESPACE_SIGNS.map(([character, sign]) => [sign, character]));
+const ANY_SIGN = new RegExp(`[${WHITESPACE_SIGNS.map(([, sign]) => sign).join('')}]`, 'g');
 
 /**
  * Characters that change how the text around them is drawn (bidirectional overrides,
@@ -29,9 +33,9 @@ const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u
 const INVISIBLE_CODE = /⟨U\+([0-9A-F]{4})⟩/g;
 
 /**
- * The token as the page shows it: a space as ·, a newline as ⏎, a tab as →, \r as ␍, and a
+ * The token as the page shows it: a space as ·, a newline as ¶, a tab as →, \r as ←, and a
  * character that would reorder or hide text as its code (⟨U+202E⟩). "from the dead" →
- * "from·the·dead", "Jesus.\n" → "Jesus.⏎". A word without these is shown unchanged.
+ * "from·the·dead", "Jesus.\n" → "Jesus.¶". A word without these is shown unchanged.
  * @param {string} token
  */
 export function displayToken(token) {
@@ -46,7 +50,7 @@ export function revealInvisible(text) {
 /**
  * The token a person means by `text`, typed or picked from the completions: whitespace at
  * the ends is dropped (a stray space in a search box), then each sign becomes its
- * character. So "from the dead" and "from·the·dead" both mean "from the dead", "Jesus.⏎"
+ * character. So "from the dead" and "from·the·dead" both mean "from the dead", "Jesus.¶"
  * means "Jesus.\n", and "the·" keeps its trailing space. A text holding a sign as itself
  * (a middle dot in a word) cannot be typed; it can still be clicked in a list or the plot.
  * @param {string} text
@@ -54,7 +58,7 @@ export function revealInvisible(text) {
 export function parseTypedToken(text) {
   return text
     .trim()
-    .replace(/[·⏎→␍]/g, (sign) => fromSign.get(sign))
+    .replace(ANY_SIGN, (sign) => fromSign.get(sign))
     .replace(INVISIBLE_CODE, (code, hex) => {
       const character = String.fromCodePoint(parseInt(hex, 16));
       return character.match(INVISIBLE) ? character : code;
@@ -67,7 +71,7 @@ const LINE_WINDOW = 200;
 /**
  * A concordance line in pieces, with each occurrence of `token` marked. The line comes
  * without its line break, so a token ending in one matches only at the line's end and its
- * mark ends in ⏎. A long line is cut to a window around the first occurrence, with … where
+ * mark ends in ¶. A long line is cut to a window around the first occurrence, with … where
  * it is cut, before anything is marked: a line of a 50 MB text without line breaks holds a
  * token millions of times, and a piece for each would overflow the stack of the `append`
  * that shows them.
@@ -95,7 +99,7 @@ export function markToken(line, token) {
   let done = 0;
   for (const at of starts) {
     if (at > done) pieces.push({ text: shown.slice(done, at), marked: false });
-    pieces.push({ text: endsLine ? `${core}⏎` : core, marked: true });
+    pieces.push({ text: endsLine ? `${core}${toSign.get('\n')}` : core, marked: true });
     done = at + core.length;
   }
   if (done < shown.length) pieces.push({ text: shown.slice(done), marked: false });

@@ -36,6 +36,13 @@ function mapSpecOf(frame) {
 /** Frames of one segment share their axes and words, so a word's positions in them make a path. */
 const segmentKey = (mapSpec) => JSON.stringify(mapSpec);
 
+/**
+ * Whether `frame` shows a t-SNE or UMAP map finding its shape from where a PCA of the words
+ * put them (a cold start not yet done): its words move because the layout does, not because
+ * the vectors did, so no trail goes through it.
+ */
+const findsItsShape = (frame) => Boolean(frame.layoutProgress && !frame.layoutProgress.warm && !frame.layoutProgress.done);
+
 export class Timeline {
   /**
    * @param {import('./timeline-panel.js').TimelinePanel} panel
@@ -282,7 +289,8 @@ export class Timeline {
 
   /**
    * The paths of `words` (in the map's data coordinates, oldest first) over the frames of the
-   * shown frame's segment, up to it: at most TRAIL_FRAMES back.
+   * shown frame's segment, up to it: at most TRAIL_FRAMES back, and none from a t-SNE or UMAP
+   * map finding its shape.
    */
   trailsOf(words) {
     const shown = this.shown();
@@ -290,7 +298,7 @@ export class Timeline {
     const frames = [];
     for (let i = this.shownIndex(); i >= 0 && frames.length < TRAIL_FRAMES; i -= 1) {
       const f = this.store.at(i);
-      if (f.segment !== shown.segment) break;
+      if (f.segment !== shown.segment || findsItsShape(f)) break;
       frames.push(f);
     }
     if (frames.length < 2) return [];

@@ -59,10 +59,11 @@ export class Parameters {
   /**
    * Applies a text's preset: the person's own choices (model, threads, shared noise) stay,
    * and so does BPE; the learning rate is the preset's for the model kept (see `presetValues`).
-   * @param {Record<string, any>} preset
+   * @param {Record<string, any>} preset @param {string} name  what the form's summary calls it
    */
-  usePreset(preset) {
+  usePreset(preset, name) {
     this.set(presetValues(preset, this.form.readParams()), presetAlphas(preset));
+    this.form.showPreset(name);
   }
 
   /** The threads the worker offers, for `checkParams` (every thread until the worker says). */

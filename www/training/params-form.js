@@ -14,6 +14,12 @@ const MODEL_HELP = {
 export class ParamsForm {
   constructor() {
     this.form = $('params');
+    /** @type {{name: string, values: Record<string, string|boolean>}|null} the preset last applied, and the form it left */
+    this.preset = null;
+    /** @type {Record<string, string>} each wrong field's message, as `showParamErrors` last showed them */
+    this.errors = {};
+    /** @type {'vectors'|'bundle'|null} vectors opened from a file, whose form shows what the file says */
+    this.openedVectors = null;
     this.buildNumberFields();
     this.showChoices();
   }
@@ -63,6 +69,45 @@ export class ParamsForm {
       field.hidden = field.dataset.forModel !== model;
     }
     $('param-model-help').textContent = MODEL_HELP[model] ?? '';
+    this.showSummary();
+  }
+
+  /**
+   * The line the closed Parameters disclosure shows: the choices that shape the vectors
+   * most, and the preset they came from (changed, once the person edits the form).
+   */
+  showSummary() {
+    const raw = this.readParams();
+    const parts = [
+      raw.model === 'cbow' ? 'CBOW' : 'skip-gram',
+      `${raw.dim} dims`,
+      `window ${raw.window}`,
+      `${raw.epochs} ${Number(raw.epochs) === 1 ? 'epoch' : 'epochs'}`,
+    ];
+    if (raw.tokenizer === 'bpe') parts.push(`BPE ${raw.bpeVocabSize}`);
+    let summary = parts.join(' · ');
+    // Opened vectors: what their file says, nothing else (see `showOpenedVectors`).
+    if (this.openedVectors) {
+      summary = this.openedVectors === 'bundle' ? `${summary} (from the bundle)` : `${raw.dim} dims (from the file)`;
+      $('params-summary').textContent = summary;
+      $('params-summary').classList.remove('error');
+      return;
+    }
+    if (this.preset) {
+      const changed = Object.entries(this.preset.values).some(([name, value]) => raw[name] !== value);
+      summary += ` (${this.preset.name}${changed ? ', changed' : ''})`;
+    }
+    // A wrong value keeps Train disabled: the closed disclosure says which.
+    const wrong = NUMBER_FIELDS.filter(({ name }) => this.errors[name]).map(({ label }) => label);
+    if (wrong.length) summary = `To fix: ${wrong.join(', ')}`;
+    $('params-summary').textContent = summary;
+    $('params-summary').classList.toggle('error', wrong.length > 0);
+  }
+
+  /** Names the preset the form now holds (`null`: none), for the summary. */
+  showPreset(name) {
+    this.preset = name ? { name, values: this.readParams() } : null;
+    this.showSummary();
   }
 
   /**
@@ -99,6 +144,8 @@ export class ParamsForm {
       note.textContent = message ?? note.dataset.help;
       note.classList.toggle('error', Boolean(message));
     }
+    this.errors = errors;
+    this.showSummary();
   }
 
   /** `handler(name)` whenever a field changes. */
@@ -108,6 +155,24 @@ export class ParamsForm {
       handler(event.target.name);
     });
     this.form.addEventListener('submit', (event) => event.preventDefault());
+  }
+
+  /**
+   * Vectors opened from a file (`'vectors'`, which tell their dimension; `'bundle'`, saved
+   * here with their parameters) have nothing to train: the form shows what the file says
+   * and takes no change, and a line says so. `null` gives the form back.
+   * @param {'vectors'|'bundle'|null} opened
+   */
+  showOpenedVectors(opened) {
+    this.openedVectors = opened;
+    for (const element of this.form.elements) /** @type {HTMLInputElement} */ (element).disabled = opened != null;
+    $('params-opened').hidden = opened == null;
+    $('params-opened').textContent = opened === 'bundle'
+      ? 'The parameters these vectors were trained with, from the bundle. Open a text to train.'
+      : opened === 'vectors'
+        ? 'These vectors were opened from a file: the dimension is theirs; the file does not say the other parameters. Open a text to train.'
+        : '';
+    this.showSummary();
   }
 
   /** Says that changed parameters wait for the next training. */

@@ -44,10 +44,13 @@ export class ProgressPanel {
 
   /**
    * Enables the training buttons that make sense now (View.setControls hands over the rest).
-   * @param {{canTrain: boolean, trainLabel: string, canPause: boolean, paused: boolean, canStop: boolean}} controls
+   * With Train disabled, the line under the buttons says why (`whyNoTrain`).
+   * @param {{canTrain: boolean, whyNoTrain: string|null, trainLabel: string, canPause: boolean, paused: boolean, canStop: boolean}} controls
    */
   setButtons(controls) {
     $('train').disabled = !controls.canTrain;
+    $('train-why').hidden = controls.canTrain || !controls.whyNoTrain;
+    $('train-why').textContent = controls.canTrain ? '' : controls.whyNoTrain ?? '';
     $('train').textContent = controls.trainLabel;
     $('pause').disabled = !controls.canPause;
     $('pause').textContent = controls.paused ? 'Resume' : 'Pause';

@@ -65,6 +65,12 @@ export class SourcePanel {
     $('text-alert').textContent = revealInvisible(message ?? '');
   }
 
+  /** The line under the open buttons that names what is open. */
+  showName(name) {
+    $('source-name').hidden = false;
+    $('source-name').textContent = revealInvisible(name);
+  }
+
   /**
    * A text's statistics before training, or `note` while there are none. `text` says how
    * the file was read; a note about its encoding is shown above the cut.
@@ -93,7 +99,7 @@ export class SourcePanel {
   /** @param {string} name @param {CorpusStats|null} stats @param {string} note @param {import('../protocol.js').TextInfo|null} text */
   paintStats(name, stats, note, text) {
     $('stats').hidden = false;
-    $('source-name').textContent = revealInvisible(name);
+    this.showName(name);
     const list = $('stats-list');
     list.replaceChildren();
     // The core's verdicts on the text: markup to take out, and a text too small to learn from.
@@ -134,7 +140,7 @@ export class SourcePanel {
     $('stats').hidden = false;
     $('markup-offer').hidden = true;
     $('small-text').hidden = true;
-    $('source-name').textContent = revealInvisible(name);
+    this.showName(name);
     /** @type {[string, string][]} */
     const rows = [
       ['Format', info.format],

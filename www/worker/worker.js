@@ -477,6 +477,9 @@ const handlers = {
   complete({ prefix, limit }) {
     return { prefix, words: session.complete(prefix, limit) };
   },
+  findWords({ needle, limit }) {
+    return { matches: session.find_words(needle, limit) };
+  },
   tokenInfo({ token, maxLines }) {
     return { info: session.token_info(token, maxLines) };
   },

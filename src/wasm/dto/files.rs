@@ -5,7 +5,7 @@ use serde::Serialize;
 use tsify::Tsify;
 
 use crate::Embeddings;
-use crate::text::{Decoded, Markup};
+use crate::text::{Decoded, Markup, count_holding_whitespace};
 
 /// How a text file was read: its size and encoding, a note for the page when it was not
 /// plain UTF-8 (UTF-16, Latin-1, characters replaced) or when only its text was kept, and
@@ -61,6 +61,8 @@ pub struct VectorsInfo {
     pub counts: bool,
     /// The run fingerprint a bundle holds.
     pub fingerprint: Option<String>,
+    /// How many words hold whitespace (see `text::count_holding_whitespace`).
+    pub tokens_with_whitespace: usize,
 }
 
 impl VectorsInfo {
@@ -71,6 +73,14 @@ impl VectorsInfo {
         counts: bool,
         fingerprint: Option<String>,
     ) -> VectorsInfo {
-        VectorsInfo { format, words: emb.len(), dim: emb.dim(), bytes, counts, fingerprint }
+        VectorsInfo {
+            format,
+            words: emb.len(),
+            dim: emb.dim(),
+            bytes,
+            counts,
+            fingerprint,
+            tokens_with_whitespace: count_holding_whitespace(emb.words()),
+        }
     }
 }

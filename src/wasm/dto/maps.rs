@@ -139,10 +139,13 @@ pub struct LayoutProgressDto {
     pub iteration: usize,
     pub iterations: usize,
     pub done: bool,
+    /// The run started from the map before it (the vectors moved on), not from a PCA of the
+    /// words: its frames show words moving, where a cold start's show the layout finding its shape.
+    pub warm: bool,
 }
 
 impl LayoutProgressDto {
-    pub fn new(phase: LayoutPhase, progress: LayoutProgress) -> LayoutProgressDto {
+    pub fn new(phase: LayoutPhase, progress: LayoutProgress, warm: bool) -> LayoutProgressDto {
         let phase_name = match phase {
             LayoutPhase::Neighbours => "neighbours",
             LayoutPhase::Affinities => "affinities",
@@ -154,6 +157,7 @@ impl LayoutProgressDto {
             iteration: progress.iteration,
             iterations: progress.iterations,
             done: phase == LayoutPhase::Layout && progress.is_done(),
+            warm,
         }
     }
 }

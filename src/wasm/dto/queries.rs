@@ -20,6 +20,21 @@ impl From<Neighbour> for NeighbourDto {
     }
 }
 
+/// Vocabulary words holding a search's text: how many there are, and the most frequent of
+/// them with their frequency ranks.
+#[derive(Debug, Serialize, Tsify)]
+pub struct VocabMatchesDto {
+    pub count: usize,
+    pub words: Vec<RankedWordDto>,
+}
+
+/// A word and its frequency rank (0 = most frequent).
+#[derive(Debug, Serialize, Tsify)]
+pub struct RankedWordDto {
+    pub word: String,
+    pub rank: usize,
+}
+
 /// Both analogy methods' answers.
 #[derive(Debug, Serialize, Tsify)]
 #[serde(rename_all = "camelCase")]

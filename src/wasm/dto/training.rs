@@ -7,7 +7,9 @@ use tsify::Tsify;
 use crate::error::Result;
 use crate::io::json;
 use crate::params::{RunParams, TokenizerSpec};
-use crate::text::{BpeConfig, BpeMode, BpeProgress, Corpus, Tokenizer, VocabConfig, WordTokenizer};
+use crate::text::{
+    BpeConfig, BpeMode, BpeProgress, Corpus, Tokenizer, VocabConfig, WordTokenizer, count_holding_whitespace,
+};
 use crate::train::{Progress, TrainConfig};
 
 /// Training parameters as the page's form sends them; a missing field takes its default.
@@ -146,6 +148,8 @@ pub struct CorpusStats {
     pub fingerprint: String,
     /// Why the vectors will be noise, when the text is too small to learn from (`TooSmall`).
     pub too_small: Option<String>,
+    /// How many vocabulary tokens hold whitespace (see `text::count_holding_whitespace`).
+    pub tokens_with_whitespace: usize,
 }
 
 impl CorpusStats {
@@ -166,6 +170,7 @@ impl CorpusStats {
             min_count,
             fingerprint,
             too_small: corpus.too_small().map(|verdict| verdict.to_string()),
+            tokens_with_whitespace: count_holding_whitespace(corpus.vocab().words()),
         }
     }
 }

@@ -23,6 +23,8 @@ pub(super) struct LayoutRun {
     n_words: usize,
     /// Iterations or epochs in all.
     iterations: usize,
+    /// Whether it started from the coordinates of the run before it.
+    warm: bool,
     state: LayoutState,
     /// The k-means colours of its words, when the spec asks for them (computed once, from
     /// the vectors the map is built from).
@@ -57,8 +59,11 @@ impl LayoutRun {
             LayoutState::Building { builder, .. } => LayoutProgressDto::new(
                 builder.phase(),
                 LayoutProgress { iteration: 0, iterations: self.iterations },
+                self.warm,
             ),
-            LayoutState::Running(layout) => LayoutProgressDto::new(LayoutPhase::Layout, layout.progress()),
+            LayoutState::Running(layout) => {
+                LayoutProgressDto::new(LayoutPhase::Layout, layout.progress(), self.warm)
+            }
         }
     }
 
@@ -191,6 +196,7 @@ impl Session {
             embeddings,
             n_words,
             iterations,
+            warm: initial.is_some(),
             state: LayoutState::Building { builder, initial },
             clusters,
             pacer: Pacer::new(FIRST_BUILD_UNITS),

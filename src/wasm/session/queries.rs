@@ -1,5 +1,5 @@
 //! Queries on the vectors: where a token came from, nearest neighbours, analogies,
-//! completions of a prefix, and a word's neighbours at each epoch end.
+//! completions of a prefix, the words holding a text, and a word's neighbours at each epoch end.
 
 use wasm_bindgen::prelude::*;
 
@@ -7,7 +7,7 @@ use super::{Session, js_error, no_text, to_js};
 use crate::error::Error;
 use crate::text::concordance;
 use crate::vectors::AnalogyMethod;
-use crate::wasm::dto::{AnalogyDto, MergeDto, NeighbourDto, TokenInfoDto};
+use crate::wasm::dto::{AnalogyDto, MergeDto, NeighbourDto, RankedWordDto, TokenInfoDto, VocabMatchesDto};
 
 #[wasm_bindgen]
 impl Session {
@@ -70,5 +70,16 @@ impl Session {
     pub fn complete(&mut self, prefix: &str, limit: usize) -> Result<Vec<String>, JsError> {
         let emb = self.embeddings()?;
         Ok(emb.complete(prefix, limit).into_iter().map(|i| emb.word(i).to_string()).collect())
+    }
+
+    /// Vocabulary words holding `needle` (any case), for a search on the map that the words
+    /// shown do not answer: how many, and up to `limit` of them, most frequent first, with
+    /// their ranks (`VocabMatchesDto`).
+    pub fn find_words(&mut self, needle: &str, limit: usize) -> Result<JsValue, JsError> {
+        let emb = self.embeddings()?;
+        let (count, found) = emb.containing(needle, limit);
+        let words =
+            found.into_iter().map(|rank| RankedWordDto { word: emb.word(rank).to_string(), rank }).collect();
+        to_js(&VocabMatchesDto { count, words })
     }
 }
