@@ -330,7 +330,7 @@ export class Controller {
   /**
    * Opens a text: the worker reads it first, and only a text it takes replaces what is open.
    * A file it refuses (not text, too large) leaves the text or vectors from before, and says
-   * why in the Text card (see `refused`).
+   * why in the card of the text (see `refused`).
    * @param {Source} source @param {string} name @param {object|null} preset
    */
   async open(source, name, preset) {
@@ -394,7 +394,7 @@ export class Controller {
   /**
    * Tokenizes with the form's parameters (or `params`, those a training starts with) and
    * shows the statistics; true when it worked. `opening`: the text was just opened, so a
-   * failure is the text's refusal, said in the Text card too. With BPE, only once the merges are learned
+   * failure is the text's refusal, said in the card of the text too. With BPE, only once the merges are learned
    * (`train` learns them first).
    */
   async prepare(params = this.params.checked(), opening = false) {

@@ -56,7 +56,7 @@ export class SourcePanel {
   }
 
   /**
-   * Why the text chosen was refused, in the Text card (the page's notice may be out of
+   * Why the text chosen was refused, in the card of the text (the page's notice may be out of
    * sight); null hides it.
    * @param {string|null} message
    */
