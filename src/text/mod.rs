@@ -14,6 +14,7 @@ mod bpe;
 mod concordance;
 mod decode;
 mod interner;
+mod spelling;
 mod tokenize;
 mod vocab;
 
@@ -24,6 +25,7 @@ pub use bpe::{
 pub use concordance::concordance;
 pub use decode::{Decoded, Encoding, decode_text};
 pub use interner::Words;
+pub use spelling::{MAX_SUGGESTIONS, max_edits, nearest_spellings};
 pub use tokenize::{WhitespaceTokenizer, WordTokenizer};
 pub use vocab::{Corpus, CorpusBuilder, CutReport, Vocab, VocabConfig};
 
