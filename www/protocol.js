@@ -8,7 +8,7 @@
 // small constants at the end.
 //
 // Requests carry a numeric `id`; the worker answers each with one reply of the same `type`
-// and `id` (`state` for train, pause and stop), or with `{ type: 'error', id, message }`. Messages the worker sends by
+// and `id` (`state` for train, pause and stop), or with `{ type: 'error', id, message, parts }`. Messages the worker sends by
 // itself while training (progress, projections, state changes) have no `id`.
 
 /**
@@ -70,6 +70,8 @@
  *   `concordance` lines of the text where it occurs, without their line breaks
  * @typedef {import('./pkg/embedscope.js').NeighbourDto} Neighbour  one answer of a neighbour or
  *   analogy query; `rank` is the word's frequency rank
+ * @typedef {import('./pkg/embedscope.js').MessagePartDto} MessagePart  a piece of the message of
+ *   words the vocabulary lacks: text, or (`replaces` not null) a spelling it holds for that word
  * @typedef {import('./pkg/embedscope.js').SectionDto} SectionScore
  * @typedef {import('./pkg/embedscope.js').AnalogyReportDto} AnalogyReport  `worst`: wrongly
  *   answered questions `[a, b, c, expected]`, the expected word's rank largest first
@@ -254,8 +256,10 @@
  * @typedef {{type: 'evaluate', id: number, report: EvaluationReport}} EvaluateReply
  * @typedef {{type: 'export', id: number, bytes: Uint8Array}} ExportReply
  *   the file's bytes, their buffer transferred, not copied
- * @typedef {{type: 'error', id: number|null, message: string}} ErrorMessage
- *   a request failed (or training did, with `id` null); the worker goes on
+ * @typedef {{type: 'error', id: number|null, message: string, parts?: MessagePart[]|null}} ErrorMessage
+ *   a request failed (or training did, with `id` null); the worker goes on. `parts`: for words
+ *   the vocabulary lacks, the message in parts with the spellings it holds for them (else null or absent);
+ *   the page's `Error` carries them as `parts` too
  * @typedef {{type: 'fatal', message: string}} FatalMessage
  *   the wasm instance trapped (a Rust panic); the page must start a new worker
  * @typedef {ReadyMessage|PreparedReply|LearnBpeReply|BpeProgressMessage|StateMessage

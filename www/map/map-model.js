@@ -11,6 +11,7 @@
 import { default_map_spec } from '../pkg/embedscope.js';
 import { CATEGORIES, DIMMED, FREQUENCY_BASE, FREQUENCY_STEPS, MATCH, PLAIN } from './palette.js';
 import { isWordsShown } from './map-panel.js';
+import { failureParts } from '../shared/failure.js';
 
 /** Matches listed by name under the search box. */
 const LISTED_MATCHES = 12;
@@ -153,7 +154,7 @@ export class MapModel {
       const instead = wanted && changes.method !== previous.method
         ? ` The map still shows ${METHOD_NAMES[previous.method] ?? 'principal components'}.`
         : '';
-      this.panel.showAxesMessage(`${error.message[0].toUpperCase()}${error.message.slice(1)}.${instead}`);
+      this.panel.showAxesMessage([...failureParts(error), ...(instead ? [{ text: instead, replaces: null }] : [])]);
     }
     this.note = null;
     this.panel.showIsolated(this.settings.isolate ? this.settings.isolate.length : null);
@@ -171,7 +172,7 @@ export class MapModel {
       this.panel.showAxesMessage('');
     } catch (error) {
       this.settings = { ...this.settings, axes: { x: null, y: null }, isolate: null };
-      this.panel.showAxesMessage(`Back to principal components: ${error.message}.`);
+      this.panel.showAxesMessage(failureParts(error, 'Back to principal components: '));
       await this.fetchFrame(true).catch(() => {});
     }
     this.panel.showIsolated(null);

@@ -19,5 +19,5 @@ mod training;
 pub use evaluation::{EvalProgressDto, analogy_report_dto, similarity_report_dto};
 pub use files::{TextInfo, VectorsInfo};
 pub use maps::{AxesDto, LayoutFrameDto, LayoutProgressDto, MapSpecDto, ProjectionDto};
-pub use queries::{AnalogyDto, MergeDto, NeighbourDto, TokenInfoDto};
+pub use queries::{AnalogyDto, MergeDto, MessagePartDto, NeighbourDto, TokenInfoDto};
 pub use training::{BpeProgressDto, CorpusStats, Params, ProgressDto};
