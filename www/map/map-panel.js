@@ -148,9 +148,11 @@ export class MapPanel {
       ask();
     });
     bindSuggestions($('axes-message'), (suggested, replaces) => {
+      // Only an axis word is typed here (isolated words come from the map or a link).
       const replaced = ids.filter((id) => word(id) === replaces);
+      if (!replaced.length) return;
       for (const id of replaced) $(id).value = displayToken(suggested);
-      if (replaced.length) $(replaced[0]).focus();
+      $(replaced[0]).focus();
       ask();
     });
     $('axes-clear').addEventListener('click', () => {
