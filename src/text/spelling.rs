@@ -11,9 +11,9 @@
 //! own "did you mean" (`max(n, 3) / 3`: one edit up to five characters, two up to eight),
 //! capped at three. A word whose length differs by more than that is skipped before any
 //! distance is computed, a distance stops as soon as it exceeds the bound, and once the
-//! answer is full only nearer words are measured: a search of 250,000 words takes
-//! milliseconds (a long word, with three edits allowed, the most), where computing every
-//! distance in full took a tenth of a second or more.
+//! answer is full only nearer words are measured: a search of 250,000 words takes a few
+//! milliseconds, a few tens for a long word (three edits allowed), where computing every
+//! distance in full took up to ten times as long.
 
 /// The most spellings offered for an unknown word.
 pub const MAX_SUGGESTIONS: usize = 3;
@@ -74,8 +74,8 @@ fn fold(word: &str) -> impl Iterator<Item = char> + '_ {
 /// The optimal string alignment distance within a bound, its three rows kept between calls.
 ///
 /// Written here rather than taken from `strsim` (whose `osa_distance` the tests check it
-/// against): strsim fills every cell of the table and allocates its rows for each pair, three
-/// to ten times slower over 250,000 words. Within a bound `k` only the cells at most `k` off
+/// against): strsim fills every cell of the table and allocates its rows for each pair, up to
+/// ten times slower over 250,000 words. Within a bound `k` only the cells at most `k` off
 /// the diagonal can lie on a path of cost `k`, and once a whole row exceeds `k` so does the
 /// distance.
 #[derive(Default)]
