@@ -1,10 +1,10 @@
 //! The nearest spellings of a word a vocabulary lacks: the "did you mean" of every query.
 //!
 //! Two words are compared lowercased, by the optimal string alignment distance (the
-//! restricted Damerau–Levenshtein distance): inserting,
-//! deleting or substituting a character, or swapping two adjacent ones, is one edit. So the
-//! same word in another case ("france" for "France") is 0 edits away and comes first, and
-//! "Egpyt" is one edit from "Egypt". Words as near as each other come most frequent first,
+//! restricted Damerau–Levenshtein distance): inserting, deleting or substituting a
+//! character, or swapping two adjacent ones, is one edit. So the same word in another case
+//! ("france" for "France") is 0 edits away and comes first, and "Egpyt" is one edit from
+//! "Egypt". Words as near as each other come most frequent first,
 //! which in a vocabulary is the lower index.
 //!
 //! An `n`-character word is matched within [`max_edits`]`(n)` edits, rustc's bound for its
