@@ -12,8 +12,8 @@
 //! capped at three. A word whose length differs by more than that is skipped before any
 //! distance is computed, a distance stops as soon as it exceeds the bound, and once the
 //! answer is full only nearer words are measured: a search of 250,000 words takes a few
-//! milliseconds, a few tens for a long word (three edits allowed), where computing every
-//! distance in full took up to ten times as long.
+//! milliseconds, up to about twenty for a long word (three edits allowed) with few words
+//! near it, where computing every distance in full took several times as long.
 
 /// The most spellings offered for an unknown word.
 pub const MAX_SUGGESTIONS: usize = 3;
@@ -36,21 +36,37 @@ pub fn nearest_spellings(word: &str, vocabulary: &[String], limit: usize) -> Vec
         return Vec::new();
     }
     let wanted: Vec<char> = fold(word).collect();
+    // Most words are ASCII: those are compared as bytes, lowercased without decoding.
+    let wanted_bytes: Option<Vec<u8>> =
+        wanted.iter().all(char::is_ascii).then(|| wanted.iter().map(|&c| c as u8).collect());
     let mut bound = max_edits(wanted.len());
     let mut osa = Osa::default();
-    let mut candidate: Vec<char> = Vec::new();
+    let (mut chars, mut bytes): (Vec<char>, Vec<u8>) = (Vec::new(), Vec::new());
     // (distance, index), ordered; at most `limit`.
     let mut nearest: Vec<(usize, usize)> = Vec::with_capacity(limit + 1);
     for (idx, spelling) in vocabulary.iter().enumerate() {
         // Lowercased, a word has at most as many characters as it has bytes, and an ASCII word
         // exactly as many: most words are skipped by their length alone.
-        let too_short = spelling.len() + bound < wanted.len();
-        if too_short || (spelling.len() > wanted.len() + bound && spelling.is_ascii()) || spelling == word {
+        if spelling.len() + bound < wanted.len() || spelling == word {
             continue;
         }
-        candidate.clear();
-        candidate.extend(fold(spelling));
-        let Some(distance) = osa.distance_within(&wanted, &candidate, bound) else { continue };
+        let ascii = spelling.is_ascii();
+        if ascii && spelling.len() > wanted.len() + bound {
+            continue;
+        }
+        let distance = match &wanted_bytes {
+            Some(wanted_bytes) if ascii => {
+                bytes.clear();
+                bytes.extend(spelling.bytes().map(|b| b.to_ascii_lowercase()));
+                osa.distance_within(wanted_bytes, &bytes, bound)
+            }
+            _ => {
+                chars.clear();
+                chars.extend(fold(spelling));
+                osa.distance_within(&wanted, &chars, bound)
+            }
+        };
+        let Some(distance) = distance else { continue };
         // Later words lose ties: they go after the ones as near.
         let at = nearest.partition_point(|&(d, _)| d <= distance);
         nearest.insert(at, (distance, idx));
@@ -74,8 +90,8 @@ fn fold(word: &str) -> impl Iterator<Item = char> + '_ {
 /// The optimal string alignment distance within a bound, its three rows kept between calls.
 ///
 /// Written here rather than taken from `strsim` (whose `osa_distance` the tests check it
-/// against): strsim fills every cell of the table and allocates its rows for each pair, up to
-/// ten times slower over 250,000 words. Within a bound `k` only the cells at most `k` off
+/// against): strsim fills every cell of the table and allocates its rows for each pair, several
+/// times slower over 250,000 words. Within a bound `k` only the cells at most `k` off
 /// the diagonal can lie on a path of cost `k`, and once a whole row exceeds `k` so does the
 /// distance.
 #[derive(Default)]
@@ -91,20 +107,25 @@ const FAR: usize = usize::MAX / 2;
 impl Osa {
     /// The distance of `a` and `b` (insertions, deletions, substitutions and swaps of two
     /// adjacent characters, each substring edited once), or None when it exceeds `bound`.
-    fn distance_within(&mut self, a: &[char], b: &[char], bound: usize) -> Option<usize> {
+    fn distance_within<T: Copy + PartialEq>(&mut self, a: &[T], b: &[T], bound: usize) -> Option<usize> {
         let (n, m) = (a.len(), b.len());
         if n.abs_diff(m) > bound {
             return None;
         }
         let Osa { before, previous, current } = self;
+        // Each row is read only within the band and one cell past it, which each row writes
+        // first: what the rows held before needs no clearing.
         for row in [&mut *before, &mut *previous, &mut *current] {
-            row.clear();
-            row.resize(m + 2, FAR);
+            if row.len() < m + 2 {
+                row.resize(m + 2, FAR);
+            }
         }
         // Row 0: j insertions, within the band.
-        for (j, cell) in previous.iter_mut().enumerate().take(m.min(bound) + 1) {
+        let band = m.min(bound);
+        for (j, cell) in previous.iter_mut().enumerate().take(band + 1) {
             *cell = j;
         }
+        previous[band + 1] = FAR;
         for i in 1..=n {
             let (lo, hi) = (i.saturating_sub(bound).max(1), (i + bound).min(m));
             current[lo - 1] = if lo == 1 && i <= bound { i } else { FAR };
