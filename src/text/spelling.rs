@@ -227,6 +227,11 @@ mod tests {
             ("abcdef", "badcfe", 2, None),
             ("same", "same", 0, Some(0)),
             ("same", "some", 0, None),
+            // The rows are kept from pair to pair: a 0 left past the band must not count.
+            ("ab", "ab", 1, Some(0)),
+            ("x", "yz", 1, None),
+            ("abcde", "abcde", 1, Some(0)),
+            ("xy", "pqr", 1, None),
         ];
         let mut osa = Osa::default();
         for (a, b, bound, expected) in cases {
@@ -244,22 +249,23 @@ mod tests {
         }
     }
 
-    /// Every word over three letters up to five long, and queries over four letters: the
-    /// search (its length filter, its shrinking bound) answers what ranking every word does.
+    /// Every word over four letters up to five long, and queries over five letters, some of
+    /// either outside ASCII: the search (its length filter, its shrinking bound, its rows kept
+    /// from word to word) answers what ranking every word does.
     #[test]
     fn nearest_spellings_equal_a_ranking_of_every_word() {
         let mut vocabulary = Vec::new();
         let mut level = vec![String::new()];
         for _ in 0..5 {
-            level = level.iter().flat_map(|w| ['a', 'b', 'C'].map(|c| format!("{w}{c}"))).collect();
+            level = level.iter().flat_map(|w| ['a', 'b', 'C', 'É'].map(|c| format!("{w}{c}"))).collect();
             vocabulary.extend(level.iter().cloned());
         }
         let mut state = 0x9e37_79b9_u32;
-        for _ in 0..300 {
+        for _ in 0..500 {
             state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
             let len = 1 + (state >> 8) as usize % 9;
             let query: String =
-                (0..len).map(|i| ['a', 'B', 'c', 'd'][(state >> (i * 3 % 24)) as usize % 4]).collect();
+                (0..len).map(|i| ['a', 'B', 'c', 'd', 'é'][(state >> (i * 3 % 24)) as usize % 5]).collect();
             let wanted = query.to_lowercase();
             let mut ranked: Vec<(usize, usize)> = (vocabulary.iter().enumerate())
                 .filter(|(_, w)| **w != query)
