@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use crate::text::{MAX_SUGGESTIONS, nearest_spellings};
+
 /// Everything that can go wrong in the core.
 ///
 /// Errors derive `PartialEq` so tests can `assert_eq!` on them.
@@ -45,8 +47,9 @@ pub enum Error {
     NoContext { sample: Option<f64>, windows: f64 },
     /// Occurs when training produces NaN or infinity, usually because `alpha` is too large.
     Diverged { epoch: u32, tokens_done: u64 },
-    /// Occurs when a query names words that are not in the vocabulary; lists each of them.
-    UnknownWords(Vec<String>),
+    /// Occurs when a query names words that are not in the vocabulary; lists each of them,
+    /// with the vocabulary's nearest spellings of it.
+    UnknownWords(Vec<UnknownWord>),
     /// Occurs when the neighbours of a word whose vector is all zeros are asked for: it has
     /// no direction, so its cosine with every word is undefined (a vectors file may hold such).
     NoDirection { word: String },
@@ -149,9 +152,14 @@ impl fmt::Display for Error {
                  lower the learning rate alpha"
             ),
             Error::UnknownWords(words) => {
-                let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
-                let verb = if words.len() == 1 { "is" } else { "are" };
-                write!(f, "{} {verb} not in the vocabulary", quoted.join(" and "))
+                let mut result = Ok(());
+                unknown_words_message(words, &mut |part| {
+                    result = result.and_then(|()| match part {
+                        MessagePart::Text(text) => f.write_str(text),
+                        MessagePart::Suggestion { word, .. } => write!(f, "'{word}'"),
+                    });
+                });
+                result
             }
             Error::NoDirection { word } => write!(
                 f,
@@ -170,6 +178,68 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+/// A word a query named that the vocabulary lacks, with the vocabulary's nearest spellings of
+/// it, nearest first (perhaps none).
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnknownWord {
+    pub word: String,
+    pub suggestions: Vec<String>,
+}
+
+impl UnknownWord {
+    /// `word`, with up to [`MAX_SUGGESTIONS`] nearest spellings of it in `vocabulary` (see
+    /// [`nearest_spellings`]). **Unchecked precondition:** `vocabulary` is ordered most
+    /// frequent first.
+    pub fn new(word: &str, vocabulary: &[String]) -> UnknownWord {
+        let suggestions = nearest_spellings(word, vocabulary, MAX_SUGGESTIONS);
+        UnknownWord {
+            word: word.to_string(),
+            suggestions: suggestions.into_iter().map(|i| vocabulary[i].clone()).collect(),
+        }
+    }
+}
+
+/// A piece of the message of [`Error::UnknownWords`]: text, or a spelling suggested for the
+/// unknown word `replaces`, which a CLI quotes and the page shows as a button that uses it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum MessagePart<'a> {
+    Text(&'a str),
+    Suggestion { word: &'a str, replaces: &'a str },
+}
+
+/// The one wording of [`Error::UnknownWords`], in pieces, so that the CLI and the page say
+/// the same: "'qeen' is not in the vocabulary. Did you mean 'queen' or 'Queen'?"; with several
+/// words, "'x' and 'y' are not in the vocabulary. For 'x', did you mean …?"
+pub fn unknown_words_message<'a>(words: &'a [UnknownWord], part: &mut impl FnMut(MessagePart<'a>)) {
+    use MessagePart::{Suggestion, Text};
+    for (i, unknown) in words.iter().enumerate() {
+        part(Text(if i == 0 { "'" } else { " and '" }));
+        part(Text(&unknown.word));
+        part(Text("'"));
+    }
+    part(Text(if words.len() == 1 { " is not in the vocabulary" } else { " are not in the vocabulary" }));
+    for (i, unknown) in words.iter().filter(|w| !w.suggestions.is_empty()).enumerate() {
+        if i == 0 {
+            part(Text("."));
+        }
+        if words.len() == 1 {
+            part(Text(" Did you mean "));
+        } else {
+            part(Text(" For '"));
+            part(Text(&unknown.word));
+            part(Text("', did you mean "));
+        }
+        let n = unknown.suggestions.len();
+        for (j, word) in unknown.suggestions.iter().enumerate() {
+            if j > 0 {
+                part(Text(if j + 1 == n { " or " } else { ", " }));
+            }
+            part(Suggestion { word, replaces: &unknown.word });
+        }
+        part(Text("?"));
+    }
+}
 
 impl From<std::io::Error> for Error {
     fn from(err: std::io::Error) -> Self {
@@ -240,5 +310,54 @@ mod tests {
         assert_eq!(shorten("short"), "short");
         assert_eq!(shorten("Jesus\n"), "Jesus\\n");
         assert_eq!(shorten(&"é".repeat(50)), format!("{}…", "é".repeat(40)));
+    }
+
+    #[test]
+    fn unknown_words_are_named_with_their_suggestions() {
+        let unknown = |word: &str, suggestions: &[&str]| UnknownWord {
+            word: word.to_string(),
+            suggestions: suggestions.iter().map(|s| s.to_string()).collect(),
+        };
+        let cases: &[(&[UnknownWord], &str)] = &[
+            (&[unknown("yeti", &[])], "'yeti' is not in the vocabulary"),
+            (&[unknown("pony", &[]), unknown("yeti", &[])], "'pony' and 'yeti' are not in the vocabulary"),
+            (&[unknown("france", &["France"])], "'france' is not in the vocabulary. Did you mean 'France'?"),
+            (
+                &[unknown("qeen", &["queen", "Queen", "quern"])],
+                "'qeen' is not in the vocabulary. Did you mean 'queen', 'Queen' or 'quern'?",
+            ),
+            (
+                &[
+                    unknown("france", &["France"]),
+                    unknown("yeti", &[]),
+                    unknown("Egpyt", &["Egypt", "egypt"]),
+                ],
+                "'france' and 'yeti' and 'Egpyt' are not in the vocabulary. For 'france', did you mean \
+                 'France'? For 'Egpyt', did you mean 'Egypt' or 'egypt'?",
+            ),
+        ];
+        for (words, expected) in cases {
+            assert_eq!(Error::UnknownWords(words.to_vec()).to_string(), *expected);
+        }
+    }
+
+    #[test]
+    fn a_suggestion_is_a_part_that_names_the_word_it_replaces() {
+        let words = [UnknownWord { word: "Egpyt".into(), suggestions: vec!["Egypt".into()] }];
+        let mut parts = Vec::new();
+        unknown_words_message(&words, &mut |part| parts.push(part));
+        let suggestions: Vec<_> =
+            parts.iter().filter(|p| matches!(p, MessagePart::Suggestion { .. })).collect();
+        assert_eq!(suggestions, [&MessagePart::Suggestion { word: "Egypt", replaces: "Egpyt" }]);
+    }
+
+    #[test]
+    fn an_unknown_word_finds_its_suggestions_in_the_vocabulary() {
+        let vocabulary: Vec<String> = ["the", "France", "french"].map(String::from).to_vec();
+        let found = UnknownWord::new("france", &vocabulary);
+        assert_eq!(
+            found,
+            UnknownWord { word: "france".into(), suggestions: vec!["France".into(), "french".into()] }
+        );
     }
 }

@@ -49,7 +49,7 @@ pub mod text;
 pub mod train;
 pub mod vectors;
 
-pub use error::{Error, Result};
+pub use error::{Error, MessagePart, Result, UnknownWord, unknown_words_message};
 pub use fingerprint::fingerprint;
 pub use vectors::Embeddings;
 

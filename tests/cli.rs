@@ -180,6 +180,11 @@ fn errors_are_one_line_and_exit_non_zero() {
         (&["train", &corpus, "--out", vectors, "--min-count", "100000"], "try min_count <= "),
         (&["train", empty, "--out", vectors], "holds no tokens"),
         (&["neighbours", vectors, "unicorn"], "'unicorn' is not in the vocabulary"),
+        (&["neighbours", vectors, "Red"], "'Red' is not in the vocabulary. Did you mean 'red'?"),
+        (
+            &["analogy", vectors, "red", "Blue", "dgo"],
+            "'Blue' and 'dgo' are not in the vocabulary. For 'Blue', did you mean 'blue'? For 'dgo', did you mean 'dog'?",
+        ),
         (&["neighbours", missing, "red"], "cannot open"),
         (&["neighbours", &corpus, "red"], "malformed vectors file, line 1"),
         (&["analogy", vectors, "red", "pony", "unicorn"], "'pony' and 'unicorn' are not in the vocabulary"),

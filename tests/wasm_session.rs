@@ -151,6 +151,12 @@ fn bad_input_gets_a_message_naming_the_problem() {
     assert!(error_message(session.neighbours("unicorn", 3)).contains("'unicorn' is not in the vocabulary"));
     let message = error_message(session.analogy("king", "pony", "unicorn", 3));
     assert!(message.contains("'pony' and 'unicorn'"), "{message}");
+    // A word in another case: the error's parts offer the spelling the vocabulary holds.
+    let err: JsValue = session.neighbours("KING", 3).expect_err("an unknown word").into();
+    let parts = Array::from(&field(&err, "parts"));
+    let suggestion = parts.iter().find(|part| !field(part, "replaces").is_null()).expect("a suggestion");
+    assert_eq!(field(&suggestion, "text").as_string().as_deref(), Some("king"));
+    assert_eq!(field(&suggestion, "replaces").as_string().as_deref(), Some("KING"));
 }
 
 #[wasm_bindgen_test]

@@ -8,7 +8,7 @@
 // small constants at the end.
 //
 // Requests carry a numeric `id`; the worker answers each with one reply of the same `type`
-// and `id` (`state` for train, pause and stop), or with `{ type: 'error', id, message }`. Messages the worker sends by
+// and `id` (`state` for train, pause and stop), or with `{ type: 'error', id, message, parts }`. Messages the worker sends by
 // itself while training (progress, projections, state changes) have no `id`.
 
 /**
@@ -73,6 +73,8 @@
  *   analogy query; `rank` is the word's frequency rank
  * @typedef {import('./pkg/embedscope.js').VocabMatchesDto} VocabMatches  how many words of the
  *   vocabulary hold a search's text, and the most frequent of them with their `rank` (0 = most frequent)
+ * @typedef {import('./pkg/embedscope.js').MessagePartDto} MessagePart  a piece of the message of
+ *   words the vocabulary lacks: text, or (`replaces` not null) a spelling it holds for that word
  * @typedef {import('./pkg/embedscope.js').SectionDto} SectionScore
  * @typedef {import('./pkg/embedscope.js').AnalogyReportDto} AnalogyReport  `worst`: wrongly
  *   answered questions `[a, b, c, expected]`, the expected word's rank largest first
@@ -269,8 +271,10 @@
  * @typedef {{type: 'evaluate', id: number, report: EvaluationReport}} EvaluateReply
  * @typedef {{type: 'export', id: number, bytes: Uint8Array}} ExportReply
  *   the file's bytes, their buffer transferred, not copied
- * @typedef {{type: 'error', id: number|null, message: string}} ErrorMessage
- *   a request failed (or training did, with `id` null); the worker goes on
+ * @typedef {{type: 'error', id: number|null, message: string, parts?: MessagePart[]|null}} ErrorMessage
+ *   a request failed (or training did, with `id` null); the worker goes on. `parts`: for words
+ *   the vocabulary lacks, the message in parts with the spellings it holds for them (else null or absent);
+ *   the page's `Error` carries them as `parts` too
  * @typedef {{type: 'fatal', message: string}} FatalMessage
  *   the wasm instance trapped (a Rust panic); the page must start a new worker
  * @typedef {ReadyMessage|PreparedReply|TextReply|LearnBpeReply|BpeProgressMessage|StateMessage

@@ -613,6 +613,11 @@ mod tests {
                 "'unicorn' and 'pony' are not in the vocabulary",
             ),
             (isolate(&["a", "b", "yeti"]), "'yeti' is not in the vocabulary"),
+            // An axis word in another case: that case first, then the words one edit away.
+            (
+                spec(along("a", "B"), Axis::Component(0)),
+                "'B' is not in the vocabulary. Did you mean 'b', 'a' or 'c'?",
+            ),
             (
                 isolate(&["a", "a"]),
                 "invalid isolate = 1 word: expected at least 2 words to fit principal components on",

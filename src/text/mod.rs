@@ -19,6 +19,7 @@ mod decode;
 mod interner;
 mod markup;
 mod small;
+mod spelling;
 mod tokenize;
 mod vocab;
 
@@ -31,6 +32,7 @@ pub use decode::{Decoded, Encoding, decode_text};
 pub use interner::Words;
 pub use markup::{MARKUP_FRACTION, Markup, MarkupKind};
 pub use small::{MIN_TRAINING_TOKENS, MIN_VOCAB_SIZE, TooSmall};
+pub use spelling::{MAX_SUGGESTIONS, max_edits, nearest_spellings};
 pub use tokenize::{WhitespaceTokenizer, WordTokenizer};
 pub use vocab::{Corpus, CorpusBuilder, CutReport, Vocab, VocabConfig};
 

@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, UnknownWord};
 use crate::linalg;
 use crate::text::Words;
 
@@ -97,9 +97,15 @@ impl Embeddings {
         self.words.id(word).map(|id| id as usize)
     }
 
-    /// Like [`Embeddings::index_of`], but an unknown word is an [`Error::UnknownWords`].
+    /// Like [`Embeddings::index_of`], but an unknown word is an [`Error::UnknownWords`] with
+    /// the nearest spellings of it.
     pub fn try_index_of(&self, word: &str) -> Result<usize> {
-        self.index_of(word).ok_or_else(|| Error::UnknownWords(vec![word.to_string()]))
+        self.index_of(word).ok_or_else(|| Error::UnknownWords(vec![self.unknown(word)]))
+    }
+
+    /// `word`, which the vocabulary lacks, with the nearest spellings of it that it holds.
+    pub fn unknown(&self, word: &str) -> UnknownWord {
+        UnknownWord::new(word, self.words())
     }
 
     /// The raw vector at `word_idx`. **Unchecked precondition:** `word_idx < len()`.
@@ -190,7 +196,8 @@ mod tests {
         assert_eq!(e.unit_vector(0), &[0.6, 0.8]);
         assert_eq!(e.unit_vector(1), &[0.0, 0.0]);
         assert_eq!(e.complete("A", 5), vec![0]);
-        assert_eq!(e.try_index_of("c"), Err(Error::UnknownWords(vec!["c".into()])));
+        let unknown = UnknownWord { word: "c".into(), suggestions: words(&["a", "b"]) };
+        assert_eq!(e.try_index_of("c"), Err(Error::UnknownWords(vec![unknown])));
     }
 
     #[test]

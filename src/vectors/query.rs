@@ -22,7 +22,7 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use super::Embeddings;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, UnknownWord};
 use crate::linalg;
 
 /// One answer of a query: a word, its index and its score.
@@ -180,7 +180,8 @@ impl Embeddings {
         restrict.map_or(self.len(), |n| n.min(self.len()))
     }
 
-    /// The indices of `words`, or an error naming each missing word once, in input order.
+    /// The indices of `words`, or an error naming each missing word once, in input order,
+    /// with the nearest spellings of it.
     fn try_indices<const N: usize>(&self, words: [&str; N]) -> Result<[usize; N]> {
         let indices = self.try_indices_of(&words)?;
         Ok(std::array::from_fn(|i| indices[i]))
@@ -189,12 +190,12 @@ impl Embeddings {
     /// [`Embeddings::try_indices`] for any number of words.
     pub(crate) fn try_indices_of(&self, words: &[&str]) -> Result<Vec<usize>> {
         let mut indices = Vec::with_capacity(words.len());
-        let mut missing: Vec<String> = Vec::new();
+        let mut missing: Vec<UnknownWord> = Vec::new();
         for &word in words {
             match self.index_of(word) {
                 Some(idx) => indices.push(idx),
-                None if missing.iter().any(|m| m == word) => {}
-                None => missing.push(word.to_string()),
+                None if missing.iter().any(|m| m.word == word) => {}
+                None => missing.push(self.unknown(word)),
             }
         }
         if missing.is_empty() { Ok(indices) } else { Err(Error::UnknownWords(missing)) }
@@ -410,7 +411,12 @@ mod tests {
     #[test]
     fn unknown_words_are_all_listed_in_input_order() {
         let e = royals();
-        let unknown = |ws: &[&str]| Error::UnknownWords(ws.iter().map(|w| w.to_string()).collect());
+        // No word of the vocabulary is spelled near x, y or z.
+        let unknown = |ws: &[&str]| {
+            Error::UnknownWords(
+                ws.iter().map(|w| UnknownWord { word: w.to_string(), suggestions: vec![] }).collect(),
+            )
+        };
         assert_eq!(e.similarity("x", "king"), Err(unknown(&["x"])));
         assert_eq!(e.similarity("x", "y"), Err(unknown(&["x", "y"])));
         assert_eq!(e.neighbours("x", 1, None), Err(unknown(&["x"])));
@@ -419,6 +425,24 @@ mod tests {
         assert_eq!(analogy("man", "y", "z"), Err(unknown(&["y", "z"])));
         assert_eq!(analogy("x", "y", "z"), Err(unknown(&["x", "y", "z"])));
         assert_eq!(analogy("x", "king", "x"), Err(unknown(&["x"])));
+    }
+
+    #[test]
+    fn unknown_words_come_with_the_nearest_spellings() {
+        let e = royals();
+        let unknown = |word: &str, suggestions: &[&str]| UnknownWord {
+            word: word.to_string(),
+            suggestions: suggestions.iter().map(|s| s.to_string()).collect(),
+        };
+        assert_eq!(e.neighbours("Kign", 1, None), Err(Error::UnknownWords(vec![unknown("Kign", &["king"])])));
+        assert_eq!(
+            e.analogy("MAN", "qeen", "yeti", 1, AnalogyMethod::CosAdd, None),
+            Err(Error::UnknownWords(vec![
+                unknown("MAN", &["man"]),
+                unknown("qeen", &["queen"]),
+                unknown("yeti", &[])
+            ]))
+        );
     }
 
     #[test]

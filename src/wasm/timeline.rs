@@ -157,7 +157,7 @@ pub fn word_history(
     word: &str,
     k: usize,
 ) -> Result<JsValue, JsError> {
-    let word_idx = emb.try_index_of(word).map_err(|e| JsError::new(&e.to_string()))?;
+    let word_idx = emb.try_index_of(word).map_err(super::session::js_error)?;
     let rows = history.of_word(word_idx).ok_or_else(|| {
         JsError::new(&format!(
             "neighbours through time are kept for the {} most frequent words, and '{word}' is word {}",

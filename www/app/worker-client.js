@@ -39,7 +39,8 @@ export class WorkerClient {
   }
 
   /**
-   * Sends a request and resolves with its reply, or rejects with the worker's message.
+   * Sends a request and resolves with its reply, or rejects with the worker's message (an
+   * `Error` whose `parts`, for words the vocabulary lacks, suggest spellings: www/protocol.js).
    * Requests wait for the worker to be ready.
    */
   request(type, fields = {}) {
@@ -82,7 +83,7 @@ export class WorkerClient {
     const waiting = id != null && this.pending.get(id);
     if (waiting) {
       this.pending.delete(id);
-      if (message.type === 'error') waiting.reject(new Error(message.message));
+      if (message.type === 'error') waiting.reject(Object.assign(new Error(message.message), { parts: message.parts ?? null }));
       else waiting.resolve(message);
       return;
     }

@@ -12,6 +12,7 @@ import { default_map_spec } from '../pkg/embedscope.js';
 import { displayToken } from '../shared/tokens.js';
 import { CATEGORIES, DIMMED, FREQUENCY_BASE, FREQUENCY_STEPS, MATCH, PLAIN } from './palette.js';
 import { isWordsShown, WORDS_SHOWN } from './map-panel.js';
+import { failureParts } from '../shared/failure.js';
 
 /** Matches listed by name under the search box. */
 const LISTED_MATCHES = 12;
@@ -172,7 +173,7 @@ export class MapModel {
       const instead = wanted && changes.method !== previous.method
         ? ` The map still shows ${METHOD_NAMES[previous.method] ?? 'principal components'}.`
         : '';
-      this.panel.showAxesMessage(`${error.message[0].toUpperCase()}${error.message.slice(1)}.${instead}`);
+      this.panel.showAxesMessage([...failureParts(error), ...(instead ? [{ text: instead, replaces: null }] : [])]);
     }
     this.note = null;
     this.panel.showIsolated(this.settings.isolate ? this.settings.isolate.length : null);
@@ -190,7 +191,7 @@ export class MapModel {
       this.panel.showAxesMessage('');
     } catch (error) {
       this.settings = { ...this.settings, axes: { x: null, y: null }, isolate: null };
-      this.panel.showAxesMessage(`Back to principal components: ${error.message}.`);
+      this.panel.showAxesMessage(failureParts(error, 'Back to principal components: '));
       await this.fetchFrame(true).catch(() => {});
     }
     this.panel.showIsolated(null);

@@ -6,6 +6,9 @@
 import { displayToken, parseTypedToken } from '../shared/tokens.js';
 import { css } from './palette.js';
 import { $ } from '../shared/dom.js';
+import { bindSuggestions, messageNodes } from '../shared/failure.js';
+
+/** @typedef {import('../protocol.js').MessagePart} MessagePart */
 
 
 /** A `<button>` showing `word`, which calls `onClick(word)`. */
@@ -147,27 +150,41 @@ export class MapPanel {
   /**
    * `handler({x: [from, to]|null, y: [from, to]|null})` when word axes are asked for; an
    * axis with either word empty stays a principal component. "Principal components" clears both.
+   * A spelling suggested for an unknown axis word, clicked, replaces it and asks again.
    */
   bindWordAxes(handler) {
+    const ids = ['axis-x-from', 'axis-x-to', 'axis-y-from', 'axis-y-to'];
     const word = (id) => parseTypedToken($(id).value).trim();
     const axis = (from, to) => (word(from) && word(to) ? [word(from), word(to)] : null);
-    $('word-axes-form').addEventListener('submit', (event) => {
-      event.preventDefault();
+    const ask = () => {
       const axes = { x: axis('axis-x-from', 'axis-x-to'), y: axis('axis-y-from', 'axis-y-to') };
       if (!axes.x && !axes.y) {
         this.showAxesMessage('Give both words of an axis: from one word to another.');
         return;
       }
       handler(axes);
+    };
+    $('word-axes-form').addEventListener('submit', (event) => {
+      event.preventDefault();
+      ask();
+    });
+    bindSuggestions($('axes-message'), (suggested, replaces) => {
+      // Only an axis word is typed here (isolated words come from the map or a link).
+      const replaced = ids.filter((id) => word(id) === replaces);
+      if (!replaced.length) return;
+      for (const id of replaced) $(id).value = displayToken(suggested);
+      $(replaced[0]).focus();
+      ask();
     });
     $('axes-clear').addEventListener('click', () => {
-      for (const id of ['axis-x-from', 'axis-x-to', 'axis-y-from', 'axis-y-to']) $(id).value = '';
+      for (const id of ids) $(id).value = '';
       handler({ x: null, y: null });
     });
   }
 
-  showAxesMessage(text) {
-    $('axes-message').textContent = text;
+  /** Text under the map's settings, or a failure's parts with its suggested spellings as buttons. @param {string|MessagePart[]} message */
+  showAxesMessage(message) {
+    $('axes-message').replaceChildren(...messageNodes(message));
   }
 
   /**

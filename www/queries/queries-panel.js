@@ -7,8 +7,10 @@
 import { integer, ordinal, termsAndValues } from '../shared/format.js';
 import { displayToken, markToken, parseTypedToken, revealInvisible } from '../shared/tokens.js';
 import { $ } from '../shared/dom.js';
+import { bindSuggestions, messageNodes } from '../shared/failure.js';
 
 /** @typedef {import('../protocol.js').Neighbour} Neighbour */
+/** @typedef {import('../protocol.js').MessagePart} MessagePart */
 /** @typedef {import('../protocol.js').TokenInfo} TokenInfo */
 
 export class QueriesPanel {
@@ -42,11 +44,19 @@ export class QueriesPanel {
     }));
   }
 
-  /** `handler(word, k)` when the neighbours form is submitted (`word` may be empty). */
+  /**
+   * `handler(word, k)` when the neighbours form is submitted (`word` may be empty), or a
+   * spelling suggested for an unknown word is clicked: it goes into the Word field and is asked.
+   */
   bindSearch(handler) {
     $('neighbours-form').addEventListener('submit', (event) => {
       event.preventDefault();
       handler(parseTypedToken($('search').value), this.readK());
+    });
+    bindSuggestions($('neighbours-message'), (word) => {
+      this.setSearch(word);
+      $('search').focus();
+      handler(word, this.readK());
     });
   }
 
@@ -71,8 +81,9 @@ export class QueriesPanel {
     }
   }
 
-  showNeighboursMessage(text) {
-    $('neighbours-message').textContent = revealInvisible(text);
+  /** A message instead of neighbours: text, or a failure's parts with its suggested spellings as buttons. @param {string|MessagePart[]} message */
+  showNeighboursMessage(message) {
+    $('neighbours-message').replaceChildren(...messageNodes(message));
     $('neighbours-list').replaceChildren();
   }
 
@@ -103,13 +114,27 @@ export class QueriesPanel {
     }
   }
 
-  /** `handler(a, b, c)` when the analogy form is submitted with three words. */
+  /**
+   * `handler(a, b, c)` when the analogy form is submitted with three words, or a spelling
+   * suggested for an unknown word is clicked: it replaces that word in A, B and C, and the
+   * analogy is asked again.
+   */
   bindAnalogy(handler) {
-    $('analogy-form').addEventListener('submit', (event) => {
-      event.preventDefault();
-      const [a, b, c] = ['analogy-a', 'analogy-b', 'analogy-c'].map((id) => parseTypedToken($(id).value));
+    const ids = ['analogy-a', 'analogy-b', 'analogy-c'];
+    const solve = () => {
+      const [a, b, c] = ids.map((id) => parseTypedToken($(id).value));
       if (a && b && c) handler(a, b, c);
       else this.showAnalogyMessage('Fill in A, B and C.');
+    };
+    $('analogy-form').addEventListener('submit', (event) => {
+      event.preventDefault();
+      solve();
+    });
+    bindSuggestions($('analogy-message'), (word, replaces) => {
+      const replaced = ids.filter((id) => parseTypedToken($(id).value) === replaces);
+      for (const id of replaced) $(id).value = displayToken(word);
+      if (replaced.length) $(replaced[0]).focus();
+      solve();
     });
   }
 
@@ -129,8 +154,9 @@ export class QueriesPanel {
     $('analogy-cosmul').replaceChildren(...cosMul.map((n) => this.resultItem(n, true)));
   }
 
-  showAnalogyMessage(text) {
-    $('analogy-message').textContent = revealInvisible(text);
+  /** A message instead of answers: text, or a failure's parts with its suggested spellings as buttons. @param {string|MessagePart[]} message */
+  showAnalogyMessage(message) {
+    $('analogy-message').replaceChildren(...messageNodes(message));
     $('analogy-results').hidden = true;
     $('analogy-show').hidden = true;
     $('analogy-cosadd').replaceChildren();

@@ -8,6 +8,7 @@
 // them on the map, the Timeline looks up the selected word's history.
 
 import { SUPERSEDED } from '../protocol.js';
+import { failureParts } from '../shared/failure.js';
 
 /** @typedef {import('./queries-panel.js').QueriesPanel} QueriesPanel */
 
@@ -73,23 +74,23 @@ export class Queries {
   /**
    * Selects `word`: lists its neighbours and where it came from, and draws them on the
    * plot. False when the worker could not answer (an unknown word): the Neighbours card
-   * says why, as the Analogy card does for its words (a page-wide notice stayed up after
-   * the next word was found); `quiet` then says nothing.
+   * says why, with the spellings the vocabulary holds for it, as the Analogy card does for
+   * its words (a page-wide notice stayed up after the next word was found); `quiet` then
+   * says nothing.
    */
   async select(word, { quiet = false } = {}) {
     this.panel.setSearch(word);
     const k = this.panel.readK();
     const model = this.host.model();
-    /** @type {string|null} */
     let failure = null;
     const reply = await this.worker.request('neighbours', { word, k }).catch((error) => {
-      failure = error.message;
+      failure = error;
       return null;
     });
     // An answer of vectors that gave way meanwhile is not shown.
     if (this.host.model() !== model) return false;
     if (!reply) {
-      if (!quiet && failure && failure !== SUPERSEDED) this.panel.showNeighboursMessage(`${failure[0].toUpperCase()}${failure.slice(1)}.`);
+      if (!quiet && failure && failure.message !== SUPERSEDED) this.panel.showNeighboursMessage(failureParts(failure));
       return false;
     }
     this.selected = word;
@@ -111,7 +112,7 @@ export class Queries {
       this.analogyWords = reply.cosAdd.length ? [a, b, c, reply.cosAdd[0].word] : null;
     } catch (error) {
       if (this.host.model() !== model) return;
-      this.panel.showAnalogyMessage(`${error.message[0].toUpperCase()}${error.message.slice(1)}.`);
+      this.panel.showAnalogyMessage(failureParts(error));
       this.analogyWords = null;
     }
     this.mapModel.setAnswers({ analogyWords: this.analogyWords });

@@ -31,6 +31,7 @@ export function reportError(id) {
       self.close();
       return;
     }
-    post({ type: 'error', id, message });
+    // An unknown word's error carries its message in parts, with the spellings to suggest (src/wasm/session/mod.rs).
+    post({ type: 'error', id, message, parts: error?.parts ?? null });
   };
 }

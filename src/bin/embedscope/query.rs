@@ -1,7 +1,7 @@
 //! `embedscope neighbours` and `embedscope analogy`.
 
-use embedscope::io;
 use embedscope::vectors::{AnalogyMethod, Neighbour};
+use embedscope::{UnknownWord, io};
 
 use crate::args::{Args, Command, Opt, optional, switch, valued};
 use crate::vectors::*;
@@ -51,13 +51,20 @@ pub(crate) fn print_neighbours(list: &[Neighbour]) {
     }
 }
 
-/// A query's error as one line: unknown words are named escaped, as the user typed them.
+/// A query's error as one line: unknown words and their suggested spellings are named
+/// escaped, as the user would type them.
 pub(crate) fn query_error(err: embedscope::Error) -> String {
+    let escape = |word: &str| io::escape_token(word).into_owned();
     match err {
-        embedscope::Error::UnknownWords(words) => {
-            embedscope::Error::UnknownWords(words.iter().map(|w| io::escape_token(w).into_owned()).collect())
-                .to_string()
-        }
+        embedscope::Error::UnknownWords(words) => embedscope::Error::UnknownWords(
+            (words.iter())
+                .map(|w| UnknownWord {
+                    word: escape(&w.word),
+                    suggestions: w.suggestions.iter().map(|s| escape(s)).collect(),
+                })
+                .collect(),
+        )
+        .to_string(),
         other => other.to_string(),
     }
 }

@@ -19,5 +19,7 @@ mod training;
 pub use evaluation::{EvalProgressDto, analogy_report_dto, similarity_report_dto};
 pub use files::{TextInfo, VectorsInfo};
 pub use maps::{AxesDto, LayoutFrameDto, LayoutProgressDto, MapSpecDto, ProjectionDto};
-pub use queries::{AnalogyDto, MergeDto, NeighbourDto, RankedWordDto, TokenInfoDto, VocabMatchesDto};
+pub use queries::{
+    AnalogyDto, MergeDto, MessagePartDto, NeighbourDto, RankedWordDto, TokenInfoDto, VocabMatchesDto,
+};
 pub use training::{BpeProgressDto, CorpusStats, Params, ProgressDto};

@@ -3,6 +3,7 @@
 use serde::Serialize;
 use tsify::Tsify;
 
+use crate::error::{MessagePart, UnknownWord, unknown_words_message};
 use crate::text::Provenance;
 use crate::vectors::Neighbour;
 
@@ -33,6 +34,35 @@ pub struct VocabMatchesDto {
 pub struct RankedWordDto {
     pub word: String,
     pub rank: usize,
+}
+
+/// A piece of the message of an unknown-words error (`MessagePart` in the core), which the
+/// error carries as `parts` beside its `message`: `text`, or with `replaces` a spelling the
+/// vocabulary holds for that unknown word, which the page shows as a button that uses it.
+#[derive(Debug, Serialize, Tsify)]
+#[tsify(missing_as_null)]
+pub struct MessagePartDto {
+    pub text: String,
+    pub replaces: Option<String>,
+}
+
+impl MessagePartDto {
+    /// The message of `words`, in parts; texts side by side are joined.
+    pub fn of_unknown(words: &[UnknownWord]) -> Vec<MessagePartDto> {
+        let mut parts: Vec<MessagePartDto> = Vec::new();
+        unknown_words_message(words, &mut |part| match (part, parts.last_mut()) {
+            (MessagePart::Text(text), Some(MessagePartDto { text: last, replaces: None })) => {
+                last.push_str(text)
+            }
+            (MessagePart::Text(text), _) => {
+                parts.push(MessagePartDto { text: text.to_string(), replaces: None })
+            }
+            (MessagePart::Suggestion { word, replaces }, _) => {
+                parts.push(MessagePartDto { text: word.to_string(), replaces: Some(replaces.to_string()) })
+            }
+        });
+        parts
+    }
 }
 
 /// Both analogy methods' answers.

@@ -20,11 +20,13 @@ mod training;
 use std::rc::Rc;
 
 use js_sys::Reflect;
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use self::evaluation::Evaluation;
 use self::maps::{LayoutRun, WordList};
 use self::training::Preparing;
+use super::dto::MessagePartDto;
 use super::pool::Pool;
 use crate::Embeddings;
 use crate::error::Error;
@@ -46,8 +48,18 @@ fn clock() -> f64 {
     performance_now() / 1000.0
 }
 
-fn js_error(err: Error) -> JsError {
-    JsError::new(&err.to_string())
+/// `err` as a JavaScript `Error` with its message; an unknown-words error also carries the
+/// message in `parts` (`MessagePartDto[]`), so the page can offer each suggested spelling.
+pub(super) fn js_error(err: Error) -> JsError {
+    let error = JsError::new(&err.to_string());
+    if let Error::UnknownWords(words) = &err {
+        let serializer = serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true);
+        // A clone of a JsError is the same JavaScript object: the property goes on the error thrown.
+        if let Ok(parts) = MessagePartDto::of_unknown(words).serialize(&serializer) {
+            let _ = Reflect::set(&JsValue::from(error.clone()), &"parts".into(), &parts);
+        }
+    }
+    error
 }
 
 pub(super) fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsError> {

@@ -4,7 +4,7 @@
 use wasm_bindgen::prelude::*;
 
 use super::{Session, js_error, no_text, to_js};
-use crate::error::Error;
+use crate::error::{Error, UnknownWord};
 use crate::text::concordance;
 use crate::vectors::AnalogyMethod;
 use crate::wasm::dto::{AnalogyDto, MergeDto, NeighbourDto, RankedWordDto, TokenInfoDto, VocabMatchesDto};
@@ -17,8 +17,8 @@ impl Session {
         let run = self.text_run().ok_or_else(no_text)?;
         let trainer = &run.training.as_ref().ok_or_else(no_text)?.trainer;
         let vocab = trainer.corpus().vocab();
-        let rank =
-            vocab.id(token).ok_or_else(|| js_error(Error::UnknownWords(vec![token.to_string()])))? as usize;
+        let unknown = || js_error(Error::UnknownWords(vec![UnknownWord::new(token, vocab.words())]));
+        let rank = vocab.id(token).ok_or_else(unknown)? as usize;
         let provenance = run.bpe.as_ref().and_then(|bpe| bpe.state.model().provenance(token));
         to_js(&TokenInfoDto {
             token: token.to_string(),
