@@ -3,6 +3,7 @@
 // a word, each spelling it holds for that word (the error's `parts`, `MessagePartDto` in
 // src/wasm/dto/queries.rs) a button that uses it. The wording is Rust's, written once
 // (`unknown_words_message` in src/error.rs); the page only shows it.
+import { capitalised } from './format.js';
 import { displayToken, revealInvisible } from './tokens.js';
 
 /** @typedef {import('../protocol.js').MessagePart} MessagePart */
@@ -18,7 +19,7 @@ export function failureParts(error, before = '') {
   const parts = [{ text: before, replaces: null }, ...(error.parts ?? [{ text: error.message, replaces: null }])]
     .filter((part) => part.text);
   const [first] = parts;
-  if (first && first.replaces == null) parts[0] = { text: `${first.text[0].toUpperCase()}${first.text.slice(1)}`, replaces: null };
+  if (first && first.replaces == null) parts[0] = { text: capitalised(first.text), replaces: null };
   const last = parts.at(-1);
   if (last && last.replaces == null && !/[.?]$/.test(last.text)) parts[parts.length - 1] = { text: `${last.text}.`, replaces: null };
   return parts;

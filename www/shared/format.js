@@ -25,6 +25,11 @@ export function ordinal(n) {
   return `${integer.format(n)}${{ one: 'st', two: 'nd', few: 'rd' }[suffix] ?? 'th'}`;
 }
 
+/** `clause` as the start of a sentence: its first letter capitalised (the core's messages start lower case). */
+export function capitalised(clause) {
+  return clause ? `${clause[0].toUpperCase()}${clause.slice(1)}` : clause;
+}
+
 export function percent(ratio, digits = 1) {
   return `${(100 * ratio).toFixed(digits)} %`;
 }

@@ -10,6 +10,7 @@
 import { sameWords } from '../map/glide.js';
 import { FRAME_CAP, FrameStore } from './frames.js';
 import { canRecord, recordCanvas } from './recorder.js';
+import { capitalised } from '../shared/format.js';
 
 /** Frames back a trail reaches at most; it fades from the oldest to the moment shown. */
 export const TRAIL_FRAMES = 60;
@@ -353,7 +354,7 @@ export class Timeline {
       if (history) this.historyPanel.show(history);
       else this.historyPanel.hide();
     } catch (error) {
-      if (this.historyWord === word) this.historyPanel.showMessage(`${error.message[0].toUpperCase()}${error.message.slice(1)}.`);
+      if (this.historyWord === word) this.historyPanel.showMessage(`${capitalised(error.message)}.`);
     }
   }
 

@@ -3,7 +3,7 @@
 // file dropped anywhere on the page, and the card of what was opened (a text's statistics
 // and its cut, or what a vectors file held). The only code touching those elements; names
 // and notes from files are set with textContent, through revealInvisible.
-import { formatBytes, integer, percent, termsAndValues } from '../shared/format.js';
+import { capitalised, formatBytes, integer, percent, termsAndValues } from '../shared/format.js';
 import { revealInvisible } from '../shared/tokens.js';
 import { $ } from '../shared/dom.js';
 
@@ -104,9 +104,9 @@ export class SourcePanel {
     list.replaceChildren();
     // The core's verdicts on the text: markup to take out, and a text too small to learn from.
     $('markup-offer').hidden = !text?.markup;
-    $('markup-note').textContent = text?.markup ? `${text.markup[0].toUpperCase()}${text.markup.slice(1)}.` : '';
+    $('markup-note').textContent = text?.markup ? `${capitalised(text.markup)}.` : '';
     $('small-text').hidden = !stats?.tooSmall;
-    $('small-text').textContent = stats?.tooSmall ? `${stats.tooSmall[0].toUpperCase()}${stats.tooSmall.slice(1)}. You may still train.` : '';
+    $('small-text').textContent = stats?.tooSmall ? `${capitalised(stats.tooSmall)}. You may still train.` : '';
     if (!stats) {
       $('cut-note').textContent = note;
       return;
@@ -127,7 +127,7 @@ export class SourcePanel {
     if (stats.typesOverMaxVocab) {
       cut += ` The vocabulary limit dropped ${integer.format(stats.typesOverMaxVocab)} more.`;
     }
-    $('cut-note').textContent = text?.note ? `${text.note[0].toUpperCase()}${text.note.slice(1)}. ${cut}` : cut;
+    $('cut-note').textContent = text?.note ? `${capitalised(text.note)}. ${cut}` : cut;
     $('stats').dataset.encoding = text?.encoding ?? '';
   }
 
