@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
-run_script setup.sh --browser --kjv --gensim --fasttext
+run_script setup.sh --browser --kjv --gensim --fasttext --lm
 run_script build-wasm.sh
 
 section "Build: native release"

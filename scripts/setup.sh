@@ -2,13 +2,15 @@
 # Installs what building, serving and testing embedscope need, and nothing that is
 # already there, so every `npm start` and `npm test` can run it first.
 #
-# Usage: scripts/setup.sh [--browser] [--kjv] [--gensim] [--fasttext]
+# Usage: scripts/setup.sh [--browser] [--kjv] [--gensim] [--fasttext] [--lm]
 #   --browser  also Chromium and chromedriver (Debian packages), for the browser tests
 #   --kjv      also the King James Bible corpus in data/kjv.txt, for benchmarks
 #   --gensim   also gensim in a Python venv in .tools/venv, the reference we test our
 #              file formats against and benchmark our training against
 #   --fasttext with --gensim, also fastText's Python package in that venv if it builds,
 #              a further row of the benchmark
+#   --lm       with --gensim, also the writers of language models' files in that venv
+#              (safetensors, tokenizers, llama.cpp's gguf), which the tests of src/lm/ read
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -17,16 +19,20 @@ want_browser=false
 want_kjv=false
 want_gensim=false
 want_fasttext=false
+want_lm=false
 # The version whose speed and file reader docs/benchmarks.md and the tests measure against.
 GENSIM_VERSION=4.4.0
 FASTTEXT_VERSION=0.9.3
+# The writers whose files the tests read (tests/lm/): pinned, as their output is the reference.
+LM_PACKAGES=(safetensors==0.8.0 tokenizers==0.23.3 gguf==0.19.0)
 for arg in "$@"; do
     case $arg in
         --browser) want_browser=true ;;
         --kjv) want_kjv=true ;;
         --gensim) want_gensim=true ;;
         --fasttext) want_fasttext=true ;;
-        *) echo "usage: scripts/setup.sh [--browser] [--kjv] [--gensim] [--fasttext]" >&2; exit 2 ;;
+        --lm) want_lm=true ;;
+        *) echo "usage: scripts/setup.sh [--browser] [--kjv] [--gensim] [--fasttext] [--lm]" >&2; exit 2 ;;
     esac
 done
 
@@ -130,5 +136,18 @@ if $want_fasttext; then
     elif ! .tools/venv/bin/pip install --quiet "fasttext==$FASTTEXT_VERSION"; then
         # It builds from source (a C++ compiler and pybind11); without it the row is skipped.
         echo "fastText did not install (above: why); the benchmark goes on without it"
+    fi
+fi
+
+if $want_lm; then
+    section "Setup: the writers of language models' files in .tools/venv (${LM_PACKAGES[*]})"
+    if .tools/venv/bin/python - "${LM_PACKAGES[@]}" <<'PY' 2>/dev/null; then
+import sys
+from importlib.metadata import version
+sys.exit(any(version(name) != wanted for name, wanted in (p.split("==") for p in sys.argv[1:])))
+PY
+        echo "present"
+    else
+        .tools/venv/bin/pip install --quiet "${LM_PACKAGES[@]}"
     fi
 fi

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 source scripts/lib.sh
 started=$SECONDS
 
-run_script setup.sh --browser --gensim --kjv
+run_script setup.sh --browser --gensim --kjv --lm
 
 section "Test: the Rust code is as rustfmt formats it (cargo fmt --check, rustfmt.toml)"
 cargo fmt --check

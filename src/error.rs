@@ -58,6 +58,10 @@ pub enum Error {
     /// Occurs when a benchmark file (analogy questions or word-pair similarities) is
     /// malformed or holds no question; `line` is 1-based (0 for the file as a whole).
     BenchmarkFormat { line: usize, message: String },
+    /// Occurs when a language model's file or tokenizer is malformed, or holds what embedscope
+    /// does not read (a dtype, a quantization); the message names the file's part at fault
+    /// and what to do.
+    Model(String),
     /// Occurs when reading or writing a file fails.
     Io(String),
 }
@@ -172,6 +176,7 @@ impl fmt::Display for Error {
             Error::BenchmarkFormat { line, message } => {
                 write!(f, "malformed benchmark file, line {line}: {message}")
             }
+            Error::Model(message) => write!(f, "{message}"),
             Error::Io(message) => write!(f, "{message}"),
         }
     }

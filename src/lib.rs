@@ -41,6 +41,7 @@ mod linalg;
 
 pub mod eval;
 pub mod io;
+pub mod lm;
 pub mod map;
 pub mod params;
 pub mod planted;
