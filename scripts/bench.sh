@@ -8,7 +8,8 @@
 # PCA-refresh times in the browser at 10k and 50k words; then loading a 100k x 300 pretrained
 # file natively and in the worker, and peak memory; then training in the browser on 1 and 2
 # threads, and a 100 MB text on 2; then the map's redraw at 1,000 and 10,000 points, and
-# t-SNE and UMAP maps in the worker. Prints figures; asserts nothing,
+# t-SNE and UMAP maps in the worker; then a Llama-3-sized embedding matrix opened natively
+# and in the page (time, peak memory, a query). Prints figures; asserts nothing,
 # since timings depend on the machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -86,3 +87,6 @@ node scripts/bench-map.mjs
 
 section "t-SNE and UMAP maps in the worker (Chromium): 5,000 KJV words, and 20,000 generated ones"
 node scripts/bench-layout.mjs
+
+section "A language model's embedding matrix, Llama 3 8B's size (128,256 x 4,096 BF16, 1 GB): opened natively and in Chromium"
+node scripts/bench-model.mjs

@@ -271,7 +271,7 @@ fn times(n: u64) -> String {
 }
 
 /// A size in bytes in binary units: "512 bytes", "3.4 MiB", "1.5 GiB".
-fn bytes(n: u64) -> String {
+pub(crate) fn bytes(n: u64) -> String {
     const KIB: f64 = 1024.0;
     let x = n as f64;
     if x >= KIB * KIB * KIB {

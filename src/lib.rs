@@ -18,8 +18,9 @@
 //! 6. **Files** ([`io`]): vector files (word2vec text and binary, GloVe, Projector TSV, read
 //!    by one push parser), the bundle (one JSON file that holds a whole run and re-opens
 //!    exactly) and the strict JSON it is written in.
-//!
-//! 7. **Drawing** ([`plot`]): the map's geometry (data to pixels, hit testing, label
+//! 7. **Language models** ([`lm`]): the token-embedding matrix of a safetensors or GGUF
+//!    file, read as a slice, with the tokenizer that names its rows.
+//! 8. **Drawing** ([`plot`]): the map's geometry (data to pixels, hit testing, label
 //!    placement), its marks as a list of shapes, their pixels and their SVG: plain Rust,
 //!    which the wasm `Chart` paints on a canvas.
 //!

@@ -59,6 +59,8 @@
  * @typedef {import('./pkg/embedscope.js').TextInfo} TextInfo  how a text file was read; `note`
  *   says so when it was not plain UTF-8 (UTF-16, Latin-1, characters replaced)
  * @typedef {import('./pkg/embedscope.js').VectorsInfo} VectorsInfo  what a vectors file held
+ * @typedef {import('./pkg/embedscope.js').ModelInfoDto} ModelInfoDto  what a language model's embedding matrix is
+ * @typedef {import('./pkg/embedscope.js').TensorDto} TensorDto  a model's 2-D tensor, to choose from
  * @typedef {import('./pkg/embedscope.js').CorpusStats} CorpusStats  what a text gave before training
  * @typedef {import('./pkg/embedscope.js').ProgressDto} Progress  training progress: `loss` is the
  *   running mean of the epoch in progress; `epochLosses` holds one mean per finished epoch
@@ -208,7 +210,8 @@
  *   replies `{history: NeighbourHistory|null}` (null for vectors opened from a word2vec, GloVe or Projector file);
  *   fails for a word outside the most frequent kept
  * @typedef {{type: 'tokenInfo', id: number, token: string, maxLines: number}} TokenInfoRequest
- * @typedef {{type: 'openFiles', id: number, files: File[]}} OpenFilesRequest
+ * @typedef {{type: 'openFiles', id: number, files: File[], tensor?: string}} OpenFilesRequest
+ *   `tensor`: a model's tensor the person chose, when none has a name models give their token embeddings
  *   Vectors (or a bundle) are read, with `loadProgress`, and replace the session's text and
  *   vectors; anything else is a text: the reply says so and the page prepares it.
  * @typedef {{type: 'evaluate', id: number, benchmark: Benchmark, restrict: number|null, ignoreCase: boolean,
@@ -264,9 +267,11 @@
  * @typedef {{type: 'findWords', id: number, matches: VocabMatches}} FindWordsReply
  * @typedef {{type: 'tokenInfo', id: number, info: TokenInfo}} TokenInfoReply
  * @typedef {{type: 'openFiles', id: number, kind: 'text'} | {type: 'openFiles', id: number, kind: 'vectors',
- *   model: number, info: VectorsInfo, params?: Params|null, epochLosses?: number[], timeline?: TimelineData|null}} OpenFilesReply
+ *   model: number, info: VectorsInfo & {model?: ModelInfoDto}, params?: Params|null, epochLosses?: number[], timeline?: TimelineData|null}
+ *   | {type: 'openFiles', id: number, kind: 'chooseTensor', tensors: TensorDto[], file: string}} OpenFilesReply
  *   `params`, `epochLosses` and `timeline` come from a bundle; `model` as in PreparedReply
- * @typedef {{type: 'loadProgress', bytesDone: number, bytesTotal: number, words: number}} LoadProgressMessage
+ * @typedef {{type: 'loadProgress', bytesDone: number, bytesTotal: number, words: number, rows?: boolean}} LoadProgressMessage
+ *   `rows`: a model's matrix is read, and `words` counts its rows (`bytesTotal` the matrix's bytes, not the file's)
  * @typedef {{type: 'evalProgress', purpose: 'benchmark'|'sanity', done: number, total: number}} EvalProgressMessage
  * @typedef {{type: 'evaluate', id: number, report: EvaluationReport}} EvaluateReply
  * @typedef {{type: 'export', id: number, bytes: Uint8Array}} ExportReply
@@ -289,6 +294,8 @@ export const SUPERSEDED = 'replaced by a newer request';
 export const SNIFF_BYTES = 65_536;
 /** Bytes of a vectors file pushed into the session at a time, with progress between. */
 export const LOAD_SLICE_BYTES = 4 << 20;
+/** Bytes of a model file read first for its header (`lm::FIRST_READ`); the session asks for more when it needs them. */
+export const MODEL_FIRST_READ = 1 << 20;
 /** Tokens per training chunk at first; the worker then sizes chunks to CHUNK_MS. */
 export const FIRST_CHUNK_TOKENS = 20_000;
 /** BPE merges per learning chunk at first; the worker then sizes chunks to CHUNK_MS too. */

@@ -15,10 +15,12 @@
 //!   reads, and its kind (special tokens are kept off the map).
 
 pub mod gguf;
+pub mod matrix;
 pub mod quant;
 pub mod safetensors;
 pub mod tokenizer;
 
+pub use matrix::{Keep, MatrixPlan, MatrixReader, ModelInfo, read_file_header, read_matrix};
 pub use tokenizer::{TokenKind, Tokens};
 
 use crate::error::{Error, Result};
@@ -200,6 +202,15 @@ pub enum HeaderRead {
     Done(ModelHeader),
     /// Read again with at least this many bytes from the start of the file.
     NeedMore(u64),
+}
+
+/// Reads the header of a file in `format` from `prefix`, its first bytes; `file_len` is the
+/// whole file's length.
+pub fn read_header(format: ModelFormat, prefix: &[u8], file_len: u64) -> Result<HeaderRead> {
+    match format {
+        ModelFormat::Safetensors => safetensors::read_header(prefix, file_len),
+        ModelFormat::Gguf => gguf::read_header(prefix, file_len),
+    }
 }
 
 /// The tensor that holds the token embeddings: the one whose name models give it, or the

@@ -108,7 +108,7 @@ export class Controller {
     worker.on('state', ({ state }) => this.mirror(state));
     worker.on('progress', ({ progress, threads }) => this.showProgress({ ...progress, threads }));
     worker.on('bpeProgress', ({ progress }) => this.showBpeProgress(progress));
-    worker.on('loadProgress', ({ bytesDone, bytesTotal, words }) => view.progressPanel.showLoadProgress(bytesDone, bytesTotal, words));
+    worker.on('loadProgress', ({ bytesDone, bytesTotal, words, rows }) => view.progressPanel.showLoadProgress(bytesDone, bytesTotal, words, rows));
     worker.on('readProgress', ({ bytesDone, bytesTotal }) => view.progressPanel.showLoadProgress(bytesDone, bytesTotal));
     worker.on('tokenizeProgress', ({ fraction }) => view.progressPanel.showTokenizeProgress(fraction));
     // The sanity check's progress is not the evaluation card's: it has its own line.
@@ -190,23 +190,33 @@ export class Controller {
   /**
    * Opens what the person dropped or chose: vectors trained elsewhere (or a bundle saved
    * here) are read by the worker and explored as they are; anything else is a text to train on.
-   * @param {File[]} files  one file, or a Projector `vectors.tsv` with its `metadata.tsv`
+   * @param {File[]} files  one file, a Projector `vectors.tsv` with its `metadata.tsv`, or a
+   *   language model's files (a `.safetensors` or `.gguf`, a sharded model's index and shards,
+   *   its `tokenizer.json`)
+   * @param {string} [tensor]  the model's tensor the person chose, when none has a known name
    */
-  async openFiles(files) {
+  async openFiles(files, tensor) {
     this.view.showNotice(null);
+    this.view.sourcePanel.offerTensors(null);
     const names = files.map((f) => f.name).join(' + ');
     if (!(await this.mayReplace(names))) return;
     /** Counts what was opened, so a slower earlier `prepare` does not overwrite this one. */
     this.opened = (this.opened ?? 0) + 1;
     const opened = this.opened;
     // The worker says 'loading' once it knows the file holds vectors, and where it stands after.
-    const reply = await this.request('openFiles', { files });
+    const reply = await this.request('openFiles', { files, tensor });
     // Something opened meanwhile (after stopping this read) has the last word.
     if (this.opened !== opened) return;
     if (!reply) {
       // Refused or stopped: the line said how far the file was read; now it says where what
       // stays open stands (the notice says what happened to the file).
       this.paintProgress();
+      return;
+    }
+    if (reply.kind === 'chooseTensor') {
+      // A model file whose matrix has no name we know: what was open stays, and the person picks.
+      this.paintProgress();
+      this.view.sourcePanel.offerTensors(reply, (name) => this.openFiles(files, name));
       return;
     }
     if (reply.kind === 'text') {
@@ -229,7 +239,10 @@ export class Controller {
     // A bundle saved after training holds its timeline: it replays.
     this.timeline.load(reply.timeline);
     this.view.sourcePanel.showVectorsStats(names, reply.info);
-    this.loadedText = `Opened ${reply.info.words.toLocaleString('en')} vectors of ${reply.info.dim.toLocaleString('en')} dimensions from ${names}.`;
+    const model = reply.info.model;
+    this.loadedText = model
+      ? `Opened the token embeddings of ${model.file}: ${reply.info.words.toLocaleString('en')} tokens × ${reply.info.dim.toLocaleString('en')} dimensions (${model.tensor}, ${model.dtype}).`
+      : `Opened ${reply.info.words.toLocaleString('en')} vectors of ${reply.info.dim.toLocaleString('en')} dimensions from ${names}.`;
     this.paintAll();
     await this.mapModel.sendMapSpec();
   }

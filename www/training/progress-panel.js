@@ -20,13 +20,15 @@ function setProgressBar(fraction, state) {
 }
 
 export class ProgressPanel {
-  /** Reading a file: `done` of `total` bytes; for vectors, `words` parsed so far. */
-  showLoadProgress(done, total, words = null) {
+  /** Reading a file: `done` of `total` bytes; for vectors, `words` parsed so far (a model matrix's `rows`). */
+  showLoadProgress(done, total, words = null, rows = false) {
     const fraction = total ? done / total : 0;
     setProgressBar(fraction, 'learning');
     $('progress-text').textContent = words == null
       ? `Reading the text: ${percent(fraction, 0)} of ${formatBytes(total)}`
-      : `Reading vectors: ${percent(fraction, 0)} of ${formatBytes(total)}, ${integer.format(words)} words`;
+      : rows
+        ? `Reading the embedding matrix: ${percent(fraction, 0)} of ${formatBytes(total)}, ${integer.format(words)} rows`
+        : `Reading vectors: ${percent(fraction, 0)} of ${formatBytes(total)}, ${integer.format(words)} words`;
   }
 
   bindTrain(handler) {

@@ -50,6 +50,32 @@ export class SourcePanel {
     });
   }
 
+  /**
+   * A model file none of whose tensors has a name models give their token embeddings: its
+   * 2-D tensors to choose from; `handler(name)` with the one chosen. Null hides the choice.
+   * @param {{file: string, tensors: import('../protocol.js').TensorDto[]}|null} offer @param {(name: string) => void} [handler]
+   */
+  offerTensors(offer, handler) {
+    const form = $('tensor-choice');
+    form.hidden = offer == null;
+    if (!offer || !handler) return;
+    $('tensor-note').textContent =
+      `No tensor of ${offer.file} has a name models give their token embeddings: choose the matrix to open (tokens × dimensions).`;
+    const options = offer.tensors.map(({ name, rows, cols, dtype }) => {
+      const option = document.createElement('option');
+      option.value = name;
+      option.textContent = `${name} (${integer.format(rows)} × ${integer.format(cols)}, ${dtype})`;
+      return option;
+    });
+    $('tensor-select').replaceChildren(...options);
+    form.onsubmit = (event) => {
+      event.preventDefault();
+      form.hidden = true;
+      handler(/** @type {HTMLSelectElement} */ ($('tensor-select')).value);
+    };
+    $('tensor-select').focus();
+  }
+
   /** `handler()` when the person asks to keep only the text of an XML or HTML file. */
   bindKeepText(handler) {
     $('strip-markup').addEventListener('click', () => handler());
@@ -132,8 +158,8 @@ export class SourcePanel {
   }
 
   /**
-   * What a vectors file held, in place of a text's statistics.
-   * @param {string} name @param {import('../protocol.js').VectorsInfo} info
+   * What a vectors file held, in place of a text's statistics (a model's tensor and dtype too).
+   * @param {string} name @param {import('../protocol.js').VectorsInfo & {model?: import('../protocol.js').ModelInfoDto}} info
    */
   showVectorsStats(name, info) {
     this.shown = () => this.showVectorsStats(name, info);
@@ -149,9 +175,18 @@ export class SourcePanel {
       ['Dimensions', integer.format(info.dim)],
     ];
     if (info.fingerprint) rows.push(['Run', info.fingerprint]);
+    const { model } = info;
+    if (model) {
+      rows[2] = ['Tokens', integer.format(info.words)];
+      rows.push(['Tensor', model.tensor], ['Dtype', `${model.dtype} (kept as ${model.kept})`]);
+    }
     $('stats-list').replaceChildren(...termsAndValues(rows, 'stat'));
-    $('cut-note').textContent = info.counts
-      ? 'Vectors with their word counts: explore, evaluate or export them.'
-      : 'Vectors only, most frequent word first as the file lists them: explore, evaluate or export them.';
+    $('cut-note').textContent = model
+      ? `A language model's token embeddings, one row a token, the earliest tokens first${
+          model.special ? `, its ${integer.format(model.special)} special and unused tokens last, off the map` : ''
+        }: explore, evaluate or export them. ${model.tokenizer ? `Tokens named by ${model.tokenizer}.` : 'No tokenizer.json came with it, so rows are named by their token ids.'}`
+      : info.counts
+        ? 'Vectors with their word counts: explore, evaluate or export them.'
+        : 'Vectors only, most frequent word first as the file lists them: explore, evaluate or export them.';
   }
 }

@@ -7,7 +7,7 @@
 // Its pieces, beside it: talking to the page (messages.js), which module it loads
 // (modules.js), and the t-SNE and UMAP maps stepped between chunks (layout.js).
 import { ThreadHosts } from './threads.js';
-import { CHUNK_MS, FIRST_CHUNK_MERGES, FIRST_CHUNK_TOKENS, LOAD_SLICE_BYTES, SNIFF_BYTES, SUPERSEDED } from '../protocol.js';
+import { CHUNK_MS, FIRST_CHUNK_MERGES, FIRST_CHUNK_TOKENS, LOAD_SLICE_BYTES, MODEL_FIRST_READ, SNIFF_BYTES, SUPERSEDED } from '../protocol.js';
 import { post, reportError, yieldToMessages } from './messages.js';
 import { loadModule } from './modules.js';
 import { isLayout, LayoutRunner } from './layout.js';
@@ -278,6 +278,94 @@ async function loadVectors(file, format, metadata, isCurrent) {
   return true;
 }
 
+/**
+ * A language model's embedding matrix, from the files dropped together: a `.safetensors` or
+ * `.gguf` file, or a sharded model's `model.safetensors.index.json` with its shards, and a
+ * `tokenizer.json` beside them. Only the header and the matrix's bytes are read, a slice at
+ * a time; `stop` cancels between slices. When no tensor has a name models give their token
+ * embeddings, the reply lists the 2-D tensors for the person to choose (`tensor`).
+ * @param {{file: File, head: Uint8Array, kind: string|undefined}[]} sniffed @param {string|undefined} tensor
+ */
+async function openModel(sniffed, tensor) {
+  const index = sniffed.find(({ kind }) => kind === 'model-index');
+  const tokenizer = sniffed.find(({ kind, file }) => kind !== 'model' && kind !== 'model-index' && /\.json$/i.test(file.name))?.file;
+  const models = sniffed.filter(({ kind }) => kind === 'model');
+  let chosen = tensor;
+  let candidates = models;
+  if (index) {
+    const shard = session.model_shard(new Uint8Array(await index.file.arrayBuffer()), index.file.name, tensor);
+    candidates = models.filter(({ file }) => file.name === shard.file);
+    if (candidates.length === 0) {
+      throw new Error(`${index.file.name} puts ${shard.tensor} in ${shard.file}: open that file together with the index (and tokenizer.json)`);
+    }
+    chosen = shard.tensor;
+  }
+  const mine = ++loads;
+  const isCurrent = () => mine === loads;
+  const stopped = (file) => new Error(`stopped reading ${file.name}`);
+  fire('openVectors');
+  try {
+    // Several shards and no index: the matrix is in the one whose header names it.
+    let found = null;
+    for (const { file, head } of candidates) {
+      session.model_open(head, file.name, file.size);
+      await readModelHeader(file, isCurrent);
+      if (!isCurrent()) throw stopped(file);
+      if (chosen != null || !session.model_needs_choice() || candidates.length === 1) {
+        found = file;
+        break;
+      }
+    }
+    if (!found) throw new Error(`none of ${candidates.map(({ file }) => file.name).join(', ')} holds a tensor named as token embeddings are: open the shard that does, or the model's index`);
+    if (chosen == null && session.model_needs_choice()) {
+      const tensors = session.model_tensors();
+      session.model_cancel();
+      fire('openFailed');
+      return { kind: 'chooseTensor', tensors, file: found.name };
+    }
+    const tokenizerBytes = tokenizer ? new Uint8Array(await tokenizer.arrayBuffer()) : undefined;
+    if (!isCurrent()) throw stopped(found);
+    const range = session.model_begin(chosen, tokenizerBytes, tokenizer?.name);
+    const end = range.offset + range.length;
+    for (let offset = range.offset; offset < end; offset += LOAD_SLICE_BYTES) {
+      const bytes = new Uint8Array(await found.slice(offset, Math.min(end, offset + LOAD_SLICE_BYTES)).arrayBuffer());
+      if (!isCurrent()) throw stopped(found);
+      const rows = session.model_push(bytes);
+      post({ type: 'loadProgress', bytesDone: offset + bytes.length - range.offset, bytesTotal: range.length, words: rows, rows: true });
+      await yieldToMessages();
+      if (!isCurrent()) throw stopped(found);
+    }
+    const info = session.model_finish();
+    textFrom = null;
+    model += 1;
+    usePlainView();
+    fire('vectorsOpened');
+    return { kind: 'vectors', model, info };
+  } catch (error) {
+    if (isCurrent() && currentState() === 'loading') {
+      session.model_cancel();
+      fire('openFailed');
+    }
+    throw error;
+  }
+}
+
+/**
+ * Reads the header of the model file the session has begun (`model_open`): a first
+ * megabyte, then as much from the start of the file as the session says it needs.
+ * @param {File} file @param {() => boolean} isCurrent
+ */
+async function readModelHeader(file, isCurrent) {
+  let wanted = Math.min(file.size, MODEL_FIRST_READ);
+  for (;;) {
+    const prefix = new Uint8Array(await file.slice(0, wanted).arrayBuffer());
+    if (!isCurrent()) return;
+    const needed = session.model_header(prefix);
+    if (needed === 0) return;
+    wanted = needed;
+  }
+}
+
 /** The text of a benchmark: a built-in one, or a file the person opened. */
 async function benchmarkSource(benchmark) {
   if (benchmark.kind === 'file') return benchmark.file.text();
@@ -299,11 +387,18 @@ const handlers = {
    * Vectors (a bundle, word2vec, GloVe, a Projector pair) are read here and replace the
    * session's vectors; anything else is a text, which the page then prepares.
    */
-  async openFiles({ files }) {
+  async openFiles({ files, tensor }) {
     checkAllowed('openVectors');
+    const sniffed = await Promise.all(
+      files.map(async (file) => {
+        const head = new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer());
+        return { file, head, kind: session.sniff(head, file.name) };
+      }),
+    );
+    if (sniffed.some(({ kind }) => kind === 'model' || kind === 'model-index')) return openModel(sniffed, tensor);
     const metadata = files.length === 2 ? files.find((f) => /metadata/i.test(f.name)) : undefined;
     const file = files.find((f) => f !== metadata);
-    const head = new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer());
+    const { head } = sniffed.find((s) => s.file === file);
     const format = session.sniff(head, file.name);
     if (format == null) {
       if (files.length > 1) throw new Error('open one text at a time (or a vectors.tsv with its metadata.tsv)');
@@ -440,6 +535,7 @@ const handlers = {
       // the vectors or text from before stay.
       loads += 1;
       session.load_cancel();
+      session.model_cancel();
     }
     fire('stop', id);
     if (was === 'training' || was === 'paused') showFreshVectors();
@@ -535,6 +631,8 @@ if (import.meta.env.DEV) {
   };
   /** The turns of `LayoutRunner.run` logged since the last call (see its `sliceLog`), for scripts/bench-layout.mjs. */
   handlers.layoutSlices = () => ({ slices: layouts.sliceLog.splice(0) });
+  /** The wasm memory's bytes, its peak since it never shrinks, for scripts/bench-model.mjs. */
+  handlers.memoryForTest = () => ({ bytes: wasm.memory.buffer.byteLength });
 }
 
 self.addEventListener('message', async ({ data }) => {

@@ -34,8 +34,10 @@ pub(crate) fn command() -> Command {
             optional("-k", "N", "the worst-answered questions and pairs to list"),
             optional("--worst", "N", "the same as -k"),
             switch("--json", "the figures as one JSON object on stdout"),
-            optional("--metadata", "FILE", "the words of a Projector vectors.tsv"),
-        ],
+        ]
+        .into_iter()
+        .chain(Sources::options())
+        .collect(),
         about: format!(
             "eval scores VECTORS on benchmarks (give one or both): --analogies FILE in the
 questions-words.txt format (': section' lines, then 'a b c d' per line), answered by 3CosAdd
@@ -68,7 +70,7 @@ pub(crate) fn eval(mut args: Args) -> Result<(), String> {
     let k: Option<usize> = args.optional("-k")?;
     let worst = args.optional("--worst")?.or(k);
     let json = args.switch("--json");
-    let metadata = args.take("--metadata").flatten();
+    let sources = Sources::take(&mut args);
     args.finish()?;
     if analogies_path.is_none() && similarity_path.is_none() {
         return Err("eval needs --analogies FILE or --similarity FILE (or both)".into());
@@ -78,7 +80,7 @@ pub(crate) fn eval(mut args: Args) -> Result<(), String> {
         analogies_path.map(|p| read_benchmark(&p, AnalogySet::parse).map(|set| (p, set))).transpose()?;
     let similarity =
         similarity_path.map(|p| read_benchmark(&p, SimilaritySet::parse).map(|set| (p, set))).transpose()?;
-    let embeddings = load_vectors(&path, metadata.as_deref())?;
+    let embeddings = load_vectors(&path, &sources)?;
     let mut json_out: Vec<(String, Value)> = vec![
         ("vectors".into(), path.as_str().into()),
         ("words".into(), embeddings.len().into()),

@@ -6,6 +6,7 @@
 //! embedscope analogy VECTORS A B C [options]
 //! embedscope eval VECTORS [--analogies FILE] [--similarity FILE] [options]
 //! embedscope project VECTORS --out FILE [options]
+//! embedscope info VECTORS [options]
 //! embedscope help [COMMAND]
 //! ```
 //!
@@ -13,7 +14,8 @@
 //! which `args` parses and the help is written.
 //!
 //! VECTORS may be in any format the core reads (word2vec text or binary, GloVe, Projector
-//! `vectors.tsv`, an embedscope bundle); [`vectors::load_vectors`] tells which from the file's first bytes.
+//! `vectors.tsv`, an embedscope bundle, a language model's safetensors or GGUF file);
+//! [`vectors::load_vectors`] tells which from the file's first bytes.
 //!
 //! Every error is one line on stderr and a non-zero exit status.
 
@@ -27,6 +29,8 @@ fn main() {}
 mod args;
 #[cfg(not(target_arch = "wasm32"))]
 mod eval;
+#[cfg(not(target_arch = "wasm32"))]
+mod info;
 #[cfg(not(target_arch = "wasm32"))]
 mod progress;
 #[cfg(not(target_arch = "wasm32"))]
@@ -51,12 +55,16 @@ use args::{Args, Command, Parsed};
 #[cfg(not(target_arch = "wasm32"))]
 /// What VECTORS may be, and how words with whitespace are given: shared by every command.
 const VECTORS_TEXT: &str = "\
-VECTORS files may be word2vec text or binary, GloVe, a Projector vectors.tsv, or an
-embedscope bundle (.json, saved by the explorer); the
+VECTORS files may be word2vec text or binary, GloVe, a Projector vectors.tsv, an
+embedscope bundle (.json, saved by the explorer), or a language model's embedding matrix
+(a .safetensors file, a sharded model's model.safetensors.index.json, or a .gguf); the
 format is told from the file's first bytes, else from its name (.bin binary, .tsv
 vectors.tsv) or its first line. A vectors.tsv takes its words from
 --metadata FILE, by default from the metadata.tsv next to it (x-vectors.tsv: x-metadata.tsv);
-without one its words are the row numbers 1, 2, ...
+without one its words are the row numbers 1, 2, ... A model's tokens are named by
+--tokenizer FILE, by default by the tokenizer.json next to it (a GGUF file holds its own);
+without one they are named by their ids. A token with a leading space (' king') is given
+as \\sking, or in its raw form (Ġking, ▁king).
 Tokens holding whitespace are stored escaped (\\s for a space, \\n for a newline);
 give WORD escaped the same way, e.g. 'Jesus\\s' or 'from\\sthe\\sdead'. Put -- before a word
 that starts with '-'.";
@@ -77,6 +85,7 @@ const COMMANDS: &[Entry] = &[
     (query::analogy_command, query::analogy),
     (eval::command, eval::eval),
     (project::command, project::project),
+    (info::command, info::info),
 ];
 
 #[cfg(not(target_arch = "wasm32"))]

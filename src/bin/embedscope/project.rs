@@ -50,8 +50,10 @@ pub(crate) fn command() -> Command {
                 u.epochs_for(layout::UMAP_LARGE + 1),
             )),
             switch("--quiet", "no progress bar"),
-            optional("--metadata", "FILE", "the words of a Projector vectors.tsv"),
-        ],
+        ]
+        .into_iter()
+        .chain(Sources::options())
+        .collect(),
         about: format!(
             "project maps the --words N most frequent words (default {DEFAULT_PROJECT_WORDS}, or all when fewer) to the
 plane and writes one row per word with its two coordinates: CSV (word,x,y with a header,
@@ -124,7 +126,7 @@ pub(crate) fn project(mut args: Args) -> Result<(), String> {
             return Err(format!("{option} only applies to --method {methods}"));
         }
     }
-    let metadata = args.take("--metadata").flatten();
+    let sources = Sources::take(&mut args);
     let quiet = args.switch("--quiet");
     args.finish()?;
     // Check parameters before reading a large file.
@@ -135,7 +137,7 @@ pub(crate) fn project(mut args: Args) -> Result<(), String> {
     }
     .map_err(|e| e.to_string())?;
 
-    let embeddings = load_vectors(&path, metadata.as_deref())?;
+    let embeddings = load_vectors(&path, &sources)?;
     let n = n_words.unwrap_or(DEFAULT_PROJECT_WORDS.min(embeddings.len()));
     let started = now();
     let bar = Bar::new(quiet, "map");

@@ -11,11 +11,12 @@ const DEFAULT_K: usize = 10;
 
 /// The options both queries take.
 fn query_options() -> Vec<Opt> {
-    vec![
+    let mut options = vec![
         valued("-k", "N", DEFAULT_K, "how many words to list"),
         valued("--restrict", "N", 0, "only the N most frequent words are candidates; 0: all"),
-        optional("--metadata", "FILE", "the words of a Projector vectors.tsv"),
-    ]
+    ];
+    options.extend(Sources::options());
+    options
 }
 
 /// `neighbours`' options.
@@ -74,9 +75,9 @@ pub(crate) fn neighbours(mut args: Args) -> Result<(), String> {
     let word = args.positional("WORD")?;
     let k = args.value("-k", DEFAULT_K)?;
     let restrict: usize = args.value("--restrict", 0)?;
-    let metadata = args.take("--metadata").flatten();
+    let sources = Sources::take(&mut args);
     args.finish()?;
-    let embeddings = load_vectors(&path, metadata.as_deref())?;
+    let embeddings = load_vectors(&path, &sources)?;
     let word = io::unescape_token(&word).map_err(|e| e.to_string())?;
     let list = embeddings.neighbours(&word, k, (restrict > 0).then_some(restrict)).map_err(query_error)?;
     print_neighbours(&list);
@@ -92,9 +93,9 @@ pub(crate) fn analogy(mut args: Args) -> Result<(), String> {
     let k = args.value("-k", DEFAULT_K)?;
     let method = if args.switch("--cosmul") { AnalogyMethod::CosMul } else { AnalogyMethod::CosAdd };
     let restrict: usize = args.value("--restrict", 0)?;
-    let metadata = args.take("--metadata").flatten();
+    let sources = Sources::take(&mut args);
     args.finish()?;
-    let embeddings = load_vectors(&path, metadata.as_deref())?;
+    let embeddings = load_vectors(&path, &sources)?;
     let list = embeddings
         .analogy(&words[0], &words[1], &words[2], k, method, (restrict > 0).then_some(restrict))
         .map_err(query_error)?;

@@ -1,4 +1,5 @@
-//! `load_vectors`, the one loader of a vectors file for every command.
+//! `load_vectors`, the one loader of a vectors file for every command, a language model's
+//! embedding matrix included (`load_model`).
 
 use std::fs::File;
 use std::io::Read;
@@ -7,6 +8,39 @@ use std::path::{Path, PathBuf};
 use embedscope::Embeddings;
 use embedscope::io;
 use embedscope::io::{VectorFormat, VectorsParser};
+use embedscope::lm::{self, MatrixPlan, ModelFormat, ModelInfo, Tokens};
+
+use crate::args::{Args, Opt, optional};
+use crate::progress::Bar;
+
+/// Where a command's VECTORS get what the file itself may lack: a Projector file's words,
+/// a model's tokenizer, and which of a model's tensors is the matrix.
+#[derive(Debug, Default)]
+pub(crate) struct Sources {
+    metadata: Option<String>,
+    tokenizer: Option<String>,
+    tensor: Option<String>,
+}
+
+impl Sources {
+    /// The options every command reading VECTORS takes.
+    pub(crate) fn options() -> Vec<Opt> {
+        vec![
+            optional("--metadata", "FILE", "the words of a Projector vectors.tsv"),
+            optional("--tokenizer", "FILE", "a model's tokenizer.json (default: the one beside it)"),
+            optional("--tensor", "NAME", "a model's tensor to read (default: its token embeddings)"),
+        ]
+    }
+
+    /// The values of [`Sources::options`] given.
+    pub(crate) fn take(args: &mut Args) -> Sources {
+        Sources {
+            metadata: args.take("--metadata").flatten(),
+            tokenizer: args.take("--tokenizer").flatten(),
+            tensor: args.take("--tensor").flatten(),
+        }
+    }
+}
 
 /// Loads the vectors file at `path`, whatever its format: sniffed from its first bytes, else
 /// guessed from its name or its first line ([`VectorFormat::guess`]), so the reader of the
@@ -16,13 +50,23 @@ use embedscope::io::{VectorFormat, VectorsParser};
 ///
 /// Errors are one line naming the file at fault, e.g.
 /// `vectors.txt: malformed vectors file, line 7: expected 100 values after 'night', found 99`.
-pub(crate) fn load_vectors(path: &str, metadata: Option<&str>) -> Result<Embeddings, String> {
+pub(crate) fn load_vectors(path: &str, sources: &Sources) -> Result<Embeddings, String> {
     let mut file = File::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
     let mut head = Vec::with_capacity(VectorFormat::SNIFF_LEN);
     (&mut file)
         .take(VectorFormat::SNIFF_LEN as u64)
         .read_to_end(&mut head)
         .map_err(|e| format!("cannot read {path}: {e}"))?;
+    if is_model(path, &head) {
+        return load_model(path, sources, false).map(|(embeddings, _)| embeddings);
+    }
+    if let Some(option) = [("--tokenizer", &sources.tokenizer), ("--tensor", &sources.tensor)]
+        .into_iter()
+        .find_map(|(option, given)| given.as_ref().map(|_| option))
+    {
+        return Err(format!("{option} only applies to a model's .safetensors or .gguf file, and {path} is not one"));
+    }
+    let metadata = sources.metadata.as_deref();
     if io::Bundle::sniff(&head) {
         let mut text = String::from_utf8(head).map_err(|_| format!("{path}: a bundle must be UTF-8"))?;
         file.read_to_string(&mut text).map_err(|e| format!("cannot read {path}: {e}"))?;
@@ -92,4 +136,68 @@ pub(crate) fn read_metadata(path: &Path) -> Result<String, String> {
         let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
         format!("{shown}: invalid UTF-8 on line {line}")
     })
+}
+
+/// Whether the file at `path`, starting with `head`, is a language model's file (or a
+/// sharded model's index).
+pub(crate) fn is_model(path: &str, head: &[u8]) -> bool {
+    ModelFormat::sniff(head).is_some() || path.ends_with(".safetensors.index.json")
+}
+
+/// The token-embedding matrix of the model at `path` (a `.safetensors`, a sharded model's
+/// `model.safetensors.index.json`, or a `.gguf`), its rows named by `--tokenizer`, else by
+/// the `tokenizer.json` beside it (a safetensors model) or the file's own tokenizer (GGUF);
+/// with what the matrix is. `quiet` hides the progress bar.
+pub(crate) fn load_model(path: &str, sources: &Sources, quiet: bool) -> Result<(Embeddings, ModelInfo), String> {
+    if sources.metadata.is_some() {
+        return Err(format!("--metadata only applies to a Projector vectors.tsv, and {path} is a model's file"));
+    }
+    let (file_path, chosen) = if path.ends_with(".json") {
+        let index = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let index = lm::safetensors::ShardIndex::read(&index).map_err(|e| format!("{path}: {e}"))?;
+        let (tensor, shard) = index.embedding_shard(sources.tensor.as_deref()).map_err(|e| format!("{path}: {e}"))?;
+        (Path::new(path).with_file_name(shard), Some(tensor.to_string()))
+    } else {
+        (PathBuf::from(path), sources.tensor.clone())
+    };
+    let shown = file_path.to_string_lossy().into_owned();
+    let mut file = File::open(&file_path).map_err(|e| format!("cannot open {shown}: {e}"))?;
+    let file_len = file.metadata().map_err(|e| format!("cannot read {shown}: {e}"))?.len();
+    let mut head = [0u8; 9];
+    let n = file.read(&mut head).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let format = ModelFormat::sniff(&head[..n])
+        .ok_or_else(|| format!("{shown}: not a safetensors or GGUF file (its first bytes are neither)"))?;
+    let header = lm::read_file_header(&mut file, format, file_len).map_err(|e| format!("{shown}: {e}"))?;
+    let tokenizer = match (&sources.tokenizer, format) {
+        (Some(given), _) => Some(read_tokenizer(Path::new(given))?),
+        (None, ModelFormat::Safetensors) => {
+            let beside = file_path.with_file_name("tokenizer.json");
+            if beside.exists() {
+                Some(read_tokenizer(&beside)?)
+            } else {
+                eprintln!("note: no tokenizer.json beside {shown} (give one with --tokenizer), so its rows are named by their token ids");
+                None
+            }
+        }
+        (None, ModelFormat::Gguf) => None,
+    };
+    let name = file_path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let plan = MatrixPlan::new(&name, file_len, &header, chosen.as_deref(), tokenizer.as_ref().map(|(t, s)| (t.clone(), s.as_str())))
+        .map_err(|e| format!("{shown}: {e}"))?;
+    let bar = Bar::new(quiet, "reading");
+    let tensor = plan.info().tensor.clone();
+    let read = lm::read_matrix(&mut file, plan, |read, rows| {
+        bar.set(read as u64, rows as u64, format!("{tensor}: {read} of {rows} rows"))
+    });
+    bar.finish();
+    read.map_err(|e| format!("{shown}: {e}"))
+}
+
+/// The tokens of the `tokenizer.json` at `path`, and where they came from.
+fn read_tokenizer(path: &Path) -> Result<(Tokens, String), String> {
+    let shown = path.to_string_lossy();
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let tokens = Tokens::from_tokenizer_json(&bytes).map_err(|e| format!("{shown}: {e}"))?;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    Ok((tokens, name))
 }

@@ -5,6 +5,7 @@ use serde::Serialize;
 use tsify::Tsify;
 
 use crate::Embeddings;
+use crate::lm::ModelInfo;
 use crate::text::{Decoded, Markup, count_holding_whitespace};
 
 /// How a text file was read: its size and encoding, a note for the page when it was not
@@ -83,4 +84,72 @@ impl VectorsInfo {
             tokens_with_whitespace: count_holding_whitespace(emb.words()),
         }
     }
+}
+
+/// What a language model's embedding matrix is (`lm::ModelInfo`), for the page's Matrix card.
+#[derive(Debug, Serialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct ModelInfoDto {
+    pub file: String,
+    /// "safetensors" or "GGUF".
+    pub format: &'static str,
+    pub tensor: String,
+    pub dtype: &'static str,
+    pub rows: usize,
+    pub cols: usize,
+    pub parameters: f64,
+    /// The matrix's parameters and their share of the file's, as a sentence's end.
+    pub share: String,
+    pub tensor_bytes: f64,
+    pub file_bytes: f64,
+    /// Where the tokens' names come from, or null when rows are named by id.
+    pub tokenizer: Option<String>,
+    /// Special, control and unused tokens: the last rows, kept off the map.
+    pub special: usize,
+    /// "f32", "f16" or "bf16": how the rows are kept in memory, and the bytes they take.
+    pub kept: &'static str,
+    pub memory_bytes: f64,
+    pub metadata: Vec<(String, String)>,
+}
+
+impl ModelInfoDto {
+    pub fn new(info: &ModelInfo) -> ModelInfoDto {
+        ModelInfoDto {
+            file: info.file.clone(),
+            format: info.format.name(),
+            tensor: info.tensor.clone(),
+            dtype: info.dtype,
+            rows: info.rows,
+            cols: info.cols,
+            parameters: info.parameters() as f64,
+            share: info.share(),
+            tensor_bytes: info.tensor_bytes as f64,
+            file_bytes: info.file_bytes as f64,
+            tokenizer: info.tokenizer.clone(),
+            special: info.special,
+            kept: info.kept.name(),
+            memory_bytes: info.memory_bytes as f64,
+            metadata: info.metadata.clone(),
+        }
+    }
+}
+
+/// A 2-D tensor of a model file, offered when none has a name models give their token
+/// embeddings.
+#[derive(Debug, Serialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct TensorDto {
+    pub name: String,
+    pub rows: f64,
+    pub cols: f64,
+    pub dtype: String,
+}
+
+/// Where the matrix lies in the model file: the bytes the worker reads, a slice at a time.
+#[derive(Debug, Serialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct MatrixRangeDto {
+    pub offset: f64,
+    pub length: f64,
+    pub info: ModelInfoDto,
 }

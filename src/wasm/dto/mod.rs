@@ -17,7 +17,7 @@ mod queries;
 mod training;
 
 pub use evaluation::{EvalProgressDto, analogy_report_dto, similarity_report_dto};
-pub use files::{TextInfo, VectorsInfo};
+pub use files::{MatrixRangeDto, ModelInfoDto, TensorDto, TextInfo, VectorsInfo};
 pub use maps::{AxesDto, LayoutFrameDto, LayoutProgressDto, MapSpecDto, ProjectionDto};
 pub use queries::{
     AnalogyDto, MergeDto, MessagePartDto, NeighbourDto, RankedWordDto, TokenInfoDto, VocabMatchesDto,

@@ -12,13 +12,22 @@ use crate::error::Error;
 use crate::io;
 use crate::io::json;
 use crate::io::{Bundle, BundleRef, VectorFormat, VectorsParser};
+use crate::lm::ModelFormat;
 use crate::wasm::dto::VectorsInfo;
 
 #[wasm_bindgen]
 impl Session {
-    /// What a file is, from its first bytes (and its name when they cannot tell): `"bundle"`,
-    /// a vectors format for `load_begin`, or `undefined` for a text to train on.
+    /// What a file is, from its first bytes (and its name when they cannot tell): `"model"`
+    /// (a safetensors or GGUF file, for `model_open`), `"model-index"` (a sharded model's
+    /// `model.safetensors.index.json`, for `model_shard`), `"bundle"`, a vectors format for
+    /// `load_begin`, or `undefined` for a text to train on.
     pub fn sniff(&self, head: &[u8], name: &str) -> Option<String> {
+        if ModelFormat::sniff(head).is_some() {
+            return Some("model".into());
+        }
+        if name.ends_with("index.json") && head.windows(b"weight_map".len()).any(|w| w == b"weight_map") {
+            return Some("model-index".into());
+        }
         if Bundle::sniff(head) {
             return Some("bundle".into());
         }
@@ -79,6 +88,7 @@ impl Session {
             fingerprint: None,
             epoch_losses: Vec::new(),
             timeline: None,
+            model: None,
         });
         Ok(info)
     }
@@ -117,6 +127,7 @@ impl Session {
             fingerprint: bundle.fingerprint,
             epoch_losses: bundle.epoch_losses,
             timeline: bundle.timeline,
+            model: None,
         });
         Ok(out)
     }
@@ -190,7 +201,7 @@ impl Session {
 /// `info` for the page, with `zeroVectors`, how many of the opened vectors are all zeros:
 /// a zero vector has no direction, so its cosine with any word is undefined and its
 /// "neighbours" would be arbitrary words at 0. Files hold them for padding or unknown words.
-fn info_js(info: &VectorsInfo, embeddings: &Embeddings) -> Result<JsValue, JsError> {
+pub(super) fn info_js(info: &VectorsInfo, embeddings: &Embeddings) -> Result<JsValue, JsError> {
     let out = to_js(info)?;
     let zero =
         embeddings.raw().chunks_exact(embeddings.dim()).filter(|v| v.iter().all(|&x| x == 0.0)).count();
@@ -209,6 +220,6 @@ fn format_id(format: VectorFormat) -> &'static str {
 }
 
 /// An error about a file, naming it: "vectors.txt: malformed vectors file, line 7: …".
-fn js_error_in(name: &str, err: Error) -> JsError {
+pub(super) fn js_error_in(name: &str, err: Error) -> JsError {
     JsError::new(&format!("{name}: {err}"))
 }

@@ -9,11 +9,13 @@
 //! - `queries`: a token's provenance, neighbours, analogies, completions, neighbours per epoch.
 //! - `maps`: PCA frames, t-SNE and UMAP maps, and the word lists of their frames.
 //! - `files`: vectors files and bundles, read and written.
+//! - `models`: a language model's embedding matrix, read from its file a slice at a time.
 //! - `evaluation`: analogy and similarity benchmarks run on the vectors.
 
 mod evaluation;
 mod files;
 mod maps;
+mod models;
 mod queries;
 mod training;
 
@@ -25,6 +27,7 @@ use wasm_bindgen::prelude::*;
 
 use self::evaluation::Evaluation;
 use self::maps::{LayoutRun, WordList};
+use self::models::ModelLoading;
 use self::training::Preparing;
 use super::dto::MessagePartDto;
 use super::pool::Pool;
@@ -32,6 +35,7 @@ use crate::Embeddings;
 use crate::error::Error;
 use crate::io::VectorsParser;
 use crate::io::json;
+use crate::lm::ModelInfo;
 use crate::map::{NeighbourHistory, Projection, Timeline};
 use crate::text::{BpeConfig, BpeLearner, BpeTokenizer};
 use crate::train::Trainer;
@@ -168,6 +172,8 @@ struct Opened {
     epoch_losses: Vec<f64>,
     /// A bundle's timeline (its frames, for the page, and its neighbours per epoch).
     timeline: Option<Timeline>,
+    /// What a language model's embedding matrix is, when the vectors are one.
+    model: Option<ModelInfo>,
 }
 
 /// A training and query session over one text, or over vectors opened from a file.
@@ -179,6 +185,9 @@ pub struct Session {
     /// A vectors file being read, slice by slice, and its name for messages; it replaces
     /// `source` when it is read to its end.
     loading: Option<(String, VectorsParser)>,
+    /// A language model's file being read (`model_open`); its matrix replaces `source`
+    /// when it is read to its end.
+    model: Option<ModelLoading>,
     evaluation: Option<Evaluation>,
     /// The last frame of the map: what the next one is aligned to, and how to place extra words.
     frame: Option<Projection>,
