@@ -397,32 +397,56 @@ impl Tokens {
 
     /// Every token as a person reads it, by id, no two alike: byte-level BPE's `Ġ` a space
     /// and `Ċ` a line end (bytes that are not whole UTF-8 characters as `\xE2`), SentencePiece's
-    /// `▁` a space, `<0x0A>` the byte it names when that is ASCII. Where two tokens would
-    /// read alike, the later keeps its raw form. Control characters other than the whitespace
-    /// a token may hold are written as escapes (`\x07`).
+    /// `▁` a space, `<0x0A>` the byte it names when that is ASCII. Control characters other
+    /// than the whitespace a token may hold are written as escapes (`\x07`).
+    ///
+    /// Where two tokens would read alike, a token that reads as it is written keeps the form
+    /// (SentencePiece's `,` over the byte token `<0x2C>`), and otherwise the earlier does;
+    /// the other keeps its raw form (or, were that taken too, the raw form and a number).
     pub fn display_forms(&self) -> Vec<String> {
-        let mut taken: HashSet<String> = HashSet::with_capacity(self.len());
-        let mut forms = Vec::with_capacity(self.len());
-        for id in 0..self.len() {
-            let raw = &self.raw[id];
-            let readable = match self.kinds[id] {
-                TokenKind::Special | TokenKind::Unused => None,
-                _ if self.verbatim[id] => None,
-                _ => readable(self.scheme, raw),
-            };
-            let mut form = readable.unwrap_or_else(|| raw.clone());
-            if taken.contains(&form) {
-                form = raw.clone();
-                let mut n = 1;
-                while taken.contains(&form) {
-                    n += 1;
-                    form = format!("{raw} ({n})");
-                }
+        let wanted: Vec<String> = (0..self.len())
+            .map(|id| {
+                let raw = &self.raw[id];
+                let readable = match self.kinds[id] {
+                    TokenKind::Special | TokenKind::Unused => None,
+                    _ if self.verbatim[id] => None,
+                    _ => readable(self.scheme, raw),
+                };
+                readable.unwrap_or_else(|| raw.clone())
+            })
+            .collect();
+        let mut taken: HashSet<&str> = HashSet::with_capacity(self.len());
+        let mut forms: Vec<Option<String>> = vec![None; self.len()];
+        for (id, form) in wanted.iter().enumerate() {
+            if *form == self.raw[id] && taken.insert(form) {
+                forms[id] = Some(form.clone());
             }
-            taken.insert(form.clone());
-            forms.push(form);
         }
-        forms
+        let mut numbered = Vec::new();
+        for (id, form) in wanted.iter().enumerate() {
+            if forms[id].is_some() {
+                continue;
+            }
+            let raw = &self.raw[id];
+            if taken.insert(form) {
+                forms[id] = Some(form.clone());
+            } else if taken.insert(raw) {
+                forms[id] = Some(raw.clone());
+            } else {
+                numbered.push(id);
+            }
+        }
+        let mut taken: HashSet<String> = taken.into_iter().map(str::to_string).collect();
+        for id in numbered {
+            let raw = &self.raw[id];
+            let form = (2..)
+                .map(|n| format!("{raw} ({n})"))
+                .find(|form| !taken.contains(form))
+                .expect("a free number");
+            taken.insert(form.clone());
+            forms[id] = Some(form);
+        }
+        forms.into_iter().map(|form| form.expect("every id has a form")).collect()
     }
 
     /// The ids in the order the map and the word lists take them, most frequent first as
@@ -715,8 +739,11 @@ mod tests {
                 "model":{"type":"BPE","vocab":{"▁":0,"<0x20>":1,"▁a":2,"<0x20>a":3},"merges":[]}}"#,
         );
         assert_eq!(tokens.scheme(), Scheme::SentencePiece);
-        // " " is taken by "▁"; the added " " is then shown raw, which "▁"'s form already is.
-        assert_eq!(tokens.display_forms(), [" ", "<0x20>", " a", "<0x20>a", "  (2)"]);
+        // The added " " reads as it is written, so "▁" and "<0x20>" keep their raw forms.
+        assert_eq!(tokens.display_forms(), ["▁", "<0x20>", " a", "<0x20>a", " "]);
+        let numbered =
+            Tokens::from_gguf(None, ["a", "a", "a (2)", "b"].map(String::from).to_vec(), None, None).unwrap();
+        assert_eq!(numbered.display_forms(), ["a", "a (3)", "a (2)", "b"]);
     }
 
     #[test]
