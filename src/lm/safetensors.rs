@@ -512,6 +512,22 @@ mod tests {
         assert!(message(&u64::MAX.to_le_bytes(), u64::MAX).contains("more than"));
     }
 
+    /// A shard past 4 GB: offsets are kept in `u64`, so the header reads in wasm32 too.
+    #[test]
+    fn offsets_past_four_gigabytes() {
+        let header = concat!(
+            r#"{"model.norm.weight":{"dtype":"BF16","shape":[4],"data_offsets":[0,8]},"#,
+            r#""model.embed_tokens.weight":{"dtype":"BF16","shape":[1073741824,4],"data_offsets":[8,8589934600]}}"#
+        );
+        let bytes = file(header, 0);
+        let file_len = bytes.len() as u64 + 8_589_934_600;
+        let Ok(HeaderRead::Done(read)) = read_header(&bytes, file_len) else { panic!() };
+        let embedding = &read.tensors[1];
+        assert_eq!((embedding.offset, embedding.len), (8 + header.len() as u64 + 8, 8_589_934_592));
+        assert_eq!(embedding.matrix(), Some((1 << 30, 4)));
+        assert!(message(&bytes, file_len - 1).contains("'model.embed_tokens.weight' ends at byte"));
+    }
+
     /// Files the `safetensors` crate writes, read back: the same tensors at the same places
     /// as the crate's own reader finds them.
     #[test]
@@ -589,6 +605,11 @@ mod tests {
                 0 => rng.random_range(0..bytes.len() as u64 + 8),
                 _ => bytes.len() as u64,
             };
+            // A slice of the start, as the page reads it first.
+            let cut = rng.random_range(0..=bytes.len());
+            if let Ok(HeaderRead::NeedMore(need)) = read_header(&bytes[..cut], file_len) {
+                assert!(need > cut as u64 && need <= file_len);
+            }
             let ours = read_header(&bytes, file_len);
             if let Err(err) = &ours {
                 assert!(!err.to_string().is_empty());
