@@ -52,7 +52,7 @@ impl ModelFormat {
         }
         if head.len() >= 9 && head[8] == b'{' {
             let n = u64::from_le_bytes(head[..8].try_into().expect("8 bytes"));
-            if n >= 2 && n <= safetensors::MAX_HEADER_BYTES {
+            if (2..=safetensors::MAX_HEADER_BYTES).contains(&n) {
                 return Some(ModelFormat::Safetensors);
             }
         }
@@ -157,15 +157,19 @@ impl TensorInfo {
     /// Whether the name is one models give their token-embedding matrix (GPT-2's `wte`,
     /// Llama's `embed_tokens`, BERT's `word_embeddings`, GGUF's `token_embd`, …).
     pub fn is_token_embedding(&self) -> bool {
-        let name = self.name.as_str();
-        let last = |suffix: &str| name == suffix || name.ends_with(&format!(".{suffix}"));
-        EMBEDDING_NAMES.iter().any(|n| last(n))
+        is_token_embedding_name(&self.name)
     }
 
     /// How many numbers the tensor holds.
     pub fn parameters(&self) -> u64 {
         self.shape.iter().product()
     }
+}
+
+/// Whether `name` is one models give their token-embedding matrix: it is, or ends with
+/// `.` and, one of [`EMBEDDING_NAMES`]. A sharded model's index is searched by the same rule.
+pub fn is_token_embedding_name(name: &str) -> bool {
+    EMBEDDING_NAMES.iter().any(|n| name == *n || name.strip_suffix(n).is_some_and(|head| head.ends_with('.')))
 }
 
 /// The last parts of the names models give the token-embedding matrix.
