@@ -72,7 +72,11 @@ pub fn dequantize(t: ElementType, bytes: &[u8], out: &mut [f32]) {
 
 /// Runs `decode` over the blocks of `B` bytes in `bytes` and of `V` values in `out`.
 #[inline(always)]
-fn blocks<const B: usize, const V: usize>(bytes: &[u8], out: &mut [f32], decode: impl Fn(&[u8; B], &mut [f32; V])) {
+fn blocks<const B: usize, const V: usize>(
+    bytes: &[u8],
+    out: &mut [f32],
+    decode: impl Fn(&[u8; B], &mut [f32; V]),
+) {
     let (blocks, _) = bytes.as_chunks::<B>();
     let (values, _) = out.as_chunks_mut::<V>();
     for (block, y) in blocks.iter().zip(values) {
@@ -191,7 +195,8 @@ fn q3_k(b: &[u8; 110], y: &mut [f32; QK_K]) {
         for (j, y) in y.chunks_exact_mut(32).enumerate() {
             let shift = 2 * j;
             let bit = 1u8 << (4 * half_idx + j);
-            for (h, ((q, hm), y)) in q.chunks_exact(16).zip(hmask.chunks_exact(16)).zip(y.chunks_exact_mut(16)).enumerate()
+            for (h, ((q, hm), y)) in
+                q.chunks_exact(16).zip(hmask.chunks_exact(16)).zip(y.chunks_exact_mut(16)).enumerate()
             {
                 let dl = d * scales[8 * half_idx + 2 * j + h] as f32;
                 for ((y, &q), &hm) in y.iter_mut().zip(q).zip(hm) {
@@ -327,7 +332,10 @@ mod tests {
     fn unquantized_types_keep_their_bits() {
         assert_eq!(decode(ElementType::F32, &(-1.5f32).to_le_bytes()), [-1.5]);
         // f16 0x3C00 is 1.0, 0xC000 is −2.0, 0x0001 the smallest subnormal (2^-24).
-        assert_eq!(decode(ElementType::F16, &[0x00, 0x3C, 0x00, 0xC0, 0x01, 0x00]), [1.0, -2.0, 2f32.powi(-24)]);
+        assert_eq!(
+            decode(ElementType::F16, &[0x00, 0x3C, 0x00, 0xC0, 0x01, 0x00]),
+            [1.0, -2.0, 2f32.powi(-24)]
+        );
         // BF16 is the f32's top half: 0x3FC0 is 1.5, 0xC2F7 is −123.5.
         assert_eq!(decode(ElementType::BF16, &[0xC0, 0x3F, 0xF7, 0xC2]), [1.5, -123.5]);
     }
