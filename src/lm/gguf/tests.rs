@@ -243,7 +243,7 @@ fn types_embedscope_does_not_read_are_named() {
     let got: Vec<(&str, u64)> = raw.tensors.iter().map(|t| (t.dtype.name(), t.len)).collect();
     assert_eq!(
         got,
-        [("Q8_1", 144), ("IQ2_XXS", 66), ("I8", 5), ("ggml type 99", 400 - 288), ("Q4_0_4_4", 18)]
+        [("Q8_1", 160), ("IQ2_XXS", 66), ("I8", 5), ("ggml type 99", 400 - 288), ("Q4_0_4_4", 18)]
     );
     assert!(raw.tensors.iter().all(|t| matches!(t.dtype, Dtype::Other(_))));
 }
