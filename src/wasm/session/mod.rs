@@ -9,11 +9,13 @@
 //! - `queries`: a token's provenance, neighbours, analogies, completions, neighbours per epoch.
 //! - `maps`: PCA frames, t-SNE and UMAP maps, and the word lists of their frames.
 //! - `files`: vectors files and bundles, read and written.
+//! - `matrix`: a band of the vectors' matrix, rows × dimensions, for the Matrix card.
 //! - `evaluation`: analogy and similarity benchmarks run on the vectors.
 
 mod evaluation;
 mod files;
 mod maps;
+mod matrix;
 mod queries;
 mod training;
 
