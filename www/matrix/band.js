@@ -2,8 +2,8 @@
 // Which band of the embedding matrix the Matrix card shows, and how zooming and moving
 // change it. A band is `rows` rows from `firstRow` (the vocabulary's order, most frequent
 // first) and `cols` columns (dimensions) from `firstCol`, always within the matrix.
-// Zooming steps each side through 8, 16, 32, … to the matrix's size (rows to MAX_ROWS), so
-// zooming out and in again comes back to the same band. Also what the card says of a band
+// Zooming steps each side through 8, 16, 32, … to the matrix's size (rows to MAX_ROWS), both
+// sides by one level, so zooming out and in again comes back to the same band. Also what the card says of a band
 // (its range, the matrix's size, a value) and which cell is under the pointer. No DOM:
 // tests/www/matrix.test.js.
 import { integer } from '../shared/format.js';
@@ -18,7 +18,11 @@ export const FIRST_ROWS = 32;
 export const FIRST_COLS = 64;
 
 /**
- * @typedef {{firstRow: number, rows: number, firstCol: number, cols: number}} Band
+ * @typedef {{firstRow: number, rows: number, firstCol: number, cols: number}} Cells  rows and columns of the matrix
+ * @typedef {Cells & {level: number}} Band  the band the card shows:
+ *   `level` says how far out it is zoomed: 0 is the band a matrix opens on, each level up
+ *   doubles its rows and its columns where they can (see `levels`), and `rows` and `cols`
+ *   are that level's
  * @typedef {{totalRows: number, dim: number}} Totals  the whole matrix: rows (tokens) and columns (dimensions)
  */
 
@@ -38,57 +42,83 @@ export function sideSteps(total, max = Infinity) {
 /** @param {number} value @param {number} lo @param {number} hi */
 const clamp = (value, lo, hi) => Math.min(hi, Math.max(lo, value));
 
+/** The index of the largest of `steps` no larger than `n` (0 when none is). @param {number[]} steps @param {number} n */
+const indexAtMost = (steps, n) => Math.max(0, steps.filter((step) => step <= n).length - 1);
+
 /**
- * The band a matrix opens on: its first FIRST_ROWS rows and FIRST_COLS columns (all
- * columns where there are no more than that).
- * @param {Totals} totals @returns {Band}
+ * The zoom levels of a matrix: level `l` shows `rows[rowBase + l]` rows and
+ * `cols[colBase + l]` columns, each held at the end of its steps, from level `lo` (the
+ * fewest of both) to `hi` (the most). Level 0 is the first band: FIRST_ROWS rows and
+ * FIRST_COLS columns, or fewer. One level for both sides, so zooming out and in again comes
+ * back to the same band even where one side stopped at its end.
+ * @param {Totals} totals
  */
-export function firstBand({ totalRows, dim }) {
-  return { firstRow: 0, rows: Math.min(totalRows, FIRST_ROWS), firstCol: 0, cols: Math.min(dim, FIRST_COLS) };
+export function levels({ totalRows, dim }) {
+  const rows = sideSteps(totalRows, MAX_ROWS);
+  const cols = sideSteps(dim);
+  const rowBase = indexAtMost(rows, FIRST_ROWS);
+  const colBase = indexAtMost(cols, FIRST_COLS);
+  return { rows, cols, rowBase, colBase, lo: -Math.max(rowBase, colBase), hi: Math.max(rows.length - 1 - rowBase, cols.length - 1 - colBase) };
 }
 
 /**
- * `band` brought within the matrix: no more rows and columns than it has (rows at most
- * MAX_ROWS), none before the first or after the last.
+ * The band's level brought within the matrix's levels, and its rows and columns.
+ * @param {Totals} totals @param {number} level
+ */
+function atLevel(totals, level) {
+  const l = levels(totals);
+  const within = clamp(Math.round(level), l.lo, l.hi);
+  return {
+    level: within,
+    rows: l.rows[clamp(l.rowBase + within, 0, l.rows.length - 1)],
+    cols: l.cols[clamp(l.colBase + within, 0, l.cols.length - 1)],
+  };
+}
+
+/** The first band the page asks for, before it knows the matrix's size (the worker cuts it to the matrix). */
+export const FIRST_REQUEST = Object.freeze({ firstRow: 0, rows: FIRST_ROWS, firstCol: 0, cols: FIRST_COLS });
+
+/**
+ * The band a matrix opens on: its first FIRST_ROWS rows and FIRST_COLS columns (all
+ * columns where there are no more than that), level 0.
+ * @param {Totals} totals @returns {Band}
+ */
+export function firstBand(totals) {
+  return { firstRow: 0, firstCol: 0, ...atLevel(totals, 0) };
+}
+
+/**
+ * `band` brought within the matrix: its level's rows and columns, none before the first
+ * or after the last.
  * @param {Band} band @param {Totals} totals @returns {Band}
  */
-export function withinMatrix(band, { totalRows, dim }) {
-  const rows = clamp(band.rows, Math.min(totalRows, MIN_SIDE), Math.min(totalRows, MAX_ROWS));
-  const cols = clamp(band.cols, Math.min(dim, MIN_SIDE), dim);
+export function withinMatrix(band, totals) {
+  const { level, rows, cols } = atLevel(totals, band.level);
   return {
-    firstRow: clamp(Math.round(band.firstRow), 0, totalRows - rows),
+    firstRow: clamp(Math.round(band.firstRow), 0, totals.totalRows - rows),
     rows,
-    firstCol: clamp(Math.round(band.firstCol), 0, dim - cols),
+    firstCol: clamp(Math.round(band.firstCol), 0, totals.dim - cols),
     cols,
+    level,
   };
 }
 
 /**
- * The next count of `steps` after `count` in `direction` (-1 fewer, +1 more): a count
- * between two steps (the matrix's size changed) goes to the step on that side.
- * @param {number[]} steps @param {number} count @param {-1|1} direction
- */
-function nextStep(steps, count, direction) {
-  if (direction > 0) return steps.find((n) => n > count) ?? steps[steps.length - 1];
-  return [...steps].reverse().find((n) => n < count) ?? steps[0];
-}
-
-/**
- * `band` zoomed: `direction` -1 shows fewer rows and columns (zooms in), +1 more (zooms
- * out), each side one step of `sideSteps`. The cell at `anchor` (fractions of the band's
- * height and width, 0.5 its middle) stays where it is, as near as the matrix's edges allow.
+ * `band` zoomed one level: `direction` -1 shows fewer rows and columns (zooms in), +1 more
+ * (zooms out). The cell at `anchor` (fractions of the band's height and width, 0.5 its
+ * middle) stays where it is, as near as the matrix's edges allow.
  * @param {Band} band @param {Totals} totals @param {-1|1} direction
  * @param {{row: number, col: number}} [anchor]
  * @returns {Band}
  */
 export function zoomed(band, totals, direction, anchor = { row: 0.5, col: 0.5 }) {
-  const rows = nextStep(sideSteps(totals.totalRows, MAX_ROWS), band.rows, direction);
-  const cols = nextStep(sideSteps(totals.dim), band.cols, direction);
+  const { level, rows, cols } = atLevel(totals, band.level + direction);
   return withinMatrix({
     firstRow: band.firstRow + anchor.row * (band.rows - rows),
     rows,
     firstCol: band.firstCol + anchor.col * (band.cols - cols),
     cols,
+    level,
   }, totals);
 }
 
@@ -108,9 +138,10 @@ export function moved(band, totals, rows, cols) {
  * @param {Band} band @param {Totals} totals
  */
 export function openWays(band, totals) {
+  const { lo, hi } = levels(totals);
   return {
-    zoomIn: zoomed(band, totals, -1).rows !== band.rows || zoomed(band, totals, -1).cols !== band.cols,
-    zoomOut: zoomed(band, totals, 1).rows !== band.rows || zoomed(band, totals, 1).cols !== band.cols,
+    zoomIn: band.level > lo,
+    zoomOut: band.level < hi,
     up: band.firstRow > 0,
     down: band.firstRow + band.rows < totals.totalRows,
     left: band.firstCol > 0,
@@ -126,7 +157,7 @@ function span(first, count) {
 
 /**
  * What the band shows, as the card says it: "rows 1–40 of 8,378 · dimensions 1–50 of 50".
- * @param {Band} band @param {Totals} totals
+ * @param {Cells} band @param {Totals} totals
  */
 export function rangeText(band, totals) {
   return `rows ${span(band.firstRow, band.rows)} of ${integer.format(totals.totalRows)}`

@@ -20,7 +20,6 @@ import { cellAt, compactValue, explanation, rangeText, sizeText, valueText } fro
 import { SCALE_QUANTILE, cellColour, darkTextOn, paintValues, scaleOf } from './colours.js';
 
 /** @typedef {import('../protocol.js').MatrixBand} MatrixBand */
-/** @typedef {import('./band.js').Band} Band */
 
 /**
  * What the card says of a language model's matrix (the lead's model reader fills it in).

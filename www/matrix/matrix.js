@@ -9,7 +9,7 @@
 // well within a frame. One request is out at a time; what changed meanwhile is asked for
 // when it answers. Off screen, the card asks for nothing until it is seen. A band of vectors
 // that gave way is not drawn (the host says which model is current).
-import { firstBand, moved, openWays, withinMatrix, zoomed } from './band.js';
+import { FIRST_REQUEST, firstBand, moved, openWays, withinMatrix, zoomed } from './band.js';
 
 /** @typedef {import('./matrix-panel.js').MatrixPanel} MatrixPanel */
 /** @typedef {import('../protocol.js').MatrixBand} MatrixBand */
@@ -105,14 +105,13 @@ export class Matrix {
     }
     const model = this.model;
     const version = this.version();
-    // Before the matrix's size is known, its first band as if it were large; the worker cuts it.
-    const band = this.band ?? firstBand({ totalRows: Infinity, dim: Infinity });
+    const { firstRow, rows, firstCol, cols } = this.band ?? FIRST_REQUEST;
     this.asking = true;
     this.again = false;
     this.lastAsked = performance.now();
     try {
       /** @type {MatrixBand} */
-      const reply = await this.worker.request('matrixBand', band);
+      const reply = await this.worker.request('matrixBand', { firstRow, rows, firstCol, cols });
       if (this.model === model) this.show(reply, version);
     } catch (error) {
       // Asked again only when the vectors change.
@@ -140,7 +139,7 @@ export class Matrix {
   }
 }
 
-/** @param {Band|null} a @param {Band|null} b */
+/** Whether `a` and `b` are the same rows and columns. @param {import('./band.js').Cells|null} a @param {import('./band.js').Cells|null} b */
 function sameBand(a, b) {
   return a != null && b != null && a.firstRow === b.firstRow && a.rows === b.rows && a.firstCol === b.firstCol && a.cols === b.cols;
 }
