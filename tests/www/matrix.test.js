@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  MAX_ROWS, cellAt, compactValue, firstBand, levels, moved, openWays, rangeText, sideSteps, sizeText, valueText, withinMatrix, zoomed,
+  MAX_ROWS, cellAt, cellText, compactValue, firstBand, levels, moved, openWays, rangeText, sideSteps, sizeText, valueText, withinMatrix, zoomed,
 } from '../../www/matrix/band.js';
 import { cellColour, darkTextOn, paintValues, scaleOf } from '../../www/matrix/colours.js';
 
@@ -78,6 +78,10 @@ test('the card says the matrix size, the range shown and a value in words', () =
   assert.equal(valueText(2), '2.000');
   assert.equal(compactValue(-0.0123), '−0.012');
   assert.equal(compactValue(0.5), '0.50');
+  assert.deepEqual([0.29, -0.664, 0.0172, -0.003].map((v) => cellText(v, 1.2)), ['0.29', '−0.66', '0.02', '0.00']);
+  assert.deepEqual([-0.0123, 0.05].map((v) => cellText(v, 0.05)), ['−0.012', '0.050']);
+  assert.deepEqual([3.46, -12].map((v) => cellText(v, 12)), ['3.5', '−12.0']);
+  assert.equal(cellText(-3.4, 150), '−3');
 });
 
 test('the cell under the pointer: a row and column, or the row label left of the cells', () => {

@@ -196,6 +196,19 @@ export function compactValue(value) {
 }
 
 /**
+ * A value as a cell shows it, with as many decimals as every cell of the band: 2 on a
+ * scale (the band's largest magnitudes) from 1 to 10, one more for each power of ten below
+ * (at most 3), one fewer above ("0.29", "−0.66", "0.02" on a scale of 1.2; "−0.012" on a
+ * scale of 0.05), and never "−0.00".
+ * @param {number} value @param {number} scale
+ */
+export function cellText(value, scale) {
+  const decimals = Math.min(3, Math.max(0, 2 - Math.floor(Math.log10(scale))));
+  const text = Math.abs(value).toFixed(decimals);
+  return Number(text) === 0 || value >= 0 ? text : `−${text}`;
+}
+
+/**
  * The band's row under CSS px (x, y) of a canvas laid out as `layout` (the cells from
  * (x0, y0), `width` × `height`, the row labels left of them), and its column there, or
  * 'label' over the labels; null above, below or right of the cells.

@@ -16,7 +16,7 @@ import { css, readColours } from '../map/palette.js';
 import { $ } from '../shared/dom.js';
 import { formatBytes, integer, percent, termsAndValues } from '../shared/format.js';
 import { displayToken } from '../shared/tokens.js';
-import { cellAt, compactValue, explanation, rangeText, sizeText, valueText } from './band.js';
+import { cellAt, cellText, compactValue, explanation, rangeText, sizeText, valueText } from './band.js';
 import { SCALE_QUANTILE, cellColour, darkTextOn, paintValues, scaleOf } from './colours.js';
 
 /** @typedef {import('../protocol.js').MatrixBand} MatrixBand */
@@ -279,9 +279,9 @@ export class MatrixPanel {
       ['Format', info.format],
       ['Tensor', info.tensor],
       ['Shape', `${integer.format(info.rows)} × ${integer.format(info.cols)}`],
-      ['Parameters', `${integer.format(info.parameters)} (${percent(info.share)} of the file)`],
-      ['Element type', kept],
-      ['Tensor size', `${formatBytes(info.tensorBytes)} of ${formatBytes(info.fileBytes)}`],
+      ['Parameters', integer.format(info.parameters)],
+      ['Type', kept],
+      ['Size', `${formatBytes(info.tensorBytes)}, ${percent(info.share)} of the file (${formatBytes(info.fileBytes)})`],
       ['In memory', formatBytes(info.memoryBytes)],
       ['Tokenizer', info.tokenizer ?? 'none: rows are named by token id'],
       ['Special tokens', `${integer.format(info.special)}, kept off the map`],
@@ -355,7 +355,7 @@ export class MatrixPanel {
         for (let c = 0; c < band.cols; c += 1) {
           const value = band.values[r * band.cols + c];
           ctx.fillStyle = darkTextOn(cellColour(value, scale, this.palette.diverging)) ? '#111' : '#fff';
-          ctx.fillText(compactValue(value), layout.x0 + (c + 0.5) * cell.width, layout.y0 + (r + 0.5) * cell.height, cell.width - 2);
+          ctx.fillText(cellText(value, scale), layout.x0 + (c + 0.5) * cell.width, layout.y0 + (r + 0.5) * cell.height, cell.width - 2);
         }
       }
     }
