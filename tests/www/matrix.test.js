@@ -109,6 +109,15 @@ test('a value is coloured from zero (neutral) to the sign colour by its size aga
   const rgba = new Uint8ClampedArray(8);
   paintValues(new Float32Array([0.5, -2]), 2, palette, rgba);
   assert.deepEqual([...rgba], [238, 188, 188, 255, 0, 0, 200, 255]);
+  // Through its table, painting gives each value cellColour's colour to within a unit.
+  const values = new Float32Array(1000).map((_, i) => Math.sin(i * 12.9898) * 2.5);
+  const painted = new Uint8ClampedArray(4 * values.length);
+  paintValues(values, 2, palette, painted);
+  for (const [i, value] of values.entries()) {
+    for (const [c, channel] of cellColour(value, 2, palette).entries()) {
+      assert.ok(Math.abs(painted[4 * i + c] - channel) <= 1, `value ${value}, channel ${c}: ${painted[4 * i + c]} vs ${channel}`);
+    }
+  }
 });
 
 test('the scale is the magnitude 99 % of the values lie within, so outliers do not wash the rest out', () => {

@@ -47,9 +47,9 @@ const ZOOM_STEP = Math.log(1.4);
 /** CSS px: the row labels' and the cells' numbers' font; labels need rows at least this tall. */
 const LABEL_FONT_PX = 11;
 const MIN_LABEL_ROW_PX = 10;
-/** CSS px: the dimensions' numbers above the columns, and the least space between two of them. */
+/** CSS px: the dimensions' numbers above the columns, and the least space between two of them beside their width. */
 const HEADER_PX = 15;
-const MIN_TICK_GAP_PX = 26;
+const TICK_SPACE_PX = 10;
 /** Cells at least this large (CSS px) show their number; at least GAP_CELL_PX, a line between them. */
 const NUMBER_CELL = { width: 24, height: 14 };
 const GAP_CELL_PX = 5;
@@ -375,12 +375,13 @@ export class MatrixPanel {
     // The dimensions (1-based) above their columns, at a round step that leaves them room.
     ctx.textAlign = 'center';
     ctx.fillStyle = css.muted;
-    const step = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000].find((s) => s * cell.width >= MIN_TICK_GAP_PX) ?? 5000;
+    const gap = ctx.measureText(integer.format(band.firstCol + band.cols)).width + TICK_SPACE_PX;
+    const step = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000].find((s) => s * cell.width >= gap) ?? 20000;
     for (let c = 0; c < band.cols; c += 1) {
       const dimension = band.firstCol + c + 1;
       if (dimension % step !== 0 && c !== 0) continue;
       // The first column's number, unless the next round one would overlap it.
-      if (c === 0 && dimension % step !== 0 && (step - (dimension % step)) * cell.width < MIN_TICK_GAP_PX) continue;
+      if (c === 0 && dimension % step !== 0 && (step - (dimension % step)) * cell.width < gap) continue;
       // Kept within the canvas: the last column's number ends at its edge.
       const text = integer.format(dimension);
       const half = ctx.measureText(text).width / 2;
