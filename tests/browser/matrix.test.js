@@ -1,7 +1,8 @@
 // The Matrix card in Chromium, against Vite: the embedding matrix of whatever vectors the
 // page holds, trained here or opened from a file, drawn as a heatmap of a band of rows ×
 // dimensions. Its size is the vocabulary × dimension the worker reports; its values are the
-// vectors the Export card writes, to the bit; zooming, moving and the wheel change the band;
+// vectors the Export card writes, to the bit; the buttons, the keys, the wheel and a drag
+// zoom and move the band;
 // clicking a row's token selects it; while training it follows the vectors, a few times a
 // second at most.
 //
@@ -99,7 +100,7 @@ test('after training the sample, the card shows its matrix: the size the worker 
   await page.close();
 });
 
-test('zooming and moving change the band and the range line; the wheel zooms; a row\'s token selects it', { timeout: 180_000 }, async () => {
+test('buttons, keys, the wheel and a drag zoom and move the band, as the range line says; a row\'s token selects it', { timeout: 180_000 }, async () => {
   const { page, problems } = await suite.openExplorer();
   await stat(page, 'Vocabulary').waitFor();
   await button(page, 'Train').click();
@@ -147,9 +148,17 @@ test('zooming and moving change the band and the range line; the wheel zooms; a 
   await page.mouse.wheel(0, -250);
   await rangeIs(page, `rows ${firstRow + 1}–${firstRow + 8} of 183 · dimensions ${firstCol + 1}–${firstCol + 16} of 50`);
 
+  // A drag moves the band with the pointer: up by 2.5 rows' height brings the next 2 rows.
+  const { height, width } = await page.evaluate(() => window.explorer.view.matrixPanel.layout);
+  const [midX, midY] = [box.x + x0 + width / 2, box.y + y0 + height / 2];
+  await page.mouse.move(midX, midY);
+  await page.mouse.down();
+  await page.mouse.move(midX, midY - 2.5 * (height / 8), { steps: 8 });
+  await page.mouse.up();
+  await rangeIs(page, `rows ${firstRow + 3}–${firstRow + 10} of 183 · dimensions ${firstCol + 1}–${firstCol + 16} of 50`);
+
   // A click on a row's token selects it: the Neighbours card answers for it.
   const { words } = await shownBand(page);
-  const { height } = await page.evaluate(() => window.explorer.view.matrixPanel.layout);
   await page.mouse.click(box.x + x0 / 2, box.y + y0 + height * (2.5 / 8));
   await page.locator('#neighbours-message', { hasText: `Nearest to “${words[2]}”` }).waitFor();
   assert.deepEqual(problems, []);
