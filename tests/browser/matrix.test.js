@@ -2,9 +2,8 @@
 // page holds, trained here or opened from a file, drawn as a heatmap of a band of rows ×
 // dimensions. Its size is the vocabulary × dimension the worker reports; its values are the
 // vectors the Export card writes, to the bit; the buttons, the keys, the wheel and a drag
-// zoom and move the band;
-// clicking a row's token selects it; while training it follows the vectors, a few times a
-// second at most.
+// zoom and move the band; clicking a row's token selects it; while training it follows the
+// vectors, a few times a second at most.
 //
 // Run with `node --test tests/browser/matrix.test.js` after scripts/build-wasm.sh.
 import { after, before, test } from 'node:test';
