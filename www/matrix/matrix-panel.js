@@ -22,8 +22,9 @@ import { SCALE_QUANTILE, cellColour, darkTextOn, paintValues, scaleOf } from './
 /** @typedef {import('../protocol.js').MatrixBand} MatrixBand */
 
 /**
- * What the card says of a language model's matrix (the lead's model reader fills it in).
- * `share` is the tensor's part of the file (0–1); `kept` the precision the page keeps it in.
+ * What the card says of a language model's matrix, opened from its file: `share` is the
+ * tensor's part of the file (0–1), `kept` the precision the page keeps it in, `special` the
+ * special tokens kept off the map, `tokenizer` null when the rows are named by token id.
  * @typedef {object} ModelInfo
  * @property {string} file
  * @property {string} format
@@ -44,8 +45,9 @@ import { SCALE_QUANTILE, cellColour, darkTextOn, paintValues, scaleOf } from './
 
 /** The log of the zoom (wheel, pinch, keys) that makes one step of rows and columns. */
 const ZOOM_STEP = Math.log(1.4);
-/** CSS px: the row labels' and the cells' numbers' font; labels need rows at least this tall. */
+/** CSS px: the row labels' font (the cells' numbers are a pixel smaller). */
 const LABEL_FONT_PX = 11;
+/** CSS px: rows at least this tall have each a label; shorter ones, one every few rows. */
 const MIN_LABEL_ROW_PX = 10;
 /** CSS px: the dimensions' numbers above the columns, and the least space between two of them beside their width. */
 const HEADER_PX = 15;
@@ -62,6 +64,8 @@ export class MatrixPanel {
     this.band = null;
     /** @type {{x0: number, y0: number, width: number, height: number, labelWidth: number}|null} where it was drawn, CSS px */
     this.layout = null;
+    /** @type {{x: number, y: number}|null} where the pointer rests on the canvas, CSS px */
+    this.pointer = null;
     /** Whether any of the card is on screen (off screen, the band waits: see `bindVisible`). */
     this.visible = true;
     /** Intentions, set by the `bindX` methods. */
@@ -188,6 +192,7 @@ export class MatrixPanel {
 
   /** The tooltip for the point (x, y), or none (x null). */
   hover(x, y = 0) {
+    this.pointer = x == null ? null : { x, y };
     const at = x == null ? null : this.cellAt(x, y);
     if (!at) {
       this.tooltip.hidden = true;
@@ -238,9 +243,10 @@ export class MatrixPanel {
     this.canvas.setAttribute('aria-label', `Heatmap of the matrix, ${rangeText(band, totals)}`
       + `${shownWords ? ` (tokens ${shownWords}${band.rows > 3 ? ', …' : ''})` : ''}: blue negative, red positive.`
       + ' Arrow keys move, + and − zoom, Home goes back to the first rows.');
-    this.canvas.dataset.range = rangeText(band, totals);
     $('matrix-empty').hidden = true;
     this.draw();
+    // A fresh band under a resting pointer (training goes on): the tooltip says its value.
+    if (this.pointer) this.hover(this.pointer.x, this.pointer.y);
   }
 
   /** No band: `message` says why (no vectors yet, or what failed). */
@@ -256,7 +262,6 @@ export class MatrixPanel {
     $('matrix-legend').hidden = true;
     for (const id of ['matrix-zoom-in', 'matrix-zoom-out', 'matrix-up', 'matrix-down', 'matrix-left', 'matrix-right']) $(id).disabled = true;
     this.canvas.setAttribute('aria-label', `Heatmap of the matrix: ${message}`);
-    this.canvas.dataset.range = '';
     this.draw();
   }
 
