@@ -76,9 +76,13 @@ test('after training the sample, the card shows its matrix: the size the worker 
   assert.ok(positive > 500 && negative > 500, `red and blue cells both drawn: ${positive} red, ${negative} blue pixels`);
 
   // The band's values are the vectors the export writes, row by row, to the bit; its words
-  // are the vocabulary's first, most frequent first, as the export lists them.
-  const band = await shownBand(page);
+  // are the vocabulary's first, most frequent first, as the export lists them. The last band
+  // is asked for within REFRESH_MS of the last progress, which may come after "Done.".
   const words = [...exported.vectors.keys()];
+  const final = [...exported.vectors.get(words[0])];
+  await page.waitForFunction((row) => window.explorer.matrix.shown?.values.slice(0, row.length).every((v, i) => v === row[i]), final,
+    { timeout: 5_000 }).catch(() => {});
+  const band = await shownBand(page);
   assert.deepEqual(band.words, words.slice(0, 32));
   for (let row = 0; row < band.rows; row += 1) {
     assert.deepEqual(band.values.slice(row * 50, row * 50 + 50), [...exported.vectors.get(band.words[row])], `row ${row} (${band.words[row]})`);
