@@ -642,3 +642,39 @@ fn neighbours_through_time_and_the_timeline_survive_a_bundle() {
     Reflect::set(&bad, &"coords".into(), &Float32Array::from(&[0.0f32, 0.0][..])).unwrap();
     assert!(error_message(session.export_bundle(bad)).contains("no-such-word"));
 }
+
+#[wasm_bindgen_test]
+fn a_band_of_the_matrix_is_cut_at_its_edges() {
+    let mut session = Session::new();
+    assert!(error_message(session.matrix_band(0, 8, 0, 8)).contains("no text loaded"));
+    let file = "4 3\nking 1 -2 3\nqueen -4 5 -6\nman 7 -8 9\nwoman -10 11 -12.5\n";
+    let format = session.sniff(file.as_bytes(), "v.txt").expect("vectors");
+    session.load_begin(&format, "v.txt", None).unwrap();
+    session.load_push(file.as_bytes()).unwrap();
+    session.load_finish(file.len() as f64).unwrap();
+
+    // Rows 1..3 and columns 1..3 of the 4 × 3 matrix: asked for more, cut at the edges.
+    let band = session.matrix_band(1, 2, 1, 5).unwrap();
+    let dims: Vec<f64> = ["firstRow", "rows", "firstCol", "cols", "totalRows", "dim"]
+        .iter()
+        .map(|key| number(&band, key))
+        .collect();
+    assert_eq!(dims, [1.0, 2.0, 1.0, 2.0, 4.0, 3.0]);
+    assert_eq!(strings(&field(&band, "words")), ["queen", "man"]);
+    let values = field(&band, "values").dyn_into::<Float32Array>().expect("a Float32Array").to_vec();
+    assert_eq!(values, [5.0, -6.0, -8.0, 9.0]);
+    assert_eq!((number(&band, "min"), number(&band, "max")), (-8.0, 9.0));
+
+    // The whole matrix, however much more is asked for.
+    let band = session.matrix_band(0, usize::MAX, 0, usize::MAX).unwrap();
+    let values = field(&band, "values").dyn_into::<Float32Array>().unwrap().to_vec();
+    assert_eq!(values, [1.0, -2.0, 3.0, -4.0, 5.0, -6.0, 7.0, -8.0, 9.0, -10.0, 11.0, -12.5]);
+    assert_eq!((number(&band, "min"), number(&band, "max")), (-12.5, 11.0));
+
+    // A band that starts beyond the last row or column is empty, its extremes 0.
+    let band = session.matrix_band(9, 4, 0, 3).unwrap();
+    assert_eq!((number(&band, "firstRow"), number(&band, "rows"), number(&band, "min")), (4.0, 0.0, 0.0));
+    assert_eq!(field(&band, "values").dyn_into::<Float32Array>().unwrap().length(), 0);
+    let band = session.matrix_band(0, 4, 3, 3).unwrap();
+    assert_eq!((number(&band, "cols"), number(&band, "max")), (0.0, 0.0));
+}

@@ -88,6 +88,10 @@
  *   'layout', the points moving, `iteration` of `iterations` (t-SNE iterations, UMAP
  *   epochs); `done` at the last; `warm` when the run started from the map before it (the
  *   vectors moved on) rather than from a PCA of the words
+ * @typedef {import('./pkg/embedscope.js').MatrixBandDto & {values: Float32Array}} MatrixBand  a band of the
+ *   matrix of the vectors queried: `rows` rows from `firstRow` (the vocabulary's order) and `cols` columns
+ *   from `firstCol`, cut at the matrix's edges; `values` holds them row by row, transferred; `min` and
+ *   `max` are the band's extremes (0 for an empty band)
  * @typedef {import('./pkg/embedscope.js').HistoryDto} NeighbourHistory  a word's nearest
  *   neighbours at the end of each epoch the worker kept: kept for the `nWords` most frequent
  *   words (1,000), 10 each, at most 64 epochs thinned evenly plus the newest
@@ -210,6 +214,9 @@
  *   replies `{history: NeighbourHistory|null}` (null for vectors opened from a word2vec, GloVe or Projector file);
  *   fails for a word outside the most frequent kept
  * @typedef {{type: 'tokenInfo', id: number, token: string, maxLines: number}} TokenInfoRequest
+ * @typedef {{type: 'matrixBand', id: number, firstRow: number, rows: number, firstCol: number, cols: number}} MatrixBandRequest
+ *   replies `matrixBand` with the band of the vectors queried (trained so far, or opened) that these ask
+ *   for (0-based), cut at the matrix's edges; fails before there are vectors
  * @typedef {{type: 'openFiles', id: number, files: File[], tensor?: string}} OpenFilesRequest
  *   `tensor`: a model's tensor the person chose, when none has a name models give their token embeddings
  *   Vectors (or a bundle) are read, with `loadProgress`, and replace the session's text and
@@ -229,7 +236,7 @@
  *   panics inside wasm on purpose, in the worker or (inThread) in a training thread of the
  *   pool; only the browser tests send it, to test recovery
  * @typedef {PrepareRequest|ReadTextRequest|StripMarkupRequest|LearnBpeRequest|TrainRequest|PauseRequest|StopRequest|ProjectRequest
- *   |NeighboursRequest|AnalogyRequest|CompleteRequest|FindWordsRequest|NeighbourHistoryRequest|TokenInfoRequest|OpenFilesRequest
+ *   |NeighboursRequest|AnalogyRequest|CompleteRequest|FindWordsRequest|NeighbourHistoryRequest|TokenInfoRequest|MatrixBandRequest|OpenFilesRequest
  *   |EvaluateRequest|ExportRequest|ThreadsRequest|TestPanicRequest} Request
  */
 
@@ -266,6 +273,7 @@
  * @typedef {{type: 'complete', id: number, prefix: string, words: string[]}} CompleteReply
  * @typedef {{type: 'findWords', id: number, matches: VocabMatches}} FindWordsReply
  * @typedef {{type: 'tokenInfo', id: number, info: TokenInfo}} TokenInfoReply
+ * @typedef {{type: 'matrixBand', id: number} & MatrixBand} MatrixBandReply
  * @typedef {{type: 'openFiles', id: number, kind: 'text'} | {type: 'openFiles', id: number, kind: 'vectors',
  *   model: number, info: VectorsInfo & {model?: ModelInfoDto}, params?: Params|null, epochLosses?: number[], timeline?: TimelineData|null}
  *   | {type: 'openFiles', id: number, kind: 'chooseTensor', tensors: TensorDto[], file: string}} OpenFilesReply
@@ -284,7 +292,7 @@
  *   the wasm instance trapped (a Rust panic); the page must start a new worker
  * @typedef {ReadyMessage|PreparedReply|TextReply|LearnBpeReply|BpeProgressMessage|StateMessage
  *   |ProgressMessage|ProjectionMessage|NeighboursReply|AnalogyReply|CompleteReply|FindWordsReply
- *   |TokenInfoReply|OpenFilesReply|ReadProgressMessage|TokenizeProgressMessage|LoadProgressMessage|EvalProgressMessage|EvaluateReply|ExportReply
+ *   |TokenInfoReply|MatrixBandReply|OpenFilesReply|ReadProgressMessage|TokenizeProgressMessage|LoadProgressMessage|EvalProgressMessage|EvaluateReply|ExportReply
  *   |ThreadsReply|ErrorMessage|FatalMessage} WorkerMessage
  */
 

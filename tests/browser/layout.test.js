@@ -39,7 +39,7 @@ test('at 1400 × 900 the map is the stage: Train and the map on screen together,
     assert.ok(map.share >= 0.5, `only ${Math.round(100 * map.share)} % of the map is on screen`);
     assert.ok(map.area >= 0.3 * 1400 * 900, `the map takes ${Math.round(map.area / 1400 / 9)} % of the window`);
     // Parameters are behind a disclosure that says what they are when closed.
-    assert.equal(await page.getByLabel('Dimensions').isVisible(), false, 'the parameters start closed');
+    assert.equal(await page.getByLabel('Dimensions', { exact: true }).isVisible(), false, 'the parameters start closed');
     assert.match(await page.locator('#params-summary').textContent(), /^skip-gram · 50 dims · window 8 · 5 epochs \(the sample's preset\)$/);
     // The loss chart and the progress line are in view beside the map.
     assert.equal((await onScreen(page.getByRole('img', { name: /^Loss per epoch/ }))).share, 1, 'the loss chart is on screen');
@@ -62,9 +62,9 @@ test('at 1400 × 900 the map is the stage: Train and the map on screen together,
 
     // A wrong value disables Train: the closed disclosure says which field to fix.
     await page.getByText('Parameters', { exact: true }).click();
-    await page.getByLabel('Dimensions').fill('abc');
+    await page.getByLabel('Dimensions', { exact: true }).fill('abc');
     await page.getByText('Parameters', { exact: true }).click();
-    assert.equal(await page.getByLabel('Dimensions').isVisible(), false, 'closed again');
+    assert.equal(await page.getByLabel('Dimensions', { exact: true }).isVisible(), false, 'closed again');
     assert.equal(await button(page, 'Train again').isDisabled(), true);
     assert.equal(await page.locator('#params-summary').textContent(), 'To fix: Dimensions');
   }));
@@ -88,7 +88,7 @@ test('keyboard and screen readers: landmarks, and a focus order that follows the
     // The disclosure opens from the keyboard.
     await page.locator('#params-panel summary').focus();
     await page.keyboard.press('Enter');
-    assert.equal(await page.getByLabel('Dimensions').isVisible(), true);
+    assert.equal(await page.getByLabel('Dimensions', { exact: true }).isVisible(), true);
   }));
 });
 

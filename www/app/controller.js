@@ -4,7 +4,8 @@
 // that tokenizer is chosen), the frames the map shows and the link to its view. It composes
 // the rest, each knowing no DOM: the map (map/map-model.js), the timeline
 // (timeline/timeline.js), the queries (queries/queries.js), the benchmarks
-// (evaluation/evaluations.js) and the Export card's files (exports/exports.js).
+// (evaluation/evaluations.js), the Export card's files (exports/exports.js) and the Matrix
+// card's band (matrix/matrix.js).
 import { DEFAULTS, KJV_PRESET, SAMPLE_PRESET } from '../training/params.js';
 import { Parameters } from '../training/parameters.js';
 import { LossSeries } from '../training/loss-series.js';
@@ -17,6 +18,7 @@ import { Timeline } from '../timeline/timeline.js';
 import { Queries } from '../queries/queries.js';
 import { Evaluations } from '../evaluation/evaluations.js';
 import { Exports } from '../exports/exports.js';
+import { Matrix } from '../matrix/matrix.js';
 
 /** @typedef {import('../protocol.js').Projection} Projection */
 /** @typedef {import('../protocol.js').Progress} Progress */
@@ -74,6 +76,11 @@ export class Controller {
     });
     this.evaluations = new Evaluations(view.evaluationPanel, worker, { model: () => this.model, changed: () => this.showState() });
     this.exports = new Exports(view, this.mapModel, this.timeline, { request, saved: () => { this.unsaved = false; } });
+    this.matrix = new Matrix(view.matrixPanel, worker, {
+      model: () => (this.showsModel ? this.model : null),
+      version: () => this.progress?.tokensDone ?? 0,
+      select: (word) => this.queries.select(word),
+    });
     /** @type {TrainingState} the worker's state, as its last `state` message said (see `mirror`) */
     this.state = INITIAL_STATE;
     this.reset();
@@ -637,6 +644,7 @@ export class Controller {
     this.view.evaluationPanel.offerPlanted(this.isSample || this.source?.kind === 'sample');
     if (state !== 'loaded' && state !== 'loading' && (this.progress || this.learning)) this.paintProgress();
     this.retitleQuestion();
+    this.matrix.update();
     if (state === 'done' && this.isSample && !this.sanityShown) {
       this.sanityShown = true;
       this.sanityCheck();
@@ -669,6 +677,7 @@ export class Controller {
     }
     this.view.progressPanel.showProgress(progress, this.state);
     this.drawLoss();
+    this.matrix.update();
   }
 
   /** After training on the built-in sample: how many of its planted analogies come out (see Evaluations). */

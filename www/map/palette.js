@@ -27,39 +27,58 @@ function parseColour(text) {
 const mix = (a, b, t) => a.map((v, i) => v + (b[i] - v) * t);
 
 /**
- * The palette of `element`'s computed style. A hidden probe element resolves each custom
- * property as a `color`, so any CSS colour syntax works and comes back as `rgb()`.
- * @param {HTMLElement} element
+ * `read(colour)`, where `colour(name)` is the custom property `name` of `element`'s computed
+ * style as `[r, g, b, alpha]`. A hidden probe element resolves each as a `color`, so any CSS
+ * colour syntax works and comes back as `rgb()`.
+ * @template T @param {HTMLElement} element @param {(colour: (name: string) => number[]) => T} read @returns {T}
  */
-export function readPalette(element) {
+function withProbe(element, read) {
   const probe = document.createElement('span');
   probe.hidden = true;
   element.append(probe);
-  const colour = (name) => {
-    probe.style.color = `var(${name})`;
-    return parseColour(getComputedStyle(probe).color);
-  };
-  const frequent = colour('--map-frequent');
-  const rare = colour('--map-rare');
-  const palette = {
-    background: colour('--map-background'),
-    axis: colour('--map-axis'),
-    grid: colour('--map-grid'),
-    text: colour('--map-text'),
-    point: colour('--map-point'),
-    labelledPoint: colour('--map-labelled-point'),
-    accent: colour('--map-accent'),
-    arrow: colour('--map-arrow'),
-    dimmed: colour('--map-dimmed'),
-    trail: colour('--map-trail'),
-    classes: [
-      ...Array.from({ length: CATEGORIES }, (_, i) => colour(`--map-class-${i}`)),
-      ...Array.from({ length: FREQUENCY_STEPS }, (_, i) => mix(frequent, rare, i / (FREQUENCY_STEPS - 1))),
-      colour('--map-match'),
-    ],
-  };
-  probe.remove();
-  return palette;
+  try {
+    return read((name) => {
+      probe.style.color = `var(${name})`;
+      return parseColour(getComputedStyle(probe).color);
+    });
+  } finally {
+    probe.remove();
+  }
+}
+
+/**
+ * The colours `names` gives (`{key: '--custom-property'}`) of `element`'s computed style,
+ * as `[r, g, b, alpha]` under the same keys (the Matrix card's, say).
+ * @param {HTMLElement} element @param {Record<string, string>} names @returns {Record<string, number[]>}
+ */
+export function readColours(element, names) {
+  return withProbe(element, (colour) => Object.fromEntries(Object.entries(names).map(([key, name]) => [key, colour(name)])));
+}
+
+/** The palette of `element`'s computed style (see `withProbe`). @param {HTMLElement} element */
+export function readPalette(element) {
+  return withProbe(element, (colour) => {
+    const frequent = colour('--map-frequent');
+    const rare = colour('--map-rare');
+    const palette = {
+      background: colour('--map-background'),
+      axis: colour('--map-axis'),
+      grid: colour('--map-grid'),
+      text: colour('--map-text'),
+      point: colour('--map-point'),
+      labelledPoint: colour('--map-labelled-point'),
+      accent: colour('--map-accent'),
+      arrow: colour('--map-arrow'),
+      dimmed: colour('--map-dimmed'),
+      trail: colour('--map-trail'),
+      classes: [
+        ...Array.from({ length: CATEGORIES }, (_, i) => colour(`--map-class-${i}`)),
+        ...Array.from({ length: FREQUENCY_STEPS }, (_, i) => mix(frequent, rare, i / (FREQUENCY_STEPS - 1))),
+        colour('--map-match'),
+      ],
+    };
+    return palette;
+  });
 }
 
 /** A palette colour as CSS, for the legend's swatches. */

@@ -5,11 +5,12 @@
 
 export const integer = new Intl.NumberFormat('en');
 
-/** "1.2 MB" */
+/** "1.2 MB", "15.0 GB" */
 export function formatBytes(bytes) {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+  return `${(bytes / 1024 ** 3).toFixed(1)} GB`;
 }
 
 /** "1 min 05 s" */

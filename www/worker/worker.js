@@ -579,6 +579,11 @@ const handlers = {
   tokenInfo({ token, maxLines }) {
     return { info: session.token_info(token, maxLines) };
   },
+  /** A band of the vectors' matrix, for the Matrix card; its values transferred, not copied. */
+  matrixBand({ id, firstRow, rows, firstCol, cols }) {
+    const band = session.matrix_band(firstRow, rows, firstCol, cols);
+    post({ type: 'matrixBand', id, ...band }, [band.values.buffer]);
+  },
   /** A word's neighbours at the end of each epoch (the session keeps them as it trains). */
   neighbourHistory({ word, k }) {
     return { history: session.neighbour_history(word, k) };

@@ -8,17 +8,19 @@
 //! `#[tsify(type = ...)]` narrows a `&'static str` to the words it can hold.
 //!
 //! One file per topic, as the session's rooms: `training`, `files`, `queries`, `maps`,
-//! `evaluation`.
+//! `matrix`, `evaluation`.
 
 mod evaluation;
 mod files;
 mod maps;
+mod matrix;
 mod queries;
 mod training;
 
 pub use evaluation::{EvalProgressDto, analogy_report_dto, similarity_report_dto};
 pub use files::{MatrixRangeDto, ModelInfoDto, TensorDto, TextInfo, VectorsInfo};
 pub use maps::{AxesDto, LayoutFrameDto, LayoutProgressDto, MapSpecDto, ProjectionDto};
+pub use matrix::MatrixBandDto;
 pub use queries::{
     AnalogyDto, MergeDto, MessagePartDto, NeighbourDto, RankedWordDto, TokenInfoDto, VocabMatchesDto,
 };

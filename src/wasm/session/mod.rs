@@ -10,12 +10,14 @@
 //! - `maps`: PCA frames, t-SNE and UMAP maps, and the word lists of their frames.
 //! - `files`: vectors files and bundles, read and written.
 //! - `models`: a language model's embedding matrix, read from its file a slice at a time.
+//! - `matrix`: a band of the vectors' matrix, rows × dimensions, for the Matrix card.
 //! - `evaluation`: analogy and similarity benchmarks run on the vectors.
 
 mod evaluation;
 mod files;
 mod maps;
 mod models;
+mod matrix;
 mod queries;
 mod training;
 
