@@ -10,6 +10,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use serde::Deserialize;
+use serde::de::{Error as _, MapAccess, SeqAccess, Unexpected, Visitor};
 use serde_json::Value;
 
 use crate::error::{Error, Result, thousands};
@@ -84,6 +86,98 @@ struct Entry {
     verbatim: bool,
 }
 
+/// The parts of a `tokenizer.json` embedscope reads, the large ones (the vocabulary and
+/// the merges) read straight into their tables rather than through `serde_json::Value`,
+/// which takes several times the file's size for a vocabulary of 128,000 tokens.
+#[derive(Deserialize)]
+struct TokenizerJson {
+    model: Option<ModelJson>,
+    added_tokens: Option<Vec<Value>>,
+    #[serde(default)]
+    pre_tokenizer: Option<Value>,
+    #[serde(default)]
+    decoder: Option<Value>,
+    #[serde(default)]
+    normalizer: Option<Value>,
+}
+
+/// A `tokenizer.json`'s model (other fields ignored).
+#[derive(Deserialize)]
+struct ModelJson {
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    vocab: Option<VocabJson>,
+    merges: Option<Vec<MergeJson>>,
+    unk_token: Option<String>,
+    unk_id: Option<u64>,
+    continuing_subword_prefix: Option<String>,
+    byte_fallback: Option<bool>,
+}
+
+/// A model's vocabulary: `{token: id}` (BPE, WordPiece, WordLevel) or Unigram's
+/// `[[piece, score], …]` by id; each id or piece checked where it is used.
+enum VocabJson {
+    Ids(Vec<(String, Value)>),
+    Pieces(Vec<Value>),
+}
+
+impl<'de> Deserialize<'de> for VocabJson {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
+        struct VocabVisitor;
+        impl<'de> Visitor<'de> for VocabVisitor {
+            type Value = VocabJson;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a vocab: an object of ids or a list of pieces")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<VocabJson, A::Error> {
+                let mut ids = Vec::new();
+                while let Some(entry) = map.next_entry()? {
+                    ids.push(entry);
+                }
+                Ok(VocabJson::Ids(ids))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<VocabJson, A::Error> {
+                let mut pieces = Vec::new();
+                while let Some(piece) = seq.next_element()? {
+                    pieces.push(piece);
+                }
+                Ok(VocabJson::Pieces(pieces))
+            }
+        }
+        deserializer.deserialize_any(VocabVisitor)
+    }
+}
+
+/// A merge, `"a b"` or `["a", "b"]`: the two parts joined, and where the second starts.
+struct MergeJson(String, usize);
+
+impl<'de> Deserialize<'de> for MergeJson {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
+        struct MergeVisitor;
+        impl<'de> Visitor<'de> for MergeVisitor {
+            type Value = MergeJson;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a merge, a pair of tokens (\"a b\" or [\"a\", \"b\"])")
+            }
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> std::result::Result<MergeJson, E> {
+                let (a, b) =
+                    text.split_once(' ').ok_or_else(|| E::invalid_value(Unexpected::Str(text), &self))?;
+                Ok(MergeJson(format!("{a}{b}"), a.len()))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<MergeJson, A::Error> {
+                let a: String = seq.next_element()?.ok_or_else(|| A::Error::invalid_length(0, &self))?;
+                let b: String = seq.next_element()?.ok_or_else(|| A::Error::invalid_length(1, &self))?;
+                if seq.next_element::<serde::de::IgnoredAny>()?.is_some() {
+                    return Err(A::Error::invalid_length(3, &self));
+                }
+                let split = a.len();
+                Ok(MergeJson(a + &b, split))
+            }
+        }
+        deserializer.deserialize_any(MergeVisitor)
+    }
+}
+
 impl Tokens {
     /// The vocabulary of a Hugging Face `tokenizer.json`: `model.vocab` of a BPE, WordPiece,
     /// WordLevel or Unigram model, `added_tokens` over it (as the `tokenizers` library looks
@@ -92,44 +186,44 @@ impl Tokens {
     pub fn from_tokenizer_json(bytes: &[u8]) -> Result<Tokens> {
         const SOURCE: &str = "tokenizer.json";
         let fail = |what: String| Error::Model(format!("tokenizer.json {what}"));
-        let json: Value = serde_json::from_slice(bytes)
-            .map_err(|err| fail(format!("is not JSON ({err}): it is damaged or another file")))?;
-        let Some(model) = json.get("model").and_then(Value::as_object) else {
+        let json: TokenizerJson = serde_json::from_slice(bytes).map_err(|err| {
+            fail(match err.classify() {
+                serde_json::error::Category::Data => format!("is not a Hugging Face tokenizer: {err}"),
+                _ => format!("is not JSON ({err}): it is damaged or another file"),
+            })
+        })?;
+        let Some(model) = json.model else {
             return Err(fail("has no model: it is not a Hugging Face tokenizer".to_string()));
         };
-        let vocab = model.get("vocab");
-        let merges = model.get("merges");
-        let kind = match model.get("type").and_then(Value::as_str) {
+        let kind = match model.kind.as_deref() {
             Some(kind) => kind,
             // Files written before models were tagged: the kind their fields tell.
-            None if merges.is_some() => "BPE",
-            None if vocab.is_some_and(Value::is_array) => "Unigram",
-            None if model.contains_key("continuing_subword_prefix") => "WordPiece",
+            None if model.merges.is_some() => "BPE",
+            None if matches!(model.vocab, Some(VocabJson::Pieces(_))) => "Unigram",
+            None if model.continuing_subword_prefix.is_some() => "WordPiece",
             None => "WordLevel",
         };
         let mut entries = Vec::new();
-        match (kind, vocab) {
-            ("BPE" | "WordPiece" | "WordLevel", Some(Value::Object(map))) => {
+        match (kind, model.vocab) {
+            ("BPE" | "WordPiece" | "WordLevel", Some(VocabJson::Ids(map))) => {
+                entries.reserve_exact(map.len());
                 for (token, id) in map {
                     let Some(id) = id.as_u64() else {
                         return Err(fail(format!(
                             "gives the token '{token}' the id {id}, not a whole number"
                         )));
                     };
-                    entries.push(Entry { id, raw: token.clone(), kind: TokenKind::Normal, verbatim: false });
+                    entries.push(Entry { id, raw: token, kind: TokenKind::Normal, verbatim: false });
                 }
             }
-            ("Unigram", Some(Value::Array(pieces))) => {
-                for (id, piece) in pieces.iter().enumerate() {
+            ("Unigram", Some(VocabJson::Pieces(pieces))) => {
+                entries.reserve_exact(pieces.len());
+                for (id, piece) in pieces.into_iter().enumerate() {
                     let Some(token) = piece.get(0).and_then(Value::as_str) else {
                         return Err(fail(format!("has a Unigram piece {piece} that is not [text, score]")));
                     };
-                    entries.push(Entry {
-                        id: id as u64,
-                        raw: token.to_string(),
-                        kind: TokenKind::Normal,
-                        verbatim: false,
-                    });
+                    let raw = token.to_string();
+                    entries.push(Entry { id: id as u64, raw, kind: TokenKind::Normal, verbatim: false });
                 }
             }
             ("BPE" | "WordPiece" | "WordLevel" | "Unigram", _) => {
@@ -141,14 +235,11 @@ impl Tokens {
         }
         // The unknown token stands for text the vocabulary lacks: kept off the map.
         let unk = match kind {
-            "Unigram" => model
-                .get("unk_id")
-                .and_then(Value::as_u64)
-                .and_then(|id| entries.get(id as usize))
-                .map(|e| e.raw.clone()),
-            _ => model.get("unk_token").and_then(Value::as_str).map(str::to_string),
+            "Unigram" => model.unk_id.and_then(|id| entries.get(id as usize)).map(|e| e.raw.clone()),
+            _ => model.unk_token,
         };
-        let scheme = json_scheme(&json, kind, &entries);
+        let parts = [&json.pre_tokenizer, &json.decoder, &json.normalizer];
+        let scheme = json_scheme(parts, kind, model.byte_fallback == Some(true), &entries);
         for entry in &mut entries {
             entry.kind = if unk.as_deref() == Some(entry.raw.as_str()) {
                 TokenKind::Special
@@ -157,8 +248,7 @@ impl Tokens {
             };
         }
         let base_len = entries.len();
-        for added in json.get("added_tokens").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default()
-        {
+        for added in json.added_tokens.unwrap_or_default() {
             let (Some(id), Some(content)) =
                 (added.get("id").and_then(Value::as_u64), added.get("content").and_then(Value::as_str))
             else {
@@ -170,35 +260,19 @@ impl Tokens {
             let kind = if special { TokenKind::Special } else { TokenKind::Normal };
             entries.push(Entry { id, raw: content.to_string(), kind, verbatim: true });
         }
-        let merge_rank = match (kind, merges) {
-            ("BPE", Some(Value::Array(merges))) => {
-                let prefix = model.get("continuing_subword_prefix").and_then(Value::as_str).unwrap_or("");
-                let mut pairs = Vec::with_capacity(merges.len());
-                for merge in merges {
-                    let pair = match merge {
-                        Value::String(text) => text.split_once(' '),
-                        Value::Array(parts) => match &parts[..] {
-                            [Value::String(a), Value::String(b)] => Some((a.as_str(), b.as_str())),
-                            _ => None,
-                        },
-                        _ => None,
-                    };
-                    let Some((a, b)) = pair else {
-                        return Err(fail(format!(
-                            "has a merge {merge} that is not a pair of tokens (\"a b\" or [\"a\", \"b\"])"
-                        )));
-                    };
-                    // With a continuing-subword prefix (`##`), a merge's right part sheds it.
-                    pairs.push(format!(
-                        "{a}{}",
-                        b.strip_prefix(prefix).filter(|_| !prefix.is_empty()).unwrap_or(b)
-                    ));
-                }
-                Some((pairs, base_len))
-            }
+        // With a continuing-subword prefix (`##`), a merge's right part sheds it.
+        let prefix = model.continuing_subword_prefix.unwrap_or_default();
+        let merges = match kind {
+            "BPE" => model.merges.as_ref(),
             _ => None,
         };
-        Tokens::lay_out(entries, merge_rank, scheme, SOURCE)
+        let pairs = merges.map(|merges| {
+            merges.iter().map(|MergeJson(joined, split)| {
+                let (a, b) = joined.split_at(*split);
+                (a, if prefix.is_empty() { b } else { b.strip_prefix(prefix.as_str()).unwrap_or(b) })
+            })
+        });
+        Tokens::lay_out(entries, base_len, pairs, scheme, SOURCE)
     }
 
     /// The vocabulary a GGUF file's metadata holds: `tokenizer.ggml.model` (`gpt2` for
@@ -246,23 +320,18 @@ impl Tokens {
             })
             .collect();
         let base_len = entries.len();
-        let merge_rank = merges.map(|merges| {
-            let pairs = merges
-                .iter()
-                .map(|merge| merge.split_once(' ').map_or_else(|| merge.clone(), |(a, b)| format!("{a}{b}")));
-            (pairs.collect(), base_len)
-        });
-        Tokens::lay_out(entries, merge_rank, scheme, SOURCE)
+        let pairs = merges.as_ref().map(|merges| merges.iter().filter_map(|merge| merge.split_once(' ')));
+        Tokens::lay_out(entries, base_len, pairs, scheme, SOURCE)
     }
 
     /// The tokens by id from `entries` (a later entry of an id over an earlier one, as the
     /// `tokenizers` library's added tokens over the model's), ids no token has named as
-    /// unused rows, and each token's merge rank from `merges` (the token each merge
-    /// produces, in rank order; only the first `base_len` entries, the model's own, are
-    /// produced by merges).
-    fn lay_out(
+    /// unused rows, and each token's merge rank from `merges`, the pairs each merge joins in
+    /// rank order (only the first `base_len` entries, the model's own, are made by merges).
+    fn lay_out<'m>(
         entries: Vec<Entry>,
-        merges: Option<(Vec<String>, usize)>,
+        base_len: usize,
+        merges: Option<impl Iterator<Item = (&'m str, &'m str)>>,
         scheme: Scheme,
         source: &'static str,
     ) -> Result<Tokens> {
@@ -282,28 +351,32 @@ impl Tokens {
             )));
         }
         let n = max_id as usize + 1;
-        let mut slots: Vec<Option<Entry>> = (0..n).map(|_| None).collect();
-        let mut model_ids = HashMap::with_capacity(merges.as_ref().map_or(0, |(_, base)| *base));
-        for (i, entry) in entries.into_iter().enumerate() {
-            let id = entry.id as usize;
-            if merges.as_ref().is_some_and(|(_, base)| i < *base) {
-                model_ids.entry(entry.raw.clone()).or_insert(id);
+        let merge_rank = merges.map(|merges| {
+            let mut model_ids: HashMap<&str, usize> = HashMap::with_capacity(base_len);
+            for entry in &entries[..base_len] {
+                model_ids.entry(entry.raw.as_str()).or_insert(entry.id as usize);
             }
+            let mut rank = vec![BASE; n];
+            let mut joined = String::new();
+            for (r, (a, b)) in merges.enumerate() {
+                joined.clear();
+                joined.push_str(a);
+                joined.push_str(b);
+                if let Some(&id) = model_ids.get(joined.as_str()) {
+                    rank[id] = rank[id].min(r.min(BASE as usize - 1) as u32);
+                }
+            }
+            rank
+        });
+        let mut slots: Vec<Option<Entry>> = (0..n).map(|_| None).collect();
+        for entry in entries {
+            let id = entry.id as usize;
             // The model's vocabulary keeps the first of two tokens with one id; an added
             // token replaces the model's.
             if slots[id].is_none() || entry.verbatim {
                 slots[id] = Some(entry);
             }
         }
-        let merge_rank = merges.map(|(produced, _)| {
-            let mut rank = vec![BASE; n];
-            for (r, token) in produced.iter().enumerate() {
-                if let Some(&id) = model_ids.get(token.as_str()) {
-                    rank[id] = rank[id].min(r.min(BASE as usize - 1) as u32);
-                }
-            }
-            rank
-        });
         let mut tokens = Tokens {
             raw: Vec::with_capacity(n),
             kinds: Vec::with_capacity(n),
@@ -436,14 +509,14 @@ impl Tokens {
                 numbered.push(id);
             }
         }
-        let mut taken: HashSet<String> = taken.into_iter().map(str::to_string).collect();
+        let mut numbered_taken: HashSet<String> = HashSet::new();
         for id in numbered {
             let raw = &self.raw[id];
             let form = (2..)
                 .map(|n| format!("{raw} ({n})"))
-                .find(|form| !taken.contains(form))
+                .find(|form| !taken.contains(form.as_str()) && !numbered_taken.contains(form))
                 .expect("a free number");
-            taken.insert(form.clone());
+            numbered_taken.insert(form.clone());
             forms[id] = Some(form);
         }
         forms.into_iter().map(|form| form.expect("every id has a form")).collect()
@@ -494,12 +567,10 @@ fn row_name(id: usize) -> String {
 /// The scheme of a `tokenizer.json`: byte-level where its pre-tokenizer or decoder is
 /// `ByteLevel`; SentencePiece where a `Metaspace`, a `▁` replacement, byte fallback or a
 /// Unigram model says so; WordPiece for its model; else as its tokens look.
-fn json_scheme(json: &Value, kind: &str, entries: &[Entry]) -> Scheme {
-    let parts = ["pre_tokenizer", "decoder", "normalizer"].map(|part| json.get(part).unwrap_or(&Value::Null));
-    if parts[..2]
-        .iter()
-        .any(|part| has_type(part, &|v| v.get("type").and_then(Value::as_str) == Some("ByteLevel")))
-    {
+fn json_scheme(parts: [&Option<Value>; 3], kind: &str, byte_fallback: bool, entries: &[Entry]) -> Scheme {
+    let [pre_tokenizer, decoder, _] = parts;
+    let byte_level = |v: &Value| v.get("type").and_then(Value::as_str) == Some("ByteLevel");
+    if [pre_tokenizer, decoder].into_iter().flatten().any(|part| has_type(part, &byte_level)) {
         return Scheme::ByteLevel;
     }
     let sentencepiece = |v: &Value| match v.get("type").and_then(Value::as_str) {
@@ -510,8 +581,10 @@ fn json_scheme(json: &Value, kind: &str, entries: &[Entry]) -> Scheme {
         }
         _ => false,
     };
-    let byte_fallback = json.pointer("/model/byte_fallback").and_then(Value::as_bool) == Some(true);
-    if kind == "Unigram" || byte_fallback || parts.iter().any(|part| has_type(part, &sentencepiece)) {
+    if kind == "Unigram"
+        || byte_fallback
+        || parts.into_iter().flatten().any(|part| has_type(part, &sentencepiece))
+    {
         return Scheme::SentencePiece;
     }
     if kind == "WordPiece" {
@@ -830,7 +903,9 @@ mod tests {
     fn refuses_what_is_not_a_tokenizer() {
         let cases = [
             ("{", "tokenizer.json is not JSON"),
-            ("[]", "has no model"),
+            ("{}", "has no model"),
+            ("[]", "is not a Hugging Face tokenizer: invalid length 0"),
+            (r#"{"model":5}"#, "is not a Hugging Face tokenizer: invalid type: integer `5`"),
             (r#"{"model":{"type":"Magic","vocab":{}}}"#, "a model of type 'Magic'"),
             (r#"{"model":{"type":"BPE","merges":[]}}"#, "a BPE model without its vocab"),
             (r#"{"model":{"type":"BPE","vocab":{},"merges":[]}}"#, "tokenizer.json holds no tokens"),
@@ -844,12 +919,13 @@ mod tests {
             ),
             (
                 r#"{"model":{"type":"BPE","vocab":{"a":0},"merges":["ab"]}}"#,
-                "a merge \"ab\" that is not a pair",
+                "invalid value: string \"ab\", expected a merge, a pair of tokens",
             ),
             (
                 r#"{"model":{"type":"BPE","vocab":{"a":0},"merges":[["a"]]}}"#,
-                "a merge [\"a\"] that is not a pair",
+                "invalid length 1, expected a merge",
             ),
+            (r#"{"model":{"type":"BPE","vocab":{"a":0},"merges":[["a","b","c"]]}}"#, "invalid length 3"),
             (
                 r#"{"model":{"type":"Unigram","vocab":[[1,2]]}}"#,
                 "a Unigram piece [1,2] that is not [text, score]",
