@@ -400,7 +400,14 @@ fn starts_with_ignoring_case(word: &str, lower_prefix: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use rand::rngs::Xoshiro256PlusPlus;
+    use rand::{RngExt, SeedableRng};
+
     use super::*;
+    use crate::eval::{AnalogyOptions, AnalogySet, evaluate_analogies};
+    use crate::map::layout::{LayoutBuilder, LayoutParams, LayoutPhase, TsneParams};
+    use crate::map::{MapSpec, Pca, Projection};
+    use crate::vectors::AnalogyMethod;
 
     fn words(ws: &[&str]) -> Vec<String> {
         ws.iter().map(|w| w.to_string()).collect()
@@ -437,5 +444,198 @@ mod tests {
         assert_eq!(e.containing("the", 10), (4, vec![0, 1, 2, 4]));
         assert_eq!(e.containing("été", 10), (1, vec![3]));
         assert_eq!(e.containing("zzz", 10), (0, vec![]));
+    }
+
+    /// Random values as `format`'s bits, and the same values as `f32`s, each converted by
+    /// `half`'s scalar conversion (one value at a time, a path apart from the slices' one).
+    fn random_half(format: Half, n_values: usize, seed: u64) -> (Vec<u16>, Vec<f32>) {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let bits: Vec<u16> = (0..n_values)
+            .map(|_| {
+                let x = rng.random_range(-1.0f32..1.0);
+                match format {
+                    Half::F16 => f16::from_f32(x).to_bits(),
+                    Half::BF16 => bf16::from_f32(x).to_bits(),
+                }
+            })
+            .collect();
+        let values = bits
+            .iter()
+            .map(|&b| match format {
+                Half::F16 => f16::from_bits(b).to_f32(),
+                Half::BF16 => bf16::from_bits(b).to_f32(),
+            })
+            .collect();
+        (bits, values)
+    }
+
+    fn names(n: usize) -> Vec<String> {
+        (0..n).map(|i| format!("w{i}")).collect()
+    }
+
+    fn bits_of(v: &[f32]) -> Vec<u32> {
+        v.iter().map(|x| x.to_bits()).collect()
+    }
+
+    /// Every answer's word, index and score bits.
+    fn answers(answer: Result<Vec<crate::vectors::Neighbour>>) -> Vec<(usize, u32)> {
+        answer.unwrap().iter().map(|n| (n.word_idx, n.similarity.to_bits())).collect()
+    }
+
+    #[test]
+    fn half_values_convert_to_the_numbers_they_stand_for() {
+        // Table: (format, bits, value), from the formats' definitions.
+        let cases: &[(Half, u16, f32)] = &[
+            (Half::F16, 0x3c00, 1.0),
+            (Half::F16, 0xc000, -2.0),
+            (Half::F16, 0x3555, 0.333_251_95),
+            (Half::F16, 0x7bff, 65504.0),
+            (Half::F16, 0x0001, 5.960_464_5e-8), // the smallest subnormal, 2^-24
+            (Half::F16, 0x8000, -0.0),
+            (Half::BF16, 0x3f80, 1.0),
+            (Half::BF16, 0xc000, -2.0),
+            (Half::BF16, 0x3eab, 0.333_984_38),
+            (Half::BF16, 0x7f7f, 3.389_531_4e38),
+            (Half::BF16, 0x0001, 9.183_549_6e-41), // the smallest subnormal, 2^-133
+        ];
+        for &(format, bits, value) in cases {
+            let e = Embeddings::from_half(words(&["a"]), 1, vec![bits], format).unwrap();
+            assert_eq!(e.vector(0)[0].to_bits(), value.to_bits(), "{format:?} {bits:#06x}");
+        }
+    }
+
+    #[test]
+    fn half_rows_answer_as_f32_rows_of_the_same_values() {
+        // 37 dimensions: a block of unit_blocks holds 442 rows, so 1,000 rows end in a part block.
+        let (n, dim) = (1000, 37);
+        for format in [Half::F16, Half::BF16] {
+            let (bits, values) = random_half(format, n * dim, 11);
+            let half = Embeddings::from_half(names(n), dim, bits, format).unwrap();
+            let full = Embeddings::new(names(n), dim, values).unwrap();
+            assert_eq!((half.precision(), full.precision()), (format.name(), "f32"));
+            for i in [0, 1, 441, 442, 443, 999] {
+                assert_eq!(bits_of(&half.vector(i)), bits_of(&full.vector(i)), "{format:?} row {i}");
+                assert_eq!(bits_of(&half.unit_vector(i)), bits_of(&full.unit_vector(i)), "{format:?} row {i}");
+            }
+            assert_eq!(bits_of(&half.raw_rows(n)), bits_of(&full.raw_rows(n)));
+            assert_eq!(bits_of(&half.unit_rows(500)), bits_of(&full.unit_rows(500)));
+            for q in [0, 7, 500, 998] {
+                let word = full.word(q);
+                for restrict in [None, Some(300), Some(443)] {
+                    assert_eq!(answers(half.neighbours(word, 10, restrict)), answers(full.neighbours(word, 10, restrict)));
+                }
+                let other = full.word((q + 1) % n);
+                assert_eq!(half.similarity(word, other).unwrap().to_bits(), full.similarity(word, other).unwrap().to_bits());
+                for method in [AnalogyMethod::CosAdd, AnalogyMethod::CosMul] {
+                    let (b, c) = (full.word((q + 3) % n), full.word((q + 5) % n));
+                    assert_eq!(
+                        answers(half.analogy(word, b, c, 5, method, None)),
+                        answers(full.analogy(word, b, c, 5, method, Some(n)))
+                    );
+                }
+                let mut dots = (vec![0.0; n], vec![0.0; n]);
+                half.unit_dots(&full.unit_vector(q), &mut dots.0);
+                full.unit_dots(&full.unit_vector(q), &mut dots.1);
+                assert_eq!(bits_of(&dots.0), bits_of(&dots.1));
+            }
+            assert_eq!(Pca::fit(&half, Some(300), 3).unwrap(), Pca::fit(&full, Some(300), 3).unwrap());
+            let spec = MapSpec { clusters: 4, ..MapSpec::components(200, 0, 1) };
+            assert_eq!(Projection::fit(&half, &spec, None).unwrap(), Projection::fit(&full, &spec, None).unwrap());
+        }
+    }
+
+    #[test]
+    fn half_rows_give_the_f32_rows_analogy_report_and_map() {
+        let (n, dim) = (200, 16);
+        let questions: String =
+            (0..60).map(|i| format!("w{} w{} w{} w{}\n", i, i + 1, i + 2, (i * 7) % n)).collect();
+        let set = AnalogySet::parse(&format!(": section\n{questions}")).unwrap();
+        let params = LayoutParams::Tsne(TsneParams { perplexity: 5.0, iterations: 20, ..TsneParams::default() });
+        for format in [Half::F16, Half::BF16] {
+            let (bits, values) = random_half(format, n * dim, 5);
+            let half = Embeddings::from_half(names(n), dim, bits, format).unwrap();
+            let full = Embeddings::new(names(n), dim, values).unwrap();
+            let report = |e: &Embeddings| evaluate_analogies(e, &set, AnalogyOptions::default()).unwrap();
+            assert_eq!(report(&half), report(&full), "{format:?}");
+            let layout = |e: &Embeddings| {
+                let mut builder = LayoutBuilder::new(e, 100, params.clone(), None).unwrap();
+                while builder.step(e, 5_000) != LayoutPhase::Layout {}
+                let mut layout = builder.finish(e).unwrap();
+                while !layout.step(3).is_done() {}
+                bits_of(layout.coords())
+            };
+            assert_eq!(layout(&half), layout(&full), "{format:?}");
+        }
+    }
+
+    #[test]
+    fn a_row_wider_than_a_block_is_a_block_alone() {
+        let (n, dim) = (3, BLOCK_FLOATS + 5);
+        let (bits, values) = random_half(Half::BF16, n * dim, 3);
+        let half = Embeddings::from_half(names(n), dim, bits, Half::BF16).unwrap();
+        let full = Embeddings::new(names(n), dim, values).unwrap();
+        assert_eq!(answers(half.neighbours("w1", 2, None)), answers(full.neighbours("w1", 2, None)));
+    }
+
+    #[test]
+    fn the_half_constructor_checks_its_invariant() {
+        let check = |dim, bits: Vec<u16>, format| Embeddings::from_half(words(&["a", "b"]), dim, bits, format);
+        for format in [Half::F16, Half::BF16] {
+            let (inf, nan, max) = match format {
+                Half::F16 => (0x7c00, 0x7e00, 0x7bff),
+                Half::BF16 => (0x7f80, 0x7fc0, 0x7f7f),
+            };
+            for bad in [inf, inf | 0x8000, nan, nan | 0x8000, nan + 1] {
+                let err = check(2, vec![0x3c00, 0, 0, bad], format).unwrap_err();
+                assert_eq!(
+                    err,
+                    Error::Format { line: 0, message: "the vector of 'b' holds a NaN or infinite value".into() },
+                    "{format:?} {bad:#06x}"
+                );
+            }
+            assert!(check(2, vec![max, max | 0x8000, 0, 1], format).is_ok(), "{format:?}");
+            assert_eq!(
+                check(2, vec![0; 3], format).unwrap_err(),
+                Error::Format { line: 0, message: "2 words of dimension 2 need 4 numbers, found 3".into() }
+            );
+            assert!(matches!(check(0, vec![], format), Err(Error::InvalidParameter { name: "dim", .. })));
+            assert_eq!(
+                Embeddings::from_half(words(&["a", "a"]), 1, vec![0; 2], format).unwrap_err(),
+                Error::Format { line: 0, message: "the word 'a' occurs twice".into() }
+            );
+        }
+    }
+
+    #[test]
+    fn bytes_count_the_rows_as_they_are_kept() {
+        let full = Embeddings::new(words(&["a", "b", "c"]), 4, vec![1.0; 12]).unwrap();
+        assert_eq!(full.bytes(), 2 * 12 * 4);
+        let half = Embeddings::from_half(words(&["a", "b", "c"]), 4, vec![0x3c00; 12], Half::F16).unwrap();
+        assert_eq!(half.bytes(), 12 * 2 + 3 * 4);
+    }
+
+    #[test]
+    fn zero_rows_are_known_in_either_precision() {
+        let full = Embeddings::new(words(&["a", "b"]), 2, vec![0.0, -0.0, 0.0, 1e-30]).unwrap();
+        assert_eq!((full.is_zero(0), full.is_zero(1)), (true, false));
+        // -0.0 and a subnormal BF16 whose square underflows.
+        let half = Embeddings::from_half(words(&["a", "b"]), 2, vec![0x8000, 0, 0, 1], Half::BF16).unwrap();
+        assert_eq!((half.is_zero(0), half.is_zero(1)), (true, false));
+    }
+
+    #[test]
+    fn aliases_name_words_after_the_words_themselves() {
+        let e = Embeddings::new(words(&[" king", "Ġqueen", " man"]), 1, vec![1.0, 2.0, 3.0]).unwrap().with_aliases(
+            vec![("Ġking".into(), 0), ("Ġqueen".into(), 2), ("Ġman".into(), 2), ("Ġbeyond".into(), 3)],
+        );
+        assert_eq!(e.index_of("Ġking"), Some(0));
+        assert_eq!(e.index_of(" king"), Some(0));
+        // A word is found before an alias of the same name.
+        assert_eq!(e.index_of("Ġqueen"), Some(1));
+        assert_eq!(e.try_index_of("Ġman"), Ok(2));
+        // An alias of no row is dropped.
+        assert_eq!(e.index_of("Ġbeyond"), None);
+        assert!(matches!(e.try_index_of("Ġbeyond"), Err(Error::UnknownWords(_))));
+        assert_eq!(e.similarity("Ġking", " man").unwrap(), 1.0);
     }
 }
