@@ -43,8 +43,12 @@ fn main() -> embedscope::Result<()> {
     let (back, read_s) = timed(|| read_bundle(&text));
     let back = back?;
     report("bundle: read", read_s, text.len());
-    let same_bits =
-        back.embeddings.raw().iter().zip(bundle.embeddings.raw()).all(|(a, b)| a.to_bits() == b.to_bits());
+    let same_bits = back
+        .embeddings
+        .raw_rows(back.embeddings.len())
+        .iter()
+        .zip(bundle.embeddings.raw_rows(bundle.embeddings.len()).iter())
+        .all(|(a, b)| a.to_bits() == b.to_bits());
     assert!(same_bits && back == bundle, "the bundle did not re-open exactly");
     println!("  round trip: bit-identical");
 

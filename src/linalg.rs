@@ -142,7 +142,19 @@ pub fn update_rows<R: Rows + ?Sized>(
 
 /// Scales `x` to unit Euclidean length; a zero vector stays zero.
 pub fn normalize(x: &mut [f32]) {
-    let norm = dot(x, x).sqrt();
+    divide_by_norm(x, norm(x));
+}
+
+/// The Euclidean length of `x`.
+#[inline]
+pub fn norm(x: &[f32]) -> f32 {
+    dot(x, x).sqrt()
+}
+
+/// Divides `x` by its length `norm` (from [`norm`]), unless it is 0: the second half of
+/// [`normalize`], for rows whose norms are kept.
+#[inline]
+pub fn divide_by_norm(x: &mut [f32], norm: f32) {
     if norm > 0.0 {
         x.iter_mut().for_each(|v| *v /= norm);
     }

@@ -386,9 +386,10 @@ impl AnalogyEvaluator {
             let expected_best = if query.contains(&d) {
                 NO_CANDIDATE
             } else {
+                let units = query.map(|q| emb.unit_vector(q));
                 let score = |form| {
                     let ud = emb.unit_vector(form);
-                    AnalogyMethod::CosAdd.score(query.map(|q| linalg::dot(ud, emb.unit_vector(q))))
+                    AnalogyMethod::CosAdd.score(units.each_ref().map(|u| linalg::dot(&ud, u)))
                 };
                 let forms = self.lookup.forms(d).map(|form| Candidate { score: score(form), idx: form });
                 forms.min().expect("a word is one of its own forms")
@@ -413,32 +414,36 @@ impl AnalogyEvaluator {
         }
         self.cosines.clear();
         self.cosines.resize(self.query_words.len(), 0.0);
-        for idx in 0..self.lookup.n_candidates {
-            let ud = emb.unit_vector(idx);
-            for (cos, &word_idx) in self.cosines.iter_mut().zip(&self.query_words) {
-                *cos = linalg::dot(ud, emb.unit_vector(word_idx));
+        let queries: Vec<_> = self.query_words.iter().map(|&word_idx| emb.unit_vector(word_idx)).collect();
+        let (dim, lookup, pending, cosines) = (self.dim, &self.lookup, &mut self.pending, &mut self.cosines);
+        emb.unit_blocks(lookup.n_candidates, |start, rows| {
+            for (i, ud) in rows.chunks_exact(dim).enumerate() {
+                let idx = start + i;
+                for (cos, query) in cosines.iter_mut().zip(&queries) {
+                    *cos = linalg::dot(ud, query);
+                }
+                let form = lookup.canonical(idx);
+                for p in pending.iter_mut() {
+                    if p.query.contains(&form) {
+                        continue;
+                    }
+                    let cos = p.slots.map(|slot| cosines[slot]);
+                    let cos_add = Candidate { score: AnalogyMethod::CosAdd.score(cos), idx };
+                    let cos_mul = Candidate { score: AnalogyMethod::CosMul.score(cos), idx };
+                    // `<` reads "beats"; scanning in index order keeps the lower index on ties.
+                    if cos_add < p.best_cos_add {
+                        p.best_cos_add = cos_add;
+                    }
+                    if cos_mul < p.best_cos_mul {
+                        p.best_cos_mul = cos_mul;
+                    }
+                    // No form of d beats its best form, so this counts other words only.
+                    if cos_add < p.expected_best {
+                        p.rank += 1;
+                    }
+                }
             }
-            let form = self.lookup.canonical(idx);
-            for p in &mut self.pending {
-                if p.query.contains(&form) {
-                    continue;
-                }
-                let cos = p.slots.map(|slot| self.cosines[slot]);
-                let cos_add = Candidate { score: AnalogyMethod::CosAdd.score(cos), idx };
-                let cos_mul = Candidate { score: AnalogyMethod::CosMul.score(cos), idx };
-                // `<` reads "beats"; scanning in index order keeps the lower index on ties.
-                if cos_add < p.best_cos_add {
-                    p.best_cos_add = cos_add;
-                }
-                if cos_mul < p.best_cos_mul {
-                    p.best_cos_mul = cos_mul;
-                }
-                // No form of d beats its best form, so this counts other words only.
-                if cos_add < p.expected_best {
-                    p.rank += 1;
-                }
-            }
-        }
+        });
     }
 
     /// Counts the pending questions' answers and keeps the worst.

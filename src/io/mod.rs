@@ -152,7 +152,7 @@ mod tests {
     }
 
     fn bits(emb: &Embeddings) -> Vec<u32> {
-        emb.raw().iter().map(|v| v.to_bits()).collect()
+        emb.raw_rows(emb.len()).iter().map(|v| v.to_bits()).collect()
     }
 
     /// `emb` written in `format`: the file, and `metadata.tsv` for TSV.
@@ -276,7 +276,8 @@ mod tests {
         let random = random_embeddings(&mut rng, 60, 7);
         let mut words: Vec<String> = emb.words().to_vec();
         words.extend(random.words().iter().filter(|w| !words.contains(w)).cloned().collect::<Vec<_>>());
-        let vectors = (0..words.len() * 7).map(|i| random.raw()[i % random.raw().len()] + i as f32).collect();
+        let raw = random.raw_rows(random.len());
+        let vectors = (0..words.len() * 7).map(|i| raw[i % raw.len()] + i as f32).collect();
         emb = Embeddings::new(words, 7, vectors).unwrap();
         for format in VectorFormat::ALL {
             let (file, metadata) = written(&emb, format);
@@ -325,7 +326,7 @@ mod tests {
         let text = "2 2\r\nthe 0.5 -1 \r\nof 2 3e-2 \n\n";
         let emb = read_word2vec_text(text.as_bytes()).unwrap();
         assert_eq!(emb.words(), ["the", "of"]);
-        assert_eq!(emb.raw(), &[0.5, -1.0, 2.0, 0.03]);
+        assert_eq!(*emb.raw_rows(emb.len()), [0.5, -1.0, 2.0, 0.03]);
         // Binary without a newline after each vector.
         let mut binary = b"2 1\nthe ".to_vec();
         binary.extend(1.5f32.to_le_bytes());
@@ -333,14 +334,14 @@ mod tests {
         binary.extend((-2.0f32).to_le_bytes());
         let emb = read_word2vec_binary(&binary[..]).unwrap();
         assert_eq!(emb.words(), ["the", "of"]);
-        assert_eq!(emb.raw(), &[1.5, -2.0]);
+        assert_eq!(*emb.raw_rows(emb.len()), [1.5, -2.0]);
         // An empty vocabulary is a valid word2vec file.
         assert_eq!(read_word2vec_text(&b"0 4\n"[..]).unwrap().len(), 0);
         assert_eq!(read_word2vec_binary(&b"0 4\n"[..]).unwrap().len(), 0);
         // GloVe without a last line end, with tokens other tools do not escape.
         let emb = read_vectors(&b"the 0.1 0.2\n\\o/ 1 2\r\nC:\\dos -1 1e3"[..], VectorFormat::Glove).unwrap();
         assert_eq!(emb.words(), ["the", "\\o/", "C:\\dos"]);
-        assert_eq!(emb.raw(), &[0.1, 0.2, 1.0, 2.0, -1.0, 1000.0]);
+        assert_eq!(*emb.raw_rows(emb.len()), [0.1, 0.2, 1.0, 2.0, -1.0, 1000.0]);
         // TSV without metadata has row numbers for words; with several metadata columns the
         // first line is a header and the first column the word.
         let vectors = b"1\t2\r\n3\t4\n\n";

@@ -42,7 +42,7 @@ pub fn write_word2vec_binary(emb: &Embeddings, writer: impl Write) -> Result<()>
     for (word_idx, word) in emb.words().iter().enumerate() {
         w.write_all(escape_token(word).as_bytes())?;
         w.write_all(b" ")?;
-        for v in emb.vector(word_idx) {
+        for v in emb.vector(word_idx).iter() {
             w.write_all(&v.to_le_bytes())?;
         }
         w.write_all(b"\n")?;
@@ -94,7 +94,7 @@ pub fn write_projector_metadata(emb: &Embeddings, metadata: impl Write) -> Resul
 fn write_word_lines(emb: &Embeddings, w: &mut impl Write) -> Result<()> {
     for (word_idx, word) in emb.words().iter().enumerate() {
         w.write_all(escape_token(word).as_bytes())?;
-        for v in emb.vector(word_idx) {
+        for v in emb.vector(word_idx).iter() {
             write!(w, " {v}")?;
         }
         w.write_all(b"\n")?;

@@ -136,7 +136,7 @@ struct AxisMap {
 impl AxisMap {
     fn at(&self, emb: &Embeddings, word_idx: usize) -> f32 {
         let v = if self.unit { emb.unit_vector(word_idx) } else { emb.vector(word_idx) };
-        linalg::dot(v, &self.direction) - self.offset
+        linalg::dot(&v, &self.direction) - self.offset
     }
 
     /// The principal component `k` of `pca` as an axis, with its share of the variance;
@@ -385,22 +385,23 @@ fn resolve_words(emb: &Embeddings, spec: &MapSpec) -> Result<(Vec<usize>, AxisWo
 
 /// `unit(unit(b) − unit(a))`: zero when the two point the same way.
 fn direction(emb: &Embeddings, a: usize, b: usize) -> Vec<f32> {
-    let mut d = emb.unit_vector(b).to_vec();
-    linalg::axpy(-1.0, emb.unit_vector(a), &mut d);
+    let mut d = emb.unit_vector(b).into_owned();
+    linalg::axpy(-1.0, &emb.unit_vector(a), &mut d);
     linalg::normalize(&mut d);
     d
 }
 
-/// The raw or unit vectors of `words`, one after the other: borrowed when they are the
-/// most frequent words (a prefix of the matrix), gathered otherwise.
+/// The raw or unit vectors of `words`, one after the other: the first rows when they are
+/// the most frequent words (borrowed from `f32` embeddings), gathered otherwise.
 fn rows<'a>(emb: &'a Embeddings, words: &[usize], unit: bool) -> Cow<'a, [f32]> {
-    let all = if unit { emb.unit() } else { emb.raw() };
-    let dim = emb.dim();
     if words.iter().enumerate().all(|(i, &w)| i == w) {
-        Cow::Borrowed(&all[..words.len() * dim])
-    } else {
-        Cow::Owned(words.iter().flat_map(|&w| &all[w * dim..(w + 1) * dim]).copied().collect())
+        return if unit { emb.unit_rows(words.len()) } else { emb.raw_rows(words.len()) };
     }
+    let mut gathered = Vec::with_capacity(words.len() * emb.dim());
+    for &w in words {
+        gathered.extend_from_slice(&if unit { emb.unit_vector(w) } else { emb.vector(w) });
+    }
+    Cow::Owned(gathered)
 }
 
 /// PCA of the unit vectors of `words` with their component along the unit vector `d` removed.
@@ -590,7 +591,9 @@ mod tests {
         let frame = Projection::fit(&emb, &map_spec, None).unwrap();
         assert_eq!(frame.word_indices(), &[1, 2, 3]);
         assert!(frame.isolated());
-        let rows: Vec<(&str, &[f32])> = [1, 2, 3].map(|i| (emb.word(i), emb.vector(i))).to_vec();
+        let vectors = [1, 2, 3].map(|i| emb.vector(i));
+        let rows: Vec<(&str, &[f32])> =
+            [1, 2, 3].into_iter().zip(&vectors).map(|(i, v)| (emb.word(i), &**v)).collect();
         let alone =
             Projection::fit(&Embeddings::from_rows(&rows), &MapSpec::components(3, 0, 1), None).unwrap();
         assert_close(frame.coords(), alone.coords());
@@ -802,7 +805,7 @@ mod tests {
         assert_eq!(labels[..4].iter().collect::<std::collections::HashSet<_>>().len(), 4);
         // A frame starts from the previous frame's centroids, so it keeps their numbering,
         // even one another seeding would have given.
-        let points = &emb.unit()[..40 * emb.dim()];
+        let points = &emb.unit_rows(40);
         let other = (0..100)
             .map(|seed| KMeans::fit(points, emb.dim(), 4, seed, 5).unwrap())
             .find(|c| c.labels() != labels.as_slice())

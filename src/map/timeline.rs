@@ -181,7 +181,7 @@ impl NeighbourHistory {
             return;
         }
         let dim = emb.dim();
-        let knn = Knn::cosine(&emb.unit()[..self.n_words * dim], dim, self.k);
+        let knn = Knn::cosine(&emb.unit_rows(self.n_words), dim, self.k);
         let mut ids = Vec::with_capacity(self.n_words * self.k);
         let mut scores = Vec::with_capacity(self.n_words * self.k);
         for word in 0..self.n_words {

@@ -1,7 +1,8 @@
 //! Learned vectors and the questions asked of them.
 //!
-//! - [`Embeddings`] (`embeddings.rs`): a vocabulary with one vector per word, kept raw and
-//!   unit-normalised; the store every other room reads.
+//! - [`Embeddings`] (`embeddings.rs`): a vocabulary with one vector per word, kept as `f32`
+//!   rows with a unit-normalised copy, or in half precision ([`Half`]) with a norm a row;
+//!   the store every other room reads.
 //! - Queries (`query.rs`): nearest neighbours, word similarity and analogies by 3CosAdd and
 //!   3CosMul (Levy & Goldberg 2014), all by cosine over the unit vectors.
 //!
@@ -12,6 +13,6 @@
 mod embeddings;
 mod query;
 
-pub use embeddings::Embeddings;
+pub use embeddings::{Embeddings, Half};
 pub(crate) use query::Candidate;
 pub use query::{AnalogyMethod, Neighbour};

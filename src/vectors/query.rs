@@ -85,7 +85,7 @@ impl Embeddings {
         if unit.iter().all(|&x| x == 0.0) {
             return Err(Error::NoDirection { word: word.to_string() });
         }
-        Ok(self.nearest_to_unit(unit, k, restrict, &[word_idx]))
+        Ok(self.nearest_to_unit(&unit, k, restrict, &[word_idx]))
     }
 
     /// The `k` words most similar by cosine to the vector `v`, best first, skipping the
@@ -118,10 +118,13 @@ impl Embeddings {
         restrict: Option<usize>,
         exclude: &[usize],
     ) -> Vec<Neighbour> {
-        let top = top_k(self.candidates(restrict), k, |idx| {
-            if exclude.contains(&idx) { None } else { Some(linalg::dot(unit, self.unit_vector(idx))) }
+        let mut top = TopK::new(k, self.candidates(restrict));
+        self.scan(restrict, |idx, ud| {
+            if !exclude.contains(&idx) {
+                top.offer(Candidate { score: linalg::dot(unit, ud), idx });
+            }
         });
-        self.to_neighbours(top)
+        self.to_neighbours(top.into_best())
     }
 
     /// The cosine similarity of `a` and `b`; 0 when either vector is zero.
@@ -135,7 +138,7 @@ impl Embeddings {
     /// The cosine similarity of the words at `a_idx` and `b_idx`; 0 when either vector is zero.
     /// **Unchecked precondition:** both indices are below `len()`.
     pub(crate) fn cosine(&self, a_idx: usize, b_idx: usize) -> f32 {
-        linalg::dot(self.unit_vector(a_idx), self.unit_vector(b_idx))
+        linalg::dot(&self.unit_vector(a_idx), &self.unit_vector(b_idx))
     }
 
     /// Answers "`a` is to `b` as `c` is to ?" with the `k` best words, best first.
@@ -165,19 +168,29 @@ impl Embeddings {
         let [a_idx, b_idx, c_idx] = self.try_indices([a, b, c])?;
         let exclude = [a_idx, b_idx, c_idx];
         let queries = exclude.map(|idx| self.unit_vector(idx));
-        let top = top_k(self.candidates(restrict), k, |idx| {
-            if exclude.contains(&idx) {
-                return None;
+        let mut top = TopK::new(k, self.candidates(restrict));
+        self.scan(restrict, |idx, ud| {
+            if !exclude.contains(&idx) {
+                let score = method.score(queries.each_ref().map(|u| linalg::dot(ud, u)));
+                top.offer(Candidate { score, idx });
             }
-            let ud = self.unit_vector(idx);
-            Some(method.score(queries.map(|u| linalg::dot(ud, u))))
         });
-        Ok(self.to_neighbours(top))
+        Ok(self.to_neighbours(top.into_best()))
     }
 
     /// The number of candidate words under `restrict`.
     pub(crate) fn candidates(&self, restrict: Option<usize>) -> usize {
         restrict.map_or(self.len(), |n| n.min(self.len()))
+    }
+
+    /// Calls `visit(word_idx, unit_vector)` for each candidate under `restrict`, in index order.
+    fn scan(&self, restrict: Option<usize>, mut visit: impl FnMut(usize, &[f32])) {
+        let dim = self.dim();
+        self.unit_blocks(self.candidates(restrict), |start, rows| {
+            for (i, row) in rows.chunks_exact(dim).enumerate() {
+                visit(start + i, row);
+            }
+        });
     }
 
     /// The indices of `words`, or an error naming each missing word once, in input order,
@@ -245,28 +258,36 @@ impl PartialEq for Candidate {
 
 impl Eq for Candidate {}
 
-/// The `k` best of the indices `0..n` under `score` (None skips an index), best first.
-///
-/// A bounded heap makes this O(n log k) rather than a full sort; scanning in index order and
-/// evicting only for a strictly better candidate keeps the lower index on ties.
-fn top_k(n: usize, k: usize, score: impl Fn(usize) -> Option<f32>) -> Vec<Candidate> {
-    if k == 0 {
-        return Vec::new();
+/// The `k` best candidates offered, in a bounded heap: O(n log k) rather than a full sort.
+/// Offered in index order, and evicting only for a strictly better candidate, it keeps the
+/// lower index on ties.
+struct TopK {
+    k: usize,
+    heap: BinaryHeap<Candidate>,
+}
+
+impl TopK {
+    /// Room for the `k` best of up to `n` candidates.
+    fn new(k: usize, n: usize) -> TopK {
+        TopK { k, heap: BinaryHeap::with_capacity(k.min(n) + 1) }
     }
-    let mut heap: BinaryHeap<Candidate> = BinaryHeap::with_capacity(k.min(n) + 1);
-    for idx in 0..n {
-        let Some(score) = score(idx) else { continue };
-        let candidate = Candidate { score, idx };
-        if heap.len() < k {
-            heap.push(candidate);
-        } else if let Some(mut worst) = heap.peek_mut()
+
+    #[inline]
+    fn offer(&mut self, candidate: Candidate) {
+        if self.heap.len() < self.k {
+            self.heap.push(candidate);
+        } else if let Some(mut worst) = self.heap.peek_mut()
             && candidate < *worst
         {
             *worst = candidate;
         }
     }
-    // Ascending in this order is best first.
-    heap.into_sorted_vec()
+
+    /// The candidates kept, best first.
+    fn into_best(self) -> Vec<Candidate> {
+        // Ascending in this order is best first.
+        self.heap.into_sorted_vec()
+    }
 }
 
 #[cfg(test)]
@@ -388,7 +409,7 @@ mod tests {
         for query in 0..20 {
             let mut all: Vec<(f32, usize)> = (0..n)
                 .filter(|&i| i != query)
-                .map(|i| (linalg::dot(e.unit_vector(query), e.unit_vector(i)), i))
+                .map(|i| (linalg::dot(&e.unit_vector(query), &e.unit_vector(i)), i))
                 .collect();
             all.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
             for k in [1, 7, 50] {

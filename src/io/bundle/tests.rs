@@ -15,7 +15,7 @@ fn words(ws: &[&str]) -> Vec<String> {
 }
 
 fn bits(emb: &Embeddings) -> Vec<u32> {
-    emb.raw().iter().map(|v| v.to_bits()).collect()
+    emb.raw_rows(emb.len()).iter().map(|v| v.to_bits()).collect()
 }
 
 fn written(bundle: &Bundle) -> String {

@@ -28,6 +28,8 @@ pub use knn::Knn;
 pub use tsne::{EARLY_ITERATIONS, Tsne, TsneParams};
 pub use umap::{LARGE as UMAP_LARGE, Umap, UmapParams};
 
+use std::borrow::Cow;
+
 use graph::GraphBuilder;
 
 use super::{Pca, PcaBuilder};
@@ -136,6 +138,40 @@ pub struct LayoutBuilder {
     /// The PCA start of a cold start, and whether its covariance is complete; `None` for a
     /// warm start, or when PCA cannot be fitted (one dimension): then the start is random.
     pca: Option<(PcaBuilder, bool)>,
+    /// The words' rows, when they are converted (half precision) rather than borrowed.
+    rows: MapRows,
+}
+
+/// The unit and raw vectors of a map's words, which a [`LayoutBuilder`] reads at every step:
+/// borrowed from `f32` embeddings each time, converted once from half-precision ones and
+/// kept here (each `None` until asked for, or for `f32` embeddings).
+#[derive(Default)]
+struct MapRows {
+    unit: Option<Vec<f32>>,
+    raw: Option<Vec<f32>>,
+}
+
+impl MapRows {
+    /// The unit vectors of the `n` most frequent words of `emb`.
+    fn unit<'a>(&'a mut self, emb: &'a Embeddings, n: usize) -> &'a [f32] {
+        MapRows::kept(&mut self.unit, || emb.unit_rows(n))
+    }
+
+    /// The raw vectors of the `n` most frequent words of `emb`.
+    fn raw<'a>(&'a mut self, emb: &'a Embeddings, n: usize) -> &'a [f32] {
+        MapRows::kept(&mut self.raw, || emb.raw_rows(n))
+    }
+
+    /// The rows `slot` holds; else `rows()`, borrowed, or kept in `slot` when converted.
+    fn kept<'a>(slot: &'a mut Option<Vec<f32>>, rows: impl FnOnce() -> Cow<'a, [f32]>) -> &'a [f32] {
+        if slot.is_none() {
+            match rows() {
+                Cow::Borrowed(rows) => return rows,
+                Cow::Owned(rows) => *slot = Some(rows),
+            }
+        }
+        slot.as_deref().expect("kept above")
+    }
 }
 
 impl LayoutBuilder {
@@ -156,11 +192,12 @@ impl LayoutBuilder {
         if let Some(coords) = initial {
             check_initial(coords, n_words)?;
         }
+        let mut rows = MapRows::default();
         let pca = match initial {
             Some(_) => None,
-            None => PcaBuilder::new(&emb.raw()[..n_words * emb.dim()], emb.dim(), 2).ok().map(|b| (b, false)),
+            None => PcaBuilder::new(rows.raw(emb, n_words), emb.dim(), 2).ok().map(|b| (b, false)),
         };
-        Ok(LayoutBuilder { n_words, initial: initial.map(<[f32]>::to_vec), graph, built: false, pca })
+        Ok(LayoutBuilder { n_words, initial: initial.map(<[f32]>::to_vec), graph, built: false, pca, rows })
     }
 
     /// Does about `max_work` more units of work (a unit is about the time of one multiply-add
@@ -170,14 +207,18 @@ impl LayoutBuilder {
     /// **Unchecked precondition:** `emb` is the `Embeddings` given to `new`, at every call.
     pub fn step(&mut self, emb: &Embeddings, max_work: u64) -> LayoutPhase {
         if !self.built {
-            let unit = &emb.unit()[..self.n_words * emb.dim()];
+            let unit = self.rows.unit(emb, self.n_words);
             self.built = match &mut self.graph {
                 Graph::Tsne(graph, _) => graph.step(unit, max_work),
                 Graph::Umap(graph, _) => graph.step(unit, max_work),
             };
+            if self.built {
+                // The graph is complete: it reads the unit vectors no more.
+                self.rows.unit = None;
+            }
         } else if let Some((pca, complete @ false)) = &mut self.pca {
             let rows = max_work.div_ceil(pca.work_per_row()).min(usize::MAX as u64) as usize;
-            *complete = pca.step(&emb.raw()[..self.n_words * emb.dim()], rows);
+            *complete = pca.step(self.rows.raw(emb, self.n_words), rows);
         }
         self.phase()
     }
@@ -211,17 +252,16 @@ impl LayoutBuilder {
     /// here, in one go).
     ///
     /// **Unchecked precondition:** as for `step`.
-    pub fn finish(self, emb: &Embeddings) -> Result<Box<dyn Layout>> {
-        let unit = &emb.unit()[..self.n_words * emb.dim()];
+    pub fn finish(mut self, emb: &Embeddings) -> Result<Box<dyn Layout>> {
         let start = match (&self.initial, self.pca) {
             (Some(coords), _) => Start::Warm(coords),
-            (None, Some((pca, _))) => Start::Pca(spread_coords(
-                &pca.finish(&emb.raw()[..self.n_words * emb.dim()]),
-                emb,
-                self.n_words,
-            )),
+            (None, Some((pca, _))) => {
+                Start::Pca(spread_coords(&pca.finish(self.rows.raw(emb, self.n_words)), emb, self.n_words))
+            }
             (None, None) => Start::Pca(None),
         };
+        // A complete graph reads no vectors.
+        let unit = if self.built { &[] } else { self.rows.unit(emb, self.n_words) };
         Ok(match self.graph {
             Graph::Tsne(graph, params) => Box::new(Tsne::from_graph(graph.finish(unit), start, params)),
             Graph::Umap(graph, params) => Box::new(Umap::from_graph(graph.finish(unit), start, params)?),
@@ -270,7 +310,7 @@ pub fn neighbour_preservation(emb: &Embeddings, coords: &[f32], k: usize) -> Res
             expected: format!("between 1 and {} for a map of {n} words", n.saturating_sub(1)),
         });
     }
-    let in_vectors = Knn::cosine(&emb.unit()[..n * emb.dim()], emb.dim(), k);
+    let in_vectors = Knn::cosine(&emb.unit_rows(n), emb.dim(), k);
     let on_map = Knn::euclidean_2d(coords, k);
     let kept: usize = (0..n)
         .map(|i| in_vectors.neighbours(i).iter().filter(|j| on_map.neighbours(i).contains(j)).count())

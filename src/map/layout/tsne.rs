@@ -169,7 +169,7 @@ impl Tsne {
 
     fn build(emb: &Embeddings, n_words: usize, initial: Option<&[f32]>, params: TsneParams) -> Result<Tsne> {
         let graph = Tsne::graph(emb, n_words, &params)?;
-        Ok(Tsne::from_graph(graph.finish(emb.unit()), Start::of(emb, n_words, initial), params))
+        Ok(Tsne::from_graph(graph.finish(&emb.unit_rows(n_words)), Start::of(emb, n_words, initial), params))
     }
 
     /// Checks `params` and the word count, and starts the affinities of the `n_words` most
@@ -464,7 +464,7 @@ mod tests {
         let emb = gaussian_clusters(3, 20, 5, 10.0, 2);
         let params = TsneParams { perplexity: 3.0, ..small() };
         let Sparse { row_starts, columns, values: p } =
-            Tsne::graph(&emb, 60, &params).unwrap().finish(emb.unit());
+            Tsne::graph(&emb, 60, &params).unwrap().finish(&emb.unit_rows(60));
         let total: f64 = p.iter().map(|&x| f64::from(x)).sum();
         assert!((total - 1.0).abs() < 1e-5, "{total}");
         let at = |i: usize, j: u32| {

@@ -159,7 +159,7 @@ impl Umap {
 
     fn build(emb: &Embeddings, n_words: usize, initial: Option<&[f32]>, params: UmapParams) -> Result<Umap> {
         let graph = Umap::graph(emb, n_words, &params)?;
-        Umap::from_graph(graph.finish(emb.unit()), Start::of(emb, n_words, initial), params)
+        Umap::from_graph(graph.finish(&emb.unit_rows(n_words)), Start::of(emb, n_words, initial), params)
     }
 
     /// Checks `params` and the word count, and starts the fuzzy graph of the `n_words` most
@@ -578,9 +578,10 @@ mod tests {
     #[test]
     fn the_graph_is_symmetric_with_weights_in_the_unit_interval() {
         let emb = gaussian_clusters(3, 20, 5, 10.0, 2);
-        let knn = Knn::cosine(emb.unit(), 5, 9);
-        let graph =
-            Umap::graph(&emb, 60, &UmapParams { n_neighbours: 10, ..small() }).unwrap().finish(emb.unit());
+        let knn = Knn::cosine(&emb.unit_rows(emb.len()), 5, 9);
+        let graph = Umap::graph(&emb, 60, &UmapParams { n_neighbours: 10, ..small() })
+            .unwrap()
+            .finish(&emb.unit_rows(60));
         let edges: std::collections::HashMap<(u32, u32), f32> = (0..60)
             .flat_map(|h| (graph.row_starts[h]..graph.row_starts[h + 1]).map(move |e| (h as u32, e)))
             .map(|(h, e)| ((h, graph.columns[e]), graph.values[e]))

@@ -102,8 +102,7 @@ impl Pca {
     /// dimension, or when fewer than 2 words would be used.
     pub fn fit(emb: &Embeddings, n_words: Option<usize>, n_components: usize) -> Result<Pca> {
         let n = n_words.map_or(emb.len(), |n| n.min(emb.len()));
-        let rows = &emb.raw()[..n * emb.dim()];
-        Pca::fit_rows(rows, emb.dim(), n_components).map_err(|err| match err {
+        Pca::fit_rows(&emb.raw_rows(n), emb.dim(), n_components).map_err(|err| match err {
             // Say what limits the number: the vocabulary.
             Error::InvalidParameter { name: "n_words", value, .. } => Error::InvalidParameter {
                 name: "n_words",
@@ -179,7 +178,7 @@ impl Pca {
         let n = n_words.min(emb.len());
         let mut out = Vec::with_capacity(n * self.n_components);
         for word_idx in 0..n {
-            out.extend(self.project(emb.vector(word_idx)));
+            out.extend(self.project(&emb.vector(word_idx)));
         }
         out
     }
@@ -523,7 +522,7 @@ mod tests {
         let grid_variance = 21.0 * 2.0 * 385.0 / 440.0;
         assert_close(pca.explained_variance(), &[9.0 * grid_variance, grid_variance], 1e-3);
         // The word at grid point (i, j) = (-10, -10) lies at (3 · -10, -10) on the axes.
-        assert_close(&pca.project(emb.vector(0)), &[-30.0, -10.0], 1e-4);
+        assert_close(&pca.project(&emb.vector(0)), &[-30.0, -10.0], 1e-4);
     }
 
     #[test]
@@ -596,10 +595,10 @@ mod tests {
         // project_words is project applied to each of the first n words.
         let flat = pca.project_words(&emb, 4);
         assert_eq!(flat.len(), 4 * 2);
-        assert_eq!(flat[6..], pca.project(emb.vector(3))[..]);
+        assert_eq!(flat[6..], pca.project(&emb.vector(3))[..]);
         assert_eq!(pca.project_words(&emb, 1000).len(), 50 * 2);
         // Fitting the most frequent words is fitting their rows.
-        assert_eq!(Pca::fit_rows(&emb.raw()[..30 * dim], dim, 2).unwrap(), pca);
+        assert_eq!(Pca::fit_rows(&emb.raw_rows(30), dim, 2).unwrap(), pca);
     }
 
     #[test]

@@ -203,8 +203,7 @@ impl Session {
 /// "neighbours" would be arbitrary words at 0. Files hold them for padding or unknown words.
 pub(super) fn info_js(info: &VectorsInfo, embeddings: &Embeddings) -> Result<JsValue, JsError> {
     let out = to_js(info)?;
-    let zero =
-        embeddings.raw().chunks_exact(embeddings.dim()).filter(|v| v.iter().all(|&x| x == 0.0)).count();
+    let zero = (0..embeddings.len()).filter(|&word_idx| embeddings.is_zero(word_idx)).count();
     set(&out, "zeroVectors", &JsValue::from(zero as f64))?;
     Ok(out)
 }

@@ -350,7 +350,7 @@ fn layout_clusters(
         return Ok(None);
     }
     let dim = embeddings.dim();
-    frame_clusters(&embeddings.unit()[..n_words * dim], dim, k, previous).map_err(js_error)
+    frame_clusters(&embeddings.unit_rows(n_words), dim, k, previous).map_err(js_error)
 }
 
 /// How `session`'s last `layout_step` went: `{pieces, longestPieceMs, longestExpectedMs}`
