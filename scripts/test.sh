@@ -24,6 +24,17 @@ section "Test: BPE on the King James Bible: multi-word tokens among the neighbou
 cargo build --release --quiet
 bash tests/kjv_bpe.sh
 
+section "Test: language models' files as safetensors, tokenizers and llama.cpp's gguf write them: rows, tokens, neighbours and refusals"
+# The writers people use make the files (tests/lm/); the rows read must equal numpy's, bit for
+# bit, the tokens Python's decoding, and the CLI's neighbours numpy's cosines (tests/lm_compat.py).
+lm_dir=$(mktemp -d)
+.tools/venv/bin/python tests/lm/write_safetensors.py "$lm_dir/st" > /dev/null
+.tools/venv/bin/python tests/lm/write_gguf.py "$lm_dir/gguf" > /dev/null
+EMBEDSCOPE_LM_FIXTURES="$lm_dir/st" cargo test --release --quiet --test lm_safetensors -- --ignored
+EMBEDSCOPE_LM_FIXTURES="$lm_dir/gguf" cargo test --release --quiet --test lm_gguf -- --ignored
+.tools/venv/bin/python tests/lm_compat.py ./target/release/embedscope "$lm_dir/st" "$lm_dir/gguf"
+rm -rf "$lm_dir"
+
 section "Test: gensim reads our word2vec text and binary files exactly"
 formats_dir=$(mktemp -d)
 cargo run --release --quiet --example write_formats -- "$formats_dir"

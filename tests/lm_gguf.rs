@@ -27,7 +27,7 @@ fn fixtures() -> PathBuf {
     PathBuf::from(dir)
 }
 
-fn manifest(dir: &PathBuf) -> Value {
+fn manifest(dir: &std::path::Path) -> Value {
     let text = std::fs::read_to_string(dir.join("manifest.json")).expect("manifest.json");
     serde_json::from_str(&text).expect("manifest.json is JSON")
 }

@@ -4,7 +4,10 @@
 
 use std::io::{Read, Seek, SeekFrom};
 
-use super::{Dtype, ElementType, HeaderRead, ModelFormat, ModelHeader, TensorInfo, TokenKind, Tokens, pick_embedding, quant};
+use super::{
+    Dtype, ElementType, HeaderRead, ModelFormat, ModelHeader, TensorInfo, TokenKind, Tokens, pick_embedding,
+    quant,
+};
 use crate::error::{Error, Result, bytes, thousands};
 use crate::vectors::{Embeddings, Half};
 
@@ -30,8 +33,7 @@ impl Keep {
     pub fn name(self) -> &'static str {
         match self {
             Keep::F32 => "f32",
-            Keep::Half(Half::F16) => "f16",
-            Keep::Half(Half::BF16) => "bf16",
+            Keep::Half(half) => half.name(),
         }
     }
 
@@ -152,7 +154,10 @@ impl MatrixPlan {
         }
         let (named, source) = match tokenizer {
             Some((tokens, source)) => (Some(tokens), Some(source.to_string())),
-            None => (header.tokens.clone(), header.tokens.as_ref().map(|_| format!("{} metadata", header.format.name()))),
+            None => (
+                header.tokens.clone(),
+                header.tokens.as_ref().map(|_| format!("{} metadata", header.format.name())),
+            ),
         };
         let tokens = named.map(|tokens| tokens.fit_rows(rows)).transpose()?;
         let kept = keep_for(element, rows as u64 * cols as u64);
@@ -168,9 +173,9 @@ impl MatrixPlan {
                 bytes(MAX_MATRIX_BYTES)
             )));
         }
-        let special = tokens
-            .as_ref()
-            .map_or(0, |t| (0..t.len()).filter(|&id| matches!(t.kind(id), TokenKind::Special | TokenKind::Unused)).count());
+        let special = tokens.as_ref().map_or(0, |t| {
+            (0..t.len()).filter(|&id| matches!(t.kind(id), TokenKind::Special | TokenKind::Unused)).count()
+        });
         let info = ModelInfo {
             file: file.to_string(),
             format: header.format,
@@ -181,7 +186,9 @@ impl MatrixPlan {
             tensor_bytes: tensor.len,
             file_bytes,
             file_parameters: header.tensors.iter().map(TensorInfo::parameters).sum(),
-            tokenizer: tokens.as_ref().map(|t| format!("{} ({})", t.scheme_name(), source.unwrap_or_default())),
+            tokenizer: tokens
+                .as_ref()
+                .map(|t| format!("{} ({})", t.scheme().name(), source.unwrap_or_default())),
             special,
             kept,
             memory_bytes,
@@ -279,7 +286,9 @@ impl MatrixReader {
             }
         }
         let whole = bytes.len() / self.row_bytes;
-        if self.rows_read + whole > rows || (self.rows_read + whole == rows && bytes.len() % self.row_bytes > 0) {
+        if self.rows_read + whole > rows
+            || (self.rows_read + whole == rows && !bytes.len().is_multiple_of(self.row_bytes))
+        {
             return Err(Error::Model(format!(
                 "more bytes than the tensor '{}' holds were given",
                 self.plan.info.tensor
@@ -310,7 +319,10 @@ impl MatrixReader {
             (Keep::Half(half), element) => {
                 quant::dequantize(element, row, &mut self.scratch);
                 for (value, &x) in self.halves[at..at + cols].iter_mut().zip(&self.scratch) {
-                    *value = half.bits_of(x);
+                    *value = match half {
+                        Half::F16 => half::f16::from_f32(x).to_bits(),
+                        Half::BF16 => half::bf16::from_f32(x).to_bits(),
+                    };
                 }
             }
         }
@@ -363,7 +375,11 @@ fn names(tokens: &Tokens) -> (Vec<String>, Vec<(String, usize)>) {
 
 /// Reads the header of the model file `file`, `file_len` bytes long, whose first bytes say
 /// it is in `format`: a first megabyte, then as much more as the header says it needs.
-pub fn read_file_header<R: Read + Seek>(file: &mut R, format: ModelFormat, file_len: u64) -> Result<ModelHeader> {
+pub fn read_file_header<R: Read + Seek>(
+    file: &mut R,
+    format: ModelFormat,
+    file_len: u64,
+) -> Result<ModelHeader> {
     let mut wanted = FIRST_READ.min(file_len);
     let mut prefix = Vec::new();
     loop {

@@ -3,7 +3,7 @@
 use embedscope::vectors::{AnalogyMethod, Neighbour};
 use embedscope::{UnknownWord, io};
 
-use crate::args::{Args, Command, Opt, optional, switch, valued};
+use crate::args::{Args, Command, Opt, switch, valued};
 use crate::vectors::*;
 
 /// The neighbours a query lists when `-k` is not given.

@@ -64,7 +64,9 @@ pub(crate) fn load_vectors(path: &str, sources: &Sources) -> Result<Embeddings, 
         .into_iter()
         .find_map(|(option, given)| given.as_ref().map(|_| option))
     {
-        return Err(format!("{option} only applies to a model's .safetensors or .gguf file, and {path} is not one"));
+        return Err(format!(
+            "{option} only applies to a model's .safetensors or .gguf file, and {path} is not one"
+        ));
     }
     let metadata = sources.metadata.as_deref();
     if io::Bundle::sniff(&head) {
@@ -148,14 +150,21 @@ pub(crate) fn is_model(path: &str, head: &[u8]) -> bool {
 /// `model.safetensors.index.json`, or a `.gguf`), its rows named by `--tokenizer`, else by
 /// the `tokenizer.json` beside it (a safetensors model) or the file's own tokenizer (GGUF);
 /// with what the matrix is. `quiet` hides the progress bar.
-pub(crate) fn load_model(path: &str, sources: &Sources, quiet: bool) -> Result<(Embeddings, ModelInfo), String> {
+pub(crate) fn load_model(
+    path: &str,
+    sources: &Sources,
+    quiet: bool,
+) -> Result<(Embeddings, ModelInfo), String> {
     if sources.metadata.is_some() {
-        return Err(format!("--metadata only applies to a Projector vectors.tsv, and {path} is a model's file"));
+        return Err(format!(
+            "--metadata only applies to a Projector vectors.tsv, and {path} is a model's file"
+        ));
     }
     let (file_path, chosen) = if path.ends_with(".json") {
         let index = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
         let index = lm::safetensors::ShardIndex::read(&index).map_err(|e| format!("{path}: {e}"))?;
-        let (tensor, shard) = index.embedding_shard(sources.tensor.as_deref()).map_err(|e| format!("{path}: {e}"))?;
+        let (tensor, shard) =
+            index.embedding_shard(sources.tensor.as_deref()).map_err(|e| format!("{path}: {e}"))?;
         (Path::new(path).with_file_name(shard), Some(tensor.to_string()))
     } else {
         (PathBuf::from(path), sources.tensor.clone())
@@ -175,15 +184,23 @@ pub(crate) fn load_model(path: &str, sources: &Sources, quiet: bool) -> Result<(
             if beside.exists() {
                 Some(read_tokenizer(&beside)?)
             } else {
-                eprintln!("note: no tokenizer.json beside {shown} (give one with --tokenizer), so its rows are named by their token ids");
+                eprintln!(
+                    "note: no tokenizer.json beside {shown} (give one with --tokenizer), so its rows are named by their token ids"
+                );
                 None
             }
         }
         (None, ModelFormat::Gguf) => None,
     };
     let name = file_path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let plan = MatrixPlan::new(&name, file_len, &header, chosen.as_deref(), tokenizer.as_ref().map(|(t, s)| (t.clone(), s.as_str())))
-        .map_err(|e| format!("{shown}: {e}"))?;
+    let plan = MatrixPlan::new(
+        &name,
+        file_len,
+        &header,
+        chosen.as_deref(),
+        tokenizer.as_ref().map(|(t, s)| (t.clone(), s.as_str())),
+    )
+    .map_err(|e| format!("{shown}: {e}"))?;
     let bar = Bar::new(quiet, "reading");
     let tensor = plan.info().tensor.clone();
     let read = lm::read_matrix(&mut file, plan, |read, rows| {

@@ -16,8 +16,8 @@
 mod evaluation;
 mod files;
 mod maps;
-mod models;
 mod matrix;
+mod models;
 mod queries;
 mod training;
 

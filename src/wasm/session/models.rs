@@ -6,7 +6,7 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use super::files::{info_js, js_error_in};
-use super::{Opened, Session, js_error, set, to_js};
+use super::{Opened, Session, Source, js_error, set, to_js};
 use crate::error::Error;
 use crate::lm::{self, MatrixPlan, MatrixReader, ModelFormat, ModelHeader, Tokens};
 use crate::wasm::dto::{MatrixRangeDto, ModelInfoDto, TensorDto, VectorsInfo};
@@ -25,9 +25,16 @@ impl Session {
     /// Starts reading the model file `name` of `file_len` bytes whose first bytes are
     /// `head`; `model_header` then takes its header.
     pub fn model_open(&mut self, head: &[u8], name: &str, file_len: f64) -> Result<(), JsError> {
-        let format = ModelFormat::sniff(head)
-            .ok_or_else(|| JsError::new(&format!("{name}: not a safetensors or GGUF file (its first bytes are neither)")))?;
-        self.model = Some(ModelLoading { name: name.into(), file_len: file_len as u64, format, header: None, reader: None });
+        let format = ModelFormat::sniff(head).ok_or_else(|| {
+            JsError::new(&format!("{name}: not a safetensors or GGUF file (its first bytes are neither)"))
+        })?;
+        self.model = Some(ModelLoading {
+            name: name.into(),
+            file_len: file_len as u64,
+            format,
+            header: None,
+            reader: None,
+        });
         Ok(())
     }
 
@@ -35,18 +42,22 @@ impl Session {
     /// many bytes from the start of the file it needs.
     pub fn model_header(&mut self, prefix: &[u8]) -> Result<f64, JsError> {
         let loading = self.model.as_mut().ok_or_else(not_reading)?;
-        match lm::read_header(loading.format, prefix, loading.file_len) {
+        let (format, file_len) = (loading.format, loading.file_len);
+        let read = match lm::read_header(format, prefix, file_len) {
             Ok(lm::HeaderRead::Done(header)) => {
                 loading.header = Some(header);
-                Ok(0.0)
+                return Ok(0.0);
             }
-            Ok(lm::HeaderRead::NeedMore(n)) if n > prefix.len() as u64 && n <= loading.file_len => Ok(n as f64),
-            Ok(lm::HeaderRead::NeedMore(_)) => Err(self.model_failed(Error::Model(format!(
+            Ok(lm::HeaderRead::NeedMore(n)) if n > prefix.len() as u64 && n <= file_len => {
+                return Ok(n as f64);
+            }
+            Ok(lm::HeaderRead::NeedMore(_)) => Error::Model(format!(
                 "the {} header runs past the end of the file: the file is cut short",
-                loading.format.name()
-            )))),
-            Err(err) => Err(self.model_failed(err)),
-        }
+                format.name()
+            )),
+            Err(err) => err,
+        };
+        Err(self.model_failed(read))
     }
 
     /// The 2-D tensors of the model whose header was read (`TensorDto[]`), to choose from
@@ -110,7 +121,11 @@ impl Session {
         );
         let plan = plan.map_err(|err| self.model_failed(err))?;
         let (offset, length) = plan.range();
-        let range = MatrixRangeDto { offset: offset as f64, length: length as f64, info: ModelInfoDto::new(plan.info()) };
+        let range = MatrixRangeDto {
+            offset: offset as f64,
+            length: length as f64,
+            info: ModelInfoDto::new(plan.info()),
+        };
         let loading = self.model.as_mut().expect("checked above");
         loading.reader = Some(plan.reader());
         to_js(&range)
@@ -120,6 +135,15 @@ impl Session {
     pub fn model_push(&mut self, bytes: &[u8]) -> Result<usize, JsError> {
         let reader = self.model.as_mut().and_then(|m| m.reader.as_mut()).ok_or_else(not_reading)?;
         reader.push(bytes).map_err(|err| self.model_failed(err))
+    }
+
+    /// What the language model's matrix opened is (`ModelInfoDto`), or null when the vectors
+    /// are not a model's.
+    pub fn model_info(&self) -> Result<JsValue, JsError> {
+        match &self.source {
+            Source::Opened(Opened { model: Some(info), .. }) => to_js(&ModelInfoDto::new(info)),
+            _ => Ok(JsValue::NULL),
+        }
     }
 
     /// Forgets a model file being read.
