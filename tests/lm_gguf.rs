@@ -9,7 +9,7 @@
 //! EMBEDSCOPE_LM_FIXTURES=/tmp/lmfix cargo test --release --test lm_gguf -- --ignored
 //! ```
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use embedscope::lm::{self, Dtype, HeaderRead, ModelHeader, gguf, quant};
 use serde_json::Value;
@@ -27,7 +27,7 @@ fn fixtures() -> PathBuf {
     PathBuf::from(dir)
 }
 
-fn manifest(dir: &std::path::Path) -> Value {
+fn manifest(dir: &Path) -> Value {
     let text = std::fs::read_to_string(dir.join("manifest.json")).expect("manifest.json");
     serde_json::from_str(&text).expect("manifest.json is JSON")
 }

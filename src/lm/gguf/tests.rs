@@ -412,7 +412,7 @@ fn a_header_without_tokens_has_no_tokenizer() {
     assert_eq!(header.metadata, [("general.architecture".to_string(), "bert".to_string())]);
 }
 
-/// Needs `Tokens::from_gguf`.
+/// Needs `Tokens::from_gguf` (the tokenizer's own work).
 #[test]
 fn the_tokenizer_comes_from_the_metadata() {
     let bytes = model_file();
@@ -421,6 +421,14 @@ fn the_tokenizer_comes_from_the_metadata() {
     assert_eq!(tokens.len(), 5);
     assert_eq!(tokens.raw(3), "Ġab");
     assert_eq!(tokens.kind(4), crate::lm::TokenKind::Special);
+    // Mutated tokenizers never panic on their way through Tokens::from_gguf either.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(2728);
+    for _ in 0..500 {
+        let bytes = mutate_bytes(&mut rng, &model_file(), INTERESTING);
+        if let Err(e) = read_header(&bytes, bytes.len() as u64) {
+            assert!(!e.to_string().is_empty());
+        }
+    }
 }
 
 /// Pieces that make a header lie: huge counts and lengths, value and tensor type codes.
