@@ -50,7 +50,7 @@ impl ModelFormat {
         }
         if head.len() >= 9 && head[8] == b'{' {
             let n = u64::from_le_bytes(head[..8].try_into().expect("8 bytes"));
-            if n >= 2 && n <= safetensors::MAX_HEADER_BYTES {
+            if (2..=safetensors::MAX_HEADER_BYTES).contains(&n) {
                 return Some(ModelFormat::Safetensors);
             }
         }
