@@ -496,7 +496,7 @@ mod tests {
             (Half::BF16, 0xc000, -2.0),
             (Half::BF16, 0x3eab, 0.333_984_38),
             (Half::BF16, 0x7f7f, 3.389_531_4e38),
-            (Half::BF16, 0x0001, 9.183_55e-41), // the smallest subnormal, 2^-133
+            (Half::BF16, 0x0001, 9.183_5e-41), // the smallest subnormal, 2^-133
         ];
         for &(format, bits, value) in cases {
             let e = Embeddings::from_half(words(&["a"]), 1, vec![bits], format).unwrap();
