@@ -62,16 +62,21 @@ test('a safetensors model with its tokenizer.json: tokens as text, neighbours as
   assert.equal(await stat(page, 'Tensor').textContent(), 'transformer.wte.weight');
   assert.match(await stat(page, 'Dtype').textContent(), /^BF16/);
   assert.equal(await stat(page, 'Tokens').textContent(), entry.rows.toLocaleString('en'));
+  // The Matrix card says what the matrix is.
+  assert.equal(await page.locator('[data-model="Tensor"]').textContent(), 'transformer.wte.weight');
+  assert.match(await page.locator('[data-model="Tokenizer"]').textContent(), /^byte-level BPE \(tokenizer\.json\)/);
 
   const rows = rowsOf(join(dir, 'st', entry.expected), entry.rows, entry.cols);
-  const query = tok.raw.findIndex((raw) => raw === 'Ġking');
+  const query = tok.raw.indexOf('Ġking');
   assert.ok(query > 0, 'the KJV tokenizer has Ġking');
   const want = nearest(rows, query, 5);
   // Typed as the file writes it, and as it is shown (a leading space as ·).
   for (const typed of ['Ġking', '·king']) {
     const { words, scores } = await neighboursOf(page, typed);
     assert.deepEqual(words.slice(0, 5), want.map(({ i }) => tok.decoded[i].replaceAll(' ', '·').replaceAll('\n', '¶')));
-    scores.slice(0, 5).forEach((s, j) => assert.ok(Math.abs(s - want[j].cos) < 6e-4, `${s} against ${want[j].cos}`));
+    for (const [j, s] of scores.slice(0, 5).entries()) {
+    assert.ok(Math.abs(s - want[j].cos) < 6e-4, `${s} against ${want[j].cos}`);
+  }
   }
   assert.deepEqual(problems, []);
   await page.close();
@@ -87,7 +92,9 @@ test('a GGUF file (Q4_K) with its own tokenizer: neighbours as gguf.quants.dequa
   const rows = rowsOf(join(dir, 'gguf', entry.expected), manifest.rows, manifest.dim);
   const want = nearest(rows, manifest.tokens.indexOf('Ġking'), 5);
   const { scores } = await neighboursOf(page, 'Ġking');
-  scores.slice(0, 5).forEach((s, j) => assert.ok(Math.abs(s - want[j].cos) < 6e-4, `${s} against ${want[j].cos}`));
+  for (const [j, s] of scores.slice(0, 5).entries()) {
+    assert.ok(Math.abs(s - want[j].cos) < 6e-4, `${s} against ${want[j].cos}`);
+  }
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -146,6 +146,8 @@ export class Controller {
 
   /** Forgets the text, the training and the queries (a new text, or a restarted worker). */
   reset() {
+    // A model's facts go with the vectors they describe (openFiles shows a new model's).
+    this.view.matrixPanel.showModel(null);
     this.source = null;
     this.isSample = false;
     /** @type {import('../protocol.js').VectorsInfo|null} vectors opened from a file, not trained here */
@@ -235,6 +237,7 @@ export class Controller {
     this.reset();
     this.model = reply.model;
     this.vectors = reply.info;
+    this.view.matrixPanel.showModel(reply.info.model ?? null);
     // The form shows what the file says of the vectors: a bundle's parameters, else the dimension.
     this.params.set(reply.params ?? { dim: reply.info.dim });
     this.view.paramsForm.showOpenedVectors(reply.params ? 'bundle' : 'vectors');

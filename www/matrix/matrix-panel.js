@@ -21,27 +21,7 @@ import { SCALE_QUANTILE, cellColour, darkTextOn, paintValues, scaleOf } from './
 
 /** @typedef {import('../protocol.js').MatrixBand} MatrixBand */
 
-/**
- * What the card says of a language model's matrix, opened from its file: `share` is the
- * tensor's part of the file (0–1), `kept` the precision the page keeps it in, `special` the
- * special tokens kept off the map, `tokenizer` null when the rows are named by token id.
- * @typedef {object} ModelInfo
- * @property {string} file
- * @property {string} format
- * @property {string} tensor
- * @property {string} dtype
- * @property {number} rows
- * @property {number} cols
- * @property {number} parameters
- * @property {number} share
- * @property {number} tensorBytes
- * @property {number} fileBytes
- * @property {string|null} tokenizer
- * @property {number} special
- * @property {'f32'|'f16'|'bf16'} kept
- * @property {number} memoryBytes
- * @property {[string, string][]} metadata
- */
+/** @typedef {import('../protocol.js').ModelInfoDto} ModelInfo  what a language model's matrix is (lm::ModelInfo) */
 
 /** The log of the zoom (wheel, pinch, keys) that makes one step of rows and columns. */
 const ZOOM_STEP = Math.log(1.4);
@@ -284,9 +264,9 @@ export class MatrixPanel {
       ['Format', info.format],
       ['Tensor', info.tensor],
       ['Shape', `${integer.format(info.rows)} × ${integer.format(info.cols)}`],
-      ['Parameters', integer.format(info.parameters)],
+      ['Parameters', info.share],
       ['Type', kept],
-      ['Size', `${formatBytes(info.tensorBytes)}, ${percent(info.share)} of the file (${formatBytes(info.fileBytes)})`],
+      ['Size', `${formatBytes(info.tensorBytes)} of the file's ${formatBytes(info.fileBytes)}`],
       ['In memory', formatBytes(info.memoryBytes)],
       ['Tokenizer', info.tokenizer ?? 'none: rows are named by token id'],
       ['Special tokens', `${integer.format(info.special)}, kept off the map`],
