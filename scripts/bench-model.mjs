@@ -5,7 +5,7 @@
 //
 // Usage: node scripts/bench-model.mjs   (needs the native release build, www/pkg and
 // www/pkg-threads built, and .tools/venv with safetensors)
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { withChromium, withDevServer } from '../tests/browser/helpers.js';
 
@@ -22,9 +22,11 @@ const mb = (bytes) => `${Math.round(bytes / 2 ** 20).toLocaleString('en')} MB`;
 
 /** Seconds and peak resident memory of one native command, from GNU time. */
 function timed(args) {
-  const out = execFileSync('/usr/bin/time', ['-f', '%e %M', './target/release/embedscope', ...args], {
+  const run = spawnSync('/usr/bin/time', ['-f', '%e %M', './target/release/embedscope', ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
-  }).toString().trim().split('\n');
+  });
+  if (run.status !== 0) throw new Error(`embedscope ${args.join(' ')} failed: ${run.stderr}`);
+  const out = run.stderr.toString().trim().split('\n');
   const [seconds, kb] = out.at(-1).split(' ').map(Number);
   return { seconds, bytes: kb * 1024 };
 }
