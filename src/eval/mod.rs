@@ -41,6 +41,10 @@ use crate::vectors::Embeddings;
 /// gensim's `restrict_vocab` default in `evaluate_word_analogies` and `evaluate_word_pairs`.
 pub const GENSIM_RESTRICT: usize = 300_000;
 
+/// The canonical form of a candidate that stands for no benchmark word (a language model's
+/// token that is not a whole word), which the scans skip.
+const EXCLUDED: usize = usize::MAX;
+
 /// How benchmark words find their vectors: among the `n_candidates` most frequent words,
 /// exactly or ignoring case.
 #[derive(Debug, Clone)]
@@ -50,12 +54,14 @@ struct Lookup {
     folding: Option<CaseFolding>,
 }
 
-/// The candidates grouped by lowercase form; a group is named by its most frequent form.
+/// The candidates grouped by the form benchmarks look them up by (lowercase when ignoring
+/// case; a spaced token without its space); a group is named by its most frequent form.
 #[derive(Debug, Clone)]
 struct CaseFolding {
-    /// Lowercase form → its most frequent candidate.
-    by_lowercase: HashMap<String, usize>,
-    /// Candidate → the most frequent candidate with its lowercase form.
+    /// Looked-up form → its most frequent candidate.
+    by_key: HashMap<String, usize>,
+    ignore_case: bool,
+    /// Candidate → the most frequent candidate with its form, or [`EXCLUDED`].
     canonical: Vec<usize>,
     /// Candidate → the next less frequent candidate with its lowercase form.
     next_form: Vec<Option<usize>>,
@@ -71,31 +77,48 @@ impl Lookup {
             });
         }
         let n_candidates = emb.candidates(restrict);
-        let folding = ignore_case.then(|| {
-            let mut by_lowercase: HashMap<String, usize> = HashMap::with_capacity(n_candidates);
+        let spaced = emb.spaced_tokens();
+        // A language model's tokens stand for whole words only when spaced (" king" for
+        // "king"); its other tokens (pieces of words, "king" at a text's start) are no answers.
+        let key = |word: &str| -> Option<String> {
+            let word = match spaced {
+                true => {
+                    word.strip_prefix(' ').filter(|w| !w.is_empty() && !w.contains(char::is_whitespace))?
+                }
+                false => word,
+            };
+            Some(if ignore_case { word.to_lowercase() } else { word.to_string() })
+        };
+        let folding = (ignore_case || spaced).then(|| {
+            let mut by_key: HashMap<String, usize> = HashMap::with_capacity(n_candidates);
             let mut canonical = Vec::with_capacity(n_candidates);
             let mut next_form = vec![None; n_candidates];
             // The last form seen of each group, indexed by the group's most frequent form.
             let mut last_form: Vec<usize> = (0..n_candidates).collect();
             for idx in 0..n_candidates {
-                let first = *by_lowercase.entry(emb.word(idx).to_lowercase()).or_insert(idx);
+                let Some(key) = key(emb.word(idx)) else {
+                    canonical.push(EXCLUDED);
+                    continue;
+                };
+                let first = *by_key.entry(key).or_insert(idx);
                 canonical.push(first);
                 if first != idx {
                     next_form[last_form[first]] = Some(idx);
                     last_form[first] = idx;
                 }
             }
-            CaseFolding { by_lowercase, canonical, next_form }
+            CaseFolding { by_key, canonical, next_form, ignore_case }
         });
         Ok(Lookup { n_candidates, folding })
     }
 
     /// The candidate standing for `word`: itself, or ignoring case the most frequent
-    /// candidate with its lowercase form.
+    /// candidate with its lowercase form; for spaced tokens, the token of `word` after a space.
     fn find(&self, emb: &Embeddings, word: &str) -> Option<usize> {
         match &self.folding {
             None => emb.index_of(word).filter(|&idx| idx < self.n_candidates),
-            Some(folding) => folding.by_lowercase.get(&word.to_lowercase()).copied(),
+            Some(f) if f.ignore_case => f.by_key.get(&word.to_lowercase()).copied(),
+            Some(f) => f.by_key.get(word).copied(),
         }
     }
 

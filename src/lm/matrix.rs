@@ -4,6 +4,7 @@
 
 use std::io::{Read, Seek, SeekFrom};
 
+use super::tokenizer::Scheme;
 use super::{
     Dtype, ElementType, HeaderRead, ModelFormat, ModelHeader, TensorInfo, TokenKind, Tokens, pick_embedding,
     quant,
@@ -352,7 +353,12 @@ impl MatrixReader {
             Keep::Half(half) => Embeddings::from_half(words, info.cols, halves, half),
         }
         .map_err(|e| Error::Model(format!("the tensor '{}': {e}", info.tensor)))?;
-        Ok((embeddings.with_aliases(aliases), info))
+        let spaced = plan
+            .tokens
+            .as_ref()
+            .is_some_and(|t| matches!(t.scheme(), Scheme::ByteLevel | Scheme::SentencePiece));
+        let embeddings = embeddings.with_aliases(aliases);
+        Ok((if spaced { embeddings.with_spaced_tokens() } else { embeddings }, info))
     }
 }
 

@@ -90,6 +90,9 @@ pub struct Embeddings {
     rows: Rows,
     /// Other names of words (a token's raw form beside its readable one), to word indices.
     aliases: HashMap<String, usize>,
+    /// Whether the words are a language model's tokens that write a whole word after a
+    /// space with the space (`" king"`), as byte-level BPE and SentencePiece do.
+    spaced_tokens: bool,
 }
 
 impl Embeddings {
@@ -110,7 +113,13 @@ impl Embeddings {
         }
         let mut unit = vectors.clone();
         unit.chunks_exact_mut(dim).for_each(linalg::normalize);
-        Ok(Embeddings { words, dim, rows: Rows::F32 { raw: vectors, unit }, aliases: HashMap::new() })
+        Ok(Embeddings {
+            words,
+            dim,
+            rows: Rows::F32 { raw: vectors, unit },
+            aliases: HashMap::new(),
+            spaced_tokens: false,
+        })
     }
 
     /// Builds embeddings that keep their rows in half precision: `bits` are the row-major
@@ -134,7 +143,7 @@ impl Embeddings {
             norms.push(linalg::norm(&row));
         }
         let rows = Rows::Half { format, bits, norms };
-        Ok(Embeddings { words: Arc::new(words), dim, rows, aliases: HashMap::new() })
+        Ok(Embeddings { words: Arc::new(words), dim, rows, aliases: HashMap::new(), spaced_tokens: false })
     }
 
     /// These embeddings with other names for some words: `(name, word_idx)`, e.g. a
@@ -146,6 +155,19 @@ impl Embeddings {
         let len = self.len();
         self.aliases.extend(aliases.into_iter().filter(|&(_, word_idx)| word_idx < len));
         self
+    }
+
+    /// These embeddings, marked as a language model's tokens that write a whole word after a
+    /// space with the space (`" king"`): benchmarks then look a word up as its spaced token
+    /// and count only such tokens as answers (see `eval`).
+    pub fn with_spaced_tokens(mut self) -> Self {
+        self.spaced_tokens = true;
+        self
+    }
+
+    /// Whether the words are tokens that write a whole word with its leading space.
+    pub fn spaced_tokens(&self) -> bool {
+        self.spaced_tokens
     }
 
     /// Number of words.
