@@ -278,6 +278,14 @@ async function loadVectors(file, format, metadata, isCurrent) {
   return true;
 }
 
+/** The session's text gave way to vectors opened from a file: a new model, the plain map. */
+function vectorsOpened() {
+  textFrom = null;
+  model += 1;
+  usePlainView();
+  fire('vectorsOpened');
+}
+
 /**
  * A language model's embedding matrix, from the files dropped together: a `.safetensors` or
  * `.gguf` file, or a sharded model's `model.safetensors.index.json` with its shards, and a
@@ -336,10 +344,7 @@ async function openModel(sniffed, tensor) {
       if (!isCurrent()) throw stopped(found);
     }
     const info = session.model_finish();
-    textFrom = null;
-    model += 1;
-    usePlainView();
-    fire('vectorsOpened');
+    vectorsOpened();
     return { kind: 'vectors', model, info };
   } catch (error) {
     if (isCurrent() && currentState() === 'loading') {
@@ -414,19 +419,13 @@ const handlers = {
         if (!isCurrent()) throw stopped();
         const opened = session.open_bundle(text, file.name, file.size);
         // The session's text gave way to the vectors (a failed open leaves it as it was).
-        textFrom = null;
-        model += 1;
-        usePlainView();
-        fire('vectorsOpened');
+        vectorsOpened();
         return { kind: 'vectors', model, ...opened };
       }
       // `stop` has cancelled the parser and answered with the state from before.
       if (!(await loadVectors(file, format, metadata, isCurrent))) throw stopped();
       const info = session.load_finish(file.size);
-      textFrom = null;
-      model += 1;
-      usePlainView();
-      fire('vectorsOpened');
+      vectorsOpened();
       return { kind: 'vectors', model, info };
     } catch (error) {
       // The state may have changed during the awaits above: read it afresh (the checker narrows it).

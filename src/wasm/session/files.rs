@@ -81,15 +81,7 @@ impl Session {
         let format = parser.format().name();
         let embeddings = parser.finish().map_err(|e| js_error_in(&name, e))?;
         let info = info_js(&VectorsInfo::new(format, &embeddings, bytes, false, None), &embeddings)?;
-        self.open(Opened {
-            embeddings: Rc::new(embeddings),
-            counts: None,
-            params: None,
-            fingerprint: None,
-            epoch_losses: Vec::new(),
-            timeline: None,
-            model: None,
-        });
+        self.open(Opened::vectors(embeddings));
         Ok(info)
     }
 

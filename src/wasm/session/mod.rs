@@ -178,6 +178,21 @@ struct Opened {
     model: Option<ModelInfo>,
 }
 
+impl Opened {
+    /// Vectors from a file that says nothing else of them (word2vec, GloVe, a Projector pair).
+    fn vectors(embeddings: Embeddings) -> Opened {
+        Opened {
+            embeddings: Rc::new(embeddings),
+            counts: None,
+            params: None,
+            fingerprint: None,
+            epoch_losses: Vec::new(),
+            timeline: None,
+            model: None,
+        }
+    }
+}
+
 /// A training and query session over one text, or over vectors opened from a file.
 #[wasm_bindgen]
 #[derive(Default)]

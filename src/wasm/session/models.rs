@@ -1,8 +1,6 @@
 //! A language model's embedding matrix read from its file a slice at a time: the header
 //! first (grown until it is whole), then only the matrix's bytes.
 
-use std::rc::Rc;
-
 use wasm_bindgen::prelude::*;
 
 use super::files::{info_js, js_error_in};
@@ -157,22 +155,10 @@ impl Session {
         let loading = self.model.take().ok_or_else(not_reading)?;
         let reader = loading.reader.ok_or_else(not_reading)?;
         let (embeddings, info) = reader.finish().map_err(|e| js_error_in(&loading.name, e))?;
-        let format = match info.format {
-            ModelFormat::Safetensors => "safetensors",
-            ModelFormat::Gguf => "GGUF",
-        };
-        let vectors = VectorsInfo::new(format, &embeddings, loading.file_len as f64, false, None);
+        let vectors = VectorsInfo::new(info.format.name(), &embeddings, loading.file_len as f64, false, None);
         let out = info_js(&vectors, &embeddings)?;
         set(&out, "model", &to_js(&ModelInfoDto::new(&info))?)?;
-        self.open(Opened {
-            embeddings: Rc::new(embeddings),
-            counts: None,
-            params: None,
-            fingerprint: None,
-            epoch_losses: Vec::new(),
-            timeline: None,
-            model: Some(info),
-        });
+        self.open(Opened { model: Some(info), ..Opened::vectors(embeddings) });
         Ok(out)
     }
 
