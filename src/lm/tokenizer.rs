@@ -524,18 +524,38 @@ impl Tokens {
 
     /// The ids in the order the map and the word lists take them, most frequent first as
     /// far as the tokenizer tells (a BPE token by the rank of the merge that made it, after
-    /// the base tokens no merge makes; else by id), special and unused tokens last.
+    /// the base tokens no merge makes; else by id); then the bytes that are no whole
+    /// character (a byte-level BPE's base tokens for bytes from 0x80, which read as `\xE2`,
+    /// and SentencePiece's byte-fallback tokens, which stand in for characters the
+    /// vocabulary lacks); special and unused tokens last.
     pub fn order(&self) -> Vec<u32> {
         let mut ids: Vec<u32> = (0..self.len() as u32).collect();
         ids.sort_by_key(|&id| {
-            let off_map = matches!(self.kinds[id as usize], TokenKind::Special | TokenKind::Unused);
+            let group = match self.kinds[id as usize] {
+                TokenKind::Special | TokenKind::Unused => 2,
+                TokenKind::Byte if self.is_partial_byte(id as usize) => 1,
+                _ => 0,
+            };
             let rank = self.merge_rank.as_ref().map_or(0, |rank| match rank[id as usize] {
                 BASE => 0,
                 r => u64::from(r) + 1,
             });
-            (off_map, rank, id)
+            (group, rank, id)
         });
         ids
+    }
+
+    /// Whether byte token `id` is no text of its own: under SentencePiece a byte-fallback
+    /// token, under byte-level BPE a byte that begins or continues a multi-byte character.
+    fn is_partial_byte(&self, id: usize) -> bool {
+        match self.scheme {
+            Scheme::SentencePiece => byte_token(&self.raw[id]).is_some(),
+            Scheme::ByteLevel => {
+                let mut chars = self.raw[id].chars();
+                matches!((chars.next().and_then(byte_of_char), chars.next()), (Some(b), None) if b >= 0x80)
+            }
+            Scheme::WordPiece | Scheme::Plain => false,
+        }
     }
 
     /// How the tokens are written.
@@ -799,9 +819,10 @@ mod tests {
             "<|endoftext|>", "!", " ", "\n", "h", "e", "he", " he", "\\xE2", "\\xE2\\x80", "\u{201C}", "é", "\\x00",
             "  ", "\\xC3", "my token", "\\xA9", "\t", "\\x80", "ń",
         ]);
-        // Base tokens by id, then by the merge that made them ("Ġhe" by its first merge),
-        // the special token last.
-        assert_eq!(tokens.order(), [1, 2, 3, 4, 5, 8, 12, 14, 15, 16, 17, 18, 19, 6, 7, 9, 10, 11, 13, 0]);
+        // Base tokens that are whole characters by id, then the merged ones by the merge that
+        // made them ("Ġhe" by its first merge), then the bytes from 0x80 (â, Ã, ©, Ģ), the
+        // special token last.
+        assert_eq!(tokens.order(), [1, 2, 3, 4, 5, 12, 15, 17, 19, 6, 7, 9, 10, 11, 13, 8, 14, 16, 18, 0]);
     }
 
     #[test]
@@ -846,7 +867,8 @@ mod tests {
         #[rustfmt::skip]
         assert_eq!(kinds, [Special, Special, Special, Byte, Byte, Byte, Normal, Normal, Normal, Normal, Normal, Normal,
                            Normal, Normal, Byte]);
-        assert_eq!(tokens.order(), [3, 4, 5, 6, 10, 11, 12, 14, 7, 8, 9, 13, 0, 1, 2]);
+        // The byte-fallback tokens after the text's tokens.
+        assert_eq!(tokens.order(), [6, 10, 11, 12, 7, 8, 9, 13, 3, 4, 5, 14, 0, 1, 2]);
         // Metaspace alone says SentencePiece too.
         let metaspace = json(
             r#"{"pre_tokenizer":{"type":"Metaspace"},"model":{"type":"BPE","vocab":{"▁a":0},"merges":[]}}"#,
@@ -1019,7 +1041,8 @@ mod tests {
             (0..6).map(|id| llama.kind(id)).collect::<Vec<_>>(),
             [Special, Special, Byte, Byte, Normal, Normal]
         );
-        assert_eq!(llama.order(), [2, 3, 4, 5, 0, 1]);
+        // Byte-fallback tokens after the text's, the specials last.
+        assert_eq!(llama.order(), [4, 5, 2, 3, 0, 1]);
 
         let bert = Tokens::from_gguf(Some("bert"), s(&["[CLS]", "##s"]), None, None).unwrap();
         assert_eq!((bert.scheme(), bert.display_forms()), (Scheme::WordPiece, s(&["[CLS]", "##s"])));

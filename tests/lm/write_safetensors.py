@@ -12,6 +12,7 @@ numpy reads them, and each tokenizer's raw and decoded token by id.
 
 import json
 import os
+import re
 import sys
 
 import numpy as np
@@ -111,17 +112,23 @@ def describe(tokenizer, kind):
     spec = json.loads(tokenizer.to_str())
     merges = spec["model"].get("merges") or []
     vocab = spec["model"]["vocab"] if isinstance(spec["model"]["vocab"], dict) else None
-    if vocab is not None and merges:
-        rank = {}
+    rank = {}
+    if vocab is not None:
         for r, merge in enumerate(merges):
             a, b = merge.split(" ", 1) if isinstance(merge, str) else merge
             rank.setdefault(vocab[a + b], r)
-        off = set(special)
-        base = [i for i in range(n) if i not in off and i not in rank]
-        merged = sorted((i for i in range(n) if i not in off and i in rank), key=lambda i: (rank[i], i))
-        order = base + merged + sorted(off)
-    else:
-        order = [i for i in range(n) if i not in special] + special
+    # Bytes that are no whole character come after the text's tokens: a byte-level base token
+    # (no merge makes it) that Python decodes to U+FFFD, a SentencePiece byte-fallback token.
+    off = set(special)
+    partial = sorted(
+        i for i in range(n)
+        if i not in off and i not in rank
+        and (decoded[i] == "\ufffd" if kind == "byte-level" else re.fullmatch(r"<0x[0-9A-Fa-f]{2}>", raw[i]))
+    )
+    late = off | set(partial)
+    base = [i for i in range(n) if i not in late and i not in rank]
+    merged = sorted((i for i in range(n) if i not in late and i in rank), key=lambda i: (rank[i], i))
+    order = base + merged + partial + sorted(off)
     return {"tokens": n, "raw": raw, "decoded": decoded, "special": special, "order": order}
 
 

@@ -31,6 +31,14 @@ test('each whitespace character shows as its sign and reads back from it', () =>
   assert.equal(parseTypedToken('a·b¶→c←'), 'a b\n\tc\r');
 });
 
+test('whitespace typed at the ends is dropped, or kept when asked for, unless it is all there is', () => {
+  assert.equal(parseTypedToken(' king '), 'king');
+  assert.equal(parseTypedToken(' king', { keepEnds: true }), ' king');
+  assert.equal(parseTypedToken('·king¶', { keepEnds: true }), ' king\n');
+  assert.equal(parseTypedToken('   ', { keepEnds: true }), '');
+  assert.equal(parseTypedToken('·', { keepEnds: true }), ' ');
+});
+
 test("the signs stand for the whitespace the core counts in tokens (TOKEN_WHITESPACE in src/text/mod.rs)", async () => {
   const source = await readFile(new URL('../../src/text/mod.rs', import.meta.url), 'utf8');
   const list = source.match(/pub const TOKEN_WHITESPACE: \[char; \d+\] = \[([^\]]*)\];/)[1];

@@ -3,7 +3,8 @@
 // neighbours form and list, where a selected token comes from (its facts and lines of the
 // text), and the analogy form with its 3CosAdd and 3CosMul answers. The only code touching
 // those elements. Tokens are shown through `displayToken` and read through
-// `parseTypedToken`, so the controller gets them as they are, whitespace and all.
+// `parseTypedToken`, so the controller gets them as they are, whitespace and all (at the
+// ends too: `Queries` asks for a token as typed, then trimmed).
 import { integer, ordinal, termsAndValues } from '../shared/format.js';
 import { displayToken, markToken, parseTypedToken, revealInvisible } from '../shared/tokens.js';
 import { $ } from '../shared/dom.js';
@@ -30,7 +31,7 @@ export class QueriesPanel {
           input.value = shown;
           input.setSelectionRange(selectionStart, selectionEnd);
         }
-        handler(parseTypedToken(input.value));
+        handler(parseTypedToken(input.value, { keepEnds: true }));
       });
     }
   }
@@ -51,7 +52,7 @@ export class QueriesPanel {
   bindSearch(handler) {
     $('neighbours-form').addEventListener('submit', (event) => {
       event.preventDefault();
-      handler(parseTypedToken($('search').value), this.readK());
+      handler(parseTypedToken($('search').value, { keepEnds: true }), this.readK());
     });
     bindSuggestions($('neighbours-message'), (word) => {
       this.setSearch(word);
@@ -122,7 +123,7 @@ export class QueriesPanel {
   bindAnalogy(handler) {
     const ids = ['analogy-a', 'analogy-b', 'analogy-c'];
     const solve = () => {
-      const [a, b, c] = ids.map((id) => parseTypedToken($(id).value));
+      const [a, b, c] = ids.map((id) => parseTypedToken($(id).value, { keepEnds: true }));
       if (a && b && c) handler(a, b, c);
       else this.showAnalogyMessage('Fill in A, B and C.');
     };
@@ -131,7 +132,7 @@ export class QueriesPanel {
       solve();
     });
     bindSuggestions($('analogy-message'), (word, replaces) => {
-      const replaced = ids.filter((id) => parseTypedToken($(id).value) === replaces);
+      const replaced = ids.filter((id) => [true, false].some((keepEnds) => parseTypedToken($(id).value, { keepEnds }) === replaces));
       for (const id of replaced) $(id).value = displayToken(word);
       if (replaced.length) $(replaced[0]).focus();
       solve();

@@ -47,28 +47,35 @@ export class Queries {
     this.analogyWords = null;
   }
 
+  /** Completes `prefix` as typed, or trimmed when no word starts with it as typed. */
   async complete(prefix) {
     if (!prefix || this.host.idle()) return;
     const model = this.host.model();
-    const reply = await this.worker.request('complete', { prefix, limit: COMPLETIONS }).catch(() => null);
+    const ask = (start) => this.worker.request('complete', { prefix: start, limit: COMPLETIONS }).catch(() => null);
+    let reply = await ask(prefix);
+    if (!reply?.words.length && prefix.trim() !== prefix && prefix.trim()) reply = await ask(prefix.trim());
     if (reply && this.host.model() === model) this.panel.setCompletions(reply.words);
   }
 
   /**
-   * Selects what the person typed. A BPE token often ends in whitespace ("the king "), which
-   * a search box drops at its ends: when the token as typed is unknown, the most frequent
-   * one that differs from it only by whitespace at the end is taken instead.
+   * Selects what the person typed. The token as typed comes first: a language model's
+   * " king" holds its space. When no token has that spelling, whitespace at the ends is a
+   * stray space of the search box: the token without it is taken, or, since a BPE token
+   * often ends in whitespace ("the king "), the most frequent one that differs from it only
+   * by whitespace at the end.
    */
   async search(token) {
     if (await this.select(token, { quiet: true })) return;
+    const trimmed = token.trim();
     // Only whitespace (which the box shows as ·) that is no token: nothing was typed, really.
-    if (!token.trim()) {
+    if (!trimmed) {
       this.panel.showNeighboursMessage('Type a word to see its nearest neighbours.');
       return;
     }
-    const reply = await this.worker.request('complete', { prefix: token, limit: COMPLETIONS }).catch(() => null);
-    const padded = reply?.words.find((word) => word !== token && word.trimEnd() === token.trimEnd());
-    await this.select(padded ?? token);
+    if (trimmed !== token && (await this.select(trimmed, { quiet: true }))) return;
+    const reply = await this.worker.request('complete', { prefix: trimmed, limit: COMPLETIONS }).catch(() => null);
+    const padded = reply?.words.find((word) => word !== trimmed && word.trimEnd() === trimmed);
+    await this.select(padded ?? trimmed);
   }
 
   /**
@@ -103,13 +110,29 @@ export class Queries {
     return true;
   }
 
+  /**
+   * Solves "a is to b as c is to ?" for the words as typed, or, when one of them is no
+   * token with the whitespace typed at its ends, for all three trimmed.
+   */
   async analogy(a, b, c) {
     const model = this.host.model();
+    /** @param {string} x @param {string} y @param {string} z */
+    const ask = (x, y, z) => this.worker.request('analogy', { a: x, b: y, c: z, k: 5 });
+    let words = [a, b, c];
     try {
-      const reply = await this.worker.request('analogy', { a, b, c, k: 5 });
+      let reply;
+      try {
+        reply = await ask(a, b, c);
+      } catch (error) {
+        const [x, y, z] = [a.trim(), b.trim(), c.trim()];
+        if ((x === a && y === b && z === c) || this.host.model() !== model) throw error;
+        words = [x, y, z];
+        reply = await ask(x, y, z);
+      }
       if (this.host.model() !== model) return;
-      this.panel.showAnalogy(a, b, c, reply.cosAdd, reply.cosMul);
-      this.analogyWords = reply.cosAdd.length ? [a, b, c, reply.cosAdd[0].word] : null;
+      const [x, y, z] = words;
+      this.panel.showAnalogy(x, y, z, reply.cosAdd, reply.cosMul);
+      this.analogyWords = reply.cosAdd.length ? [...words, reply.cosAdd[0].word] : null;
     } catch (error) {
       if (this.host.model() !== model) return;
       this.panel.showAnalogyMessage(failureParts(error));

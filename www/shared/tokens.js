@@ -53,11 +53,14 @@ export function revealInvisible(text) {
  * character. So "from the dead" and "from·the·dead" both mean "from the dead", "Jesus.¶"
  * means "Jesus.\n", and "the·" keeps its trailing space. A text holding a sign as itself
  * (a middle dot in a word) cannot be typed; it can still be clicked in a list or the plot.
- * @param {string} text
+ *
+ * With `keepEnds`, whitespace typed at the ends is kept too (a language model's token
+ * " king" is typed with its space), unless it is all the text holds; the caller then asks
+ * for the token as typed first and, when no token has that spelling, for it trimmed.
+ * @param {string} text @param {{keepEnds?: boolean}} [options]
  */
-export function parseTypedToken(text) {
-  return text
-    .trim()
+export function parseTypedToken(text, { keepEnds = false } = {}) {
+  return (keepEnds && text.trim() !== '' ? text : text.trim())
     .replace(ANY_SIGN, (sign) => fromSign.get(sign))
     .replace(INVISIBLE_CODE, (code, hex) => {
       const character = String.fromCodePoint(parseInt(hex, 16));
