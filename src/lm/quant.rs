@@ -13,6 +13,7 @@
 //! second, natively and in wasm (`dequantize_speed` in tests/lm_gguf.rs).
 
 use super::ElementType;
+use crate::vectors::f16_to_f32;
 
 /// Values in a K-quant's super-block (ggml's `QK_K`).
 const QK_K: usize = 256;
@@ -86,30 +87,6 @@ fn blocks<const B: usize, const V: usize>(
 #[inline(always)]
 fn half(b: &[u8], at: usize) -> f32 {
     f16_to_f32(u16::from_le_bytes([b[at], b[at + 1]]))
-}
-
-/// A half-precision float's bits as an `f32`, exactly as the `half` crate converts them
-/// (checked on all 65,536 patterns; NaNs quieted, as ggml's and the crate's conversions do).
-/// Written out because the crate's portable conversion branches on each value, which
-/// took 5.0 s for 128,256 × 4,096 values in wasm (simd128) where this, free of branches the
-/// compiler cannot turn into selects, took 0.24 s.
-///
-/// The exponent and mantissa are moved into an `f32`'s places and multiplied by 2^112,
-/// which turns the exponent's bias of 15 into 127; a subnormal `f16` is then a subnormal
-/// `f32` whose product is the exact normal value. Infinities and NaNs (exponent 31) are set
-/// apart.
-#[inline(always)]
-fn f16_to_f32(h: u16) -> f32 {
-    let h = u32::from(h);
-    let sign = (h & 0x8000) << 16;
-    let magnitude = h & 0x7FFF;
-    let scaled = (f32::from_bits(magnitude << 13) * f32::from_bits(0x7780_0000)).to_bits();
-    let bits = match magnitude {
-        0x7C00 => 0x7F80_0000,
-        0x7C01.. => 0x7FC0_0000 | (magnitude << 13),
-        _ => scaled,
-    };
-    f32::from_bits(sign | bits)
 }
 
 /// ggml's `block_q8_0`: `y = q * d`.
@@ -348,15 +325,6 @@ mod tests {
         let k = [(256, 84), (256, 110), (256, 144), (256, 176), (256, 210)];
         let all: Vec<_> = ALL.iter().map(|&t| block_size(t)).collect();
         assert_eq!(all, [&expected[..], &k[..]].concat());
-    }
-
-    /// Every `f16` bit pattern converts as the `half` crate converts it.
-    #[test]
-    fn f16_conversion_is_the_half_crates() {
-        for h in 0..=u16::MAX {
-            let expected = half::f16::from_bits(h).to_f32();
-            assert_eq!(f16_to_f32(h).to_bits(), expected.to_bits(), "{h:#06x}");
-        }
     }
 
     #[test]

@@ -23,8 +23,8 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use half::bf16;
 use half::slice::{HalfBitsSliceExt, HalfFloatSliceExt};
-use half::{bf16, f16};
 
 use crate::error::{Error, Result, UnknownWord};
 use crate::linalg;
@@ -62,10 +62,39 @@ impl Half {
     #[inline]
     fn to_f32(self, bits: &[u16], out: &mut [f32]) {
         match self {
-            Half::F16 => bits.reinterpret_cast::<f16>().convert_to_f32_slice(out),
+            Half::F16 => {
+                assert_eq!(bits.len(), out.len());
+                for (y, &h) in out.iter_mut().zip(bits) {
+                    *y = f16_to_f32(h);
+                }
+            }
             Half::BF16 => bits.reinterpret_cast::<bf16>().convert_to_f32_slice(out),
         }
     }
+}
+
+/// A half-precision float's bits as an `f32`, exactly as the `half` crate converts them
+/// (checked on all 65,536 patterns; NaNs quieted, as ggml's and the crate's conversions do).
+/// Written out because the crate's portable conversion branches on each value, which
+/// took 5.0 s for 128,256 × 4,096 values in wasm (simd128) where this, free of branches the
+/// compiler cannot turn into selects, took 0.24 s.
+///
+/// The exponent and mantissa are moved into an `f32`'s places and multiplied by 2^112,
+/// which turns the exponent's bias of 15 into 127; a subnormal `f16` is then a subnormal
+/// `f32` whose product is the exact normal value. Infinities and NaNs (exponent 31) are set
+/// apart.
+#[inline(always)]
+pub fn f16_to_f32(h: u16) -> f32 {
+    let h = u32::from(h);
+    let sign = (h & 0x8000) << 16;
+    let magnitude = h & 0x7FFF;
+    let scaled = (f32::from_bits(magnitude << 13) * f32::from_bits(0x7780_0000)).to_bits();
+    let bits = match magnitude {
+        0x7C00 => 0x7F80_0000,
+        0x7C01.. => 0x7FC0_0000 | (magnitude << 13),
+        _ => scaled,
+    };
+    f32::from_bits(sign | bits)
 }
 
 /// Floats a block of [`Embeddings::unit_blocks`] converts at a time from half precision
@@ -430,9 +459,19 @@ mod tests {
     use crate::map::layout::{LayoutBuilder, LayoutParams, LayoutPhase, TsneParams};
     use crate::map::{MapSpec, Pca, Projection};
     use crate::vectors::AnalogyMethod;
+    use half::f16;
 
     fn words(ws: &[&str]) -> Vec<String> {
         ws.iter().map(|w| w.to_string()).collect()
+    }
+
+    /// Every `f16` bit pattern converts as the `half` crate converts it.
+    #[test]
+    fn f16_conversion_is_the_half_crates() {
+        for h in 0..=u16::MAX {
+            let expected = half::f16::from_bits(h).to_f32();
+            assert_eq!(f16_to_f32(h).to_bits(), expected.to_bits(), "{h:#06x}");
+        }
     }
 
     #[test]

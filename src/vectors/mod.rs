@@ -13,6 +13,6 @@
 mod embeddings;
 mod query;
 
-pub use embeddings::{Embeddings, Half};
+pub use embeddings::{Embeddings, Half, f16_to_f32};
 pub(crate) use query::Candidate;
 pub use query::{AnalogyMethod, Neighbour};

@@ -148,6 +148,7 @@ export class Controller {
   reset() {
     // A model's facts go with the vectors they describe (openFiles shows a new model's).
     this.view.matrixPanel.showModel(null);
+    this.view.queriesPanel.markSpecialFrom(null);
     this.source = null;
     this.isSample = false;
     /** @type {import('../protocol.js').VectorsInfo|null} vectors opened from a file, not trained here */
@@ -238,6 +239,8 @@ export class Controller {
     this.model = reply.model;
     this.vectors = reply.info;
     this.view.matrixPanel.showModel(reply.info.model ?? null);
+    const facts = reply.info.model;
+    this.view.queriesPanel.markSpecialFrom(facts && facts.special > 0 ? facts.rows - facts.special : null);
     // The form shows what the file says of the vectors: a bundle's parameters, else the dimension.
     this.params.set(reply.params ?? { dim: reply.info.dim });
     this.view.paramsForm.showOpenedVectors(reply.params ? 'bundle' : 'vectors');

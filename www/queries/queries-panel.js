@@ -88,8 +88,20 @@ export class QueriesPanel {
     $('neighbours-list').replaceChildren();
   }
 
-  /** One result: the word (a button that selects it, when `selectable`) and its score. */
-  resultItem({ word, score }, selectable) {
+  /**
+   * Marks the answers from vocabulary rank `rank` on as special tokens: a language model's
+   * special, control and unused tokens, which come last and stay off the map. Null marks none.
+   * @param {number|null} rank
+   */
+  markSpecialFrom(rank) {
+    this.specialFrom = rank;
+  }
+
+  /**
+   * One result: the word (a button that selects it, when `selectable`), a "special" tag
+   * for a model's special token, and its score.
+   */
+  resultItem({ word, score, rank }, selectable) {
     const item = document.createElement('li');
     const label = document.createElement(selectable ? 'button' : 'span');
     label.className = 'word';
@@ -101,7 +113,15 @@ export class QueriesPanel {
     const value = document.createElement('span');
     value.className = 'score';
     value.textContent = score.toFixed(3);
-    item.append(label, value);
+    item.append(label);
+    if (this.specialFrom != null && rank >= this.specialFrom) {
+      const tag = document.createElement('span');
+      tag.className = 'tag';
+      tag.textContent = 'special';
+      tag.title = 'A special, control or unused token of the model: kept off the map';
+      item.append(tag);
+    }
+    item.append(value);
     return item;
   }
 
