@@ -8,7 +8,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { button, combobox, explorerSuite, stat } from './helpers.js';
@@ -252,5 +252,54 @@ test('a matrix with no known name is chosen from the 2-D tensors; a cut file is 
   await page.getByText(/cut short/).first().waitFor();
   assert.equal(await stat(page, 'Tensor').textContent(), 'vocab_table', 'the matrix opened before stays');
   assert.deepEqual(problems.filter((p) => !p.startsWith('console:')), []);
+  await page.close();
+});
+
+test('Stop while a model\'s matrix is read: the read ends, the sample open before stays, and the page goes on', { timeout: 120_000 }, async () => {
+  const { page, problems } = await suite.openExplorer();
+  await stat(page, 'Vocabulary').waitFor();
+  // About 100 MB of F32, read in 4 MB slices: Stop lands between two of them.
+  const [rows, cols] = [200_000, 128];
+  const header = Buffer.from(JSON.stringify({ 'model.embed_tokens.weight': { dtype: 'F32', shape: [rows, cols], data_offsets: [0, 4 * rows * cols] } }));
+  const length = Buffer.alloc(8);
+  length.writeBigUInt64LE(BigInt(header.length));
+  const path = join(dir, 'big.safetensors');
+  const slice = Buffer.alloc(4 * cols * 10_000);
+  for (let i = 0; i < slice.length / 4; i += 1) slice.writeFloatLE(Math.sin(i * 0.37), 4 * i);
+  writeFileSync(path, Buffer.concat([length, header]));
+  for (let written = 0; written < rows; written += 10_000) appendFileSync(path, slice);
+  assert.ok(statSync(path).size > 100e6);
+
+  // Stop is clicked from within the page as the first slices are shown read.
+  await page.evaluate(() => {
+    const line = document.getElementById('progress-text');
+    const observer = new MutationObserver(() => {
+      if (/^Reading the embedding matrix: [1-9]/.test(line.textContent)) {
+        observer.disconnect();
+        window.stoppedAt = line.textContent;
+        document.getElementById('stop').click();
+      }
+    });
+    observer.observe(line, { childList: true, characterData: true, subtree: true });
+  });
+  await openFiles(page, path);
+  await page.locator('#notice', { hasText: 'stopped reading big.safetensors' }).waitFor();
+  const stoppedAt = await page.evaluate(() => window.stoppedAt);
+  assert.match(stoppedAt, /^Reading the embedding matrix: \d+ % of/);
+  assert.ok(!/: 100 %/.test(stoppedAt), stoppedAt);
+  await page.locator('#source-name', { hasText: 'Built-in sample' }).waitFor();
+  await page.waitForFunction(() => !document.getElementById('train').disabled);
+  assert.equal(await page.locator('#progress-text').textContent(), 'Not started.', 'the sample, prepared and not trained');
+  assert.equal(await stat(page, 'Tensor').count(), 0, 'no matrix is shown');
+
+  // The page goes on: a model opens after it.
+  const gguf = JSON.parse(readFileSync(join(dir, 'gguf/manifest.json'), 'utf8'));
+  await openFiles(page, join(dir, 'gguf/q8_0.gguf'));
+  await page.locator('#progress-text', { hasText: 'Opened the token embeddings of q8_0.gguf' }).waitFor();
+  const want = nearest(rowsOf(join(dir, 'gguf/q8_0.f32'), gguf.rows, gguf.dim), gguf.tokens.indexOf('Ġking'), 1);
+  const { scores } = await neighboursOf(page, 'Ġking');
+  assert.ok(Math.abs(scores[0] - want[0].cos) <= SHOWN_ROUNDING, `${scores[0]} against ${want[0].cos}`);
+  rmSync(path);
+  assert.deepEqual(problems, []);
   await page.close();
 });
