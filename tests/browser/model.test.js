@@ -256,7 +256,32 @@ test('a matrix with no known name is chosen from the 2-D tensors; a cut file is 
   await page.close();
 });
 
-test('Stop while a model\'s matrix is read: the read ends, the sample open before stays, and the page goes on', { timeout: 120_000 }, async () => {
+/**
+ * Opens the model file `path` and clicks Stop from within the page as the progress line
+ * first shows a share of the matrix read; waits for the notice that says the read stopped.
+ * Returns the line Stop was clicked at.
+ */
+async function stopWhileReading(page, path) {
+  await page.evaluate(() => {
+    const line = document.getElementById('progress-text');
+    const observer = new MutationObserver(() => {
+      if (/^Reading the embedding matrix: [1-9]/.test(line.textContent)) {
+        observer.disconnect();
+        window.stoppedAt = line.textContent;
+        document.getElementById('stop').click();
+      }
+    });
+    observer.observe(line, { childList: true, characterData: true, subtree: true });
+  });
+  await openFiles(page, path);
+  await page.locator('#notice', { hasText: `stopped reading ${basename(path)}` }).waitFor();
+  const stoppedAt = await page.evaluate(() => window.stoppedAt);
+  assert.match(stoppedAt, /^Reading the embedding matrix: \d+ % of/);
+  assert.ok(!/: 100 %/.test(stoppedAt), stoppedAt);
+  return stoppedAt;
+}
+
+test('Stop while a model\'s matrix is read: the read ends, what was open stays, and the page goes on', { timeout: 120_000 }, async () => {
   const { page, problems } = await suite.openExplorer();
   await stat(page, 'Vocabulary').waitFor();
   // About 100 MB of F32, read in 4 MB slices: Stop lands between two of them.
@@ -271,33 +296,29 @@ test('Stop while a model\'s matrix is read: the read ends, the sample open befor
   for (let written = 0; written < rows; written += 10_000) appendFileSync(path, slice);
   assert.ok(statSync(path).size > 100e6);
 
-  // Stop is clicked from within the page as the first slices are shown read.
-  await page.evaluate(() => {
-    const line = document.getElementById('progress-text');
-    const observer = new MutationObserver(() => {
-      if (/^Reading the embedding matrix: [1-9]/.test(line.textContent)) {
-        observer.disconnect();
-        window.stoppedAt = line.textContent;
-        document.getElementById('stop').click();
-      }
-    });
-    observer.observe(line, { childList: true, characterData: true, subtree: true });
-  });
-  await openFiles(page, path);
-  await page.locator('#notice', { hasText: 'stopped reading big.safetensors' }).waitFor();
-  const stoppedAt = await page.evaluate(() => window.stoppedAt);
-  assert.match(stoppedAt, /^Reading the embedding matrix: \d+ % of/);
-  assert.ok(!/: 100 %/.test(stoppedAt), stoppedAt);
+  // Over the built-in sample: the sample stays, prepared and not trained, and Train works.
+  await stopWhileReading(page, path);
   await page.locator('#source-name', { hasText: 'Built-in sample' }).waitFor();
   await page.waitForFunction(() => !document.getElementById('train').disabled);
-  assert.equal(await page.locator('#progress-text').textContent(), 'Not started.', 'the sample, prepared and not trained');
+  assert.equal(await page.locator('#progress-text').textContent(), 'Not started.');
   assert.equal(await stat(page, 'Tensor').count(), 0, 'no matrix is shown');
 
   // The page goes on: a model opens after it.
   const gguf = JSON.parse(readFileSync(join(dir, 'gguf/manifest.json'), 'utf8'));
+  const want = nearest(rowsOf(join(dir, 'gguf/q8_0.f32'), gguf.rows, gguf.dim), gguf.tokens.indexOf('Ġking'), 1);
   await openFiles(page, join(dir, 'gguf/q8_0.gguf'));
   await page.locator('#progress-text', { hasText: 'Opened the token embeddings of q8_0.gguf' }).waitFor();
-  const want = nearest(rowsOf(join(dir, 'gguf/q8_0.f32'), gguf.rows, gguf.dim), gguf.tokens.indexOf('Ġking'), 1);
+  const opened = await page.locator('#progress-text').textContent();
+  const trainDisabled = await page.locator('#train').isDisabled();
+
+  // Over that model: the model stays, its line, its facts and its neighbours.
+  await stopWhileReading(page, path);
+  await page.locator('#progress-text', { hasText: opened }).waitFor();
+  assert.equal(await page.locator('#source-name').textContent(), 'q8_0.gguf');
+  assert.equal(await stat(page, 'Tensor').textContent(), 'token_embd.weight');
+  assert.match(await stat(page, 'Dtype').textContent(), /^Q8_0\b/);
+  assert.equal(await page.locator('[data-model="Tensor"]').textContent(), 'token_embd.weight');
+  assert.equal(await page.locator('#train').isDisabled(), trainDisabled, 'Train as it was');
   const { scores } = await neighboursOf(page, 'Ġking');
   assert.ok(Math.abs(scores[0] - want[0].cos) <= SHOWN_ROUNDING, `${scores[0]} against ${want[0].cos}`);
   rmSync(path);
