@@ -97,6 +97,10 @@ function idsOfWords(exported, rows) {
 
 /** Asks for the neighbours of what is typed: the words shown, the words themselves, and the scores. */
 async function neighboursOf(page, typed) {
+  // The last answer is cleared first, so the one waited for is this query's.
+  await page.evaluate(() => {
+    for (const id of ['neighbours-message', 'neighbours-list']) document.getElementById(id).replaceChildren();
+  });
   await combobox(page, 'Word').fill(typed);
   await button(page, 'Find').click();
   await page.getByText(/^Nearest to “/).waitFor();
