@@ -199,6 +199,13 @@ pub struct ModelHeader {
     pub metadata: Vec<(String, String)>,
 }
 
+impl ModelHeader {
+    /// The 2-D tensor named as models name their token embeddings, if one is.
+    pub fn token_embedding(&self) -> Option<&TensorInfo> {
+        self.tensors.iter().find(|t| t.matrix().is_some() && t.is_token_embedding())
+    }
+}
+
 /// A header read from the first bytes of a file, or how many bytes from the start of the
 /// file reading it needs.
 #[derive(Debug, Clone, PartialEq)]
@@ -223,7 +230,7 @@ pub fn pick_embedding<'h>(header: &'h ModelHeader, chosen: Option<&str>) -> Resu
     let two_d = || header.tensors.iter().filter(|t| t.matrix().is_some());
     let found = match chosen {
         Some(name) => header.tensors.iter().find(|t| t.name == name),
-        None => two_d().find(|t| t.is_token_embedding()),
+        None => header.token_embedding(),
     };
     let Some(tensor) = found else {
         let listed: Vec<String> = two_d()

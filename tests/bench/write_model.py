@@ -13,21 +13,11 @@ import sys
 import numpy as np
 from safetensors.numpy import save_file
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lm"))
+from byte_level import bytes_to_unicode  # noqa: E402
+
 ROWS, COLS = 128_256, 4_096
 SPECIAL = 256
-
-
-def bytes_to_unicode():
-    """GPT-2's map of bytes to printable characters, as byte-level BPE writes tokens."""
-    bs = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
-    cs = bs[:]
-    n = 0
-    for b in range(256):
-        if b not in bs:
-            bs.append(b)
-            cs.append(256 + n)
-            n += 1
-    return dict(zip(bs, map(chr, cs)))
 
 
 def main(out):
@@ -44,7 +34,7 @@ def main(out):
         os.replace(model + ".tmp", model)
     tokenizer = os.path.join(out, "tokenizer.json")
     if not os.path.exists(tokenizer):
-        alphabet = list(bytes_to_unicode().values())
+        alphabet = bytes_to_unicode()
         vocab = {ch: i for i, ch in enumerate(alphabet)}
         for i in range(len(alphabet), ROWS - SPECIAL):
             vocab[f"Ġtoken{i}"] = i

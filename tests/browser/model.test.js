@@ -203,8 +203,8 @@ test('every dtype and quantization, and a sharded model: the rows the page holds
       const idOfWord = idsOfWords(await exportedRows(page), model.rows);
       const want = nearest(model.rows, model.query, 5);
       const spaced = model.raw.replace(/^[Ġ▁]/, ' ');
-      // Typed as the file writes it, and as the page shows it (a leading space as ·).
-      for (const typed of [model.raw, withSigns(spaced)]) {
+      // Typed as the file writes it, as the page shows it (a leading space as ·), and with a space.
+      for (const typed of [model.raw, withSigns(spaced), spaced]) {
         const { shown, words, scores } = await neighboursOf(page, typed);
         assert.deepEqual(words.slice(0, 5).map((w) => idOfWord.get(w)), want.map(({ i }) => i), `the neighbours of ${typed}`);
         if (model.decoded) {
@@ -240,6 +240,39 @@ function safetensors(tensors) {
   for (let i = 0; i < offset / 4; i += 1) data.writeFloatLE(Math.sin(i * 0.37) + (i % 7) * 0.01, 4 * i);
   return Buffer.concat([length, json, data]);
 }
+
+test('a special token among the neighbours is marked as one', { timeout: 60_000 }, async () => {
+  const { page, problems } = await suite.openExplorer();
+  const words = ['<|endoftext|>', ...'abcdefghijklmnopq'];
+  const dim = 8;
+  const header = Buffer.from(JSON.stringify({
+    'model.embed_tokens.weight': { dtype: 'F32', shape: [words.length, dim], data_offsets: [0, 4 * words.length * dim] },
+  }));
+  const length = Buffer.alloc(8);
+  length.writeBigUInt64LE(BigInt(header.length));
+  // Each token points its own way; the special token's row is a's, a little turned.
+  const data = Buffer.alloc(4 * words.length * dim);
+  for (let row = 0; row < words.length; row += 1) {
+    for (let col = 0; col < dim; col += 1) data.writeFloatLE(Math.sin(1 + row * 2.1 + col * 0.7 * (row + 1)), 4 * (row * dim + col));
+  }
+  for (let col = 0; col < dim; col += 1) data.writeFloatLE(data.readFloatLE(4 * (dim + col)) + (col === 0 ? 0.01 : 0), 4 * col);
+  const tokenizer = {
+    added_tokens: [{ id: 0, content: '<|endoftext|>', special: true }],
+    model: { type: 'WordLevel', vocab: Object.fromEntries(words.map((w, i) => [w, i])), unk_token: '<|endoftext|>' },
+  };
+  await openFiles(page, [
+    { name: 'tiny.safetensors', mimeType: 'application/octet-stream', buffer: Buffer.concat([length, header, data]) },
+    { name: 'tokenizer.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(tokenizer)) },
+  ]);
+  await page.getByText(/Opened the token embeddings of tiny\.safetensors/).waitFor();
+  await neighboursOf(page, 'a');
+  const first = page.locator('#neighbours-list li').first();
+  assert.equal(await first.locator('.word').textContent(), '<|endoftext|>');
+  assert.equal(await first.locator('.tag').textContent(), 'special');
+  assert.equal(await page.locator('#neighbours-list li .tag').count(), 1, 'only the special token is marked');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
 
 test('a matrix with no known name is chosen from the 2-D tensors; a cut file is refused and what was open stays', { timeout: 90_000 }, async () => {
   const { page, problems } = await suite.openExplorer();

@@ -30,25 +30,14 @@ from gguf import GGMLQuantizationType as T
 from gguf import GGUFWriter, TokenType, quants
 from gguf.constants import GGML_QUANT_SIZES
 
+from byte_level import bytes_to_unicode
+
 ROWS, DIM = 320, 256
 
 READ = [T.F32, T.F16, T.BF16, T.Q8_0, T.Q4_0, T.Q4_1, T.Q5_0, T.Q5_1, T.Q2_K, T.Q3_K, T.Q4_K, T.Q5_K, T.Q6_K]
 
 # Byte offsets of each K-quant block's f16 scale and minimum (ggml-common.h's block_q*_K).
 SCALE_AT = {T.Q2_K: [80, 82], T.Q3_K: [108], T.Q4_K: [0, 2], T.Q5_K: [0, 2], T.Q6_K: [208]}
-
-
-def bytes_to_unicode():
-    """GPT-2's byte-level alphabet: each byte as a printable character."""
-    bs = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
-    cs = bs[:]
-    n = 0
-    for b in range(256):
-        if b not in bs:
-            bs.append(b)
-            cs.append(256 + n)
-            n += 1
-    return [chr(c) for _, c in sorted(zip(bs, cs))]
 
 
 def tokenizer():

@@ -79,10 +79,7 @@ impl Session {
 
     /// Whether the model's header names no token-embedding tensor, so the person chooses one.
     pub fn model_needs_choice(&self) -> bool {
-        self.model
-            .as_ref()
-            .and_then(|m| m.header.as_ref())
-            .is_some_and(|h| !h.tensors.iter().any(|t| t.matrix().is_some() && t.is_token_embedding()))
+        self.model.as_ref().and_then(|m| m.header.as_ref()).is_some_and(|h| h.token_embedding().is_none())
     }
 
     /// Plans reading the matrix: the tensor `tensor` (or the token embeddings), its rows
