@@ -524,10 +524,10 @@ impl Tokens {
 
     /// The ids in the order the map and the word lists take them, most frequent first as
     /// far as the tokenizer tells (a BPE token by the rank of the merge that made it, after
-    /// the base tokens no merge makes; else by id); then the bytes that are no whole
-    /// character (a byte-level BPE's base tokens for bytes from 0x80, which read as `\xE2`,
-    /// and SentencePiece's byte-fallback tokens, which stand in for characters the
-    /// vocabulary lacks); special and unused tokens last.
+    /// the base tokens no merge makes; else by id); then the bytes that are no text of their
+    /// own (a byte-level BPE's base tokens for bytes from 0x80, which read as `\xE2`, and
+    /// for control characters, and SentencePiece's byte-fallback tokens, which stand in for
+    /// characters the vocabulary lacks); special and unused tokens last.
     pub fn order(&self) -> Vec<u32> {
         let mut ids: Vec<u32> = (0..self.len() as u32).collect();
         ids.sort_by_key(|&id| {
@@ -546,13 +546,17 @@ impl Tokens {
     }
 
     /// Whether byte token `id` is no text of its own: under SentencePiece a byte-fallback
-    /// token, under byte-level BPE a byte that begins or continues a multi-byte character.
+    /// token, under byte-level BPE a byte that begins or continues a multi-byte character,
+    /// or a control character other than whitespace (`\x07`, which texts hardly hold).
     fn is_partial_byte(&self, id: usize) -> bool {
         match self.scheme {
             Scheme::SentencePiece => byte_token(&self.raw[id]).is_some(),
             Scheme::ByteLevel => {
                 let mut chars = self.raw[id].chars();
-                matches!((chars.next().and_then(byte_of_char), chars.next()), (Some(b), None) if b >= 0x80)
+                matches!(
+                    (chars.next().and_then(byte_of_char), chars.next()),
+                    (Some(b), None) if b >= 0x80 || (b.is_ascii_control() && !TOKEN_WHITESPACE.contains(&char::from(b)))
+                )
             }
             Scheme::WordPiece | Scheme::Plain => false,
         }
@@ -819,10 +823,10 @@ mod tests {
             "<|endoftext|>", "!", " ", "\n", "h", "e", "he", " he", "\\xE2", "\\xE2\\x80", "\u{201C}", "é", "\\x00",
             "  ", "\\xC3", "my token", "\\xA9", "\t", "\\x80", "ń",
         ]);
-        // Base tokens that are whole characters by id, then the merged ones by the merge that
-        // made them ("Ġhe" by its first merge), then the bytes from 0x80 (â, Ã, ©, Ģ), the
-        // special token last.
-        assert_eq!(tokens.order(), [1, 2, 3, 4, 5, 12, 15, 17, 19, 6, 7, 9, 10, 11, 13, 8, 14, 16, 18, 0]);
+        // Base tokens that are text by id, then the merged ones by the merge that made them
+        // ("Ġhe" by its first merge), then the bytes from 0x80 (â, Ã, ©, Ģ) and the control
+        // character \x00 (Ā), the special token last.
+        assert_eq!(tokens.order(), [1, 2, 3, 4, 5, 15, 17, 19, 6, 7, 9, 10, 11, 13, 8, 12, 14, 16, 18, 0]);
     }
 
     #[test]

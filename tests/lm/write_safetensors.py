@@ -14,6 +14,7 @@ import json
 import os
 import re
 import sys
+import unicodedata
 
 import numpy as np
 from safetensors import _safetensors_rust as st_rust
@@ -117,14 +118,16 @@ def describe(tokenizer, kind):
         for r, merge in enumerate(merges):
             a, b = merge.split(" ", 1) if isinstance(merge, str) else merge
             rank.setdefault(vocab[a + b], r)
-    # Bytes that are no whole character come after the text's tokens: a byte-level base token
-    # (no merge makes it) that Python decodes to U+FFFD, a SentencePiece byte-fallback token.
+    # Bytes that are no text of their own come after the text's tokens: a byte-level base
+    # token (no merge makes it) that Python decodes to U+FFFD or to a control character other
+    # than whitespace, a SentencePiece byte-fallback token.
+    def no_text(i):
+        if kind != "byte-level":
+            return re.fullmatch(r"<0x[0-9A-Fa-f]{2}>", raw[i])
+        return decoded[i] == "\ufffd" or (len(decoded[i]) == 1 and unicodedata.category(decoded[i]) == "Cc" and decoded[i] not in " \n\t\r")
+
     off = set(special)
-    partial = sorted(
-        i for i in range(n)
-        if i not in off and i not in rank
-        and (decoded[i] == "\ufffd" if kind == "byte-level" else re.fullmatch(r"<0x[0-9A-Fa-f]{2}>", raw[i]))
-    )
+    partial = sorted(i for i in range(n) if i not in off and i not in rank and no_text(i))
     late = off | set(partial)
     base = [i for i in range(n) if i not in late and i not in rank]
     merged = sorted((i for i in range(n) if i not in late and i in rank), key=lambda i: (rank[i], i))
