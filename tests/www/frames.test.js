@@ -3,7 +3,7 @@
 // frame scrubbed to in its place when the store thins.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FRAME_CAP, FrameStore } from '../../www/timeline/frames.js';
+import { FRAME_BYTES, FRAME_CAP, FrameStore } from '../../www/timeline/frames.js';
 
 const frame = (n, words = ['a', 'b']) => ({ n, words: [...words], coords: new Float32Array(2 * words.length) });
 
@@ -93,4 +93,20 @@ test('a frame scrubbed to keeps its place when the store thins under it', async 
   assert.equal(timeline.arrived({ n: 8, words, coords: new Float32Array(4) }, progress(8)), false, 'not drawn while scrubbed');
   assert.equal(timeline.shown().n, 6);
   assert.equal(timeline.index, 3);
+});
+
+test('a map of 250,000 words keeps fewer frames, evenly, within the byte budget, the newest held', () => {
+  const store = new FrameStore();
+  const words = Array.from({ length: 250_000 }, (_, i) => `w${i}`);
+  const frameBytes = 250_000 * 8;
+  for (let n = 0; n < 300; n += 1) {
+    store.push({ n, words, coords: new Float32Array(500_000) });
+    assert.ok(store.coordinateBytes() <= FRAME_BYTES + frameBytes, `${store.coordinateBytes()} bytes at frame ${n}`);
+    assert.equal(store.last().n, n, 'the newest is held');
+    const kept = store.kept.map((f) => f.n);
+    assert.equal(kept[0], 0, 'the first stays');
+    const gaps = new Set(kept.slice(1).map((k, i) => k - kept[i]));
+    assert.ok(gaps.size <= 1, `evenly spaced: ${kept}`);
+  }
+  assert.ok(store.length >= FRAME_BYTES / frameBytes / 2, `${store.length} frames held`);
 });

@@ -38,12 +38,15 @@ export class EvenThinning {
       return;
     }
     this.newest = null;
-    if (this.kept.length === this.capacity) {
-      // The first stays; the capacity is even, so this item is a multiple of the doubled stride too.
-      this.kept = this.kept.filter((_, i) => i % 2 === 0);
-      this.stride *= 2;
-    }
+    // The first stays; the capacity is even, so this item is a multiple of the doubled stride too.
+    if (this.kept.length === this.capacity) this.halve();
     this.kept.push(item);
+  }
+
+  /** Drops every other item kept (the first stays) and doubles the stride, so those kept stay equally spaced. */
+  halve() {
+    this.kept = this.kept.filter((_, i) => i % 2 === 0);
+    this.stride *= 2;
   }
 
   /** Items held, the newest included. */

@@ -13,6 +13,12 @@ import { EvenThinning } from '../shared/even-thinning.js';
 export const FRAME_CAP = 256;
 
 /**
+ * The most bytes of coordinates kept: a map of many words keeps fewer frames, thinned
+ * evenly the same way, so 250,000 words keep 32 frames (2 MB each), not 256 (512 MB).
+ */
+export const FRAME_BYTES = 64 * 1024 * 1024;
+
+/**
  * One kept frame: the worker's frame (`Projection` in protocol.js: words, coords, axis
  * labels, method, …) with the moment of training it shows and how it was made.
  * @typedef {object} TimelineFrame
@@ -37,9 +43,13 @@ export const FRAME_CAP = 256;
  * @extends {EvenThinning<TimelineFrame>}
  */
 export class FrameStore extends EvenThinning {
-  /** @param {number} capacity  an even number of frames, at least 2 */
-  constructor(capacity = FRAME_CAP) {
+  /**
+   * @param {number} capacity  an even number of frames, at least 2
+   * @param {number} byteBudget  the coordinates' bytes beyond which fewer frames are kept (at least 2)
+   */
+  constructor(capacity = FRAME_CAP, byteBudget = FRAME_BYTES) {
     super(capacity, 'a frame store');
+    this.byteBudget = byteBudget;
   }
 
   clear() {
@@ -59,8 +69,18 @@ export class FrameStore extends EvenThinning {
       ? { ...frame, words: previous.words }
       : frame;
     super.push(stored);
+    this.fitBudget();
     this.version += 1;
     return stored;
+  }
+
+  /** Many words: fewer frames. The newest frame, when halving drops it, is held as the newest. */
+  fitBudget() {
+    while (this.kept.length > 2 && this.coordinateBytes() > this.byteBudget) {
+      const last = this.kept.at(-1);
+      this.halve();
+      if (this.newest === null && this.kept.at(-1) !== last) this.newest = last;
+    }
   }
 
   /** Puts `frame` in the place of the last one (the same moment, drawn again). */
@@ -83,6 +103,7 @@ export class FrameStore extends EvenThinning {
     this.kept = frames.slice(0, this.capacity);
     this.newest = frames.length > this.capacity ? frames[frames.length - 1] : null;
     this.received = frames.length;
+    this.fitBudget();
     this.version += 1;
   }
 

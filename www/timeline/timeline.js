@@ -8,7 +8,7 @@
 // It knows no DOM (TimelinePanel and HistoryPanel show it) and never talks to the worker
 // itself: the host (the controller) shows frames on the map and asks the worker.
 import { sameWords } from '../map/glide.js';
-import { FRAME_CAP, FrameStore } from './frames.js';
+import { FRAME_BYTES, FRAME_CAP, FrameStore } from './frames.js';
 import { canRecord, recordCanvas } from './recorder.js';
 import { capitalised } from '../shared/format.js';
 
@@ -376,7 +376,7 @@ export class Timeline {
     this.panel.setRecording(this.recording, n > 1 && this.recordable);
     const bytes = this.store.coordinateBytes();
     const size = bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.ceil(bytes / 1e3)} KB`;
-    this.panel.showNote(`Keeps at most ${FRAME_CAP} frames, thinned evenly: ${size} now.`);
+    this.panel.showNote(`Keeps at most ${FRAME_CAP} frames and ${FRAME_BYTES / 2 ** 20} MB, thinned evenly: ${size} now.`);
     this.host.drawLoss();
   }
 }
