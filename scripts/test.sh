@@ -42,6 +42,9 @@ cargo run --release --quiet --example write_formats -- "$formats_dir"
     "$formats_dir/vectors.txt" "$formats_dir/vectors.bin" "$formats_dir/expected.tsv"
 rm -rf "$formats_dir"
 
+section "Test: a vectors file with words not in UTF-8 opens as gensim opens it (unicode_errors='replace')"
+.tools/venv/bin/python tests/gensim_encoding.py ./target/release/embedscope
+
 section "Test: embedscope eval gives gensim's evaluate_word_pairs and evaluate_word_analogies figures"
 # Vectors trained on the King James Bible, scored on the benchmark files shipped inside gensim
 # (WordSim-353 and SimLex-999 with their '#' comment lines, questions-words.txt). One thread,

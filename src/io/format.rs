@@ -221,7 +221,9 @@ fn word_rows_fit(lines: &[Line<'_>], header_dim: Option<usize>) -> bool {
     let (mut rows, mut misfits, mut cut_row_values) = (0, 0, 0);
     let (mut any_word, mut any_fraction) = (false, false);
     for line in lines {
-        let Some(text) = line.text() else { return false };
+        // A word's bytes need not be UTF-8 (the parser reads them with U+FFFD); the values
+        // are ASCII, so a lossy reading judges them all the same.
+        let text = String::from_utf8_lossy(line.bytes);
         let mut fields: Vec<&str> = text.split_ascii_whitespace().collect();
         if !line.complete {
             fields.pop();
@@ -330,9 +332,9 @@ fn binary_fits(data: &[u8], n: usize, dim: usize) -> bool {
         }
         let Some(word_end) = word_end else {
             // The head ends inside the word.
-            return !float_bytes.is_empty() && Line { bytes: word, complete: false }.text().is_some();
+            return !float_bytes.is_empty();
         };
-        if word.is_empty() || std::str::from_utf8(word).is_err() {
+        if word.is_empty() {
             return false;
         }
         rest = &rest[word_end + 1..];
@@ -425,6 +427,10 @@ mod tests {
             (b"2 2\n1999 1 2\nthe 3 4\n", TEXT),
             (b"\xef\xbb\xbf2 2\nthe 1 2\nof 3 4\n", TEXT),
             (b"\xef\xbb\xbfthe 1 2\nof 3 4\n", GLOVE),
+            // Words whose bytes are not UTF-8 (Latin-1, as fastText may write them).
+            (b"2 2\nclich\xe9s 1 2\n\x97 3 4\n", TEXT),
+            (b"clich\xe9s 0.1 0.2\nof 0.3 0.4\n", GLOVE),
+            (b"Clich\xe9s of the caf\xe9,\nsaid he.\n", None),
             // A corpus whose first line could be a header is still a corpus.
             (kjv_with_header.as_bytes(), None),
             (b"3 2\nthe cat sat on the mat\n", None),
@@ -519,6 +525,11 @@ mod tests {
         // Zero vectors are valid UTF-8, but text holds no NUL bytes.
         check(&binary("1 2\n", &[("a", &[0.0, 0.0])]), BINARY);
         check(&binary("1 1\n", &[("日本", &[-1.5])]), BINARY);
+        // A word whose bytes are not UTF-8.
+        let mut latin1 = binary("2 1\n", &[("clichXs", &[0.5]), ("of", &[1.5])]);
+        let at = latin1.iter().position(|&b| b == b'X').unwrap();
+        latin1[at] = 0xE9;
+        check(&latin1, BINARY);
         // Letters read as floats are finite: binary data must not read as text.
         check(b"2 1\nthe abcd\nof efgh\n", None);
         check(b"1 2\nthe quick brown\n", None);

@@ -105,6 +105,29 @@ test('a wide vectors file says its dimension as the statistics do, with a thousa
   await page.close();
 });
 
+test('words not in UTF-8 open with U+FFFD where their bytes were, and the line says how many', { timeout: 60_000 }, async () => {
+  // fastText writes a word's bytes as they came: here two Latin-1 words among twelve.
+  const { page, problems } = await suite.openExplorer();
+  const rows = circleVectors(12, 3);
+  const lines = rows.map((r, i) => Buffer.concat([
+    i === 1 ? Buffer.from('clich\xe9s', 'latin1') : i === 2 ? Buffer.from([0x97]) : Buffer.from(r.word),
+    Buffer.from(` ${r.vector.join(' ')}\n`),
+  ]));
+  const file = Buffer.concat([Buffer.from('12 3\n'), ...lines]);
+  await openFiles(page, [{ name: 'latin1.vec', mimeType: 'text/plain', buffer: file }]);
+  await page.locator('#progress-text', {
+    hasText: 'Opened 12 vectors of 3 dimensions from latin1.vec. 2 words hold bytes that are not UTF-8 (written in another encoding), each shown as \ufffd.',
+  }).waitFor();
+  await combobox(page, 'Word').fill('w0');
+  await button(page, 'Find').click();
+  const words = page.locator('#neighbours-list li .word');
+  await words.first().waitFor();
+  const nearest = (await words.allTextContents()).slice(0, 2);
+  assert.ok(nearest.includes('clich\ufffds'), `w0's nearest are w1 (read as clich\ufffds) and w11: ${nearest}`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('a large vectors file is read in slices with progress, and the page answers meanwhile', { timeout: 90_000 }, async () => {
   const { page, problems } = await suite.openExplorer();
   await stat(page, 'Vocabulary').waitFor();

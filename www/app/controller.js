@@ -10,6 +10,7 @@ import { DEFAULTS, KJV_PRESET, SAMPLE_PRESET } from '../training/params.js';
 import { Parameters } from '../training/parameters.js';
 import { LossSeries } from '../training/loss-series.js';
 import { SUPERSEDED } from '../protocol.js';
+import { capitalised } from '../shared/format.js';
 import { INITIAL_STATE } from '../worker/states.js';
 import { FrameWords } from '../map/frame-words.js';
 import { MapModel } from '../map/map-model.js';
@@ -255,7 +256,8 @@ export class Controller {
     const model = reply.info.model;
     this.loadedText = model
       ? `Opened the token embeddings of ${model.file}: ${reply.info.words.toLocaleString('en')} tokens × ${reply.info.dim.toLocaleString('en')} dimensions (${model.tensor}, ${model.dtype}).`
-      : `Opened ${reply.info.words.toLocaleString('en')} vectors of ${reply.info.dim.toLocaleString('en')} dimensions from ${names}.`;
+      : `Opened ${reply.info.words.toLocaleString('en')} vectors of ${reply.info.dim.toLocaleString('en')} dimensions from ${names}.`
+        + (reply.info.note ? ` ${capitalised(reply.info.note)}.` : '');
     this.paintAll();
     await this.mapModel.sendMapSpec();
   }

@@ -84,8 +84,11 @@ pub(crate) fn load_vectors(path: &str, sources: &Sources) -> Result<Embeddings, 
         }
         (_, None) => (VectorsParser::new(format), None),
     };
-    let embeddings = parser.read_all((&head[..]).chain(file)).map_err(|e| format!("{path}: {e}"))?;
-    if let Some(note) = note {
+    let mut parser = parser;
+    parser.push_all((&head[..]).chain(file)).map_err(|e| format!("{path}: {e}"))?;
+    let encoding = parser.non_utf8_note();
+    let embeddings = parser.finish().map_err(|e| format!("{path}: {e}"))?;
+    for note in [note, encoding.map(|note| format!("{path}: {note}"))].into_iter().flatten() {
         eprintln!("{note}");
     }
     Ok(embeddings)

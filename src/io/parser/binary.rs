@@ -87,16 +87,20 @@ impl VectorsParser {
         if bytes.is_empty() {
             return Err(self.word_error("the word is empty".into()));
         }
-        let escaped = std::str::from_utf8(bytes).map_err(|err| {
-            self.word_error(format!("invalid UTF-8 at byte {} of the word", err.valid_up_to() + 1))
-        })?;
+        // Bytes that are not UTF-8 read as U+FFFD, as in the text formats.
+        let escaped = String::from_utf8_lossy(bytes);
+        let replaced = matches!(escaped, std::borrow::Cow::Owned(_));
+        let escaped = escaped.as_ref();
         let word = unescape(escaped)
             .map_err(|problem| self.word_error(format!("bad word {}: {problem}", quoted(escaped))))?;
         if let Some(first) = self.first_seen.get(&word) {
-            return Err(
-                self.word_error(format!("the word {} occurs twice (first as word {first})", quoted(escaped)))
-            );
+            return Err(self.word_error(format!(
+                "the word {} occurs twice (first as word {first}){}",
+                quoted(escaped),
+                if replaced { super::NOT_UTF8_ALIKE } else { "" }
+            )));
         }
+        self.non_utf8_words += usize::from(replaced);
         let escaped = escaped.to_string();
         self.binary = Binary::Vector { word, escaped, left: dim, partial: [0; 4], partial_len: 0 };
         Ok(())

@@ -13,7 +13,7 @@ use std::io::Read;
 
 use super::escape::{escape_token, unescape, unescape_leniently};
 use super::format::{UTF8_BOM, VectorFormat, header_counts, is_integer};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, thousands};
 use crate::vectors::Embeddings;
 
 /// The most words, and floats, that a parser reserves room for from a header (or the
@@ -71,6 +71,8 @@ pub struct VectorsParser {
     header_like_first_line: bool,
     binary: Binary,
     failed: Option<Error>,
+    /// Words whose bytes are not all UTF-8, read with U+FFFD in place of what does not decode.
+    non_utf8_words: usize,
 }
 
 impl std::fmt::Debug for VectorsParser {
@@ -83,9 +85,14 @@ impl std::fmt::Debug for VectorsParser {
             .field("words_read", &self.n_rows)
             .field("dim", &self.dim)
             .field("failed", &self.failed)
+            .field("non_utf8_words", &self.non_utf8_words)
             .finish_non_exhaustive()
     }
 }
+
+/// Said of a word that occurs twice once bytes that are not UTF-8 read as U+FFFD.
+const NOT_UTF8_ALIKE: &str =
+    ", once its bytes that are not UTF-8 are read as \u{FFFD}: the file's words are in another encoding";
 
 /// Where the binary data stands after the header line.
 enum Binary {
@@ -205,6 +212,7 @@ impl VectorsParser {
             header_like_first_line: false,
             binary: Binary::Word(Vec::new()),
             failed: None,
+            non_utf8_words: 0,
         }
     }
 
@@ -284,6 +292,25 @@ impl VectorsParser {
     /// Complete rows (a word and its vector) read so far.
     pub fn words_read(&self) -> usize {
         self.n_rows
+    }
+
+    /// Words read so far whose bytes are not all UTF-8 (fastText writes a word's bytes as
+    /// they came, in whatever encoding the text had): each byte that does not decode is
+    /// read as U+FFFD, as gensim reads them with `unicode_errors='replace'`, and the page
+    /// and the CLI say how many words that touched.
+    pub fn non_utf8_words(&self) -> usize {
+        self.non_utf8_words
+    }
+
+    /// What the page and the CLI say when [`non_utf8_words`](Self::non_utf8_words) is not 0.
+    pub fn non_utf8_note(&self) -> Option<String> {
+        let n = self.non_utf8_words;
+        (n > 0).then(|| {
+            let (count, hold) = if n == 1 { ("1 word".to_string(), "holds") } else { (format!("{} words", thousands(n as u64)), "hold") };
+            format!(
+                "{count} {hold} bytes that are not UTF-8 (written in another encoding), each shown as \u{FFFD}"
+            )
+        })
     }
 
     /// Bytes pushed so far: with the file's size, the progress of a load.
@@ -368,17 +395,23 @@ impl VectorsParser {
     /// Pushes everything `reader` yields, then [`finish`](VectorsParser::finish)es.
     ///
     /// Fails like `push` and `finish`, and with [`Error::Io`] when reading fails.
-    pub fn read_all(mut self, mut reader: impl Read) -> Result<Embeddings> {
+    pub fn read_all(mut self, reader: impl Read) -> Result<Embeddings> {
+        self.push_all(reader)?;
+        self.finish()
+    }
+
+    /// Pushes everything `reader` yields. Fails like `push`, and with [`Error::Io`] when
+    /// reading fails.
+    pub fn push_all(&mut self, mut reader: impl Read) -> Result<()> {
         let mut buf = vec![0u8; READ_CHUNK];
         loop {
             match reader.read(&mut buf) {
-                Ok(0) => break,
+                Ok(0) => return Ok(()),
                 Ok(got) => self.push(&buf[..got])?,
                 Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(err) => return Err(err.into()),
             }
         }
-        self.finish()
     }
 
     fn error(&self, message: String) -> Error {
@@ -453,9 +486,12 @@ impl VectorsParser {
         Ok(())
     }
 
-    /// A line of the word2vec text or GloVe format: `word v1 … vdim`.
+    /// A line of the word2vec text or GloVe format: `word v1 … vdim`. Bytes that are not
+    /// UTF-8 are read as U+FFFD (in a value they then make it no number).
     fn word_line(&mut self, line: &[u8], at_end: bool) -> Result<()> {
-        let text = self.utf8(line)?;
+        let text = String::from_utf8_lossy(line);
+        let replaced = matches!(text, std::borrow::Cow::Owned(_));
+        let text = text.as_ref();
         let mut fields = text.split_ascii_whitespace();
         let Some(escaped) = fields.next() else { return self.blank_line() };
         if let Some(n) = self.promised
@@ -474,9 +510,11 @@ impl VectorsParser {
                 .map_err(|problem| self.error(format!("bad word {}: {problem}", quoted(escaped))))?
         };
         if let Some(first) = self.first_seen.get(&word) {
-            return Err(
-                self.error(format!("the word {} occurs twice (first on line {first})", quoted(escaped)))
-            );
+            return Err(self.error(format!(
+                "the word {} occurs twice (first on line {first}){}",
+                quoted(escaped),
+                if replaced { NOT_UTF8_ALIKE } else { "" }
+            )));
         }
         match parse_values(fields, self.dim, &mut self.vectors) {
             Ok(found) => self.dim = Some(found),
@@ -485,6 +523,7 @@ impl VectorsParser {
         self.first_seen.insert(word.clone(), self.line);
         self.words.push(word);
         self.n_rows += 1;
+        self.non_utf8_words += usize::from(replaced);
         Ok(())
     }
 
@@ -625,6 +664,38 @@ mod tests {
         x.to_le_bytes()
     }
 
+    /// A word whose bytes are not UTF-8 (a Latin-1 "clichés", a lone 0x97) is read with
+    /// U+FFFD, as gensim's `unicode_errors='replace'` reads it, and counted, in every format
+    /// that holds words and however the file is sliced (a slice may end inside the bytes).
+    #[test]
+    fn words_not_utf8_are_read_with_replacement_characters_and_counted() {
+        let binary =
+            [&b"3 1\nclich\xe9s "[..], &f(1.0), b"\x97 ", &f(2.0), b"caf\xc3\xa9 ", &f(3.0)].concat();
+        let cases: [(VectorFormat, &[u8]); 3] = [
+            (VectorFormat::Word2VecText, b"3 1\nclich\xe9s 1\n\x97 2\ncaf\xc3\xa9 3\n"),
+            (VectorFormat::Glove, b"clich\xe9s 1\n\x97 2\ncaf\xc3\xa9 3\n"),
+            (VectorFormat::Word2VecBinary, &binary),
+        ];
+        for (format, file) in cases {
+            for slice_len in [1, 2, 5, usize::MAX] {
+                let mut parser = VectorsParser::new(format);
+                for slice in file.chunks(slice_len) {
+                    parser.push(slice).unwrap();
+                }
+                assert_eq!(parser.non_utf8_words(), 2, "{format} in slices of {slice_len}");
+                assert_eq!(
+                    parser.non_utf8_note().as_deref(),
+                    Some(
+                        "2 words hold bytes that are not UTF-8 (written in another encoding), each shown as \u{FFFD}"
+                    )
+                );
+                let emb = parser.finish().unwrap();
+                assert_eq!(emb.words(), ["clich\u{FFFD}s", "\u{FFFD}", "café"], "{format}");
+                assert_eq!(emb.vector(1).as_ref(), [2.0]);
+            }
+        }
+    }
+
     #[test]
     fn word2vec_text_rejections_name_the_line() {
         let cases: &[(&[u8], (usize, &str))] = &[
@@ -656,8 +727,11 @@ mod tests {
             (b"1 1\na 1\n\nb 2\n", (4, "more words than the 1")),
             (b"3 1\na 1\nb 2\na 3\n", (4, "'a' occurs twice (first on line 2)")),
             (b"2 1\na\\sb 1\na\\u{20}b 2\n", (3, "occurs twice")),
-            (b"2 1\na 1\n\xff 2\n", (3, "invalid UTF-8 at byte 1")),
-            (b"2 1\na 1\nb\xc3", (3, "invalid UTF-8 at byte 2")),
+            (
+                b"2 1\n\xff 1\n\xfe 2\n",
+                (3, "'\u{FFFD}' occurs twice (first on line 2), once its bytes that are not UTF-8"),
+            ),
+            (b"2 1\na 1\nb 1\xc3", (3, "value 1 of 'b' is '1\u{FFFD}', not a number")),
             (b"2 1\na 1\n\nb 2\n", (3, "empty line where word 2 of 2")),
             (b"1 1\nbad\\q 1\n", (2, "bad word 'bad\\q': unknown escape '\\q'")),
             (b"9999999999999999 1\na 1\n", (3, "ends after 1 of the 9999999999999999 words")),
@@ -697,7 +771,13 @@ mod tests {
                 file(&[b"2 1\na ", &f(1.0), b"\na ", &f(2.0)]),
                 (0, "word 2: the word 'a' occurs twice (first as word 1)"),
             ),
-            (file(&[b"1 1\n\xc3\x28 ", &f(1.0)]), (0, "word 1: invalid UTF-8 at byte 1 of the word")),
+            (
+                file(&[b"2 1\n\xc3\x28 ", &f(1.0), b"\xc3\x28 ", &f(2.0)]),
+                (
+                    0,
+                    "word 2: the word '\u{FFFD}(' occurs twice (first as word 1), once its bytes that are not UTF-8",
+                ),
+            ),
             (file(&[b"1 1\n\\x ", &f(1.0)]), (0, "word 1: bad word '\\x': unknown escape")),
             (file(&[b"1 1\n ", &f(1.0)]), (0, "word 1: the word is empty")),
             (
@@ -729,7 +809,7 @@ mod tests {
             (b"a\\sb 1\na\\u{20}b 2\n", (2, "occurs twice")),
             (b"a 1\n\nb 2\n", (2, "an empty line among the vectors (line 3 holds more)")),
             (b"\na 1\n", (1, "an empty line among the vectors (line 2 holds more)")),
-            (b"a 1\n\xff 2\n", (2, "invalid UTF-8 at byte 1")),
+            (b"\xff 1\n\xfe 2\n", (2, "occurs twice (first on line 1), once its bytes that are not UTF-8")),
             (b"a 1 2\nb 1", (2, "expected 2 values after 'b', found 1 (the file ends inside this line)")),
             // The tokens with spaces of GloVe's 840B file are not supported.
             (b"the 1 2\nNew York 1 2\n", (2, "expected 2 values after 'New', found 3")),

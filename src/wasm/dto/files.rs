@@ -64,6 +64,8 @@ pub struct VectorsInfo {
     pub fingerprint: Option<String>,
     /// How many words hold whitespace (see `text::count_holding_whitespace`).
     pub tokens_with_whitespace: usize,
+    /// What the person should know of how the file was read (words not in UTF-8), or null.
+    pub note: Option<String>,
 }
 
 impl VectorsInfo {
@@ -82,6 +84,7 @@ impl VectorsInfo {
             counts,
             fingerprint,
             tokens_with_whitespace: count_holding_whitespace(emb.words()),
+            note: None,
         }
     }
 }

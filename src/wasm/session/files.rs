@@ -79,8 +79,10 @@ impl Session {
         let (name, parser) =
             self.loading.take().ok_or_else(|| JsError::new("no vectors file is being read"))?;
         let format = parser.format().name();
+        let note = parser.non_utf8_note();
         let embeddings = parser.finish().map_err(|e| js_error_in(&name, e))?;
-        let info = info_js(&VectorsInfo::new(format, &embeddings, bytes, false, None), &embeddings)?;
+        let info = VectorsInfo { note, ..VectorsInfo::new(format, &embeddings, bytes, false, None) };
+        let info = info_js(&info, &embeddings)?;
         self.open(Opened::vectors(embeddings));
         Ok(info)
     }
