@@ -30,7 +30,7 @@ const HIT_RADIUS = 8;
 export class MapView {
   /**
    * @param {typeof import('../pkg/embedscope.js').Chart} Chart
-   * @param {{canvas: HTMLCanvasElement, tooltip: HTMLElement, region: HTMLElement, empty: HTMLElement}} elements
+   * @param {{canvas: HTMLCanvasElement, tooltip: HTMLElement, region: HTMLElement, empty: HTMLElement, drawn?: HTMLElement}} elements
    */
   constructor(Chart, elements) {
     this.elements = elements;
@@ -96,6 +96,7 @@ export class MapView {
       const { canvas } = this;
       canvas.getContext('2d').clearRect(0, 0, canvas.width, canvas.height);
       delete canvas.dataset.range;
+      this.showDrawn(0);
       return;
     }
     // Labels are measured once per word list: frames while training keep their words.
@@ -172,7 +173,15 @@ export class MapView {
     const target = this.camera.target;
     this.canvas.dataset.range = [target.x0, target.x1, target.y0, target.y1].join(',');
     this.canvas.dataset.labels = String(this.chart.labels_placed());
+    this.showDrawn(scene.words.length);
     if (this.glide.moving(now) || this.camera.easing(now) || this.chart.labels_deferred()) this.requestDraw();
+  }
+
+  /** Says how the map is drawn and how many points: the canvas's pixels are written by the wasm raster, on the CPU. */
+  showDrawn(points) {
+    const { drawn } = this.elements;
+    const text = points > 0 ? `Drawn on the CPU: ${points.toLocaleString('en')} ${points === 1 ? 'point' : 'points'}` : '';
+    if (drawn && drawn.textContent !== text) drawn.textContent = text;
   }
 
   /** The map as drawn, as SVG of the canvas's CSS size; null before a scene. */
