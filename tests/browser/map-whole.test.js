@@ -8,35 +8,12 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { button, explorerSuite, mapCanvas, RESULTS, settleMap, stat } from './helpers.js';
+import { button, clusteredVectorsText, explorerSuite, mapCanvas, RESULTS, settleMap, stat } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
 const WORDS = 250_000;
 const DIMENSIONS = 8;
-
-/**
- * A word2vec text file of `n` words in 12 seeded clusters of `dim` dimensions: word i is
- * `v` and i in base 36, so every word is distinct and short.
- */
-function vectorsText(n, dim) {
-  // mulberry32, seeded: 32-bit integer steps (a multiplication in doubles would lose bits).
-  let seed = 11;
-  const next = () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const centres = Array.from({ length: 12 }, () => Array.from({ length: dim }, () => 4 * next() - 2));
-  const lines = [`${n} ${dim}`];
-  for (let i = 0; i < n; i += 1) {
-    const centre = centres[i % centres.length];
-    const values = centre.map((c) => (c + next() + next() - 1).toFixed(4));
-    lines.push(`v${i.toString(36)} ${values.join(' ')}`);
-  }
-  return `${lines.join('\n')}\n`;
-}
 
 // Where a point is drawn and which words lie in a rectangle are pixels to a person: they are
 // read from the map's own objects through `window.explorer` (the dev server's handle).
@@ -79,7 +56,7 @@ async function wordsInside(page, [x0, y0, x1, y1]) {
 
 test('250,000 words: all shown, zoomed with the wheel, a word hovered and clicked, a region selected', { timeout: 300_000 }, async () => {
   const path = join(RESULTS, 'whole-vocabulary.txt');
-  await writeFile(path, vectorsText(WORDS, DIMENSIONS));
+  await writeFile(path, clusteredVectorsText(WORDS, DIMENSIONS));
   const { page, problems } = await suite.openExplorer();
   try {
     await page.getByLabel('Open a file…').setInputFiles(path);
