@@ -16,29 +16,31 @@
 use super::geometry::{Px, Rect};
 use super::scene::Paint;
 
-/// The bins of `Raster::dots`: one per position of a stamp's top-left pixel from which the
-/// stamp reaches into the clip.
+/// The bins of `Raster::dots`: one per cell of `2^shift × 2^shift` positions of a stamp's
+/// top-left pixel from which the stamp reaches into the clip.
 struct Grid {
     /// The clip (left, top, right, bottom), in whole pixels inside the image.
     clip: (i64, i64, i64, i64),
     side: i64,
-    /// The top-left pixel of the first bin's stamp.
+    /// A cell is `2^shift` pixels a side.
+    shift: u32,
+    /// The top-left pixel of the first cell's first stamp.
     origin: (i64, i64),
     columns: usize,
     rows: usize,
 }
 
 impl Grid {
-    fn new(clip: (i64, i64, i64, i64), side: i64) -> Grid {
+    fn new(clip: (i64, i64, i64, i64), side: i64, shift: u32) -> Grid {
         let (left, top, right, bottom) = clip;
         let origin = (left - side + 1, top - side + 1);
-        let columns = (right - origin.0).max(0) as usize;
-        let rows = (bottom - origin.1).max(0) as usize;
-        Grid { clip, side, origin, columns, rows }
+        let cells = |span: i64| (span.max(0) as usize).div_ceil(1 << shift);
+        Grid { clip, side, shift, origin, columns: cells(right - origin.0), rows: cells(bottom - origin.1) }
     }
 
-    /// The key of the bin of a dot centred at `centre` (its row, column and eighths of a
-    /// pixel), or `None` when it misses the clip (or is not a finite position).
+    /// The key of the bin of a dot centred at `centre`: its cell's row and column, and the
+    /// dot's place in the cell in eighths of a pixel; or `None` when it misses the clip (or
+    /// is not a finite position).
     #[inline]
     fn key(&self, (cx, cy): Px, reach: i64) -> Option<u64> {
         // Far outside any drawing, so a centre beyond it is skipped without overflow.
@@ -55,9 +57,23 @@ impl Grid {
         if x <= left - self.side || y <= top - self.side || x >= right || y >= bottom {
             return None;
         }
-        let phase = ((sy & (SUBPIXELS - 1)) << SUBPIXEL_BITS | (sx & (SUBPIXELS - 1))) as u64;
-        let (column, row) = ((x - self.origin.0) as u64, (y - self.origin.1) as u64);
-        Some(row << 40 | column << 8 | phase)
+        let (dx, dy) = ((x - self.origin.0) as u64, (y - self.origin.1) as u64);
+        let within = (1 << self.shift) - 1;
+        let place = |d: u64, s: i64| (d & within) << SUBPIXEL_BITS | (s & (SUBPIXELS - 1)) as u64;
+        let phase = place(dy, sy) << (SUBPIXEL_BITS + self.shift) | place(dx, sx);
+        Some((dy >> self.shift) << 40 | (dx >> self.shift) << PHASE_BITS | phase)
+    }
+
+    /// The top-left pixel of the stamp of a bin's first dot, and which of the eighths'
+    /// stamps it takes: from the bin's cell and the `phase` its key kept.
+    #[inline]
+    fn stamp_of(&self, column: usize, row: usize, phase: u32) -> ((i64, i64), usize) {
+        let bits = SUBPIXEL_BITS + self.shift;
+        let (px, py) = (phase & ((1 << bits) - 1), phase >> bits);
+        let eighth = (SUBPIXELS - 1) as u32;
+        let x = self.origin.0 + ((column as i64) << self.shift) + i64::from(px >> SUBPIXEL_BITS);
+        let y = self.origin.1 + ((row as i64) << self.shift) + i64::from(py >> SUBPIXEL_BITS);
+        ((x, y), ((py & eighth) << SUBPIXEL_BITS | (px & eighth)) as usize)
     }
 }
 
@@ -75,7 +91,7 @@ fn key_row(key: u64) -> usize {
 }
 
 fn key_column(key: u64) -> usize {
-    (key >> 8 & 0xffff_ffff) as usize
+    (key >> PHASE_BITS & ((1 << (40 - PHASE_BITS)) - 1)) as usize
 }
 
 /// `Raster::dots`' depth sums, with the box of the pixels touched so far.
@@ -241,11 +257,16 @@ impl Raster {
         // that reaches into the clip), then each bin's stamp is laid once, times its count:
         // a pixel shared by many dots costs one stamp. A bin keeps the eighth of a pixel of
         // its first dot: dots that share a pixel are drawn from that one's position, off by
-        // under a pixel where they pile up anyway. So that neither the counting nor the
+        // under a pixel (under two in a cell of 2 × 2) where they pile up anyway. So that neither the counting nor the
         // stamping walks the whole image at random (a cache miss a dot, most of the time at
         // 250,000 dots), the centres are first sorted into bands of `BAND_ROWS` rows, in
         // their order, and each band is counted and stamped in turn.
-        let grid = Grid::new(clip, side as i64);
+        // Crowded dots (more than one in `CROWDED` pixels of the clip) are counted by cells of
+        // 2 × 2 pixels: a quarter of the stamps where they pile up, and a dot alone in its
+        // cell is still drawn where it is.
+        let pixels = ((clip.2 - clip.0).max(0) * (clip.3 - clip.1).max(0)) as usize;
+        let shift = u32::from(centres.len() * CROWDED > pixels);
+        let grid = Grid::new(clip, side as i64, shift);
         let bands = grid.rows.div_ceil(BAND_ROWS);
         self.keys.clear();
         self.band_starts.clear();
@@ -289,10 +310,9 @@ impl Raster {
                     if *bin == 0 {
                         continue;
                     }
-                    let phase = (*bin & PHASE_MASK) as usize;
                     let count = (*bin >> BIN_COUNT_SHIFT).min(u32::from(u16::MAX)) as u16;
+                    let (at, phase) = grid.stamp_of(column, band * BAND_ROWS + row, *bin & PHASE_MASK);
                     *bin = 0;
-                    let at = (column as i64 + grid.origin.0, (band * BAND_ROWS + row) as i64 + grid.origin.1);
                     let stamp = &depths[phase * side * side..][..side * side];
                     match side {
                         5 => sums.add::<5>(at, stamp, count),
@@ -487,9 +507,14 @@ fn blend_run(row: &mut [u8], colour: (u8, u8, u8), a: u32) {
 /// Optical depth in `Raster::dots`' sums is counted in 1/`DEPTH_UNIT`ths: a sum of 16 bits
 /// reaches 64, far past the depth (6.3) at which a pixel shows its colour alone.
 const DEPTH_UNIT: f64 = 1024.0;
-/// A bin of `Raster::dots` holds the first centre's eighths of a pixel (across, then down
-/// times 8) in its low bits and the count of centres above them.
-const BIN_COUNT_SHIFT: u32 = 2 * SUBPIXEL_BITS;
+/// A bin of `Raster::dots` holds its first centre's place in the cell (see `Grid::key`) in
+/// its low `PHASE_BITS` bits and the count of centres above them; so does a key, below the
+/// cell's column.
+const PHASE_BITS: u32 = 12;
+const BIN_COUNT_SHIFT: u32 = PHASE_BITS;
+/// `Raster::dots` counts by cells of 2 × 2 pixels when it has more than one dot for this
+/// many pixels of the clip.
+const CROWDED: usize = 8;
 /// Rows of a band of `Raster::dots`: its bins (16 rows of a few thousand columns) stay in
 /// the processor's cache.
 const BAND_ROWS: usize = 16;
@@ -719,8 +744,9 @@ mod tests {
         // size, overlapping or not, some reaching past the clip.
         let clip = Rect { left: 2.0, top: 3.5, right: 37.0, bottom: 40.0 };
         for (radius, alpha) in [(2.5, 0.75), (5.0, 0.95), (3.75, 0.5), (1.0, 1.0), (2.5, 0.25), (6.7, 0.75)] {
+            // 120 dots: sparse enough to be counted by pixel (see the next test for crowds).
             for centres in
-                [vec![(10.3, 11.6)], vec![(10.0, 10.0), (12.0, 11.0), (11.0, 13.5)], scattered(300, 40.0, 3)]
+                [vec![(10.3, 11.6)], vec![(10.0, 10.0), (12.0, 11.0), (11.0, 13.5)], scattered(120, 40.0, 3)]
             {
                 let paint = Paint::new(30, 90, 200, alpha);
                 let mut blended = Raster::new();
@@ -742,6 +768,38 @@ mod tests {
     }
 
     #[test]
+    fn crowded_dots_are_counted_by_cells_of_two_pixels_and_a_dot_alone_in_one_stays_put() {
+        // 400 dots two pixels apart on a 40 × 40 image: crowded (one in 4 pixels), each
+        // alone in its 2 × 2 cell, so each is drawn where it is, as `discs` draws them.
+        let mut state = 5u64;
+        let mut next = move || {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let lattice: Vec<Px> = (0..400)
+            .map(|i| (2.0 * (i % 20) as f64 + 0.9 * next(), 2.0 * (i / 20) as f64 + 0.9 * next()))
+            .collect();
+        let paint = Paint::new(30, 90, 200, 0.75);
+        let mut blended = Raster::new();
+        blended.reset(40, 40, WHITE);
+        blended.discs(&lattice, 2.5, paint, &ALL);
+        let mut summed = Raster::new();
+        summed.reset(40, 40, WHITE);
+        summed.dots(&lattice, 2.5, paint, &ALL);
+        assert!(largest_difference(&blended, &summed) <= 4, "{}", largest_difference(&blended, &summed));
+        // Two dots in one cell (pixels 11 and 12 share one: the cells of a radius-2.5 dot's
+        // centre pixel run from odd to even), crowded by dots off the image, are drawn as two
+        // at the first one's place.
+        let mut crowded = vec![(11.5, 11.25), (12.5, 12.75)];
+        crowded.extend([(-100.0, -100.0); 400]);
+        summed.reset(40, 40, WHITE);
+        summed.dots(&crowded, 2.5, paint, &ALL);
+        blended.reset(40, 40, WHITE);
+        blended.discs(&[(11.5, 11.25); 2], 2.5, paint, &ALL);
+        assert!(largest_difference(&blended, &summed) <= 2, "{}", largest_difference(&blended, &summed));
+    }
+
+    #[test]
     fn dots_in_one_pixel_count_together_from_the_first_ones_place() {
         // Five dots within one pixel are drawn as five at the first one's eighth of a pixel.
         let paint = Paint::new(200, 40, 40, 0.3);
@@ -757,7 +815,8 @@ mod tests {
 
     #[test]
     fn dots_are_the_same_in_any_order_and_leave_nothing_behind() {
-        let centres = scattered(500, 30.0, 9);
+        // Sparse enough to be counted by pixel, each in its own.
+        let centres = scattered(70, 30.0, 9);
         let paint = Paint::new(200, 40, 40, 0.6);
         let clip = Rect { left: 3.0, top: 2.0, right: 28.0, bottom: 29.0 };
         let draw = |raster: &mut Raster, centres: &[Px]| {
