@@ -1,30 +1,43 @@
 // The map's redraw cost in Chromium: the wasm Chart draws N seeded points (clusters, word-
 // like labels) the way the page's animation does, rasterised before the clock stops, from a
 // point buffer with a fixed camera range that moves a little each frame (a glide or a pan),
-// and every word asks for a label; then the same with a word selected and the hovered one
-// changing each frame, as when the pointer moves over the map. Prints the median, 95th
-// percentile and worst of the first 60 redraws at 1,000 and 10,000 points (cold: the engine
-// is still compiling the module's code to its faster tier, so they are slower) and of the
-// 240 that follow (steady: the animation as it goes on), beside their budgets
-// (4 ms and 16 ms: one display frame); then the first draw of a new list of 10,000 words (set_words and the draw
-// that follows it, as the page does when a frame brings other words), beside the budget of
-// a main-thread task (50 ms). Asserts nothing.
+// and every word asks for a label; at 1,000 and 10,000 points also with a word selected and
+// the hovered one changing each frame, as when the pointer moves over the map. Prints the
+// median, 95th percentile and worst of the first redraws (cold: the engine is still
+// compiling the module's code to its faster tier, so they are slower) and of those that
+// follow (steady: the animation as it goes on), beside their budgets (4 ms at 1,000 points,
+// else 16 ms: one display frame), at 1,000, 10,000, 100,000, 250,000 and 1,000,000 points;
+// then the first draw of a new list of words (set_words and the draw that follows it, as
+// the page does when a frame brings other words) at 10,000 to 1,000,000, beside the budget
+// of a main-thread task (50 ms), and the drawing module's wasm memory after it. Then, in
+// the explorer itself: 250,000 generated vectors opened, every word shown (the time from
+// asking to the map drawn), and the wheel zooming in and out over them for a few seconds:
+// the animation frames that reach the page per second, the map's redraws per second, the
+// longest main-thread task (a PerformanceObserver's 'longtask' entries) and the longest gap
+// between two animation frames. Asserts nothing.
 //
 // Usage: node scripts/bench-map.mjs [--baseline DIR]
 //   DIR (inside the project, e.g. target/map-base) holds another build of www/pkg, such as
 //   the one before a change. Both modules are loaded in one page and draw the same scenes on
 //   two canvases of the same size, taking turns at going first, so the machine's load falls
 //   on both alike; each figure is printed for both, with their ratio.
-import { launchChromium, withDevServer } from '../tests/browser/helpers.js';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { clusteredVectorsText, launchChromium, RESULTS, withDevServer } from '../tests/browser/helpers.js';
 
 // Points, budget, and what is marked: nothing, or a word selected and another hovered (the
 // pointer over the map, the commonest way of exploring it).
-const SCENES = [[1_000, 4, 'plain'], [1_000, 4, 'hover'], [10_000, 16, 'plain'], [10_000, 16, 'hover']];
-const COLD_REDRAWS = 60;
-const STEADY_REDRAWS = 240;
-const NEW_LISTS = 12;
-const NEW_LIST_WORDS = 10_000;
+const SCENES = [
+  [1_000, 4, 'plain'], [1_000, 4, 'hover'], [10_000, 16, 'plain'], [10_000, 16, 'hover'],
+  [100_000, 16, 'plain'], [250_000, 16, 'plain'], [250_000, 16, 'hover'], [1_000_000, 16, 'plain'],
+];
+/** Cold and steady redraws: fewer of the larger maps, which take longer each. */
+const redrawCounts = (n) => (n <= 10_000 ? [60, 240] : n <= 250_000 ? [30, 120] : [10, 40]);
+/** New lists of words, and how many of each size. */
+const NEW_LISTS = [[10_000, 12], [100_000, 6], [250_000, 4], [1_000_000, 2]];
 const TASK_BUDGET = 50;
+/** The explorer's whole vocabulary: words, dimensions, and how long the wheel zooms. */
+const WHOLE = { words: 250_000, dim: 8, seconds: 4 };
 
 const args = process.argv.slice(2);
 const baseline = args[0] === '--baseline' ? args[1]?.replace(/^\/+|\/+$/g, '') : null;
@@ -144,7 +157,83 @@ async function newLists({ n, lists, sceneOf, summary }) {
       c.more.push(more);
     }
   }
-  return charts.map((c) => ({ ...summary(c.times), more: Math.max(...c.more) }));
+  // The module's memory only grows: its size now is its peak so far.
+  return charts.map((c) => ({ ...summary(c.times), more: Math.max(...c.more), memory: window.wasm.memory.buffer.byteLength }));
+}
+
+/**
+ * The explorer with `WHOLE.words` generated vectors, all shown; then the wheel zooms in and
+ * out about the map's middle for `WHOLE.seconds`, and the page counts its animation frames,
+ * the map's redraws and its long tasks.
+ */
+async function wholeVocabulary(browser, url) {
+  const path = join(RESULTS, 'bench-whole-vocabulary.txt');
+  await writeFile(path, clusteredVectorsText(WHOLE.words, WHOLE.dim));
+  const page = await browser.context.newPage();
+  try {
+    await page.goto(url);
+    await page.waitForSelector('#worker-status[data-state="ready"]');
+    const words = WHOLE.words.toLocaleString('en');
+    await page.getByLabel('Open a file…').setInputFiles(path);
+    await page.locator('[data-stat="Vocabulary"]').filter({ hasText: words }).waitFor({ timeout: 300_000 });
+    const field = page.getByRole('spinbutton', { name: 'Words shown' });
+    await field.fill(String(WHOLE.words));
+    const asked = Date.now();
+    await field.press('Enter');
+    await page.locator('#map-drawn').filter({ hasText: `Drawn on the CPU: ${words} points` }).waitFor({ timeout: 300_000 });
+    const shownMs = Date.now() - asked;
+    await page.waitForTimeout(1000);
+    const canvas = page.locator('#plot');
+    await canvas.scrollIntoViewIfNeeded();
+    const box = await canvas.boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    // A wheel event at the map's middle on every animation frame (as a trackpad sends them),
+    // zooming in for a second, then out, and so on; the page counts its frames, the map's
+    // redraws and the long tasks meanwhile.
+    await page.evaluate((seconds) => new Promise((resolve) => {
+      const bench = { frames: [], long: [], draws: window.explorer.view.map.draws, notches: 0 };
+      window.bench = bench;
+      new PerformanceObserver((list) => bench.long.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
+      const canvas = document.getElementById('plot');
+      const { left, top, width, height } = canvas.getBoundingClientRect();
+      const [clientX, clientY] = [left + width / 2, top + height / 2];
+      const tick = (t) => {
+        bench.frames.push(t);
+        const elapsed = t - bench.frames[0];
+        if (elapsed > seconds * 1000) return resolve();
+        const inwards = Math.floor(elapsed / 1000) % 2 === 0;
+        canvas.dispatchEvent(new WheelEvent('wheel', { deltaY: inwards ? -40 : 40, clientX, clientY, bubbles: true, cancelable: true }));
+        bench.notches += 1;
+        requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    }), WHOLE.seconds);
+    const r = await page.evaluate(() => {
+      const { bench } = window;
+      const { map } = window.explorer.view;
+      const gaps = bench.frames.slice(1).map((t, i) => t - bench.frames[i]);
+      const seconds = (bench.frames.at(-1) - bench.frames[0]) / 1000;
+      return {
+        fps: (bench.frames.length - 1) / seconds,
+        redraws: (map.draws - bench.draws) / seconds,
+        longest: Math.max(0, ...bench.long),
+        longTasks: bench.long.length,
+        gap: Math.max(...gaps),
+        drawMedian: [...map.drawTimes].sort((a, b) => a - b)[map.drawTimes.length >> 1],
+        drawMax: Math.max(...map.drawTimes),
+        heap: performance.memory?.usedJSHeapSize ?? 0,
+        notches: bench.notches,
+      };
+    });
+    console.log(`the explorer, ${words} words of ${WHOLE.dim} dimensions: every word shown and drawn ${(shownMs / 1000).toFixed(2)} s after asking (the worker's PCA, the words' list, the first draw)`);
+    console.log(`wheel zoom over ${words} points for ${WHOLE.seconds} s (a wheel event each animation frame, ${r.notches} in all): ${r.fps.toFixed(1)} animation frames/s ` +
+      `(at least 45 wanted), ${r.redraws.toFixed(1)} redraws/s (redraw median ${r.drawMedian.toFixed(1)} ms, worst ${r.drawMax.toFixed(1)} ms), ` +
+      `longest main-thread task ${r.longest.toFixed(0)} ms (${r.longTasks} over 50 ms; none wanted), longest gap between frames ${r.gap.toFixed(0)} ms; ` +
+      `page JS heap ${Math.round(r.heap / 2 ** 20)} MB`);
+  } finally {
+    await page.close();
+    await rm(path, { force: true });
+  }
 }
 
 await withDevServer(async (url) => {
@@ -161,24 +250,29 @@ await withDevServer(async (url) => {
       console.log(`  this build / ${names[1]}: ${parts.join(', ')}`);
     };
     for (const [n, budget, marked] of SCENES) {
-      const results = await page.evaluate(redraws, { n, cold: COLD_REDRAWS, steady: STEADY_REDRAWS, marked, ...fns });
-      for (const [phase, count] of [['cold', COLD_REDRAWS], ['steady', STEADY_REDRAWS]]) {
+      const [cold, steady] = redrawCounts(n);
+      const results = await page.evaluate(redraws, { n, cold, steady, marked, ...fns });
+      for (const [phase, count] of [['cold', cold], ['steady', steady]]) {
         const figures = results.map((r) => r[phase]);
         figures.forEach((r, i) => {
-          console.log(`map redraw, ${n.toLocaleString('en').padStart(6)} points, ${marked.padEnd(5)}, ${phase.padEnd(6)} (${count} redraws), ${names[i]}: ` +
+          console.log(`map redraw, ${n.toLocaleString('en').padStart(9)} points, ${marked.padEnd(5)}, ${phase.padEnd(6)} (${count} redraws), ${names[i]}: ` +
             `median ${r.median.toFixed(2)} ms, 95th percentile ${r.p95.toFixed(2)} ms, worst ${r.max.toFixed(2)} ms ` +
             `(budget ${budget} ms; median/budget ${(r.median / budget).toFixed(2)}), ${results[i].labels} labels placed`);
         });
         ratios(figures, { median: 'median', p95: '95th percentile' });
       }
     }
-    const results = await page.evaluate(newLists, { n: NEW_LIST_WORDS, lists: NEW_LISTS, ...fns });
-    results.forEach((r, i) => {
-      console.log(`first draw of a new list of ${NEW_LIST_WORDS.toLocaleString('en')} words (set_words + draw_map), ${names[i]}: ` +
-        `median ${r.median.toFixed(1)} ms, worst ${r.max.toFixed(1)} ms of ${NEW_LISTS} (a main-thread task's budget ${TASK_BUDGET} ms; ` +
-        `median/budget ${(r.median / TASK_BUDGET).toFixed(2)}); ${r.more} more draws until every label is measured`);
-    });
-    ratios(results, { median: 'median', max: 'worst' });
+    for (const [n, lists] of NEW_LISTS) {
+      const results = await page.evaluate(newLists, { n, lists, ...fns });
+      results.forEach((r, i) => {
+        console.log(`first draw of a new list of ${n.toLocaleString('en').padStart(9)} words (set_words + draw_map), ${names[i]}: ` +
+          `median ${r.median.toFixed(1)} ms, worst ${r.max.toFixed(1)} ms of ${lists} (a main-thread task's budget ${TASK_BUDGET} ms; ` +
+          `median/budget ${(r.median / TASK_BUDGET).toFixed(2)}); ${r.more} more draws until every label is measured; ` +
+          `wasm memory ${Math.round(r.memory / 2 ** 20)} MB`);
+      });
+      ratios(results, { median: 'median', max: 'worst' });
+    }
+    await wholeVocabulary(browser, url);
   } finally {
     await browser.close();
   }

@@ -7,7 +7,7 @@
 # UMAP) beside openTSNE and umap-learn at 5,000 and 20,000 words; then neighbour-query and
 # PCA-refresh times in the browser at 10k and 50k words; then loading a 100k x 300 pretrained
 # file natively and in the worker, and peak memory; then training in the browser on 1 and 2
-# threads, and a 100 MB text on 2; then the map's redraw at 1,000 and 10,000 points, and
+# threads, and a 100 MB text on 2; then the map's redraw at 1,000 to 1,000,000 points and a wheel zoom over 250,000 in the explorer, and
 # t-SNE and UMAP maps in the worker; then a Llama-3-sized embedding matrix opened natively
 # and in the page (time, peak memory, a query). Prints figures; asserts nothing,
 # since timings depend on the machine.
@@ -82,7 +82,7 @@ JS
 section "Training on threads in the browser (Chromium): a 100 MB text on 2 threads (the KJV rows are in the training table above)"
 node scripts/bench-threads.mjs --big-only "$corpus" data/kjv-100mb.txt
 
-section "The map's redraw in Chromium: 1,000 and 10,000 points, every word asking for a label"
+section "The map's redraw in Chromium: 1,000 to 1,000,000 points, every word asking for a label; a wheel zoom over 250,000 in the explorer"
 node scripts/bench-map.mjs
 
 section "t-SNE and UMAP maps in the worker (Chromium): 5,000 KJV words, and 20,000 generated ones"

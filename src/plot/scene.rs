@@ -109,6 +109,8 @@ pub const LABEL_GAP: f64 = 2.0;
 /// The backdrop reaches this far beyond a label's text on each side.
 const LABEL_BACKDROP: f64 = 1.5;
 const DOT: f64 = 2.5;
+/// The smallest radius of a plain dot, however crowded (see `dot_radius`).
+const MIN_DOT: f64 = 1.0;
 pub const EMPHASISED_DOT: f64 = 4.0;
 const SELECTED_DOT: f64 = 5.0;
 const HOVER_RING: f64 = 7.5;
@@ -264,6 +266,17 @@ pub struct ScatterMarks<'a> {
     pub palette: &'a Palette,
 }
 
+/// The radius of the plain dots when `visible` dots lie in `area`, at `s` drawing pixels per
+/// CSS pixel: `DOT` while their discs would cover at most the area (a few tens of thousands
+/// on a map of a usual size), smaller as they crowd, so that together they cover it about
+/// once, and never under `MIN_DOT`. Crowded dots of full size read as one blot; smaller ones
+/// keep the shape of the crowd, and cost the raster less. Labelled dots keep `DOT`.
+pub fn dot_radius(visible: usize, area: &Rect, s: f64) -> f64 {
+    let covered = (area.right - area.left) * (area.bottom - area.top);
+    let fitting = (covered / (std::f64::consts::PI * visible.max(1) as f64)).sqrt();
+    fitting.clamp(MIN_DOT * s, DOT * s)
+}
+
 /// The opacity factor of segment `j` (0 = oldest) of a trail of `n` segments: one of
 /// `TRAIL_SHADES` steps from faint to nearly opaque.
 pub fn trail_shade(j: usize, n: usize) -> usize {
@@ -294,12 +307,14 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
     }
     // A stable sort: dimmed first, then plain before labelled, classes in the order met.
     groups.sort_by_key(|((style, e), _)| (*style != DIMMED, *e));
+    let visible = groups.iter().map(|(_, centres)| centres.len()).sum();
+    let plain_radius = dot_radius(visible, &marks.frame.area, s);
     for ((style, e), centres) in groups {
-        let fill = match e {
-            Emphasis::Plain => palette.style(style, palette.point).alpha_times(0.75),
-            _ => palette.style(style, palette.labelled_point).alpha_times(0.95),
+        let (fill, radius) = match e {
+            Emphasis::Plain => (palette.style(style, palette.point).alpha_times(0.75), plain_radius),
+            _ => (palette.style(style, palette.labelled_point).alpha_times(0.95), DOT * s),
         };
-        shapes.push(Shape::Dots { centres, radius: DOT * s, fill });
+        shapes.push(Shape::Dots { centres, radius, fill });
     }
 
     for shade in 0..TRAIL_SHADES {
@@ -601,6 +616,26 @@ pub(super) mod tests {
         );
         let Shape::Dots { centres, .. } = &list[4] else { unreachable!() };
         assert_eq!(centres, &[(90.0, 30.0)]);
+    }
+
+    #[test]
+    fn crowded_dots_shrink_to_cover_the_area_about_once() {
+        // 880 × 540 pixels: 24,000 dots of radius 2.5 cover it once (π · 2.5² · 24,000 ≈ 471,000).
+        let area = Rect { left: 60.0, top: 14.0, right: 940.0, bottom: 554.0 };
+        let check = |visible: usize, s: f64, expected: f64| {
+            let radius = dot_radius(visible, &area, s);
+            assert!((radius - expected).abs() < 0.01, "{visible} dots at {s}x: {radius}, not {expected}");
+        };
+        check(0, 1.0, 2.5);
+        check(10_000, 1.0, 2.5);
+        // 475,200 / (π · 50,000) = 3.025 → radius 1.74.
+        check(50_000, 1.0, 1.739);
+        check(250_000, 1.0, 1.0);
+        check(1_000_000, 1.0, 1.0);
+        // At 2x the area has 4 times the pixels and the radii are twice as long.
+        let doubled = Rect { left: 120.0, top: 28.0, right: 1880.0, bottom: 1108.0 };
+        assert!((dot_radius(50_000, &doubled, 2.0) - 3.478).abs() < 0.01);
+        assert_eq!(dot_radius(250_000, &doubled, 2.0), 2.0);
     }
 
     #[test]

@@ -157,6 +157,28 @@ export const lossChart = (page) => page.getByRole('img', { name: /^Loss per epoc
 /** A statistic of the opened text or vectors, by its term ("Vocabulary", "Lines", …). */
 export const stat = (page, name) => page.locator(`[data-stat="${name}"]`);
 
+/**
+ * A word2vec text file of `n` words in 12 seeded clusters of `dim` dimensions (word i is `v`
+ * and i in base 36): whole vocabularies for the map's tests and benchmark.
+ */
+export function clusteredVectorsText(n, dim) {
+  // mulberry32, seeded: 32-bit integer steps (a multiplication in doubles would lose bits).
+  let seed = 11;
+  const next = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const centres = Array.from({ length: 12 }, () => Array.from({ length: dim }, () => 4 * next() - 2));
+  const lines = [`${n} ${dim}`];
+  for (let i = 0; i < n; i += 1) {
+    const values = centres[i % centres.length].map((c) => (c + next() + next() - 1).toFixed(4));
+    lines.push(`v${i.toString(36)} ${values.join(' ')}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 /** Waits until training has finished (the progress line starts with "Done."). */
 /**
  * Waits until the map's legend (the list named "Colours") lists exactly `n` clusters, and

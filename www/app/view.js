@@ -42,7 +42,7 @@ export class View {
     this.matrixPanel = new MatrixPanel();
     this.lossCanvas = $('loss-chart');
     this.lossChart = new Chart(this.lossCanvas);
-    this.map = new MapView(Chart, { canvas: $('plot'), tooltip: $('tooltip'), region: $('map-region-box'), empty: $('plot-empty') });
+    this.map = new MapView(Chart, { canvas: $('plot'), tooltip: $('tooltip'), region: $('map-region-box'), empty: $('plot-empty'), drawn: $('map-drawn') });
     this.mapPanel = new MapPanel();
     this.timelinePanel = new TimelinePanel();
     this.historyPanel = new HistoryPanel();

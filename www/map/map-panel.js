@@ -34,11 +34,12 @@ export function parseFind(text, regex) {
 }
 
 /**
- * The words the map may show: at least 10 (fewer say little), at most 10,000 (a frame's
- * coordinates and labels stay cheap to send and draw). The field's own `min` and `max` are
- * set from here.
+ * The words the map may show: at least 10 (fewer say little), at most 1,000,000 (a whole
+ * vocabulary of the sizes people open; the map draws 250,000 points within a display frame
+ * on the CPU, see `Raster::dots`). A vocabulary smaller than the count shows all its words.
+ * The field's own `min` and `max` are set from here.
  */
-export const WORDS_SHOWN = { min: 10, max: 10_000 };
+export const WORDS_SHOWN = { min: 10, max: 1_000_000 };
 
 /** Whether `n` is a count of words the map may show. */
 export const isWordsShown = (n) => Number.isInteger(n) && n >= WORDS_SHOWN.min && n <= WORDS_SHOWN.max;

@@ -16,6 +16,15 @@ import { readPalette } from './palette.js';
 
 /** How close (CSS px) the pointer must be to a point to hover or pick it. */
 const HIT_RADIUS = 8;
+/**
+ * Above this many points, a redraw while the camera moves (eases, or the person moved it
+ * within `STILL_MS`) labels only the words that must be (selected, hovered, found): placing
+ * the others, measuring and making the glyphs of those new to the view cost as much as the
+ * dots of 250,000 points, and they change with every wheel notch. The labels come back
+ * with the redraw once the camera is still.
+ */
+const LABELS_STILL_ABOVE = 50_000;
+const STILL_MS = 150;
 
 /**
  * What the map shows: the words of its points (point i is word i), their coordinates (flat
@@ -30,7 +39,7 @@ const HIT_RADIUS = 8;
 export class MapView {
   /**
    * @param {typeof import('../pkg/embedscope.js').Chart} Chart
-   * @param {{canvas: HTMLCanvasElement, tooltip: HTMLElement, region: HTMLElement, empty: HTMLElement}} elements
+   * @param {{canvas: HTMLCanvasElement, tooltip: HTMLElement, region: HTMLElement, empty: HTMLElement, drawn?: HTMLElement}} elements
    */
   constructor(Chart, elements) {
     this.elements = elements;
@@ -43,6 +52,9 @@ export class MapView {
     this.words = null;
     this.pending = false;
     this.regionTool = false;
+    /** When the camera last moved, and the redraw that labels the map once it is still. */
+    this.lastMove = -Infinity;
+    this.stillTimer = 0;
     /**
      * What the view reports, set by the `bindX` methods.
      * @type {{pick: (index: number, options: {add: boolean}) => void, region: (indices: number[], options: {add: boolean}) => void,
@@ -96,6 +108,7 @@ export class MapView {
       const { canvas } = this;
       canvas.getContext('2d').clearRect(0, 0, canvas.width, canvas.height);
       delete canvas.dataset.range;
+      this.showDrawn(0);
       return;
     }
     // Labels are measured once per word list: frames while training keep their words.
@@ -165,14 +178,29 @@ export class MapView {
     if (!scene) return;
     const range = this.camera.at(now);
     const started = performance.now();
-    this.chart.draw_map(this.glide.at(now), scene.styles, { ...scene.options, fixedRange: [range.x0, range.x1, range.y0, range.y1] });
+    const options = { ...scene.options, fixedRange: [range.x0, range.x1, range.y0, range.y1] };
+    const moving = this.camera.easing(now) || now - this.lastMove < STILL_MS;
+    if (scene.words.length > LABELS_STILL_ABOVE && moving) {
+      options.labelCount = 0;
+      clearTimeout(this.stillTimer);
+      this.stillTimer = setTimeout(() => this.requestDraw(), STILL_MS);
+    }
+    this.chart.draw_map(this.glide.at(now), scene.styles, options);
     this.drawTimes.push(performance.now() - started);
     this.draws += 1;
     if (this.drawTimes.length > 120) this.drawTimes.shift();
     const target = this.camera.target;
     this.canvas.dataset.range = [target.x0, target.x1, target.y0, target.y1].join(',');
     this.canvas.dataset.labels = String(this.chart.labels_placed());
+    this.showDrawn(scene.words.length);
     if (this.glide.moving(now) || this.camera.easing(now) || this.chart.labels_deferred()) this.requestDraw();
+  }
+
+  /** Says how the map is drawn and how many points: the canvas's pixels are written by the wasm raster, on the CPU. */
+  showDrawn(points) {
+    const { drawn } = this.elements;
+    const text = points > 0 ? `Drawn on the CPU: ${points.toLocaleString('en')} ${points === 1 ? 'point' : 'points'}` : '';
+    if (drawn && drawn.textContent !== text) drawn.textContent = text;
   }
 
   /** The map as drawn, as SVG of the canvas's CSS size; null before a scene. */
@@ -200,6 +228,7 @@ export class MapView {
   }
 
   cameraMoved() {
+    this.lastMove = performance.now();
     this.requestDraw();
     this.handlers.camera();
   }

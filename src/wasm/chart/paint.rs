@@ -72,7 +72,7 @@ impl Chart {
             match shape {
                 Shape::Clip(area) => clip = Some(*area),
                 Shape::Unclip => clip = None,
-                Shape::Dots { centres, radius, fill } => self.raster.discs(centres, *radius, *fill, &within),
+                Shape::Dots { centres, radius, fill } => self.raster.dots(centres, *radius, *fill, &within),
                 Shape::Rects { rects, fill } => self.raster.rects(rects, *fill, &within),
                 // Filled, then stroked, as the canvas draws it.
                 Shape::Disc { centre, radius, fill, outline, width } => {
