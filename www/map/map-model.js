@@ -20,8 +20,8 @@ const LISTED_MATCHES = 12;
 const EMPHASISED = 30;
 /** Search matches labelled before the frequent words, where their labels fit. */
 const PREFERRED = 400;
-/** Most words a selection or search may isolate. */
-export const MAX_ISOLATE = 10_000;
+/** Most words a selection or search may isolate: as many as the map may show. */
+export const MAX_ISOLATE = WORDS_SHOWN.max;
 
 
 /** The layouts' names as the page shows them. */
