@@ -111,6 +111,14 @@ test('250,000 words: all shown, zoomed with the wheel, a word hovered and clicke
     await page.mouse.up();
     await page.getByRole('heading', { name: `Selection: ${inside} words` }).waitFor({ timeout: 60_000 });
     await page.locator('.plot-card').screenshot({ path: join(RESULTS, 'map-whole.png') });
+
+    // Find counts its matches among all 250,000, and isolates them all, not the first 10,000.
+    const matching = Array.from({ length: WORDS }, (_, i) => `v${i.toString(36)}`).filter((w) => w.includes('a')).length;
+    assert.ok(matching > 10_000, `${matching} words hold an a`);
+    await page.getByRole('searchbox', { name: 'Find on the map' }).fill('a');
+    await page.locator('#map-find-count', { hasText: `${matching.toLocaleString('en')} matches` }).waitFor({ timeout: 60_000 });
+    await button(page, 'Isolate matches').click();
+    await drawn.filter({ hasText: `Drawn on the CPU: ${matching.toLocaleString('en')} points` }).waitFor({ timeout: 120_000 });
     assert.deepEqual(problems, []);
   } finally {
     await page.close();

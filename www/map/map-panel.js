@@ -351,7 +351,7 @@ export class MapPanel {
 
   /** The search's result: `count` matches (null: no search), the first ones, or an error. */
   showMatches(count, listed, error) {
-    const text = error || (count == null ? '' : `${count} ${count === 1 ? 'match' : 'matches'}`);
+    const text = error || (count == null ? '' : `${count.toLocaleString('en')} ${count === 1 ? 'match' : 'matches'}`);
     if ($('map-find-count').textContent !== text) $('map-find-count').textContent = text;
     $('map-find').setAttribute('aria-invalid', String(Boolean(error)));
     $('map-isolate-matches').disabled = !(count >= 2);
