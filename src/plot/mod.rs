@@ -14,6 +14,7 @@
 //! downwards), and only the wasm `Chart` touches a canvas.
 
 pub mod geometry;
+pub mod labels;
 pub mod raster;
 pub mod scene;
 pub mod svg;

@@ -377,6 +377,21 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
     }
     shapes.push(Shape::Unclip);
 
+    // A label that must be shown and found no room beside its point stands farther out
+    // (`geometry::place_labels`): a thin line leads to it from its dot.
+    let reach = (EMPHASISED_DOT + LABEL_GAP) * s;
+    let leaders: Vec<(Px, Px)> = (marks.labels.iter())
+        .filter_map(|&(point, r)| {
+            let p = at(point);
+            let near = (p.0.clamp(r.left, r.right), p.1.clamp(r.top, r.bottom));
+            let far = (near.0 - p.0).hypot(near.1 - p.1) > 1.5 * reach;
+            far.then(|| shorten(p, near, EMPHASISED_DOT * s, 0.0))
+        })
+        .collect();
+    if !leaders.is_empty() {
+        shapes.push(Shape::Segments { segments: leaders, stroke: palette.text.alpha_times(0.5), width: s });
+    }
+
     let pad = LABEL_BACKDROP * s;
     let rects = (marks.labels.iter())
         .map(|(_, r)| Rect { left: r.left - pad, top: r.top, right: r.right + pad, bottom: r.bottom })

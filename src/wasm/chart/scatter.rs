@@ -1,6 +1,8 @@
 //! The map as a scene: its frame (where plotters would put it), the checked scatter, and
 //! the label widths measured with the canvas, placed by `geometry` and turned into shapes.
 
+use std::collections::HashSet;
+
 use js_sys::JsString;
 use plotters::coord::ranged1d::Ranged;
 use plotters::coord::types::RangedCoordf64;
@@ -11,6 +13,7 @@ use web_sys::CanvasRenderingContext2d;
 use crate::plot::geometry::{
     DataRange, LabelGeometry, LabelRequest, Px, Rect, Viewport, fit_range, label_order, place_labels,
 };
+use crate::plot::labels::{CELL, PER_CELL, label_candidates};
 use crate::plot::scene::{self, Emphasis, Frame, Palette, ScatterMarks, Shape};
 use crate::wasm::glyphs::TextContext;
 
@@ -182,13 +185,22 @@ impl<'a> Scatter<'a> {
             .collect();
 
         let mut emphasis = emphasis_of(points.len(), options);
-        let order = label_order(self.labels.len(), options.label_count as usize, &options.first_labels());
-        let mut must_label = vec![false; points.len()];
-        options.must_label().into_iter().for_each(|i| must_label[i] = true);
+        // The words asked for first (selected, found, analogy words…), then as many of the
+        // most frequent visible ones as a grid of cells offers (`plot::labels`): at 250,000
+        // points, offering every one would cost more than drawing them.
+        let first = options.first_labels();
+        let must_label: HashSet<usize> = options.must_label().into_iter().collect();
+        let first_set: HashSet<usize> = first.iter().copied().collect();
+        let cell = (CELL.0 * scene::LABEL_FONT * s, CELL.1 * scene::LABEL_FONT * s);
+        let dimmed = |i: usize| self.styles[i] == scene::DIMMED;
+        let frequent = label_candidates(&points, options.label_count as usize, &area, cell, PER_CELL, |i| {
+            first_set.contains(&i) || dimmed(i)
+        });
+        let order = label_order(self.labels.len(), &first, frequent);
         let mut requests = Vec::with_capacity(order.len());
         for (point, _) in order {
-            let must = must_label[point];
-            if points[point].0.is_nan() || (!must && self.styles[point] == scene::DIMMED) {
+            let must = must_label.contains(&point);
+            if points[point].0.is_nan() || (!must && dimmed(point)) {
                 continue;
             }
             requests.push(LabelRequest { point, must });
@@ -199,7 +211,12 @@ impl<'a> Scatter<'a> {
             dot_radius: scene::EMPHASISED_DOT * s,
         };
         let width = |point: usize| {
-            measure.width(point, emphasis[point].font_weight(), scene::LABEL_FONT * s, must_label[point])
+            measure.width(
+                point,
+                emphasis[point].font_weight(),
+                scene::LABEL_FONT * s,
+                must_label.contains(&point),
+            )
         };
         let boxes = place_labels(&points, &requests, width, &geometry, &area)?;
         let placed: Vec<(usize, Rect)> =
