@@ -258,6 +258,8 @@ pub struct ScatterMarks<'a> {
     pub caption: Option<&'a str>,
     /// `(point, box)` of each placed label, most important first.
     pub labels: &'a [(usize, Rect)],
+    /// The text of each of `labels`, in the same order (empty where the canvas paints the
+    /// word it keeps).
     pub texts: &'a [String],
     /// Each point's style: [`PLAIN`], [`DIMMED`] or a class of `palette.classes`.
     pub styles: &'a [u8],
@@ -400,7 +402,7 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
     // The frame's texts lie outside the plotting area, where only a label that must be shown
     // can reach: it goes over them.
     shapes.extend(frame_texts);
-    for &(point, rect) in marks.labels.iter().rev() {
+    for (&(point, rect), text) in marks.labels.iter().zip(marks.texts).rev() {
         let e = marks.emphasis[point];
         let fill = match e {
             Emphasis::Strong | Emphasis::Marked => palette.accent,
@@ -410,7 +412,7 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
         shapes.push(Shape::Label {
             point,
             at: (rect.left, (rect.top + rect.bottom) / 2.0),
-            text: marks.texts[point].clone(),
+            text: text.clone(),
             weight: e.font_weight(),
             size: LABEL_FONT * s,
             fill,

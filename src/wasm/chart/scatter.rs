@@ -224,12 +224,10 @@ impl<'a> Scatter<'a> {
         for (point, _) in &placed {
             emphasis[*point] = emphasis[*point].max(Emphasis::Labelled);
         }
-        let mut texts = vec![String::new(); self.labels.len()];
-        if texts_wanted == Texts::Copied {
-            for &(point, _) in &placed {
-                texts[point] = String::from(&self.labels[point]);
-            }
-        }
+        let texts: Vec<String> = match texts_wanted {
+            Texts::Copied => placed.iter().map(|&(point, _)| String::from(&self.labels[point])).collect(),
+            Texts::Kept => vec![String::new(); placed.len()],
+        };
         let as_usize = |i: &u32| *i as usize;
         let neighbours: Vec<usize> = options.neighbours.iter().map(as_usize).collect();
         let arrows: Vec<[usize; 2]> =
