@@ -13,6 +13,7 @@
 //! so the two pictures cannot drift apart; lengths are in the drawing's pixels (y grows
 //! downwards), and only the wasm `Chart` touches a canvas.
 
+pub mod density;
 pub mod geometry;
 pub mod labels;
 pub mod raster;
