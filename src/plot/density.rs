@@ -496,7 +496,7 @@ mod tests {
         let grid = estimate(&coords, 21, 21, (0.0, 20.0), (0.0, 20.0), 2.0).unwrap();
         let normal = |d2: f64| (-0.5 * d2 / 4.0).exp() / (std::f64::consts::TAU * 4.0);
         for (i, j) in [(10, 10), (11, 10), (12, 13), (0, 0)] {
-            let d2 = ((i as f64 - 10.0).powi(2) + (j as f64 - 10.0).powi(2)) as f64;
+            let d2 = (i as f64 - 10.0).powi(2) + (j as f64 - 10.0).powi(2);
             let expected = if d2 > 64.0 { 0.0 } else { normal(d2) };
             let got = f64::from(grid.values[j * 21 + i]);
             assert!((got - expected).abs() < 1e-6, "({i}, {j}): {got} against {expected}");

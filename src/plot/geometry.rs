@@ -273,17 +273,21 @@ fn displaced(p: Px, width: f64, g: &LabelGeometry, ring: usize) -> [Rect; 6] {
 /// a label is measured (the dearest step, a call into the canvas) only when one of its
 /// boxes, shrunk to no width, is free: each box grows from that line away from its point,
 /// so a label whose thin boxes are all blocked has no room at any width.
+///
+/// `reserved` boxes (the cluster names) are taken before any label.
 pub fn place_labels<E>(
     points: &[Px],
     requests: &[LabelRequest],
     mut width: impl FnMut(usize) -> Result<f64, E>,
     geometry: &LabelGeometry,
     bounds: &Rect,
+    reserved: &[Rect],
 ) -> Result<Vec<Option<Rect>>, E> {
     let r = geometry.dot_radius;
     let dot = |p: Px| Rect { left: p.0 - r, top: p.1 - r, right: p.0 + r, bottom: p.1 + r };
     // Placed label boxes and the dots of the points they name, which later labels avoid.
     let mut obstacles = Obstacles::new(*bounds, 2.0 * geometry.height.max(1.0));
+    reserved.iter().for_each(|b| obstacles.insert(*b));
     let mut nearby = Vec::new();
     requests
         .iter()
@@ -403,7 +407,7 @@ mod tests {
         requests.iter().for_each(|&(point, width, _)| widths[point] = width);
         let requests: Vec<_> =
             requests.iter().map(|&(point, _, must)| LabelRequest { point, must }).collect();
-        place_labels(points, &requests, |p| Ok::<_, ()>(widths[p]), &GEOMETRY, bounds).unwrap()
+        place_labels(points, &requests, |p| Ok::<_, ()>(widths[p]), &GEOMETRY, bounds, &[]).unwrap()
     }
 
     fn request(point: usize, width: f64, must: bool) -> (usize, f64, bool) {
@@ -543,6 +547,16 @@ mod tests {
     }
 
     #[test]
+    fn reserved_boxes_are_kept_clear() {
+        let points = [(100.0, 100.0)];
+        let name = Rect { left: 100.0, top: 90.0, right: 200.0, bottom: 110.0 };
+        let asked = [LabelRequest { point: 0, must: false }];
+        let placed =
+            place_labels(&points, &asked, |_| Ok::<_, ()>(40.0), &GEOMETRY, &BOUNDS, &[name]).unwrap();
+        assert_eq!(placed[0].unwrap().right, 95.0, "left of its point, the right taken");
+    }
+
+    #[test]
     fn a_label_near_the_right_edge_goes_left() {
         let placed = place(&[(990.0, 500.0)], &[request(0, 40.0, false)], &BOUNDS);
         assert_eq!(placed[0].unwrap().right, 985.0);
@@ -615,7 +629,7 @@ mod tests {
         let mut widths = vec![0.0; points.len()];
         requests.iter().for_each(|&(point, width, _)| widths[point] = width);
         let asked: Vec<_> = requests.iter().map(|&(point, _, must)| LabelRequest { point, must }).collect();
-        let placed = place_labels(points, &asked, |p| Ok::<_, ()>(widths[p]), geometry, bounds).unwrap();
+        let placed = place_labels(points, &asked, |p| Ok::<_, ()>(widths[p]), geometry, bounds, &[]).unwrap();
 
         let r = geometry.dot_radius;
         let mut obstacles: Vec<Rect> = Vec::new();

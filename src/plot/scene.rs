@@ -8,6 +8,9 @@
 //! Lengths are in the drawing's pixels (backing-store pixels on the canvas, CSS pixels in
 //! SVG): [`scatter_shapes`] takes the scale.
 
+use std::rc::Rc;
+
+use super::density::{DensityField, GridPlacement};
 use super::geometry::{Px, Rect, arrow_head, shorten};
 
 /// An sRGB colour with an opacity.
@@ -105,6 +108,8 @@ pub const TITLE_FONT: f64 = 12.0;
 /// A tick mark's length; its value stands twice that from the axis.
 pub const TICK: f64 = 4.0;
 pub const LABEL_FONT: f64 = 12.0;
+/// The size of a cluster's name.
+pub const CLUSTER_FONT: f64 = 13.0;
 pub const LABEL_GAP: f64 = 2.0;
 /// The backdrop reaches this far beyond a label's text on each side.
 const LABEL_BACKDROP: f64 = 1.5;
@@ -213,6 +218,16 @@ pub enum Shape {
         size: f64,
         fill: Paint,
     },
+    /// Where the points crowd (`plot::density`): the field laid on the drawing by `place`,
+    /// each band between one contour level and the next shaded by `bands` (one a level, the
+    /// densest last), and the contour lines stroked `width` wide in `line`.
+    Density {
+        field: Rc<DensityField>,
+        place: GridPlacement,
+        bands: Vec<Paint>,
+        line: Paint,
+        width: f64,
+    },
     /// Text whose left end and vertical middle are at `at`; `point` is the point it names
     /// (the canvas keeps that word as a JS string), or [`NO_POINT`] for a caption.
     Label {
@@ -264,6 +279,10 @@ pub struct ScatterMarks<'a> {
     /// Each point's style: [`PLAIN`], [`DIMMED`] or a class of `palette.classes`.
     pub styles: &'a [u8],
     pub palette: &'a Palette,
+    /// The density layer under the dots, when it is on.
+    pub density: Option<(Rc<DensityField>, GridPlacement)>,
+    /// Cluster names (text and box), placed before the words' labels; drawn bolder.
+    pub names: &'a [(String, Rect)],
 }
 
 /// The opacity factor of segment `j` (0 = oldest) of a trail of `n` segments: one of
@@ -281,6 +300,17 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
     let palette = marks.palette;
     let (mut shapes, frame_texts) = frame_shapes(marks.frame, palette, s);
     shapes.push(Shape::Clip(marks.frame.area));
+    if let Some((field, place)) = &marks.density {
+        // Each band a little darker than the one around it; the lines a touch stronger.
+        let bands = (1..=field.levels.len()).map(|k| palette.trail.alpha(0.07 * k as f64)).collect();
+        shapes.push(Shape::Density {
+            field: Rc::clone(field),
+            place: *place,
+            bands,
+            line: palette.trail.alpha_times(0.55),
+            width: s,
+        });
+    }
 
     // Dimmed points first, under everything; then plain and labelled dots, one shape per
     // colour, so painting costs one path per colour however many points there are.
@@ -395,8 +425,9 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
     }
 
     let pad = LABEL_BACKDROP * s;
-    let rects = (marks.labels.iter())
-        .map(|(_, r)| Rect { left: r.left - pad, top: r.top, right: r.right + pad, bottom: r.bottom })
+    let rects = (marks.labels.iter().map(|(_, r)| r))
+        .chain(marks.names.iter().map(|(_, r)| r))
+        .map(|r| Rect { left: r.left - pad, top: r.top, right: r.right + pad, bottom: r.bottom })
         .collect();
     shapes.push(Shape::Rects { rects, fill: palette.background.alpha(0.72) });
     // The frame's texts lie outside the plotting area, where only a label that must be shown
@@ -416,6 +447,17 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
             weight: e.font_weight(),
             size: LABEL_FONT * s,
             fill,
+        });
+    }
+    // Cluster names over the words' labels, in the text colour, bold and a size larger.
+    for (text, rect) in marks.names {
+        shapes.push(Shape::Label {
+            point: NO_POINT,
+            at: (rect.left, (rect.top + rect.bottom) / 2.0),
+            text: text.clone(),
+            weight: 700,
+            size: CLUSTER_FONT * s,
+            fill: palette.text,
         });
     }
     if let Some(text) = marks.caption {
@@ -566,6 +608,8 @@ pub(super) mod tests {
             texts: &texts,
             styles: &[PLAIN; 4],
             palette: &Palette::LIGHT,
+            density: None,
+            names: &[],
         };
         scatter_shapes(&marks, 1.0)
     }
@@ -587,6 +631,7 @@ pub(super) mod tests {
                 Shape::Polygon { .. } => "polygon",
                 Shape::Rects { .. } => "rects",
                 Shape::Label { .. } => "label",
+                Shape::Density { .. } => "density",
             })
             .collect();
         // Labelled dots (point 2); the plain point 3 is outside the area and drawn nowhere.

@@ -18,6 +18,8 @@
 //! checked scene and label measuring; `paint` the raster and canvas painting of a scene;
 //! `loss` the loss chart (plotters).
 
+use std::rc::Rc;
+
 use js_sys::JsString;
 use plotters::prelude::*;
 use wasm_bindgen::JsCast;
@@ -25,6 +27,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use super::glyphs::Masks;
+use crate::plot::density::{DensityField, DensityGrid};
 use crate::plot::geometry::{DataRange, Px, Rect, nearest, truncate_label};
 use crate::plot::raster::Raster;
 use crate::plot::scene::{self, Paint, Palette};
@@ -122,6 +125,8 @@ pub struct Chart {
     raster: Raster,
     /// The map's texts as the raster lays them (see `glyphs`).
     masks: Masks,
+    /// The density layer drawn under the dots, when the page set one.
+    density: Option<Rc<DensityField>>,
 }
 
 #[wasm_bindgen]
@@ -157,6 +162,7 @@ impl Chart {
             labels_deferred: false,
             raster: Raster::new(),
             masks: Masks::new(),
+            density: None,
         };
         chart.resize();
         Ok(chart)
@@ -250,7 +256,8 @@ impl Chart {
         }
         let size = (f64::from(self.canvas.width()), f64::from(self.canvas.height()));
         let mut measure = Measure::new(&self.context, &mut self.widths, &self.labels, MEASURES_PER_DRAW);
-        let drawn = scene.draw(size, self.scale, &self.palette, &mut measure, Texts::Kept)?;
+        let density = self.density.as_ref();
+        let drawn = scene.draw(size, self.scale, &self.palette, &mut measure, Texts::Kept, density)?;
         self.labels_deferred = measure.deferred;
         self.points = drawn.points;
         self.points_scale = self.scale;
@@ -286,13 +293,47 @@ impl Chart {
         let mut widths = [vec![f64::NAN; self.labels.len()], vec![f64::NAN; self.labels.len()]];
         let mut measure = Measure::new(&self.context, &mut widths, &self.labels, usize::MAX);
         let size = (f64::from(width), f64::from(height));
-        let drawn = scene.draw(size, 1.0, &self.palette, &mut measure, Texts::Copied)?;
+        let drawn =
+            scene.draw(size, 1.0, &self.palette, &mut measure, Texts::Copied, self.density.as_ref())?;
         let mut svg = format!(
             r#"<svg width="{width}" height="{height}" viewBox="0 0 {width} {height}" xmlns="http://www.w3.org/2000/svg">"#
         );
         crate::plot::svg::write_svg(&mut svg, &drawn.shapes);
         svg.push_str("</svg>\n");
         Ok(svg)
+    }
+
+    /// Shades where the points crowd under the dots of the next maps (and their SVG): the
+    /// density grid the worker estimated (`density_grid`), `columns × rows` values row by
+    /// row from the bottom, its nodes spanning `[x0, x1] × [y0, y1]` in data coordinates.
+    /// Its contour levels and lines are worked out here, once. Fails on a grid of the wrong
+    /// size or with values that are not finite.
+    #[allow(clippy::too_many_arguments)]
+    pub fn set_density(
+        &mut self,
+        values: Vec<f32>,
+        columns: usize,
+        rows: usize,
+        x0: f64,
+        x1: f64,
+        y0: f64,
+        y1: f64,
+    ) -> Result<(), JsError> {
+        let grid = DensityGrid::new(columns, rows, (x0, x1), (y0, y1), values)
+            .map_err(|e| JsError::new(&e.to_string()))?;
+        self.density = Some(Rc::new(DensityField::new(grid)));
+        Ok(())
+    }
+
+    /// Draws the next maps without the density layer.
+    pub fn clear_density(&mut self) {
+        self.density = None;
+    }
+
+    /// The density layer's contour levels (ascending), empty without one: what the page
+    /// shows as its legend and its tests read.
+    pub fn density_levels(&self) -> Vec<f32> {
+        self.density.as_ref().map_or_else(Vec::new, |field| field.levels.clone())
     }
 
     /// How many words the last map labelled (more as the person zooms in).

@@ -2,6 +2,7 @@
 //! the label widths measured with the canvas, placed by `geometry` and turned into shapes.
 
 use std::collections::HashSet;
+use std::rc::Rc;
 
 use js_sys::JsString;
 use plotters::coord::ranged1d::Ranged;
@@ -10,6 +11,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::CanvasRenderingContext2d;
 
+use crate::plot::density::{DensityField, DensityGrid, GridPlacement};
 use crate::plot::geometry::{
     DataRange, LabelGeometry, LabelRequest, Px, Rect, Viewport, fit_range, label_order, place_labels,
 };
@@ -115,6 +117,17 @@ impl<'a> Measure<'a> {
         }
         Ok(*cached)
     }
+
+    /// The width of a text that names no point (a cluster's name), measured each time: a
+    /// map has a few.
+    fn text(&mut self, text: &str, weight: u16, size: f64) -> f64 {
+        let wanted = font(weight, size);
+        if self.font.as_ref() != Some(&wanted) {
+            self.context.set_font(&wanted);
+            self.font = Some(wanted);
+        }
+        self.context.measure_text(text).map_or(0.0, |m| m.width())
+    }
 }
 
 /// Whether a drawing copies the labels' text into its shapes (the SVG writes them) or leaves
@@ -126,7 +139,40 @@ pub(super) enum Texts {
     Copied,
 }
 
+/// Where `grid`'s nodes fall on the drawing of `viewport`.
+fn grid_placement(grid: &DensityGrid, viewport: &Viewport) -> GridPlacement {
+    let origin = viewport.to_pixel(grid.x.0, grid.y.0);
+    let far = viewport.to_pixel(grid.x.1, grid.y.1);
+    let step = ((far.0 - origin.0) / (grid.columns - 1) as f64, (far.1 - origin.1) / (grid.rows - 1) as f64);
+    GridPlacement { origin, step }
+}
+
 impl<'a> Scatter<'a> {
+    /// The cluster names to draw, each as `(text, box)`: centred on its place inside the
+    /// plotting area, in the order given (the largest cluster first), a name that would
+    /// overlap one placed before left out.
+    fn place_names(
+        &self,
+        viewport: &Viewport,
+        area: &Rect,
+        s: f64,
+        measure: &mut Measure<'_>,
+    ) -> Vec<(String, Rect)> {
+        let size = scene::CLUSTER_FONT * s;
+        let mut placed: Vec<(String, Rect)> = Vec::new();
+        for name in &self.options.cluster_names {
+            let (x, y) = viewport.to_pixel(name.x, name.y);
+            let width = measure.text(&name.text, 700, size);
+            let half = size * 0.65;
+            let rect =
+                Rect { left: x - width / 2.0, top: y - half, right: x + width / 2.0, bottom: y + half };
+            if rect.is_inside(area) && !placed.iter().any(|(_, r)| r.overlaps(&rect)) {
+                placed.push((name.text.clone(), rect));
+            }
+        }
+        placed
+    }
+
     pub(super) fn new(
         coords: &'a [f32],
         labels: &'a [JsString],
@@ -168,6 +214,7 @@ impl<'a> Scatter<'a> {
         palette: &Palette,
         measure: &mut Measure<'_>,
         texts_wanted: Texts,
+        density: Option<&Rc<DensityField>>,
     ) -> Result<Drawn, JsError> {
         let options = &self.options;
         let range = match options.fixed_range {
@@ -210,6 +257,8 @@ impl<'a> Scatter<'a> {
             gap: scene::LABEL_GAP * s,
             dot_radius: scene::EMPHASISED_DOT * s,
         };
+        let names = self.place_names(&viewport, &area, s, measure);
+        let reserved: Vec<Rect> = names.iter().map(|(_, r)| *r).collect();
         let width = |point: usize| {
             measure.width(
                 point,
@@ -218,7 +267,7 @@ impl<'a> Scatter<'a> {
                 must_label.contains(&point),
             )
         };
-        let boxes = place_labels(&points, &requests, width, &geometry, &area)?;
+        let boxes = place_labels(&points, &requests, width, &geometry, &area, &reserved)?;
         let placed: Vec<(usize, Rect)> =
             requests.iter().zip(boxes).filter_map(|(r, b)| Some((r.point, b?))).collect();
         for (point, _) in &placed {
@@ -249,6 +298,8 @@ impl<'a> Scatter<'a> {
             texts: &texts,
             styles: &self.styles,
             palette,
+            density: density.map(|field| (Rc::clone(field), grid_placement(&field.grid, &viewport))),
+            names: &names,
         };
         let shapes = scene::scatter_shapes(&marks, s);
         let labelled = placed.iter().map(|&(point, _)| point as u32).collect();
