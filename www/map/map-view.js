@@ -16,6 +16,8 @@ import { readPalette } from './palette.js';
 
 /** How close (CSS px) the pointer must be to a point to hover or pick it. */
 const HIT_RADIUS = 8;
+/** Cluster names are drawn until the view is zoomed in this far from the fitted one: then the words' own labels say more. */
+const CLUSTER_NAMES_ZOOM = 3;
 
 /**
  * What the map shows: the words of its points (point i is word i), their coordinates (flat
@@ -165,7 +167,7 @@ export class MapView {
     if (!scene) return;
     const range = this.camera.at(now);
     const started = performance.now();
-    this.chart.draw_map(this.glide.at(now), scene.styles, { ...scene.options, fixedRange: [range.x0, range.x1, range.y0, range.y1] });
+    this.chart.draw_map(this.glide.at(now), scene.styles, this.drawOptions(scene, range));
     this.drawTimes.push(performance.now() - started);
     this.draws += 1;
     if (this.drawTimes.length > 120) this.drawTimes.shift();
@@ -181,8 +183,40 @@ export class MapView {
     if (!scene) return null;
     const { width, height } = this.canvas.getBoundingClientRect();
     const range = this.camera.at(performance.now());
-    const options = { ...scene.options, fixedRange: [range.x0, range.x1, range.y0, range.y1] };
+    const options = this.drawOptions(scene, range);
     return this.chart.map_svg(this.glide.at(performance.now()), scene.styles, options, Math.round(width), Math.round(height));
+  }
+
+  /** The chart's options for `scene` seen over `range`: cluster names only while zoomed out. */
+  drawOptions(scene, range) {
+    const options = { ...scene.options, fixedRange: [range.x0, range.x1, range.y0, range.y1] };
+    const home = this.camera.home;
+    if (options.clusterNames && home && (home.x1 - home.x0) / (range.x1 - range.x0) > CLUSTER_NAMES_ZOOM) delete options.clusterNames;
+    return options;
+  }
+
+  /**
+   * Draws the density layer `{values, columns, rows, range: [x0, x1, y0, y1]}` under the
+   * dots from now on (www/map/density.js), or none when null.
+   */
+  setDensity(layer) {
+    if (layer) {
+      const [x0, x1, y0, y1] = layer.range;
+      this.chart.set_density(layer.values, layer.columns, layer.rows, x0, x1, y0, y1);
+    } else {
+      this.chart.clear_density();
+    }
+    this.requestDraw();
+  }
+
+  /** The view the density layer is estimated for: the camera's range and the plotting area's size in CSS pixels. */
+  densityView() {
+    const range = this.camera.target;
+    if (!range || !this.scene) return null;
+    const [left, top, right, bottom] = this.chart.plot_frame();
+    // Not drawn yet: no plotting area to size the grid by.
+    if (!(right - left >= 2 && bottom - top >= 2)) return null;
+    return { range, width: right - left, height: bottom - top };
   }
 
   png() {

@@ -118,6 +118,10 @@ pub struct Chart {
     range: DataRange,
     /// The points the last map labelled.
     labelled: Vec<u32>,
+    /// The boxes of the last map's labels, then of its cluster names (drawing pixels).
+    label_boxes: Vec<Rect>,
+    /// The cluster names the last map drew.
+    names: Vec<String>,
     /// Whether the last map left labels unmeasured (see `MEASURES_PER_DRAW`).
     labels_deferred: bool,
     /// The map's background, grid, axes and dots are drawn into this buffer, which then
@@ -159,6 +163,8 @@ impl Chart {
             area: Rect { left: 0.0, top: 0.0, right: 0.0, bottom: 0.0 },
             range: DataRange { x: (0.0, 1.0), y: (0.0, 1.0) },
             labelled: Vec::new(),
+            label_boxes: Vec::new(),
+            names: Vec::new(),
             labels_deferred: false,
             raster: Raster::new(),
             masks: Masks::new(),
@@ -264,6 +270,8 @@ impl Chart {
         self.area = drawn.area;
         self.range = drawn.range;
         self.labelled = drawn.labelled;
+        self.label_boxes = drawn.boxes;
+        self.names = drawn.names;
         self.paint(&drawn.shapes)
     }
 
@@ -344,6 +352,19 @@ impl Chart {
     /// The indices of the points the last map labelled, most important first.
     pub fn labelled_points(&self) -> Vec<u32> {
         self.labelled.clone()
+    }
+
+    /// The boxes of the last map's labels (in the order of `labelled_points`), then of its
+    /// cluster names, as `[left, top, right, bottom, …]` in CSS pixels: no two overlap
+    /// unless the plotting area is full around a label that must be shown.
+    pub fn label_boxes(&self) -> Vec<f64> {
+        let s = self.points_scale;
+        self.label_boxes.iter().flat_map(|b| [b.left / s, b.top / s, b.right / s, b.bottom / s]).collect()
+    }
+
+    /// The cluster names the last map drew (it draws them when zoomed out, where they fit).
+    pub fn cluster_names_drawn(&self) -> Vec<String> {
+        self.names.clone()
     }
 
     /// Whether the last map left labels for the next draw, having measured its share:

@@ -67,6 +67,10 @@ pub(super) struct Scatter<'a> {
 pub(super) struct Drawn {
     pub(super) points: Vec<Px>,
     pub(super) labelled: Vec<u32>,
+    /// The boxes of the labels and then of the cluster names, in drawing pixels.
+    pub(super) boxes: Vec<Rect>,
+    /// The cluster names drawn.
+    pub(super) names: Vec<String>,
     pub(super) area: Rect,
     pub(super) range: DataRange,
     pub(super) shapes: Vec<Shape>,
@@ -303,6 +307,8 @@ impl<'a> Scatter<'a> {
         };
         let shapes = scene::scatter_shapes(&marks, s);
         let labelled = placed.iter().map(|&(point, _)| point as u32).collect();
-        Ok(Drawn { points, labelled, area, range, shapes })
+        let boxes = placed.iter().map(|&(_, b)| b).chain(names.iter().map(|&(_, b)| b)).collect();
+        let names = names.into_iter().map(|(text, _)| text).collect();
+        Ok(Drawn { points, labelled, boxes, names, area, range, shapes })
     }
 }
