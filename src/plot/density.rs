@@ -326,6 +326,9 @@ fn blend(pixel: &mut [u8], (r, g, b): (u8, u8, u8), a: u32) {
 /// each pixel takes the band of its density (interpolated bilinearly between the nodes),
 /// the region between one level and the next, and is blended with `bands[band]`, the
 /// region below the lowest level left as it is. `bands` has a paint a level.
+///
+/// It runs on every redraw while the layer is on, so where each pixel column falls in the
+/// grid is worked out once a call, not once a pixel.
 pub fn paint_field(
     bytes: &mut [u8],
     width: usize,
@@ -335,15 +338,25 @@ pub fn paint_field(
     clip: &Rect,
 ) {
     let grid = &field.grid;
-    let height = bytes.len() / 4 / width.max(1);
-    if width == 0 || field.levels.is_empty() {
+    if width == 0 || field.levels.is_empty() || bands.is_empty() {
         return;
     }
-    let edge = |v: f64, n: usize| (v.max(0.0) as usize).min(n);
-    let (left, right) = (edge(clip.left.ceil(), width), edge(clip.right, width));
-    let (top, bottom) = (edge(clip.top.ceil(), height), edge(clip.bottom, height));
+    let height = bytes.len() / 4 / width;
+    let (left, right, top, bottom) = clip_pixels(clip, width, height);
     let alphas: Vec<u32> = bands.iter().map(|p| (p.alpha.clamp(0.0, 1.0) * 256.0) as u32).collect();
     let (max_i, max_j) = ((grid.columns - 1) as f64, (grid.rows - 1) as f64);
+    // Each pixel column's cell and its share of the way across it; None off the grid.
+    let columns: Vec<Option<(usize, f32)>> = (left..right)
+        .map(|px| {
+            let gx = (px as f64 + 0.5 - place.origin.0) / place.step.0;
+            (gx >= 0.0 && gx <= max_i).then(|| {
+                let i = (gx as usize).min(grid.columns - 2);
+                (i, (gx - i as f64) as f32)
+            })
+        })
+        .collect();
+    let last = field.levels.len().min(bands.len());
+    let levels = &field.levels[..last];
     for py in top..bottom {
         let gy = (py as f64 + 0.5 - place.origin.1) / place.step.1;
         if !(gy >= 0.0 && gy <= max_j) {
@@ -351,30 +364,35 @@ pub fn paint_field(
         }
         let j = (gy as usize).min(grid.rows - 2);
         let fy = (gy - j as f64) as f32;
-        let (below, above) = (&grid.values[j * grid.columns..], &grid.values[(j + 1) * grid.columns..]);
-        let row = &mut bytes[4 * py * width..4 * (py + 1) * width];
-        for px in left..right {
-            let gx = (px as f64 + 0.5 - place.origin.0) / place.step.0;
-            if !(gx >= 0.0 && gx <= max_i) {
-                continue;
-            }
-            let i = (gx as usize).min(grid.columns - 2);
-            let fx = (gx - i as f64) as f32;
+        let below = &grid.values[j * grid.columns..(j + 1) * grid.columns];
+        let above = &grid.values[(j + 1) * grid.columns..(j + 2) * grid.columns];
+        let row = &mut bytes[4 * (py * width + left)..4 * (py * width + right)];
+        for (pixel, column) in row.chunks_exact_mut(4).zip(&columns) {
+            let Some((i, fx)) = *column else { continue };
             let low = below[i] + (below[i + 1] - below[i]) * fx;
             let high = above[i] + (above[i + 1] - above[i]) * fx;
             let value = low + (high - low) * fy;
-            let band = field.levels.iter().take_while(|&&level| value >= level).count();
-            if band > 0 {
-                let paint = &bands[(band - 1).min(bands.len() - 1)];
-                blend(&mut row[4 * px..4 * px + 4], paint.rgb, alphas[(band - 1).min(alphas.len() - 1)]);
+            if value < levels[0] {
+                continue;
             }
+            let band = levels.iter().take_while(|&&level| value >= level).count();
+            blend(pixel, bands[band - 1].rgb, alphas[band - 1]);
         }
     }
 }
 
+/// `clip` as whole pixel columns `left..right` and rows `top..bottom` of an image.
+fn clip_pixels(clip: &Rect, width: usize, height: usize) -> (usize, usize, usize, usize) {
+    let edge = |v: f64, n: usize| (v.max(0.0) as usize).min(n);
+    let (left, right) = (edge(clip.left.ceil(), width), edge(clip.right, width));
+    let (top, bottom) = (edge(clip.top.ceil(), height), edge(clip.bottom, height));
+    (left, right.max(left), top, bottom.max(top))
+}
+
 /// Strokes `segments` (pixels) `line` pixels wide in `paint` into the opaque RGBA image
 /// `bytes` (`width` pixels a row) inside `clip`, antialiased by each pixel's distance from
-/// the segment. Where two segments meet, the pixels both cover take the nearer, once.
+/// the segment. Where two segments meet, the pixels both cover take the larger coverage,
+/// laid once.
 pub fn stroke_segments(
     bytes: &mut [u8],
     width: usize,
@@ -383,52 +401,51 @@ pub fn stroke_segments(
     paint: Paint,
     clip: &Rect,
 ) {
-    let height = bytes.len() / 4 / width.max(1);
-    if width == 0 {
+    if width == 0 || segments.is_empty() {
         return;
     }
+    let height = bytes.len() / 4 / width;
+    let (left, right, top, bottom) = clip_pixels(clip, width, height);
     let half = line / 2.0;
     let alpha = paint.alpha.clamp(0.0, 1.0);
-    let edge = |v: f64, n: usize| (v.max(0.0) as usize).min(n);
-    let (left, right) = (edge(clip.left.ceil(), width), edge(clip.right, width));
-    let (top, bottom) = (edge(clip.top.ceil(), height), edge(clip.bottom, height));
-    // The coverage laid so far at each pixel a segment touches: a joint is covered once.
-    let mut laid: std::collections::HashMap<usize, f64> = std::collections::HashMap::new();
+    // The coverage laid so far over the clip, in 1/255ths: a joint is covered once.
+    let clip_width = right - left;
+    let mut laid = vec![0u8; clip_width * (bottom - top)];
+    let reach = half + 1.0;
     for &((x0, y0), (x1, y1)) in segments {
-        let reach = half + 1.0;
-        let (lo_x, hi_x) = (
-            edge((x0.min(x1) - reach).floor(), width).max(left),
-            edge((x0.max(x1) + reach).ceil(), width).min(right),
-        );
-        let (lo_y, hi_y) = (
-            edge((y0.min(y1) - reach).floor(), height).max(top),
-            edge((y0.max(y1) + reach).ceil(), height).min(bottom),
-        );
+        if !(x0.is_finite() && y0.is_finite() && x1.is_finite() && y1.is_finite()) {
+            continue;
+        }
+        let span = |a: f64, b: f64, lo: usize, hi: usize| {
+            let from = ((a.min(b) - reach).floor().max(lo as f64) as usize).min(hi);
+            let to = ((a.max(b) + reach).ceil().max(lo as f64) as usize).min(hi);
+            from..to
+        };
         let (dx, dy) = (x1 - x0, y1 - y0);
         let length2 = dx * dx + dy * dy;
-        for py in lo_y..hi_y {
-            for px in lo_x..hi_x {
-                let (cx, cy) = (px as f64 + 0.5, py as f64 + 0.5);
+        for py in span(y0, y1, top, bottom) {
+            let cy = py as f64 + 0.5;
+            for px in span(x0, x1, left, right) {
+                let cx = px as f64 + 0.5;
                 let t = if length2 > 0.0 {
                     (((cx - x0) * dx + (cy - y0) * dy) / length2).clamp(0.0, 1.0)
                 } else {
                     0.0
                 };
-                let distance = (cx - x0 - t * dx).hypot(cy - y0 - t * dy);
-                let coverage = (half + 0.5 - distance).clamp(0.0, 1.0);
-                if coverage <= 0.0 {
+                let (ex, ey) = (cx - x0 - t * dx, cy - y0 - t * dy);
+                let distance = (ex * ex + ey * ey).sqrt();
+                let coverage = ((half + 0.5 - distance).clamp(0.0, 1.0) * 255.0) as u8;
+                let slot = &mut laid[(py - top) * clip_width + (px - left)];
+                if coverage <= *slot {
                     continue;
                 }
-                let at = py * width + px;
-                let before = laid.get(&at).copied().unwrap_or(0.0);
-                if coverage <= before {
-                    continue;
-                }
-                laid.insert(at, coverage);
-                // Blending the rise in coverage over what the earlier segment laid gives the
+                let before = f64::from(*slot) / 255.0;
+                *slot = coverage;
+                // Blending the rise in coverage over what an earlier segment laid gives the
                 // pixel the opacity of the larger coverage alone.
-                let a = alpha * (coverage - before) / (1.0 - alpha * before);
-                blend(&mut bytes[4 * at..4 * at + 4], paint.rgb, (a * 256.0) as u32);
+                let a = alpha * (f64::from(coverage) / 255.0 - before) / (1.0 - alpha * before);
+                let at = 4 * (py * width + px);
+                blend(&mut bytes[at..at + 4], paint.rgb, (a * 256.0) as u32);
             }
         }
     }
