@@ -112,11 +112,12 @@ pub fn cluster_places(coords: &[f32], clusters: &[u16]) -> Vec<ClusterPlace> {
         }
     }
     let g = PLACE_GRID;
+    // Cells per unit of each axis (0 for a flat one: one cell).
+    let per_unit = |lo: f32, hi: f32| if hi > lo { g as f32 / (hi - lo) } else { 0.0 };
+    let (sx, sy) = (per_unit(x0, x1), per_unit(y0, y1));
     let cell_of = |x: f32, y: f32| {
-        let index = |v: f32, lo: f32, hi: f32| {
-            if hi > lo { (((v - lo) / (hi - lo) * g as f32) as usize).min(g - 1) } else { 0 }
-        };
-        index(y, y0, y1) * g + index(x, x0, x1)
+        let index = |v: f32, lo: f32, scale: f32| (((v - lo) * scale) as usize).min(g - 1);
+        index(y, y0, sy) * g + index(x, x0, sx)
     };
     // Each cluster's count in each cell, and the sums of its points' coordinates there.
     let mut counts = vec![0u32; k * g * g];
