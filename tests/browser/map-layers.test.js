@@ -143,8 +143,9 @@ test('density: the box shades where the words crowd, estimated again for a new v
     assert.ok(parts.length >= 1 && parts.length <= 3 && parts.every((w) => words.has(w)), `"${name}" names words of the map`);
   }
   assert.equal(overlapping((await labels(page)).boxes), null, 'names and labels over none another');
+  const drawnBefore = await layers();
   await density.check();
-  await page.waitForFunction((n) => window.explorer.mapModel.density.drawn > n, await layers());
+  await page.waitForFunction((n) => window.explorer.mapModel.density.drawn > n, drawnBefore);
   await settle(page);
   assert.ok((await clusterNames(page)).length > 0, 'names over the density layer too');
   await page.locator('.plot-card').screenshot({ path: join(RESULTS, 'map-layers-names.png') });

@@ -35,6 +35,8 @@ export class DensityLayer {
     this.coords = null;
     /** What the layer drawn was estimated for (its points, view and size), or null. */
     this.drawnFor = null;
+    /** What the last request that failed asked for: it is not asked again. */
+    this.failedFor = null;
     this.busy = false;
     this.timer = 0;
     /** How many layers were drawn (tests wait on it). */
@@ -94,7 +96,8 @@ export class DensityLayer {
       return;
     }
     const key = [ask.columns, ask.rows, ...ask.range].join(',');
-    if (this.drawnFor && this.drawnFor.coords === ask.coords && this.drawnFor.key === key) return;
+    const same = (asked) => asked != null && asked.coords === ask.coords && asked.key === key;
+    if (same(this.drawnFor) || same(this.failedFor)) return;
     this.busy = true;
     let values = null;
     try {
@@ -107,6 +110,9 @@ export class DensityLayer {
       this.map.setDensity({ values, columns: ask.columns, rows: ask.rows, range: ask.range });
       this.drawnFor = { coords: ask.coords, key };
       this.drawn += 1;
+    } else {
+      // The worker is gone or refused (it says why in its own place): not again for this view.
+      this.failedFor = { coords: ask.coords, key };
     }
     // Whatever changed while it was out.
     this.ask();
