@@ -8,8 +8,17 @@
 
 /** A grid cell, in CSS pixels of the view: fine enough for smooth lines. */
 export const CELL_PX = 5;
-/** The kernel's standard deviation, in grid cells (12.5 CSS pixels). */
+/** The kernel's standard deviation, in grid cells, for 10,000 points (12.5 CSS pixels). */
 export const BANDWIDTH = 2.5;
+
+/**
+ * The kernel's width in grid cells for `n` points: `BANDWIDTH` scaled by n^(−1/6) as Scott's
+ * rule scales it, so a few hundred words read as a few regions (not a ring round each word)
+ * and 250,000 as finer ones; from 2 to 6 cells.
+ */
+export function bandwidthFor(n) {
+  return Math.min(6, Math.max(2, BANDWIDTH * (Math.max(n, 1) / 10_000) ** (-1 / 6)));
+}
 /** How far the grid reaches beyond each edge of the view, as a share of the view. */
 export const REACH = 0.5;
 /** How long the view must rest before the layer is estimated for it again. */
@@ -82,7 +91,7 @@ export class DensityLayer {
       columns: side(width),
       rows: side(height),
       range: [range.x0 - REACH * spanX, range.x1 + REACH * spanX, range.y0 - REACH * spanY, range.y1 + REACH * spanY],
-      bandwidth: BANDWIDTH,
+      bandwidth: bandwidthFor(this.coords.length / 2),
     };
   }
 
