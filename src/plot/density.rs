@@ -230,9 +230,15 @@ pub fn contour_segments(grid: &DensityGrid, level: f32) -> Vec<[(f32, f32); 2]> 
                 }
             };
             // The edges whose corners fall on either side of the level, in order round the cell.
-            let crossed: Vec<usize> =
-                (0..4).filter(|&e| (case >> e & 1) != (case >> ((e + 1) % 4) & 1)).collect();
-            if crossed.len() == 2 {
+            let mut crossed = [0; 4];
+            let mut n_crossed = 0;
+            for e in 0..4 {
+                if (case >> e & 1) != (case >> ((e + 1) % 4) & 1) {
+                    crossed[n_crossed] = e;
+                    n_crossed += 1;
+                }
+            }
+            if n_crossed == 2 {
                 segments.push([cross(crossed[0]), cross(crossed[1])]);
             } else {
                 // A saddle: corners 0 and 2 on one side, 1 and 3 on the other. When the
