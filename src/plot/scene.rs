@@ -240,6 +240,18 @@ pub enum Shape {
     },
 }
 
+/// A cluster's name as drawn: its box holds a swatch of the cluster's colour (its `style`,
+/// as a point's) and then the text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NameMark {
+    pub text: String,
+    pub rect: Rect,
+    pub style: u8,
+}
+
+/// The room a cluster name's swatch takes before its text, in CSS pixels.
+pub const NAME_SWATCH: f64 = 2.0 * EMPHASISED_DOT + 3.0;
+
 /// The `point` of a label that names no point (the caption): its `text` is painted.
 pub const NO_POINT: usize = usize::MAX;
 
@@ -281,8 +293,8 @@ pub struct ScatterMarks<'a> {
     pub palette: &'a Palette,
     /// The density layer under the dots, when it is on.
     pub density: Option<(Rc<DensityField>, GridPlacement)>,
-    /// Cluster names (text and box), placed before the words' labels; drawn bolder.
-    pub names: &'a [(String, Rect)],
+    /// Cluster names, placed before the words' labels; drawn bolder.
+    pub names: &'a [NameMark],
 }
 
 /// The opacity factor of segment `j` (0 = oldest) of a trail of `n` segments: one of
@@ -426,7 +438,7 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
 
     let pad = LABEL_BACKDROP * s;
     let rects = (marks.labels.iter().map(|(_, r)| r))
-        .chain(marks.names.iter().map(|(_, r)| r))
+        .chain(marks.names.iter().map(|name| &name.rect))
         .map(|r| Rect { left: r.left - pad, top: r.top, right: r.right + pad, bottom: r.bottom })
         .collect();
     shapes.push(Shape::Rects { rects, fill: palette.background.alpha(0.72) });
@@ -449,11 +461,15 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
             fill,
         });
     }
-    // Cluster names over the words' labels, in the text colour, bold and a size larger.
-    for (text, rect) in marks.names {
+    // Cluster names over the words' labels: a swatch of the cluster's colour, then the name
+    // in the text colour, bold and a size larger.
+    for NameMark { text, rect, style } in marks.names {
+        let middle = (rect.top + rect.bottom) / 2.0;
+        let fill = palette.style(*style, palette.point);
+        shapes.push(disc((rect.left + EMPHASISED_DOT * s, middle), EMPHASISED_DOT * s, fill));
         shapes.push(Shape::Label {
             point: NO_POINT,
-            at: (rect.left, (rect.top + rect.bottom) / 2.0),
+            at: (rect.left + NAME_SWATCH * s, middle),
             text: text.clone(),
             weight: 700,
             size: CLUSTER_FONT * s,

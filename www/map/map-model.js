@@ -431,10 +431,11 @@ export class MapModel {
     const names = [];
     for (let at = 0; at + 7 <= flat.length; at += 7) {
       const members = Array.from(flat.subarray(at + 4, at + 7)).filter((i) => i >= 0);
-      names.push({ text: members.map((i) => displayToken(frame.words[i])).join(' · '), x: flat[at + 1], y: flat[at + 2], count: flat[at + 3] });
+      const text = members.map((i) => displayToken(frame.words[i])).join(' · ');
+      names.push({ text, x: flat[at + 1], y: flat[at + 2], style: flat[at] % CATEGORIES, count: flat[at + 3] });
     }
     names.sort((a, b) => b.count - a.count);
-    this.names = names.map(({ text, x, y }) => ({ text, x, y }));
+    this.names = names.map(({ text, x, y, style }) => ({ text, x, y, style }));
     this.namesOf = frame;
     return this.names;
   }

@@ -234,7 +234,8 @@ impl Chart {
     /// extra words such as neighbours added to the plot). `styles` gives each point's colour
     /// (255 plain, 254 dimmed, else a class of the palette's `classes`), or is empty for all
     /// plain. `options` is `{ xLabel, yLabel, labelCount, hovered, selected, neighbours,
-    /// arrows, highlighted, preferred, fixedRange }`, each optional:
+    /// arrows, highlighted, preferred, fixedRange, trails, caption, clusterNames }`, each
+    /// optional:
     ///
     /// - the first `labelCount` points are labelled in frequency order, skipping a label
     ///   that would overlap one already placed (a dimmed point gets none);
@@ -248,7 +249,14 @@ impl Chart {
     /// - `trails` (arrays of data coordinates `[x0, y0, x1, y1, …]`, oldest first) are drawn
     ///   as lines in the palette's trail colour, fading with age, under the other marks;
     /// - `caption` (a string or null) is written in the plotting area's top-left corner, over
-    ///   everything (the moment a replay shows, so a recorded video says it too).
+    ///   everything (the moment a replay shows, so a recorded video says it too);
+    /// - `clusterNames` (`{text, x, y, style}`, largest cluster first) are written centred on
+    ///   their data coordinates, bold, after a swatch of the `style`'s colour, before any
+    ///   word's label; a name over one before it is left out.
+    ///
+    /// The words labelled are as many as fit, the most frequent first (`plot::labels`), and
+    /// no label is drawn over another (`plot::geometry::place_labels`). A density layer set
+    /// by `set_density` is drawn under the dots.
     ///
     /// Fails on a coordinate count that is not twice the word count, a style count that is
     /// neither 0 nor the word count, a coordinate that is not finite, an index out of range

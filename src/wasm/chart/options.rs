@@ -32,6 +32,13 @@ pub(super) struct ClusterName {
     pub(super) text: String,
     pub(super) x: f64,
     pub(super) y: f64,
+    /// The colour of its swatch, as a point's style (plain when left out).
+    #[serde(default = "plain")]
+    pub(super) style: u8,
+}
+
+fn plain() -> u8 {
+    crate::plot::scene::PLAIN
 }
 
 impl ScatterOptions {

@@ -16,7 +16,7 @@ use crate::plot::geometry::{
     DataRange, LabelGeometry, LabelRequest, Px, Rect, Viewport, fit_range, label_order, place_labels,
 };
 use crate::plot::labels::{CELL, PER_CELL, label_candidates};
-use crate::plot::scene::{self, Emphasis, Frame, Palette, ScatterMarks, Shape};
+use crate::plot::scene::{self, Emphasis, Frame, NameMark, Palette, ScatterMarks, Shape};
 use crate::wasm::glyphs::TextContext;
 
 use super::options::{ScatterOptions, emphasis_of};
@@ -161,17 +161,17 @@ impl<'a> Scatter<'a> {
         area: &Rect,
         s: f64,
         measure: &mut Measure<'_>,
-    ) -> Vec<(String, Rect)> {
+    ) -> Vec<NameMark> {
         let size = scene::CLUSTER_FONT * s;
-        let mut placed: Vec<(String, Rect)> = Vec::new();
+        let mut placed: Vec<NameMark> = Vec::new();
         for name in &self.options.cluster_names {
             let (x, y) = viewport.to_pixel(name.x, name.y);
-            let width = measure.text(&name.text, 700, size);
+            let width = scene::NAME_SWATCH * s + measure.text(&name.text, 700, size);
             let half = size * 0.65;
             let rect =
                 Rect { left: x - width / 2.0, top: y - half, right: x + width / 2.0, bottom: y + half };
-            if rect.is_inside(area) && !placed.iter().any(|(_, r)| r.overlaps(&rect)) {
-                placed.push((name.text.clone(), rect));
+            if rect.is_inside(area) && !placed.iter().any(|p| p.rect.overlaps(&rect)) {
+                placed.push(NameMark { text: name.text.clone(), rect, style: name.style });
             }
         }
         placed
@@ -262,7 +262,7 @@ impl<'a> Scatter<'a> {
             dot_radius: scene::EMPHASISED_DOT * s,
         };
         let names = self.place_names(&viewport, &area, s, measure);
-        let reserved: Vec<Rect> = names.iter().map(|(_, r)| *r).collect();
+        let reserved: Vec<Rect> = names.iter().map(|name| name.rect).collect();
         let width = |point: usize| {
             measure.width(
                 point,
@@ -307,8 +307,8 @@ impl<'a> Scatter<'a> {
         };
         let shapes = scene::scatter_shapes(&marks, s);
         let labelled = placed.iter().map(|&(point, _)| point as u32).collect();
-        let boxes = placed.iter().map(|&(_, b)| b).chain(names.iter().map(|&(_, b)| b)).collect();
-        let names = names.into_iter().map(|(text, _)| text).collect();
+        let boxes = placed.iter().map(|&(_, b)| b).chain(names.iter().map(|name| name.rect)).collect();
+        let names = names.into_iter().map(|name| name.text).collect();
         Ok(Drawn { points, labelled, boxes, names, area, range, shapes })
     }
 }
