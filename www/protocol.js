@@ -217,6 +217,11 @@
  * @typedef {{type: 'matrixBand', id: number, firstRow: number, rows: number, firstCol: number, cols: number}} MatrixBandRequest
  *   replies `matrixBand` with the band of the vectors queried (trained so far, or opened) that these ask
  *   for (0-based), cut at the matrix's edges; fails before there are vectors
+ * @typedef {{type: 'density', id: number, coords: Float32Array, columns: number, rows: number, range: number[],
+ *   bandwidth: number}} DensityRequest
+ *   replies `density` with `values`, the kernel density estimate of the points `coords` at the nodes of a
+ *   `columns × rows` grid spanning `range` ([x0, x1, y0, y1]), the kernel `bandwidth` cells wide
+ *   (src/plot/density.rs), row by row from the bottom; fails on a grid out of range
  * @typedef {{type: 'openFiles', id: number, files: File[], tensor?: string}} OpenFilesRequest
  *   `tensor`: a model's tensor the person chose, when none has a name models give their token embeddings
  *   Vectors (or a bundle) are read, with `loadProgress`, and replace the session's text and
@@ -236,7 +241,7 @@
  *   panics inside wasm on purpose, in the worker or (inThread) in a training thread of the
  *   pool; only the browser tests send it, to test recovery
  * @typedef {PrepareRequest|ReadTextRequest|StripMarkupRequest|LearnBpeRequest|TrainRequest|PauseRequest|StopRequest|ProjectRequest
- *   |NeighboursRequest|AnalogyRequest|CompleteRequest|FindWordsRequest|NeighbourHistoryRequest|TokenInfoRequest|MatrixBandRequest|OpenFilesRequest
+ *   |NeighboursRequest|AnalogyRequest|CompleteRequest|FindWordsRequest|NeighbourHistoryRequest|TokenInfoRequest|MatrixBandRequest|DensityRequest|OpenFilesRequest
  *   |EvaluateRequest|ExportRequest|ThreadsRequest|TestPanicRequest} Request
  */
 
@@ -274,6 +279,7 @@
  * @typedef {{type: 'findWords', id: number, matches: VocabMatches}} FindWordsReply
  * @typedef {{type: 'tokenInfo', id: number, info: TokenInfo}} TokenInfoReply
  * @typedef {{type: 'matrixBand', id: number} & MatrixBand} MatrixBandReply
+ * @typedef {{type: 'density', id: number, values: Float32Array}} DensityReply  its buffer transferred
  * @typedef {{type: 'openFiles', id: number, kind: 'text'} | {type: 'openFiles', id: number, kind: 'vectors',
  *   model: number, info: VectorsInfo & {model?: ModelInfoDto}, params?: Params|null, epochLosses?: number[], timeline?: TimelineData|null}
  *   | {type: 'openFiles', id: number, kind: 'chooseTensor', tensors: TensorDto[], file: string}} OpenFilesReply
@@ -292,7 +298,7 @@
  *   the wasm instance trapped (a Rust panic); the page must start a new worker
  * @typedef {ReadyMessage|PreparedReply|TextReply|LearnBpeReply|BpeProgressMessage|StateMessage
  *   |ProgressMessage|ProjectionMessage|NeighboursReply|AnalogyReply|CompleteReply|FindWordsReply
- *   |TokenInfoReply|MatrixBandReply|OpenFilesReply|ReadProgressMessage|TokenizeProgressMessage|LoadProgressMessage|EvalProgressMessage|EvaluateReply|ExportReply
+ *   |TokenInfoReply|MatrixBandReply|DensityReply|OpenFilesReply|ReadProgressMessage|TokenizeProgressMessage|LoadProgressMessage|EvalProgressMessage|EvaluateReply|ExportReply
  *   |ThreadsReply|ErrorMessage|FatalMessage} WorkerMessage
  */
 

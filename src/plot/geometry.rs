@@ -170,21 +170,21 @@ pub fn arrow_head(from: Px, tip: Px, length: f64, width: f64) -> [Px; 3] {
     [tip, (base.0 + nx, base.1 + ny), (base.0 - nx, base.1 - ny)]
 }
 
-/// Which points get a label, in the order they are placed: first those that must be
-/// labelled (`must`, in the order given, without repeats), then the `label_count` most
-/// frequent points. Each entry is `(point index, must)`; indices are below `n_points`.
-pub fn label_order(n_points: usize, label_count: usize, must: &[usize]) -> Vec<(usize, bool)> {
-    let mut taken = vec![false; n_points];
-    let mut order = Vec::new();
-    let forced = must.iter().copied().map(|i| (i, true));
-    let frequent = (0..label_count.min(n_points)).map(|i| (i, false));
-    for (i, is_must) in forced.chain(frequent) {
-        if i < n_points && !taken[i] {
-            taken[i] = true;
-            order.push((i, is_must));
-        }
-    }
-    order
+/// Which points get a label, in the order they are placed: first those asked for first
+/// (`first`, in the order given: the ones that must be labelled, then the preferred), then
+/// the `frequent` ones (see [`label_candidates`](super::labels::label_candidates)), each
+/// once. Each entry is `(point index, asked first)`; indices are below `n_points`.
+pub fn label_order(
+    n_points: usize,
+    first: &[usize],
+    frequent: impl IntoIterator<Item = usize>,
+) -> Vec<(usize, bool)> {
+    let mut taken = std::collections::HashSet::new();
+    let forced = first.iter().copied().map(|i| (i, true));
+    forced
+        .chain(frequent.into_iter().map(|i| (i, false)))
+        .filter(|&(i, _)| i < n_points && taken.insert(i))
+        .collect()
 }
 
 /// Sizes that decide where a label may go around its point, in pixels.
@@ -229,10 +229,40 @@ fn candidates(p: Px, width: f64, g: &LabelGeometry) -> [Rect; 8] {
     ]
 }
 
+/// How many rings of farther boxes a label that must be shown tries (see [`displaced`]).
+pub const MUST_RINGS: usize = 12;
+
+/// The boxes `ring` label heights farther out than [`candidates`]' for a label that must be
+/// shown where every near box is taken (a crowd of selected or found words): beside the
+/// point shifted up or down, then above and below, so crowded labels stack into a column
+/// beside their points. The scene draws a leader line to a label this far away.
+fn displaced(p: Px, width: f64, g: &LabelGeometry, ring: usize) -> [Rect; 6] {
+    let reach = g.dot_radius + g.gap;
+    let h = g.height;
+    let step = ring as f64 * (h + g.gap);
+    // Beside the point, the first ring clears the diagonal boxes by a gap.
+    let beside = g.dot_radius * std::f64::consts::FRAC_1_SQRT_2 + g.gap + h / 2.0 + step;
+    let across = reach + h / 2.0 + step;
+    let at =
+        |left: f64, mid: f64| Rect { left, top: mid - h / 2.0, right: left + width, bottom: mid + h / 2.0 };
+    let (right, left) = (p.0 + reach, p.0 - reach - width);
+    [
+        at(right, p.1 - beside),
+        at(right, p.1 + beside),
+        at(left, p.1 - beside),
+        at(left, p.1 + beside),
+        at(p.0 - width / 2.0, p.1 - across),
+        at(p.0 - width / 2.0, p.1 + across),
+    ]
+}
+
 /// Places labels greedily in the order of `requests`: each takes the first of its candidate
 /// boxes that stays inside `bounds` and clears every label placed before it and the dots of
 /// their points. A label that finds no such box is skipped, unless it is a `must` label,
-/// which then takes its first box inside `bounds` (or its first box) regardless.
+/// which then tries boxes farther out ([`displaced`], up to [`MUST_RINGS`] label heights
+/// away) and only when all of those are taken too takes its first box inside `bounds` (or
+/// its first box) regardless: so no two labels overlap unless the plotting area is full
+/// around a label that must be shown. Non-`must` labels never overlap any label.
 ///
 /// Returns, for each request in order, the box its text fills, or `None` when skipped.
 /// `width(point)` measures a label's text; it is asked only for labels that might fit.
@@ -243,17 +273,21 @@ fn candidates(p: Px, width: f64, g: &LabelGeometry) -> [Rect; 8] {
 /// a label is measured (the dearest step, a call into the canvas) only when one of its
 /// boxes, shrunk to no width, is free: each box grows from that line away from its point,
 /// so a label whose thin boxes are all blocked has no room at any width.
+///
+/// `reserved` boxes (the cluster names) are taken before any label.
 pub fn place_labels<E>(
     points: &[Px],
     requests: &[LabelRequest],
     mut width: impl FnMut(usize) -> Result<f64, E>,
     geometry: &LabelGeometry,
     bounds: &Rect,
+    reserved: &[Rect],
 ) -> Result<Vec<Option<Rect>>, E> {
     let r = geometry.dot_radius;
     let dot = |p: Px| Rect { left: p.0 - r, top: p.1 - r, right: p.0 + r, bottom: p.1 + r };
     // Placed label boxes and the dots of the points they name, which later labels avoid.
     let mut obstacles = Obstacles::new(*bounds, 2.0 * geometry.height.max(1.0));
+    reserved.iter().for_each(|b| obstacles.insert(*b));
     let mut nearby = Vec::new();
     requests
         .iter()
@@ -273,9 +307,16 @@ pub fn place_labels<E>(
                     return Ok(None);
                 }
             }
-            let boxes = candidates(p, width(request.point)?, geometry);
+            let label_width = width(request.point)?;
+            let boxes = candidates(p, label_width, geometry);
             let chosen = boxes.iter().find(clear).copied().or_else(|| {
-                request.must.then(|| *boxes.iter().find(|b| b.is_inside(bounds)).unwrap_or(&boxes[0]))
+                request.must.then(|| {
+                    // A label that must be shown moves farther out rather than over another.
+                    (1..=MUST_RINGS)
+                        .flat_map(|ring| displaced(p, label_width, geometry, ring))
+                        .find(|b| clear(&b))
+                        .unwrap_or_else(|| *boxes.iter().find(|b| b.is_inside(bounds)).unwrap_or(&boxes[0]))
+                })
             });
             if let Some(b) = chosen {
                 obstacles.insert(b);
@@ -366,7 +407,7 @@ mod tests {
         requests.iter().for_each(|&(point, width, _)| widths[point] = width);
         let requests: Vec<_> =
             requests.iter().map(|&(point, _, must)| LabelRequest { point, must }).collect();
-        place_labels(points, &requests, |p| Ok::<_, ()>(widths[p]), &GEOMETRY, bounds).unwrap()
+        place_labels(points, &requests, |p| Ok::<_, ()>(widths[p]), &GEOMETRY, bounds, &[]).unwrap()
     }
 
     fn request(point: usize, width: f64, must: bool) -> (usize, f64, bool) {
@@ -475,9 +516,9 @@ mod tests {
 
     #[test]
     fn label_order_puts_must_labels_first_without_repeats() {
-        assert_eq!(label_order(10, 3, &[5, 1, 5]), [(5, true), (1, true), (0, false), (2, false)]);
-        assert_eq!(label_order(2, 5, &[]), [(0, false), (1, false)], "capped at the point count");
-        assert_eq!(label_order(3, 0, &[7]), [], "out-of-range indices are ignored");
+        assert_eq!(label_order(10, &[5, 1, 5], 0..3), [(5, true), (1, true), (0, false), (2, false)]);
+        assert_eq!(label_order(2, &[], 0..5), [(0, false), (1, false)], "capped at the point count");
+        assert_eq!(label_order(3, &[7], 0..0), [], "out-of-range indices are ignored");
     }
 
     #[test]
@@ -506,17 +547,57 @@ mod tests {
     }
 
     #[test]
+    fn reserved_boxes_are_kept_clear() {
+        let points = [(100.0, 100.0)];
+        let name = Rect { left: 100.0, top: 90.0, right: 200.0, bottom: 110.0 };
+        let asked = [LabelRequest { point: 0, must: false }];
+        let placed =
+            place_labels(&points, &asked, |_| Ok::<_, ()>(40.0), &GEOMETRY, &BOUNDS, &[name]).unwrap();
+        assert_eq!(placed[0].unwrap().right, 95.0, "left of its point, the right taken");
+    }
+
+    #[test]
     fn a_label_near_the_right_edge_goes_left() {
         let placed = place(&[(990.0, 500.0)], &[request(0, 40.0, false)], &BOUNDS);
         assert_eq!(placed[0].unwrap().right, 985.0);
     }
 
+    /// Whether any two of the placed boxes overlap.
+    fn any_overlap(placed: &[Option<Rect>]) -> bool {
+        let boxes: Vec<Rect> = placed.iter().flatten().copied().collect();
+        boxes.iter().enumerate().any(|(i, a)| boxes[i + 1..].iter().any(|b| a.overlaps(b)))
+    }
+
     #[test]
-    fn must_labels_are_shown_even_when_crowded() {
-        let points = [(100.0, 100.0); 10];
-        let requests: Vec<_> = (0..10).map(|i| request(i, 40.0, true)).collect();
+    fn must_labels_are_shown_even_when_crowded_and_stack_rather_than_overlap() {
+        // Twenty words on one spot (a word and its aliases, an isolated cluster): the eight
+        // near boxes take eight, the rest stack farther out, none over another.
+        let points = [(500.0, 500.0); 20];
+        let requests: Vec<_> = (0..20).map(|i| request(i, 40.0, true)).collect();
         let placed = place(&points, &requests, &BOUNDS);
         assert!(placed.iter().all(Option::is_some));
+        assert!(!any_overlap(&placed), "{placed:?}");
+        // The last ones stack in a column right of the point, above it.
+        let ninth = placed[8].unwrap();
+        assert_eq!((ninth.left, ninth.right), (505.0, 545.0));
+        assert!(ninth.bottom < 495.0, "{ninth:?}");
+        // Frequent labels after them find room around the stack or none; none overlaps.
+        let points: Vec<Px> =
+            [(500.0, 500.0); 20].into_iter().chain((0..50).map(|i| (480.0 + f64::from(i), 505.0))).collect();
+        let requests: Vec<_> = (0..70).map(|i| request(i, 40.0, i < 20)).collect();
+        let placed = place(&points, &requests, &BOUNDS);
+        assert!(!any_overlap(&placed));
+    }
+
+    #[test]
+    fn must_labels_overlap_only_when_the_area_is_full() {
+        // Bounds just big enough for a handful: the rest must still be shown.
+        let bounds = Rect { left: 0.0, top: 0.0, right: 120.0, bottom: 40.0 };
+        let points = [(60.0, 20.0); 12];
+        let requests: Vec<_> = (0..12).map(|i| request(i, 40.0, true)).collect();
+        let placed = place(&points, &requests, &bounds);
+        assert!(placed.iter().all(Option::is_some));
+        assert!(any_overlap(&placed), "no room left: the last ones overlap");
     }
 
     #[test]
@@ -548,7 +629,7 @@ mod tests {
         let mut widths = vec![0.0; points.len()];
         requests.iter().for_each(|&(point, width, _)| widths[point] = width);
         let asked: Vec<_> = requests.iter().map(|&(point, _, must)| LabelRequest { point, must }).collect();
-        let placed = place_labels(points, &asked, |p| Ok::<_, ()>(widths[p]), geometry, bounds).unwrap();
+        let placed = place_labels(points, &asked, |p| Ok::<_, ()>(widths[p]), geometry, bounds, &[]).unwrap();
 
         let r = geometry.dot_radius;
         let mut obstacles: Vec<Rect> = Vec::new();
@@ -559,10 +640,16 @@ mod tests {
             let clear = |b: &&Rect| {
                 b.is_inside(bounds) && !obstacles.iter().any(|o| o.overlaps(b)) && !dot.overlaps(b)
             };
-            let expected =
-                boxes.iter().find(clear).copied().or_else(|| {
-                    must.then(|| *boxes.iter().find(|b| b.is_inside(bounds)).unwrap_or(&boxes[0]))
-                });
+            let expected = boxes.iter().find(clear).copied().or_else(|| {
+                must.then(|| {
+                    let far: Vec<Rect> =
+                        (1..=MUST_RINGS).flat_map(|ring| displaced(p, width, geometry, ring)).collect();
+                    far.iter()
+                        .find(clear)
+                        .copied()
+                        .unwrap_or_else(|| *boxes.iter().find(|b| b.is_inside(bounds)).unwrap_or(&boxes[0]))
+                })
+            });
             assert_eq!(*got, expected, "label {point}");
             if let Some(b) = expected {
                 obstacles.push(b);

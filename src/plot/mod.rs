@@ -3,6 +3,10 @@
 //!
 //! - [`geometry`]: fitting a data range, mapping data to pixels, the point under the mouse,
 //!   arrow heads and greedy label placement.
+//! - [`labels`]: which points are offered a label at this zoom (a grid of cells, so 250,000
+//!   points stay cheap), and where cluster names go.
+//! - [`density`]: where the points crowd: a kernel density estimate on a grid, its contour
+//!   levels and lines, painted under the dots.
 //! - [`scene`]: the scatter's marks (frame, dots, trails, lines, arrows, labels) as one list
 //!   of [`Shape`](scene::Shape)s in painting order, with the palette and sizes.
 //! - [`raster`]: the opaque layer (background, grid, axes, dots) written into an RGBA buffer
@@ -13,7 +17,9 @@
 //! so the two pictures cannot drift apart; lengths are in the drawing's pixels (y grows
 //! downwards), and only the wasm `Chart` touches a canvas.
 
+pub mod density;
 pub mod geometry;
+pub mod labels;
 pub mod raster;
 pub mod scene;
 pub mod svg;

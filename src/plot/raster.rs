@@ -459,6 +459,11 @@ impl Raster {
     pub fn rgba(&self) -> &[u8] {
         &self.bytes
     }
+
+    /// The same bytes to draw into (the density layer, `plot::density`); alpha stays 255.
+    pub fn rgba_mut(&mut self) -> &mut [u8] {
+        &mut self.bytes
+    }
 }
 
 /// A coverage image, `width × height` pixels row by row, each in 1/256ths (0 nothing, 256

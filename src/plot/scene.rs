@@ -8,6 +8,9 @@
 //! Lengths are in the drawing's pixels (backing-store pixels on the canvas, CSS pixels in
 //! SVG): [`scatter_shapes`] takes the scale.
 
+use std::rc::Rc;
+
+use super::density::{DensityField, GridPlacement};
 use super::geometry::{Px, Rect, arrow_head, shorten};
 
 /// An sRGB colour with an opacity.
@@ -105,6 +108,8 @@ pub const TITLE_FONT: f64 = 12.0;
 /// A tick mark's length; its value stands twice that from the axis.
 pub const TICK: f64 = 4.0;
 pub const LABEL_FONT: f64 = 12.0;
+/// The size of a cluster's name.
+pub const CLUSTER_FONT: f64 = 13.0;
 pub const LABEL_GAP: f64 = 2.0;
 /// The backdrop reaches this far beyond a label's text on each side.
 const LABEL_BACKDROP: f64 = 1.5;
@@ -215,6 +220,16 @@ pub enum Shape {
         size: f64,
         fill: Paint,
     },
+    /// Where the points crowd (`plot::density`): the field laid on the drawing by `place`,
+    /// each band between one contour level and the next shaded by `bands` (one a level, the
+    /// densest last), and the contour lines stroked `width` wide in `line`.
+    Density {
+        field: Rc<DensityField>,
+        place: GridPlacement,
+        bands: Vec<Paint>,
+        line: Paint,
+        width: f64,
+    },
     /// Text whose left end and vertical middle are at `at`; `point` is the point it names
     /// (the canvas keeps that word as a JS string), or [`NO_POINT`] for a caption.
     Label {
@@ -226,6 +241,18 @@ pub enum Shape {
         fill: Paint,
     },
 }
+
+/// A cluster's name as drawn: its box holds a swatch of the cluster's colour (its `style`,
+/// as a point's) and then the text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NameMark {
+    pub text: String,
+    pub rect: Rect,
+    pub style: u8,
+}
+
+/// The room a cluster name's swatch takes before its text, in CSS pixels.
+pub const NAME_SWATCH: f64 = 2.0 * EMPHASISED_DOT + 3.0;
 
 /// The `point` of a label that names no point (the caption): its `text` is painted.
 pub const NO_POINT: usize = usize::MAX;
@@ -260,10 +287,16 @@ pub struct ScatterMarks<'a> {
     pub caption: Option<&'a str>,
     /// `(point, box)` of each placed label, most important first.
     pub labels: &'a [(usize, Rect)],
+    /// The text of each of `labels`, in the same order (empty where the canvas paints the
+    /// word it keeps).
     pub texts: &'a [String],
     /// Each point's style: [`PLAIN`], [`DIMMED`] or a class of `palette.classes`.
     pub styles: &'a [u8],
     pub palette: &'a Palette,
+    /// The density layer under the dots, when it is on.
+    pub density: Option<(Rc<DensityField>, GridPlacement)>,
+    /// Cluster names, placed before the words' labels; drawn bolder.
+    pub names: &'a [NameMark],
 }
 
 /// The radius of the plain dots when `visible` dots lie in `area`, at `s` drawing pixels per
@@ -292,6 +325,17 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
     let palette = marks.palette;
     let (mut shapes, frame_texts) = frame_shapes(marks.frame, palette, s);
     shapes.push(Shape::Clip(marks.frame.area));
+    if let Some((field, place)) = &marks.density {
+        // Each band a little darker than the one around it; the lines a touch stronger.
+        let bands = (1..=field.levels.len()).map(|k| palette.trail.alpha(0.07 * k as f64)).collect();
+        shapes.push(Shape::Density {
+            field: Rc::clone(field),
+            place: *place,
+            bands,
+            line: palette.trail.alpha_times(0.55),
+            width: s,
+        });
+    }
 
     // Dimmed points first, under everything; then plain and labelled dots, one shape per
     // colour, so painting costs one path per colour however many points there are.
@@ -392,15 +436,31 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
     }
     shapes.push(Shape::Unclip);
 
+    // A label that must be shown and found no room beside its point stands farther out
+    // (`geometry::place_labels`): a thin line leads to it from its dot.
+    let reach = (EMPHASISED_DOT + LABEL_GAP) * s;
+    let leaders: Vec<(Px, Px)> = (marks.labels.iter())
+        .filter_map(|&(point, r)| {
+            let p = at(point);
+            let near = (p.0.clamp(r.left, r.right), p.1.clamp(r.top, r.bottom));
+            let far = (near.0 - p.0).hypot(near.1 - p.1) > 1.5 * reach;
+            far.then(|| shorten(p, near, EMPHASISED_DOT * s, 0.0))
+        })
+        .collect();
+    if !leaders.is_empty() {
+        shapes.push(Shape::Segments { segments: leaders, stroke: palette.text.alpha_times(0.5), width: s });
+    }
+
     let pad = LABEL_BACKDROP * s;
-    let rects = (marks.labels.iter())
-        .map(|(_, r)| Rect { left: r.left - pad, top: r.top, right: r.right + pad, bottom: r.bottom })
+    let rects = (marks.labels.iter().map(|(_, r)| r))
+        .chain(marks.names.iter().map(|name| &name.rect))
+        .map(|r| Rect { left: r.left - pad, top: r.top, right: r.right + pad, bottom: r.bottom })
         .collect();
     shapes.push(Shape::Rects { rects, fill: palette.background.alpha(0.72) });
     // The frame's texts lie outside the plotting area, where only a label that must be shown
     // can reach: it goes over them.
     shapes.extend(frame_texts);
-    for &(point, rect) in marks.labels.iter().rev() {
+    for (&(point, rect), text) in marks.labels.iter().zip(marks.texts).rev() {
         let e = marks.emphasis[point];
         let fill = match e {
             Emphasis::Strong | Emphasis::Marked => palette.accent,
@@ -410,10 +470,25 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
         shapes.push(Shape::Label {
             point,
             at: (rect.left, (rect.top + rect.bottom) / 2.0),
-            text: marks.texts[point].clone(),
+            text: text.clone(),
             weight: e.font_weight(),
             size: LABEL_FONT * s,
             fill,
+        });
+    }
+    // Cluster names over the words' labels: a swatch of the cluster's colour, then the name
+    // in the text colour, bold and a size larger.
+    for NameMark { text, rect, style } in marks.names {
+        let middle = (rect.top + rect.bottom) / 2.0;
+        let fill = palette.style(*style, palette.point);
+        shapes.push(disc((rect.left + EMPHASISED_DOT * s, middle), EMPHASISED_DOT * s, fill));
+        shapes.push(Shape::Label {
+            point: NO_POINT,
+            at: (rect.left + NAME_SWATCH * s, middle),
+            text: text.clone(),
+            weight: 700,
+            size: CLUSTER_FONT * s,
+            fill: palette.text,
         });
     }
     if let Some(text) = marks.caption {
@@ -564,6 +639,8 @@ pub(super) mod tests {
             texts: &texts,
             styles: &[PLAIN; 4],
             palette: &Palette::LIGHT,
+            density: None,
+            names: &[],
         };
         scatter_shapes(&marks, 1.0)
     }
@@ -585,6 +662,7 @@ pub(super) mod tests {
                 Shape::Polygon { .. } => "polygon",
                 Shape::Rects { .. } => "rects",
                 Shape::Label { .. } => "label",
+                Shape::Density { .. } => "density",
             })
             .collect();
         // Labelled dots (point 2); the plain point 3 is outside the area and drawn nowhere.

@@ -3,7 +3,8 @@
 
 use std::fmt::Write;
 
-use super::scene::{Align, Baseline, FONT_FAMILY, Shape};
+use super::density::{DensityField, GridPlacement, level_cells};
+use super::scene::{Align, Baseline, FONT_FAMILY, Paint, Shape};
 
 /// Appends `shapes` as SVG elements to `svg`. Text is escaped, so a label such as
 /// `<script>` is shown as written and never becomes markup.
@@ -24,6 +25,10 @@ pub fn write_svg(svg: &mut String, shapes: &[Shape]) {
                 )
             }
             Shape::Unclip => write!(svg, "</g>"),
+            Shape::Density { field, place, bands, line, width } => {
+                write_density(svg, field, *place, bands, *line, *width);
+                Ok(())
+            }
             Shape::Dots { centres, radius, fill } => {
                 let _ = write!(svg, r#"<g fill="{}">"#, fill.css());
                 for (x, y) in centres {
@@ -106,6 +111,50 @@ pub fn write_svg(svg: &mut String, shapes: &[Shape]) {
     }
 }
 
+/// The density layer: each level's region as one path of cell polygons (one path, so they
+/// fill without seams), stacked so the densest is darkest, then the contour lines.
+fn write_density(
+    svg: &mut String,
+    field: &DensityField,
+    place: GridPlacement,
+    bands: &[Paint],
+    line: Paint,
+    width: f64,
+) {
+    let _ = write!(svg, r#"<g class="density">"#);
+    for (k, &level) in field.levels.iter().enumerate() {
+        let Some(paint) = bands.get(k) else { break };
+        // Laid over the band below, each region's opacity makes up the band's own, as the
+        // raster lays it: 1 − (1 − below)(1 − over) = paint.alpha.
+        let below = if k == 0 { 0.0 } else { bands[k - 1].alpha };
+        let over = paint.alpha((paint.alpha - below) / (1.0 - below).max(1e-6));
+        let mut path = String::new();
+        for polygon in level_cells(&field.grid, level) {
+            for (i, &corner) in polygon.iter().enumerate() {
+                let (x, y) = place.to_pixel(corner);
+                let _ = write!(path, "{}{x:.1} {y:.1}", if i == 0 { 'M' } else { 'L' });
+            }
+            path.push('Z');
+        }
+        if !path.is_empty() {
+            let _ = write!(svg, r#"<path d="{path}" fill="{}"/>"#, over.css());
+        }
+    }
+    let mut path = String::new();
+    for segment in field.contours.iter().flatten() {
+        let ((x0, y0), (x1, y1)) = (place.to_pixel(segment[0]), place.to_pixel(segment[1]));
+        let _ = write!(path, "M{x0:.1} {y0:.1}L{x1:.1} {y1:.1}");
+    }
+    if !path.is_empty() {
+        let _ = write!(
+            svg,
+            r#"<path d="{path}" fill="none" stroke="{}" stroke-width="{width}" stroke-linecap="round"/>"#,
+            line.css()
+        );
+    }
+    let _ = write!(svg, "</g>");
+}
+
 /// `text` safe as XML character data and attribute values. Characters XML 1.0 cannot hold
 /// at all (most C0 controls) become U+FFFD, so a token with a control character still
 /// gives a well-formed file.
@@ -143,6 +192,31 @@ mod tests {
         assert!(svg.ends_with(">epoch 2, &lt;1.2 M&gt; tokens</text>"), "{svg}");
         assert!(!svg.contains("<king>"));
         assert_eq!(svg.matches("<g").count(), svg.matches("</g>").count());
+    }
+
+    #[test]
+    fn the_density_layer_is_a_path_a_level_and_its_lines() {
+        use crate::plot::density::{DensityField, DensityGrid, GridPlacement};
+        // A cone on a 5 × 5 grid, laid on 40 × 40 pixels.
+        let values = (0..5).flat_map(|j| (0..5).map(move |i| (i, j)));
+        let values = values.map(|(i, j): (i32, i32)| 4.0 - ((i - 2).abs() + (j - 2).abs()) as f32).collect();
+        let grid = DensityGrid::new(5, 5, (0.0, 1.0), (0.0, 1.0), values).unwrap();
+        let field = DensityField::new(grid);
+        assert!(!field.levels.is_empty());
+        let bands: Vec<_> = (1..=field.levels.len()).map(|k| Paint::new(0, 0, 0, 0.1 * k as f64)).collect();
+        let shape = Shape::Density {
+            field: std::rc::Rc::new(field.clone()),
+            place: GridPlacement { origin: (0.0, 40.0), step: (10.0, -10.0) },
+            bands,
+            line: Paint::new(9, 9, 9, 1.0),
+            width: 1.0,
+        };
+        let mut svg = String::new();
+        write_svg(&mut svg, &[shape]);
+        assert!(svg.starts_with(r#"<g class="density"><path d="M"#), "{svg}");
+        assert_eq!(svg.matches("<path").count(), field.levels.len() + 1, "{svg}");
+        assert!(svg.contains(r#"fill="none" stroke="rgba(9,9,9,1)""#), "{svg}");
+        assert!(svg.ends_with("</g>"));
     }
 
     #[test]

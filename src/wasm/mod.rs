@@ -13,6 +13,7 @@
 mod chart;
 mod dto;
 mod glyphs;
+mod overlays;
 mod pool;
 mod session;
 mod timeline;

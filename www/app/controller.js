@@ -55,6 +55,7 @@ export class Controller {
       trails: (words) => this.timeline.trailsOf(words),
       caption: () => this.timeline.caption(),
       findWords: async (needle, limit) => (await this.worker.request('findWords', { needle, limit }).catch(() => null))?.matches ?? null,
+      density: async (ask) => (await this.worker.request('density', ask).catch(() => null))?.values ?? null,
     });
     this.timeline = new Timeline(view.timelinePanel, view.historyPanel, {
       show: (frame) => this.mapModel.displayFrame(frame),

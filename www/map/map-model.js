@@ -8,7 +8,8 @@
 // The controller owns the queries (neighbours, analogies) and the model; this class owns
 // the map's side of them. It never touches the DOM: `MapView` draws, `MapPanel` shows the
 // controls.
-import { default_map_spec } from '../pkg/embedscope.js';
+import { cluster_name_places, default_map_spec } from '../pkg/embedscope.js';
+import { DensityLayer } from './density.js';
 import { displayToken } from '../shared/tokens.js';
 import { CATEGORIES, DIMMED, FREQUENCY_BASE, FREQUENCY_STEPS, MATCH, PLAIN } from './palette.js';
 import { isWordsShown, WORDS_SHOWN } from './map-panel.js';
@@ -76,12 +77,14 @@ export class MapModel {
    * @param {{project: (settings: object) => Promise<object|null>, select: (word: string) => void,
    *   changed: () => void, frameArrived: (frame: object, options: {live: boolean}) => boolean,
    *   trails: (words: string[]) => number[][], caption: () => string|null,
-   *   findWords: (needle: string, limit: number) => Promise<import('../protocol.js').VocabMatches|null>}} host
+   *   findWords: (needle: string, limit: number) => Promise<import('../protocol.js').VocabMatches|null>,
+   *   density: (ask: import('./density.js').DensityAsk) => Promise<Float32Array|null>}} host
    *   asks the worker for a frame; selects a word
    *   (its neighbours); hears that the link's state changed; hands each frame to the timeline,
    *   which says whether to show it now (not while it replays an earlier one; `live` brings
    *   it back); gives the paths of words up to the frame shown, and the line the map writes in
-   *   its corner (the moment a replay shows); finds a search's text in the whole vocabulary
+   *   its corner (the moment a replay shows); finds a search's text in the whole vocabulary;
+   *   estimates the density layer in the worker
    */
   constructor(map, panel, host) {
     this.map = map;
@@ -100,13 +103,18 @@ export class MapModel {
     this.methodBeforeIsolating = null;
     /** A line the next frame shows under the axes (why the map shows what it shows), or null. */
     this.note = null;
+    /** Where the words crowd, shaded under them when the Density box is ticked. */
+    this.density = new DensityLayer(map, host.density);
     this.clear();
 
     map.bindHover((index) => { this.hovered = index; this.redraw(); });
     map.bindPick((index, { add }) => this.pick(this.scene.words[index], { add }));
     map.bindRegion((indices, { add }) => this.selectWords(indices.map((i) => this.scene.words[i]), { add }));
     map.bindEscape(() => this.selectWords([], { add: false }));
-    map.bindCamera(() => host.changed());
+    map.bindCamera(() => {
+      this.density.viewMoved();
+      host.changed();
+    });
     // The words shown go with the projection the menu shows: after a t-SNE the map refused
     // (too few words), more words bring it, rather than another PCA frame under a menu saying t-SNE.
     panel.bindProjection((settings) => this.project({ ...settings, ...panel.readMethod() }, { refit: true }));
@@ -123,6 +131,10 @@ export class MapModel {
     panel.bindShowMostFrequent((n) => this.showMostFrequent(n));
     panel.bindZoom((factor) => (factor ? map.zoomBy(factor) : map.resetView()));
     panel.bindRegionTool((on) => map.setRegionTool(on));
+    panel.bindDensity((on) => {
+      this.density.setOn(on);
+      host.changed();
+    });
   }
 
   /**
@@ -423,6 +435,29 @@ export class MapModel {
   redraw() {
     this.scene = this.frame ? this.buildScene(this.frame) : null;
     this.map.show(this.scene);
+    this.density.setPoints(this.frame?.coords ?? null);
+  }
+
+  /**
+   * The names of `frame`'s clusters (its three most frequent words, "the · and · of") where
+   * their points crowd most (src/plot/labels.rs, `cluster_places`), largest cluster first:
+   * worked out once a frame. None unless the map is coloured by clusters, so a name always
+   * goes with the colour it names.
+   */
+  clusterNames(frame) {
+    if (this.colour.kind !== 'clusters' || !frame.clusters) return [];
+    if (this.namesOf === frame) return this.names;
+    const flat = cluster_name_places(frame.coords, frame.clusters);
+    const names = [];
+    for (let at = 0; at + 7 <= flat.length; at += 7) {
+      const members = Array.from(flat.subarray(at + 4, at + 7)).filter((i) => i >= 0);
+      const text = members.map((i) => displayToken(frame.words[i])).join(' · ');
+      names.push({ text, x: flat[at + 1], y: flat[at + 2], style: flat[at] % CATEGORIES, count: flat[at + 3] });
+    }
+    names.sort((a, b) => b.count - a.count);
+    this.names = names.map(({ text, x, y, style }) => ({ text, x, y, style }));
+    this.namesOf = frame;
+    return this.names;
   }
 
   /** The scene of `frame` with the marks on it; see MapScene in map-view.js. */
@@ -482,6 +517,7 @@ export class MapModel {
         preferred: [...chosen.slice(EMPHASISED), ...(matches ? [...matches].slice(0, PREFERRED) : [])],
         trails: this.host.trails([...new Set([selected, ...this.selection].filter((w) => w != null))]),
         caption: this.host.caption(),
+        clusterNames: this.clusterNames(frame),
       },
     };
   }
@@ -587,6 +623,7 @@ export class MapModel {
     }
     if (this.colour.kind !== 'none') state.set('colour', this.colour.kind === 'clusters' ? `clusters:${this.colour.k}` : this.colour.kind);
     if (this.search.query) state.set(this.search.regex ? 'regex' : 'find', this.search.query);
+    if (this.density.on) state.set('density', '1');
     if (this.selection.length) state.set('select', this.selection.join('\n'));
     if (this.answers.selected) state.set('word', this.answers.selected);
     const view = this.map.view();
@@ -609,6 +646,10 @@ export class MapModel {
       this.colour = { kind, k: Math.min(50, Math.max(2, Number(k) || 8)) };
     }
     this.panel.setColour(this.colour);
+    if (state.get('density') === '1') {
+      this.panel.setDensity(true);
+      this.density.setOn(true);
+    }
     const regex = state.has('regex');
     this.search = { query: state.get(regex ? 'regex' : 'find') ?? '', regex };
     this.panel.setFind(this.search.query, regex);

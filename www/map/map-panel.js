@@ -421,6 +421,16 @@ export class MapPanel {
   }
 
   /** `handler(on)` when the region tool is switched. */
+  /** `handler(on)` when the Density box is ticked or cleared. */
+  bindDensity(handler) {
+    $('map-density').addEventListener('change', () => handler($('map-density').checked));
+  }
+
+  /** Shows whether the density layer is on (a restored link). */
+  setDensity(on) {
+    $('map-density').checked = on;
+  }
+
   bindRegionTool(handler) {
     const button = $('map-region');
     button.addEventListener('click', () => {

@@ -25,6 +25,8 @@ const HIT_RADIUS = 8;
  */
 const LABELS_STILL_ABOVE = 50_000;
 const STILL_MS = 150;
+/** Cluster names are drawn until the view is zoomed in this far from the fitted one: then the words' own labels say more. */
+const CLUSTER_NAMES_ZOOM = 3;
 
 /**
  * What the map shows: the words of its points (point i is word i), their coordinates (flat
@@ -178,7 +180,7 @@ export class MapView {
     if (!scene) return;
     const range = this.camera.at(now);
     const started = performance.now();
-    const options = { ...scene.options, fixedRange: [range.x0, range.x1, range.y0, range.y1] };
+    const options = this.drawOptions(scene, range);
     const moving = this.camera.easing(now) || now - this.lastMove < STILL_MS;
     if (scene.words.length > LABELS_STILL_ABOVE && moving) {
       options.labelCount = 0;
@@ -209,8 +211,40 @@ export class MapView {
     if (!scene) return null;
     const { width, height } = this.canvas.getBoundingClientRect();
     const range = this.camera.at(performance.now());
-    const options = { ...scene.options, fixedRange: [range.x0, range.x1, range.y0, range.y1] };
+    const options = this.drawOptions(scene, range);
     return this.chart.map_svg(this.glide.at(performance.now()), scene.styles, options, Math.round(width), Math.round(height));
+  }
+
+  /** The chart's options for `scene` seen over `range`: cluster names only while zoomed out. */
+  drawOptions(scene, range) {
+    const options = { ...scene.options, fixedRange: [range.x0, range.x1, range.y0, range.y1] };
+    const home = this.camera.home;
+    if (options.clusterNames && home && (home.x1 - home.x0) / (range.x1 - range.x0) > CLUSTER_NAMES_ZOOM) delete options.clusterNames;
+    return options;
+  }
+
+  /**
+   * Draws the density layer `{values, columns, rows, range: [x0, x1, y0, y1]}` under the
+   * dots from now on (www/map/density.js), or none when null.
+   */
+  setDensity(layer) {
+    if (layer) {
+      const [x0, x1, y0, y1] = layer.range;
+      this.chart.set_density(layer.values, layer.columns, layer.rows, x0, x1, y0, y1);
+    } else {
+      this.chart.clear_density();
+    }
+    this.requestDraw();
+  }
+
+  /** The view the density layer is estimated for: the camera's range and the plotting area's size in CSS pixels. */
+  densityView() {
+    const range = this.camera.target;
+    if (!range || !this.scene) return null;
+    const [left, top, right, bottom] = this.chart.plot_frame();
+    // Not drawn yet: no plotting area to size the grid by.
+    if (!(right - left >= 2 && bottom - top >= 2)) return null;
+    return { range, width: right - left, height: bottom - top };
   }
 
   png() {

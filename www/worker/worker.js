@@ -578,6 +578,14 @@ const handlers = {
   tokenInfo({ token, maxLines }) {
     return { info: session.token_info(token, maxLines) };
   },
+  /**
+   * The density layer of the map's points on a grid (src/plot/density.rs): here, off the
+   * page's main thread; its values transferred, not copied.
+   */
+  density({ id, coords, columns, rows, range: [x0, x1, y0, y1], bandwidth }) {
+    const values = wasm.density_grid(coords, columns, rows, x0, x1, y0, y1, bandwidth);
+    post({ type: 'density', id, values }, [values.buffer]);
+  },
   /** A band of the vectors' matrix, for the Matrix card; its values transferred, not copied. */
   matrixBand({ id, firstRow, rows, firstCol, cols }) {
     const band = session.matrix_band(firstRow, rows, firstCol, cols);

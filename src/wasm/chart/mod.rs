@@ -18,6 +18,8 @@
 //! checked scene and label measuring; `paint` the raster and canvas painting of a scene;
 //! `loss` the loss chart (plotters).
 
+use std::rc::Rc;
+
 use js_sys::JsString;
 use plotters::prelude::*;
 use wasm_bindgen::JsCast;
@@ -25,6 +27,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use super::glyphs::Masks;
+use crate::plot::density::{DensityField, DensityGrid};
 use crate::plot::geometry::{DataRange, Px, Rect, nearest, truncate_label};
 use crate::plot::raster::Raster;
 use crate::plot::scene::{self, Paint, Palette};
@@ -115,6 +118,10 @@ pub struct Chart {
     range: DataRange,
     /// The points the last map labelled.
     labelled: Vec<u32>,
+    /// The boxes of the last map's labels, then of its cluster names (drawing pixels).
+    label_boxes: Vec<Rect>,
+    /// The cluster names the last map drew.
+    names: Vec<String>,
     /// Whether the last map left labels unmeasured (see `MEASURES_PER_DRAW`).
     labels_deferred: bool,
     /// The map's background, grid, axes and dots are drawn into this buffer, which then
@@ -122,6 +129,8 @@ pub struct Chart {
     raster: Raster,
     /// The map's texts as the raster lays them (see `glyphs`).
     masks: Masks,
+    /// The density layer drawn under the dots, when the page set one.
+    density: Option<Rc<DensityField>>,
 }
 
 #[wasm_bindgen]
@@ -154,9 +163,12 @@ impl Chart {
             area: Rect { left: 0.0, top: 0.0, right: 0.0, bottom: 0.0 },
             range: DataRange { x: (0.0, 1.0), y: (0.0, 1.0) },
             labelled: Vec::new(),
+            label_boxes: Vec::new(),
+            names: Vec::new(),
             labels_deferred: false,
             raster: Raster::new(),
             masks: Masks::new(),
+            density: None,
         };
         chart.resize();
         Ok(chart)
@@ -222,7 +234,8 @@ impl Chart {
     /// extra words such as neighbours added to the plot). `styles` gives each point's colour
     /// (255 plain, 254 dimmed, else a class of the palette's `classes`), or is empty for all
     /// plain. `options` is `{ xLabel, yLabel, labelCount, hovered, selected, neighbours,
-    /// arrows, highlighted, preferred, fixedRange }`, each optional:
+    /// arrows, highlighted, preferred, fixedRange, trails, caption, clusterNames }`, each
+    /// optional:
     ///
     /// - the first `labelCount` points are labelled in frequency order, skipping a label
     ///   that would overlap one already placed (a dimmed point gets none);
@@ -236,7 +249,14 @@ impl Chart {
     /// - `trails` (arrays of data coordinates `[x0, y0, x1, y1, …]`, oldest first) are drawn
     ///   as lines in the palette's trail colour, fading with age, under the other marks;
     /// - `caption` (a string or null) is written in the plotting area's top-left corner, over
-    ///   everything (the moment a replay shows, so a recorded video says it too).
+    ///   everything (the moment a replay shows, so a recorded video says it too);
+    /// - `clusterNames` (`{text, x, y, style}`, largest cluster first) are written centred on
+    ///   their data coordinates, bold, after a swatch of the `style`'s colour, before any
+    ///   word's label; a name over one before it is left out.
+    ///
+    /// The words labelled are as many as fit, the most frequent first (`plot::labels`), and
+    /// no label is drawn over another (`plot::geometry::place_labels`). A density layer set
+    /// by `set_density` is drawn under the dots.
     ///
     /// Fails on a coordinate count that is not twice the word count, a style count that is
     /// neither 0 nor the word count, a coordinate that is not finite, an index out of range
@@ -250,13 +270,16 @@ impl Chart {
         }
         let size = (f64::from(self.canvas.width()), f64::from(self.canvas.height()));
         let mut measure = Measure::new(&self.context, &mut self.widths, &self.labels, MEASURES_PER_DRAW);
-        let drawn = scene.draw(size, self.scale, &self.palette, &mut measure, Texts::Kept)?;
+        let density = self.density.as_ref();
+        let drawn = scene.draw(size, self.scale, &self.palette, &mut measure, Texts::Kept, density)?;
         self.labels_deferred = measure.deferred;
         self.points = drawn.points;
         self.points_scale = self.scale;
         self.area = drawn.area;
         self.range = drawn.range;
         self.labelled = drawn.labelled;
+        self.label_boxes = drawn.boxes;
+        self.names = drawn.names;
         self.paint(&drawn.shapes)
     }
 
@@ -286,13 +309,47 @@ impl Chart {
         let mut widths = [vec![f64::NAN; self.labels.len()], vec![f64::NAN; self.labels.len()]];
         let mut measure = Measure::new(&self.context, &mut widths, &self.labels, usize::MAX);
         let size = (f64::from(width), f64::from(height));
-        let drawn = scene.draw(size, 1.0, &self.palette, &mut measure, Texts::Copied)?;
+        let drawn =
+            scene.draw(size, 1.0, &self.palette, &mut measure, Texts::Copied, self.density.as_ref())?;
         let mut svg = format!(
             r#"<svg width="{width}" height="{height}" viewBox="0 0 {width} {height}" xmlns="http://www.w3.org/2000/svg">"#
         );
         crate::plot::svg::write_svg(&mut svg, &drawn.shapes);
         svg.push_str("</svg>\n");
         Ok(svg)
+    }
+
+    /// Shades where the points crowd under the dots of the next maps (and their SVG): the
+    /// density grid the worker estimated (`density_grid`), `columns × rows` values row by
+    /// row from the bottom, its nodes spanning `[x0, x1] × [y0, y1]` in data coordinates.
+    /// Its contour levels and lines are worked out here, once. Fails on a grid of the wrong
+    /// size or with values that are not finite.
+    #[allow(clippy::too_many_arguments)]
+    pub fn set_density(
+        &mut self,
+        values: Vec<f32>,
+        columns: usize,
+        rows: usize,
+        x0: f64,
+        x1: f64,
+        y0: f64,
+        y1: f64,
+    ) -> Result<(), JsError> {
+        let grid = DensityGrid::new(columns, rows, (x0, x1), (y0, y1), values)
+            .map_err(|e| JsError::new(&e.to_string()))?;
+        self.density = Some(Rc::new(DensityField::new(grid)));
+        Ok(())
+    }
+
+    /// Draws the next maps without the density layer.
+    pub fn clear_density(&mut self) {
+        self.density = None;
+    }
+
+    /// The density layer's contour levels (ascending), empty without one: what the page
+    /// shows as its legend and its tests read.
+    pub fn density_levels(&self) -> Vec<f32> {
+        self.density.as_ref().map_or_else(Vec::new, |field| field.levels.clone())
     }
 
     /// How many words the last map labelled (more as the person zooms in).
@@ -303,6 +360,19 @@ impl Chart {
     /// The indices of the points the last map labelled, most important first.
     pub fn labelled_points(&self) -> Vec<u32> {
         self.labelled.clone()
+    }
+
+    /// The boxes of the last map's labels (in the order of `labelled_points`), then of its
+    /// cluster names, as `[left, top, right, bottom, …]` in CSS pixels: no two overlap
+    /// unless the plotting area is full around a label that must be shown.
+    pub fn label_boxes(&self) -> Vec<f64> {
+        let s = self.points_scale;
+        self.label_boxes.iter().flat_map(|b| [b.left / s, b.top / s, b.right / s, b.bottom / s]).collect()
+    }
+
+    /// The cluster names the last map drew (it draws them when zoomed out, where they fit).
+    pub fn cluster_names_drawn(&self) -> Vec<String> {
+        self.names.clone()
     }
 
     /// Whether the last map left labels for the next draw, having measured its share:

@@ -22,13 +22,30 @@ pub(super) struct ScatterOptions {
     pub(super) fixed_range: Option<[f64; 4]>,
     pub(super) trails: Vec<Vec<f64>>,
     pub(super) caption: Option<String>,
+    pub(super) cluster_names: Vec<ClusterName>,
+}
+
+/// A cluster's name and where it goes, in data coordinates (see `Chart::draw_map`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ClusterName {
+    pub(super) text: String,
+    pub(super) x: f64,
+    pub(super) y: f64,
+    /// The colour of its swatch, as a point's style (plain when left out).
+    #[serde(default = "plain")]
+    pub(super) style: u8,
+}
+
+fn plain() -> u8 {
+    crate::plot::scene::PLAIN
 }
 
 impl ScatterOptions {
     /// The option names as JS spells them. serde-wasm-bindgen reads only the fields it knows
     /// (so `deny_unknown_fields` has no effect); `from_js` checks the names itself, so that a
     /// misspelt option fails instead of being ignored.
-    const NAMES: [&str; 12] = [
+    const NAMES: [&str; 13] = [
         "xLabel",
         "yLabel",
         "labelCount",
@@ -41,6 +58,7 @@ impl ScatterOptions {
         "fixedRange",
         "trails",
         "caption",
+        "clusterNames",
     ];
 
     /// Reads the options from JS (`undefined` or `null` means all defaults) and checks every
@@ -77,6 +95,9 @@ impl ScatterOptions {
             options.trails.iter().position(|t| t.len() % 2 != 0 || t.iter().any(|v| !v.is_finite()))
         {
             return Err(JsError::new(&format!("trail {bad} must be [x0, y0, x1, y1, …] of finite numbers")));
+        }
+        if let Some(bad) = options.cluster_names.iter().position(|n| !(n.x.is_finite() && n.y.is_finite())) {
+            return Err(JsError::new(&format!("cluster name {bad} must be at finite coordinates")));
         }
         if let Some([x0, x1, y0, y1]) = options.fixed_range {
             let valid = |lo: f64, hi: f64| lo.is_finite() && hi.is_finite() && lo < hi;

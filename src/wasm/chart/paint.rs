@@ -7,6 +7,7 @@ use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
+use crate::plot::density;
 use crate::plot::geometry::{Px, Rect};
 use crate::plot::scene::{Align, Baseline, Paint, Shape};
 use crate::wasm::glyphs::{self, TextContext};
@@ -60,6 +61,7 @@ impl Chart {
                     | Rects { .. }
                     | Text { .. }
                     | Label { .. }
+                    | Density { .. }
             )
         };
         let drawn = 1 + shapes[1..].iter().position(|shape| !rastered(shape)).unwrap_or(shapes.len() - 1);
@@ -81,6 +83,14 @@ impl Chart {
                 }
                 Shape::Ring { centre, radius, stroke, width } => {
                     self.raster.ring(*centre, *radius, *width, *stroke, &within)
+                }
+                Shape::Density { field, place, bands, line, width: line_width } => {
+                    let segments: Vec<(Px, Px)> = (field.contours.iter().flatten())
+                        .map(|[a, b]| (place.to_pixel(*a), place.to_pixel(*b)))
+                        .collect();
+                    let pixels = self.raster.rgba_mut();
+                    density::paint_field(pixels, width, field, *place, bands, &within);
+                    density::stroke_segments(pixels, width, &segments, *line_width, *line, &within);
                 }
                 Shape::Text { at, fill, .. } | Shape::Label { at, fill, .. } => {
                     let mask = key.as_ref().and_then(|key| self.masks.get(key));
@@ -239,7 +249,7 @@ impl Chart {
                 ctx.set_text_align("left");
                 ctx.set_text_baseline("middle");
             }
-            Shape::Background(_) | Shape::Dots { .. } => {
+            Shape::Background(_) | Shape::Dots { .. } | Shape::Density { .. } => {
                 return Err(JsError::new("the map's background and dots must come before its other marks"));
             }
             Shape::Label { .. } => unreachable!("`paint` paints labels"),

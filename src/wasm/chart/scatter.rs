@@ -1,6 +1,9 @@
 //! The map as a scene: its frame (where plotters would put it), the checked scatter, and
 //! the label widths measured with the canvas, placed by `geometry` and turned into shapes.
 
+use std::collections::HashSet;
+use std::rc::Rc;
+
 use js_sys::JsString;
 use plotters::coord::ranged1d::Ranged;
 use plotters::coord::types::RangedCoordf64;
@@ -8,21 +11,18 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::CanvasRenderingContext2d;
 
+use crate::plot::density::{DensityField, DensityGrid, GridPlacement};
 use crate::plot::geometry::{
     DataRange, LabelGeometry, LabelRequest, Px, Rect, Viewport, fit_range, label_order, place_labels,
 };
-use crate::plot::scene::{self, Emphasis, Frame, Palette, ScatterMarks, Shape};
+use crate::plot::labels::{CELL, PER_CELL, label_candidates};
+use crate::plot::scene::{self, Emphasis, Frame, NameMark, Palette, ScatterMarks, Shape};
 use crate::wasm::glyphs::TextContext;
 
 use super::options::{ScatterOptions, emphasis_of};
 use super::{
     DATA_MARGIN, MARGIN, X_LABEL_AREA, X_TICKS, Y_LABEL_AREA, Y_TICKS, font, js_error, px, tick_label,
 };
-
-/// The most labels one draw tries to place, besides those that must be shown: the most
-/// frequent of the points in view. A map has room for a thousand or two labels at most, and
-/// trying each of 250,000 points took the placement over 100 ms a redraw.
-const MAX_LABEL_TRIES: usize = 5_000;
 
 /// The map's frame on a drawing of `size` pixels showing `range`: the plotting area where
 /// plotters' `ChartBuilder` puts it with the loss chart's margin and label areas (so the two
@@ -67,6 +67,10 @@ pub(super) struct Scatter<'a> {
 pub(super) struct Drawn {
     pub(super) points: Vec<Px>,
     pub(super) labelled: Vec<u32>,
+    /// The boxes of the labels and then of the cluster names, in drawing pixels.
+    pub(super) boxes: Vec<Rect>,
+    /// The cluster names drawn.
+    pub(super) names: Vec<String>,
     pub(super) area: Rect,
     pub(super) range: DataRange,
     pub(super) shapes: Vec<Shape>,
@@ -117,6 +121,17 @@ impl<'a> Measure<'a> {
         }
         Ok(*cached)
     }
+
+    /// The width of a text that names no point (a cluster's name), measured each time: a
+    /// map has a few.
+    fn text(&mut self, text: &str, weight: u16, size: f64) -> f64 {
+        let wanted = font(weight, size);
+        if self.font.as_ref() != Some(&wanted) {
+            self.context.set_font(&wanted);
+            self.font = Some(wanted);
+        }
+        self.context.measure_text(text).map_or(0.0, |m| m.width())
+    }
 }
 
 /// Whether a drawing copies the labels' text into its shapes (the SVG writes them) or leaves
@@ -128,7 +143,40 @@ pub(super) enum Texts {
     Copied,
 }
 
+/// Where `grid`'s nodes fall on the drawing of `viewport`.
+fn grid_placement(grid: &DensityGrid, viewport: &Viewport) -> GridPlacement {
+    let origin = viewport.to_pixel(grid.x.0, grid.y.0);
+    let far = viewport.to_pixel(grid.x.1, grid.y.1);
+    let step = ((far.0 - origin.0) / (grid.columns - 1) as f64, (far.1 - origin.1) / (grid.rows - 1) as f64);
+    GridPlacement { origin, step }
+}
+
 impl<'a> Scatter<'a> {
+    /// The cluster names to draw, each as `(text, box)`: centred on its place inside the
+    /// plotting area, in the order given (the largest cluster first), a name that would
+    /// overlap one placed before left out.
+    fn place_names(
+        &self,
+        viewport: &Viewport,
+        area: &Rect,
+        s: f64,
+        measure: &mut Measure<'_>,
+    ) -> Vec<NameMark> {
+        let size = scene::CLUSTER_FONT * s;
+        let mut placed: Vec<NameMark> = Vec::new();
+        for name in &self.options.cluster_names {
+            let (x, y) = viewport.to_pixel(name.x, name.y);
+            let width = scene::NAME_SWATCH * s + measure.text(&name.text, 700, size);
+            let half = size * 0.65;
+            let rect =
+                Rect { left: x - width / 2.0, top: y - half, right: x + width / 2.0, bottom: y + half };
+            if rect.is_inside(area) && !placed.iter().any(|p| p.rect.overlaps(&rect)) {
+                placed.push(NameMark { text: name.text.clone(), rect, style: name.style });
+            }
+        }
+        placed
+    }
+
     pub(super) fn new(
         coords: &'a [f32],
         labels: &'a [JsString],
@@ -170,6 +218,7 @@ impl<'a> Scatter<'a> {
         palette: &Palette,
         measure: &mut Measure<'_>,
         texts_wanted: Texts,
+        density: Option<&Rc<DensityField>>,
     ) -> Result<Drawn, JsError> {
         let options = &self.options;
         let range = match options.fixed_range {
@@ -187,21 +236,23 @@ impl<'a> Scatter<'a> {
             .collect();
 
         let mut emphasis = emphasis_of(points.len(), options);
-        let order = label_order(self.labels.len(), options.label_count as usize, &options.first_labels());
-        let mut must_label = vec![false; points.len()];
-        options.must_label().into_iter().for_each(|i| must_label[i] = true);
-        let mut requests = Vec::with_capacity(order.len().min(MAX_LABEL_TRIES));
-        let mut tries = 0;
+        // The words asked for first (selected, found, analogy words…), then as many of the
+        // most frequent visible ones as a grid of cells offers (`plot::labels`): at 250,000
+        // points, offering every one would cost more than drawing them.
+        let first = options.first_labels();
+        let must_label: HashSet<usize> = options.must_label().into_iter().collect();
+        let first_set: HashSet<usize> = first.iter().copied().collect();
+        let cell = (CELL.0 * scene::LABEL_FONT * s, CELL.1 * scene::LABEL_FONT * s);
+        let dimmed = |i: usize| self.styles[i] == scene::DIMMED;
+        let frequent = label_candidates(&points, options.label_count as usize, &area, cell, PER_CELL, |i| {
+            first_set.contains(&i) || dimmed(i)
+        });
+        let order = label_order(self.labels.len(), &first, frequent);
+        let mut requests = Vec::with_capacity(order.len());
         for (point, _) in order {
-            let must = must_label[point];
-            if points[point].0.is_nan() || (!must && self.styles[point] == scene::DIMMED) {
+            let must = must_label.contains(&point);
+            if points[point].0.is_nan() || (!must && dimmed(point)) {
                 continue;
-            }
-            if !must {
-                if tries == MAX_LABEL_TRIES {
-                    continue;
-                }
-                tries += 1;
             }
             requests.push(LabelRequest { point, must });
         }
@@ -210,21 +261,26 @@ impl<'a> Scatter<'a> {
             gap: scene::LABEL_GAP * s,
             dot_radius: scene::EMPHASISED_DOT * s,
         };
+        let names = self.place_names(&viewport, &area, s, measure);
+        let reserved: Vec<Rect> = names.iter().map(|name| name.rect).collect();
         let width = |point: usize| {
-            measure.width(point, emphasis[point].font_weight(), scene::LABEL_FONT * s, must_label[point])
+            measure.width(
+                point,
+                emphasis[point].font_weight(),
+                scene::LABEL_FONT * s,
+                must_label.contains(&point),
+            )
         };
-        let boxes = place_labels(&points, &requests, width, &geometry, &area)?;
+        let boxes = place_labels(&points, &requests, width, &geometry, &area, &reserved)?;
         let placed: Vec<(usize, Rect)> =
             requests.iter().zip(boxes).filter_map(|(r, b)| Some((r.point, b?))).collect();
         for (point, _) in &placed {
             emphasis[*point] = emphasis[*point].max(Emphasis::Labelled);
         }
-        let mut texts = vec![String::new(); self.labels.len()];
-        if texts_wanted == Texts::Copied {
-            for &(point, _) in &placed {
-                texts[point] = String::from(&self.labels[point]);
-            }
-        }
+        let texts: Vec<String> = match texts_wanted {
+            Texts::Copied => placed.iter().map(|&(point, _)| String::from(&self.labels[point])).collect(),
+            Texts::Kept => vec![String::new(); placed.len()],
+        };
         let as_usize = |i: &u32| *i as usize;
         let neighbours: Vec<usize> = options.neighbours.iter().map(as_usize).collect();
         let arrows: Vec<[usize; 2]> =
@@ -246,9 +302,13 @@ impl<'a> Scatter<'a> {
             texts: &texts,
             styles: &self.styles,
             palette,
+            density: density.map(|field| (Rc::clone(field), grid_placement(&field.grid, &viewport))),
+            names: &names,
         };
         let shapes = scene::scatter_shapes(&marks, s);
         let labelled = placed.iter().map(|&(point, _)| point as u32).collect();
-        Ok(Drawn { points, labelled, area, range, shapes })
+        let boxes = placed.iter().map(|&(_, b)| b).chain(names.iter().map(|name| name.rect)).collect();
+        let names = names.into_iter().map(|name| name.text).collect();
+        Ok(Drawn { points, labelled, boxes, names, area, range, shapes })
     }
 }
