@@ -20,6 +20,7 @@
 
 mod graph;
 mod knn;
+mod nndescent;
 mod quadtree;
 mod tsne;
 mod umap;
