@@ -58,8 +58,9 @@ impl LayoutProgress {
     }
 }
 
-/// A 2-D layout that is advanced in steps: what a worker holds while a map settles.
-pub trait Layout {
+/// A 2-D layout that is advanced in steps: what a worker holds while a map settles. `Send`,
+/// so a worker can step it on a pool of threads (t-SNE splits its iterations among them).
+pub trait Layout: Send {
     /// Runs at most `max_iterations` more iterations (none once done) and says where it stands.
     fn step(&mut self, max_iterations: usize) -> LayoutProgress;
     /// Does about `max_points` points' worth of work (an iteration moves every point once),
