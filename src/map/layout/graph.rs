@@ -18,14 +18,14 @@ use super::nndescent::{EXACT_MAX_WORDS, NnDescent};
 /// The search for each word's neighbours: exact up to [`EXACT_MAX_WORDS`] words, else
 /// NN-descent's.
 enum Search {
-    Exact(KnnBuilder),
+    Exact(Box<KnnBuilder>),
     Approximate(Box<NnDescent>),
 }
 
 impl Search {
     fn new(n: usize, dim: usize, k: usize) -> Search {
         if n <= EXACT_MAX_WORDS {
-            Search::Exact(KnnBuilder::new(n, dim, k))
+            Search::Exact(Box::new(KnnBuilder::new(n, dim, k)))
         } else {
             Search::Approximate(Box::new(NnDescent::new(n, dim, k)))
         }

@@ -589,7 +589,7 @@ mod tests {
 
     #[test]
     fn identical_vectors_and_tiny_sets_give_full_rows() {
-        let unit = vec![0.6f32, 0.8].repeat(200);
+        let unit = [0.6f32, 0.8].repeat(200);
         let knn = build(&unit, 2, 30, 1000);
         for i in 0..200 {
             assert!(knn.distances(i).iter().all(|&d| d.abs() < 1e-6));
