@@ -44,6 +44,10 @@ const MIN_LEAF: usize = 24;
 const SEED: u64 = 0x6e6e_6465_7363;
 /// Work units (see [`super::knn::KnnBuilder::step`]) of offering one pair to two words.
 const OFFER_WORK: u64 = 32;
+/// Work units, per neighbour, of drawing a word's candidates and of marking them old
+/// (measured natively at 50,000 words: slices of 500,000 units took 51 and 15 ms at 4 and 1).
+const CANDIDATE_WORK: u64 = 40;
+const MARK_WORK: u64 = 15;
 
 impl Knn {
     /// The `k` nearest neighbours of each of the `unit.len() / dim` unit vectors by cosine
@@ -419,7 +423,7 @@ impl NnDescent {
                         list.push(row, j, priority);
                         list.push(j as usize, row as u32, priority);
                     }
-                    work += 4 * k as u64;
+                    work += CANDIDATE_WORK * k as u64;
                     self.stage =
                         if row + 1 < n { Stage::Candidates { row: row + 1 } } else { Stage::Mark { row: 0 } };
                 }
@@ -429,7 +433,7 @@ impl NnDescent {
                             self.heaps.fresh[e] = false;
                         }
                     }
-                    work += k as u64;
+                    work += MARK_WORK * k as u64;
                     self.stage =
                         if row + 1 < n { Stage::Mark { row: row + 1 } } else { Stage::Join { row: 0 } };
                 }
