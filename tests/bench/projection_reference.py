@@ -48,11 +48,13 @@ K = 10
 SAMPLE = 10_000
 
 
-def top_k(distances_of, rows, k):
-    """The k nearest of each of `rows` (itself left out), in blocks of rows to bound memory."""
+def top_k(distances_of, rows, n, k):
+    """The k nearest of each of `rows` among all `n` (itself left out), in blocks of rows to
+    bound memory: about 50 million distances a block (400 MB of float64 for the map's)."""
     out = np.empty((len(rows), k), dtype=np.int64)
-    for start in range(0, len(rows), 1024):
-        block = rows[start : start + 1024]
+    step = max(64, min(1024, 50_000_000 // n))
+    for start in range(0, len(rows), step):
+        block = rows[start : start + step]
         d = distances_of(block)
         d[np.arange(len(block)), block] = np.inf
         out[start : start + len(block)] = np.argpartition(d, k, axis=1)[:, :k]
@@ -61,13 +63,13 @@ def top_k(distances_of, rows, k):
 
 def cosine_neighbours(x, rows, k):
     unit = x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-30)
-    return top_k(lambda block: 1.0 - unit[block] @ unit.T, rows, k)
+    return top_k(lambda block: 1.0 - unit[block] @ unit.T, rows, len(x), k)
 
 
 def map_neighbours(y, rows, k):
     y = y.astype(np.float64)
     sq = (y * y).sum(axis=1)
-    return top_k(lambda block: sq[block, None] + sq[None, :] - 2.0 * y[block] @ y.T, rows, k)
+    return top_k(lambda block: sq[block, None] + sq[None, :] - 2.0 * y[block] @ y.T, rows, len(y), k)
 
 
 def preservation(truth, rows, coords):
