@@ -169,6 +169,7 @@ const FIGURES = [
   ['medianFrameMs', 'median frame post, ms'],
   ['framesWithWords', 'frames carrying their words'],
   ['frames', 'frames'],
+  ['firstFrameMs', 'time to the first frame, ms'],
   ['totalMs', 'time to the finished map, ms'],
 ];
 
