@@ -6,6 +6,9 @@
 // budget (LAYOUT_SLICE_MS) and the longest first slice of a phase, and the longest frame post;
 // frames with rising iterations; and whether the 20,000-word maps fit in memory.
 //
+// Then the same for 50,000 generated words, every iteration (over 20,000 words the neighbours
+// are NN-descent's).
+//
 // Usage: node scripts/bench-layout.mjs [--baseline DIR] [--rounds N]   (needs www/pkg and
 // www/pkg-threads built, and data/kjv.txt)
 // --baseline DIR runs everything again with the worker of DIR, a copy of www/ from another
@@ -127,25 +130,31 @@ async function suite(page, workerUrl) {
     out.tooFew = await ask({ type: 'project', mapSpec: { nWords: 50, extraWords: [], method: 'tsne', layout: { perplexity: 30 } } }).then(() => 'no error', (e) => e.message);
     out.tooFewMs = Math.round(performance.now() - t1);
 
-    // 20,000 generated words of dim 100 as a word2vec text file.
-    const lines = ['20000 100'];
-    let s = 7;
-    const rnd = () => { s = (s * 1103515245 + 12345) % 2147483648; return s / 2147483648 - 0.5; };
-    for (let i = 0; i < 20000; i++) {
-      const v = Array.from({ length: 100 }, (_, t) => (rnd() + (t === i % 97 ? 2 : 0)).toFixed(4));
-      lines.push(`w${i} ${v.join(' ')}`);
-    }
-    const file = new File([`${lines.join('\n')}\n`], 'big.txt');
-    await ask({ type: 'openFiles', files: [file] });
+    // Generated words of dim 100 as a word2vec text file: 97 clusters, word i in cluster i % 97.
+    const generated = (n) => {
+      const lines = [`${n} 100`];
+      let s = 7;
+      const rnd = () => { s = (s * 1103515245 + 12345) % 2147483648; return s / 2147483648 - 0.5; };
+      for (let i = 0; i < n; i++) {
+        const v = Array.from({ length: 100 }, (_, t) => (rnd() + (t === i % 97 ? 2 : 0)).toFixed(4));
+        lines.push(`w${i} ${v.join(' ')}`);
+      }
+      return new File([`${lines.join('\n')}\n`], 'big.txt');
+    };
+    await ask({ type: 'openFiles', files: [generated(20000)] });
     out.tsne20000 = await measure('tsne', 20000, 'w0', { iterations: 300 });
     out.umap20000 = await measure('umap', 20000, 'w0');
+    // 50,000 words: the approximate neighbours (NN-descent) and every iteration.
+    await ask({ type: 'openFiles', files: [generated(50000)] });
+    out.tsne50000 = await measure('tsne', 50000, 'w0');
+    out.umap50000 = await measure('umap', 50000, 'w0');
     out.heapMb = memory();
     worker.terminate();
     return out;
   }, { params: DEFAULTS, workerUrl, budgetMs: SLICE_BUDGET_MS });
 }
 
-const CASES = ['tsne5000', 'umap5000', 'tsne20000', 'umap20000'];
+const CASES = ['tsne5000', 'umap5000', 'tsne20000', 'umap20000', 'tsne50000', 'umap50000'];
 const FIGURES = [
   ['worstWaitMs', 'worst wait of a query, ms'],
   ['p95WaitMs', '95th percentile wait, ms'],
@@ -160,6 +169,7 @@ const FIGURES = [
   ['medianFrameMs', 'median frame post, ms'],
   ['framesWithWords', 'frames carrying their words'],
   ['frames', 'frames'],
+  ['firstFrameMs', 'time to the first frame, ms'],
   ['totalMs', 'time to the finished map, ms'],
 ];
 

@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
-# Maps of word vectors trained on the King James Bible: embedscope's PCA, t-SNE and UMAP
-# (native, one thread) beside openTSNE and umap-learn (one thread), 10-nearest-neighbour
-# preservation and wall time for each, at 5,000 words (vectors with the default parameters)
-# and 20,000 words (min_count 1, so the vocabulary holds that many). Prints figures; asserts
-# nothing, since timings depend on the machine. Run alone or as a section of scripts/bench.sh.
+# Maps of word vectors: embedscope's PCA, t-SNE and UMAP (native) beside openTSNE and
+# umap-learn, 10-nearest-neighbour preservation and wall time for each: vectors trained on the
+# King James Bible at 5,000 words (default parameters) and 20,000 words (min_count 1, so the
+# vocabulary holds that many), both sides on one thread; then generated vectors of known
+# structure (tests/bench/clustered_vectors.py) at 50,000 words, both sides as they run out of
+# the box (openTSNE n_jobs=1, umap-learn on every core, embedscope's t-SNE iterations on every
+# core through rayon), and at 250,000 words, embedscope's maps only (openTSNE took over 7
+# minutes at 50,000 words on this machine). Prints figures; asserts nothing, since timings
+# depend on the machine. Run alone or as a section of scripts/bench.sh.
+# REFERENCE_PYTHON names a Python with openTSNE, umap-learn and gensim (default the project's
+# .tools/venv); SKIP_LARGE=1 leaves out the 50,000 and 250,000-word sections.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
-python=.tools/venv/bin/python
+python=${REFERENCE_PYTHON:-.tools/venv/bin/python}
 if ! "$python" -c 'import openTSNE, umap' 2>/dev/null; then
     section "Setup: openTSNE and umap-learn (reference implementations, not dependencies of the app)"
     "$python" -m pip install --quiet openTSNE umap-learn
@@ -32,15 +38,17 @@ project() {
     echo "$name=$work/$name-$words.csv:$(grep -o 'in [0-9.]* s; wrote' <<<"$log" | cut -d' ' -f2)"
 }
 
-# Runs our three maps of the first WORDS words of VECTORS and the references beside them.
+# Runs our three maps of the first WORDS words of VECTORS and the references beside them;
+# OPTIONS go to the reference script (--threads, --no-reference).
 compare() {
     local vectors=$1 words=$2
+    shift 2
     local maps=(
         "$(project pca "$vectors" "$words")"
         "$(project tsne "$vectors" "$words" --seed "$seed")"
         "$(project umap "$vectors" "$words" --seed "$seed")"
     )
-    "$python" tests/bench/projection_reference.py "$vectors" "$words" "$seed" "${maps[@]}"
+    "$python" tests/bench/projection_reference.py "$@" "$vectors" "$words" "$seed" "${maps[@]}"
 }
 
 section "Maps of 5,000 words: vectors of $corpus (whitespace tokenizer, default parameters)"
@@ -48,9 +56,17 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
 # One thread: the same seed gives the same vectors, so the maps' figures compare run to run.
 ./target/release/embedscope train "$corpus" --tokenizer whitespace --seed "$seed" --threads 1 --out "$work/kjv.bin" --quiet 2>&1 \
     | grep -E '^trained'
-compare "$work/kjv.bin" 5000
+RAYON_NUM_THREADS=1 compare "$work/kjv.bin" 5000
 
 section "Maps of 20,000 words: vectors of $corpus with --min-count 1"
 ./target/release/embedscope train "$corpus" --tokenizer whitespace --min-count 1 --seed "$seed" --threads 1 \
     --out "$work/kjv-all.bin" --quiet 2>&1 | grep -E 'vocabulary|^trained' | sed 's/ (cut.*//'
-compare "$work/kjv-all.bin" 20000
+RAYON_NUM_THREADS=1 compare "$work/kjv-all.bin" 20000
+
+[[ ${SKIP_LARGE:-0} == 1 ]] && exit 0
+section "Maps of 50,000 words: generated vectors (500 clusters on 4-dimensional patches, 100 dims)"
+"$python" tests/bench/clustered_vectors.py "$work/clustered.bin" 250000 "$seed"
+compare "$work/clustered.bin" 50000 --threads default
+
+section "Maps of 250,000 words: the same vectors, embedscope only"
+compare "$work/clustered.bin" 250000 --no-reference

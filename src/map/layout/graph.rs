@@ -13,6 +13,46 @@
 
 use super::Knn;
 use super::knn::KnnBuilder;
+use super::nndescent::{EXACT_MAX_WORDS, NnDescent};
+
+/// The search for each word's neighbours: exact up to [`EXACT_MAX_WORDS`] words, else
+/// NN-descent's.
+enum Search {
+    Exact(Box<KnnBuilder>),
+    Approximate(Box<NnDescent>),
+}
+
+impl Search {
+    fn new(n: usize, dim: usize, k: usize) -> Search {
+        if n <= EXACT_MAX_WORDS {
+            Search::Exact(Box::new(KnnBuilder::new(n, dim, k)))
+        } else {
+            Search::Approximate(Box::new(NnDescent::new(n, dim, k)))
+        }
+    }
+
+    fn step(&mut self, unit: &[f32], max_work: u64) -> bool {
+        match self {
+            Search::Exact(builder) => builder.step(unit, max_work),
+            Search::Approximate(search) => search.step(unit, max_work),
+        }
+    }
+
+    /// 0 and 1 the exact graph's products and sorting; 10 on NN-descent's stages.
+    fn stage(&self) -> u64 {
+        match self {
+            Search::Exact(builder) => u64::from(builder.sorting()),
+            Search::Approximate(search) => 10 + search.stage(),
+        }
+    }
+
+    fn finish(self) -> Knn {
+        match self {
+            Search::Exact(builder) => builder.finish(),
+            Search::Approximate(search) => search.finish(),
+        }
+    }
+}
 
 /// A layout's rule for the weights of a word's neighbours and for an edge found both ways.
 pub(super) trait RowWeights {
@@ -41,7 +81,7 @@ pub(super) struct Sparse {
 const ENTRY_WORK: u64 = 150;
 
 enum Stage {
-    Neighbours(KnnBuilder),
+    Neighbours(Search),
     Weights {
         knn: Knn,
         weights: Vec<f32>,
@@ -72,7 +112,7 @@ pub(super) struct GraphBuilder<W> {
 impl<W: RowWeights> GraphBuilder<W> {
     /// **Unchecked precondition:** `dim > 0`, `k < n ≤ u32::MAX`.
     pub fn new(rule: W, n: usize, dim: usize, k: usize) -> GraphBuilder<W> {
-        GraphBuilder { rule, n, dim, k, stage: Stage::Neighbours(KnnBuilder::new(n, dim, k)) }
+        GraphBuilder { rule, n, dim, k, stage: Stage::Neighbours(Search::new(n, dim, k)) }
     }
 
     /// Whether it is still finding the neighbours (else weighing the graph's edges).
@@ -80,11 +120,12 @@ impl<W: RowWeights> GraphBuilder<W> {
         matches!(self.stage, Stage::Neighbours(_))
     }
 
-    /// Which stage it is in: 0 the products of the k-NN graph, 1 sorting its rows, 2 the
-    /// rows' weights, 3 the symmetric rows, 4 done. A unit's cost differs between them.
+    /// Which stage it is in: 0 the products of the k-NN graph, 1 sorting its rows (10 and
+    /// more: NN-descent's stages), 2 the rows' weights, 3 the symmetric rows, 4 done. A
+    /// unit's cost differs between them.
     pub fn stage(&self) -> u64 {
         match &self.stage {
-            Stage::Neighbours(builder) => u64::from(builder.sorting()),
+            Stage::Neighbours(search) => search.stage(),
             Stage::Weights { .. } => 2,
             Stage::Symmetric { .. } => 3,
             Stage::Done(_) => 4,

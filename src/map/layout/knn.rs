@@ -8,7 +8,8 @@
 //! candidates away before its heap is read. Measured natively (x86-64, one thread, d = 100,
 //! vectors of the King James Bible): UMAP's graph of 14 neighbours in 0.15 s for 5,000 words
 //! and 1.5 s for 20,000; t-SNE's 90 neighbours with its affinities in 0.45 s and 3.6 s. Exact
-//! search stays affordable to 20,000 words, so there is no approximate search (NN-descent).
+//! search stays affordable to 20,000 words; larger maps take NN-descent's approximate graph
+//! ([`super::nndescent`]).
 //!
 //! **Architecture Invariant:** a row's neighbours are the `k` smallest `(distance, index)`
 //! pairs in lexicographic order, sorted ascending, the row itself excluded; ties go to the
@@ -66,6 +67,13 @@ impl Knn {
         let mut knn = heaps.into_knn();
         knn.distances.iter_mut().for_each(|d| *d = d.sqrt());
         knn
+    }
+
+    /// The graph of rows sorted as [`Knn::cosine`]'s are (`k` per point, ascending by
+    /// distance), e.g. by NN-descent.
+    pub(super) fn from_sorted(n: usize, k: usize, indices: Vec<u32>, distances: Vec<f32>) -> Knn {
+        debug_assert!(indices.len() == n * k && distances.len() == n * k);
+        Knn { n, k, indices, distances }
     }
 
     /// The number of points.

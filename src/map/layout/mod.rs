@@ -2,8 +2,8 @@
 //!
 //! PCA shows the main directions of the space but loses neighbourhoods; these layouts keep
 //! them. Both are objects shaped like openTSNE's and umap-js's `initializeFit`/`step`: built
-//! from the vectors (the affinities are computed once, from an exact cosine k-NN graph,
-//! [`Knn`]), then advanced a slice at a time with [`Layout::step`], so a worker can run them
+//! from the vectors (the affinities are computed once, from a cosine k-NN graph, [`Knn`]:
+//! exact up to 20,000 words, NN-descent's beyond, see `nndescent.rs`), then advanced a slice at a time with [`Layout::step`], so a worker can run them
 //! in slices of ~50 ms and draw [`Layout::coords`] in between. A **warm start** builds one
 //! from new vectors and the previous layout's coordinates, so a map drawn while the vectors
 //! train continues from where it was instead of starting over.
@@ -14,12 +14,14 @@
 //! deterministically in a single-threaded wasm32 build, so both layouts are written here.
 //!
 //! **Architecture Invariant:** a layout depends only on the vectors, the word count, the
-//! parameters, the seed and the initial coordinates, never on how its steps are sliced; one
+//! parameters, the seed and the initial coordinates, never on how its steps are sliced nor on
+//! the threads rayon gives t-SNE's iterations (each point's sums are its own); one
 //! generator (Xoshiro256++, as the trainer) supplies all randomness, so native and wasm32
 //! builds draw the same numbers.
 
 mod graph;
 mod knn;
+mod nndescent;
 mod quadtree;
 mod tsne;
 mod umap;
@@ -57,8 +59,9 @@ impl LayoutProgress {
     }
 }
 
-/// A 2-D layout that is advanced in steps: what a worker holds while a map settles.
-pub trait Layout {
+/// A 2-D layout that is advanced in steps: what a worker holds while a map settles. `Send`,
+/// so a worker can step it on a pool of threads (t-SNE splits its iterations among them).
+pub trait Layout: Send {
     /// Runs at most `max_iterations` more iterations (none once done) and says where it stands.
     fn step(&mut self, max_iterations: usize) -> LayoutProgress;
     /// Does about `max_points` points' worth of work (an iteration moves every point once),

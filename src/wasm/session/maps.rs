@@ -243,12 +243,15 @@ impl Session {
                 }
             }
             LayoutState::Running(mut layout) => {
+                let pool = &self.pool;
                 run.last_slice = pacer.run(budget, 0, &mut clock, |points| {
                     // At most an iteration a piece: a point's cost changes from one to the next
                     // as the map spreads (UMAP's first epochs sample few edges), so it is
                     // measured again at least that often.
                     let points = points.clamp(1.0, n_words.max(1) as f64);
-                    let done = layout.step_points(points as usize).is_done();
+                    // On the training threads where the page has them (t-SNE's iterations
+                    // split among them, to the same map); between training slices they idle.
+                    let done = pool.install(|| layout.step_points(points as usize)).is_done();
                     Piece { units: points, stage: 0, finished: done }
                 });
                 LayoutState::Running(layout)

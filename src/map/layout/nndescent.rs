@@ -1,0 +1,609 @@
+//! Approximate k nearest neighbours by cosine, for maps of more words than exact search
+//! affords: NN-descent (Dong, Charikar & Li 2011, "Efficient k-nearest neighbor graph
+//! construction for generic similarity measures") started from a forest of random-projection
+//! trees, as PyNNDescent (the search behind umap-learn) does.
+//!
+//! - **Trees**: each splits the words by a random hyperplane through the origin, normal to
+//!   the difference of two of them (an angular split), until a leaf holds at most
+//!   `max(k, 24)` words; every pair in a leaf is offered to both words' neighbours.
+//! - **Descent**: a neighbour of a neighbour is likely a neighbour. Each round, every word's
+//!   candidates are up to [`MAX_CANDIDATES`] of its neighbours and of the words that hold it
+//!   as a neighbour, drawn at random, split into those new since the last round and the old
+//!   ones; every pair of candidates of a word with at least one new is offered to both ends.
+//!   The rounds stop when a round changes fewer than `DELTA · n · k` neighbours.
+//!
+//! Why not a crate: HNSW crates (`hnsw_rs`, `instant-distance`) build with rayon and answer
+//! queries, not the graph of every word; their graphs depend on the threads' interleaving.
+//! The descent here runs on one thread in a fixed order with one seeded generator, so a set of
+//! vectors gives one graph on every build, native and wasm32, however its work is sliced.
+//!
+//! Exact search ([`super::knn::KnnBuilder`]) takes `n² d / 2` multiply-adds, 20 s natively
+//! at 50,000 words; the descent about `1.5 n c² d` a round for `c` candidates, and a few
+//! rounds. The rows are sorted by `(distance, index)` as the exact graph's are; which
+//! neighbours they hold may differ from it (the recall is measured in the tests and by
+//! `examples/knn_recall.rs`).
+
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
+
+use super::Knn;
+use crate::linalg;
+
+/// Maps of up to this many words take exact neighbours; larger ones NN-descent's.
+pub const EXACT_MAX_WORDS: usize = 20_000;
+
+/// The candidates of a word in a round, new and old each. PyNNDescent takes `min(60, k)`;
+/// 24 bounds a round to about 860 pairs a word (60 would be 5,400 for t-SNE's 90
+/// neighbours), and kept the recall at 0.994 for 90 neighbours of KJV vectors.
+const MAX_CANDIDATES: usize = 24;
+/// A round that changes fewer than this share of the `n k` neighbours is the last
+/// (PyNNDescent's 0.001 ran one round more for the same recall on KJV vectors).
+const DELTA: f64 = 0.004;
+/// Rounds at most.
+const MAX_ROUNDS: usize = 12;
+/// The smallest leaf a tree splits no further.
+const MIN_LEAF: usize = 24;
+/// The seed of the trees and of the draws: the graph depends on the vectors and `k` only.
+const SEED: u64 = 0x6e6e_6465_7363;
+/// Work units (see [`super::knn::KnnBuilder::step`]) of offering one pair to two words.
+const OFFER_WORK: u64 = 32;
+/// Work units, per neighbour, of drawing a word's candidates and of marking them old
+/// (measured natively at 50,000 words: slices of 500,000 units took 51 and 15 ms at 4 and 1).
+const CANDIDATE_WORK: u64 = 40;
+const MARK_WORK: u64 = 15;
+
+impl Knn {
+    /// The `k` nearest neighbours of each of the `unit.len() / dim` unit vectors by cosine
+    /// distance, approximately: NN-descent's graph, as maps of over [`EXACT_MAX_WORDS`] words
+    /// use. Rows are sorted as [`Knn::cosine`]'s.
+    ///
+    /// **Unchecked precondition:** as [`Knn::cosine`]'s.
+    pub fn cosine_approximate(unit: &[f32], dim: usize, k: usize) -> Knn {
+        let mut search = NnDescent::new(unit.len() / dim, dim, k);
+        while !search.step(unit, u64::MAX) {}
+        search.finish()
+    }
+}
+
+/// Each word's `k` best neighbours found so far, as a bounded max-heap (worst on top), with a
+/// flag for those new since the word's candidates were last drawn.
+struct Heaps {
+    k: usize,
+    len: Vec<u32>,
+    indices: Vec<u32>,
+    distances: Vec<f32>,
+    fresh: Vec<bool>,
+    /// Each row's worst distance kept (infinity until its heap is full), side by side: most
+    /// offers are turned away without reading the heaps (a cache miss each at 50,000 words).
+    worst: Vec<f32>,
+}
+
+/// Whether `a` ranks after `b`: farther, or as far with a higher index.
+#[inline]
+fn worse(a: (f32, u32), b: (f32, u32)) -> bool {
+    a.0 > b.0 || (a.0 == b.0 && a.1 > b.1)
+}
+
+impl Heaps {
+    fn new(n: usize, k: usize) -> Heaps {
+        Heaps {
+            k,
+            len: vec![0; n],
+            indices: vec![0; n * k],
+            distances: vec![0.0; n * k],
+            fresh: vec![false; n * k],
+            worst: vec![f32::INFINITY; n],
+        }
+    }
+
+    /// Offers `index` at `distance` to `row`, as a new neighbour; true when it entered.
+    #[inline]
+    fn offer(&mut self, row: usize, index: u32, distance: f32) -> bool {
+        // Ties are decided by index in `insert`.
+        distance <= self.worst[row] && self.insert(row, index, distance)
+    }
+
+    #[inline(never)]
+    fn insert(&mut self, row: usize, index: u32, distance: f32) -> bool {
+        let k = self.k;
+        let len = self.len[row] as usize;
+        let base = row * k;
+        if len == k && !worse((self.distances[base], self.indices[base]), (distance, index)) {
+            return false;
+        }
+        if self.indices[base..base + len].contains(&index) {
+            return false;
+        }
+        let (d, ix, fresh) = (
+            &mut self.distances[base..base + k],
+            &mut self.indices[base..base + k],
+            &mut self.fresh[base..base + k],
+        );
+        let candidate = (distance, index);
+        if len < k {
+            let mut at = len;
+            self.len[row] += 1;
+            while at > 0 {
+                let parent = (at - 1) / 2;
+                if !worse(candidate, (d[parent], ix[parent])) {
+                    break;
+                }
+                d[at] = d[parent];
+                ix[at] = ix[parent];
+                fresh[at] = fresh[parent];
+                at = parent;
+            }
+            d[at] = distance;
+            ix[at] = index;
+            fresh[at] = true;
+            if len + 1 == k {
+                self.worst[row] = d[0];
+            }
+            return true;
+        }
+        let mut at = 0;
+        loop {
+            let left = 2 * at + 1;
+            if left >= k {
+                break;
+            }
+            let right = left + 1;
+            let child =
+                if right < k && worse((d[right], ix[right]), (d[left], ix[left])) { right } else { left };
+            if !worse((d[child], ix[child]), candidate) {
+                break;
+            }
+            d[at] = d[child];
+            ix[at] = ix[child];
+            fresh[at] = fresh[child];
+            at = child;
+        }
+        d[at] = distance;
+        ix[at] = index;
+        fresh[at] = true;
+        self.worst[row] = d[0];
+        true
+    }
+}
+
+/// Each word's candidates of a round: up to [`MAX_CANDIDATES`] words with the smallest
+/// random priorities drawn for them (a max-heap on the priority).
+struct Candidates {
+    len: Vec<u8>,
+    indices: Vec<u32>,
+    priorities: Vec<f32>,
+}
+
+impl Candidates {
+    fn new(n: usize) -> Candidates {
+        Candidates {
+            len: vec![0; n],
+            indices: vec![0; n * MAX_CANDIDATES],
+            priorities: vec![0.0; n * MAX_CANDIDATES],
+        }
+    }
+
+    fn of(&self, row: usize) -> &[u32] {
+        &self.indices[row * MAX_CANDIDATES..][..usize::from(self.len[row])]
+    }
+
+    fn push(&mut self, row: usize, index: u32, priority: f32) {
+        let len = usize::from(self.len[row]);
+        let base = row * MAX_CANDIDATES;
+        let (p, ix) = (
+            &mut self.priorities[base..base + MAX_CANDIDATES],
+            &mut self.indices[base..base + MAX_CANDIDATES],
+        );
+        if len == MAX_CANDIDATES && priority >= p[0] {
+            return;
+        }
+        if ix[..len].contains(&index) {
+            return;
+        }
+        if len < MAX_CANDIDATES {
+            let mut at = len;
+            self.len[row] += 1;
+            while at > 0 {
+                let parent = (at - 1) / 2;
+                if priority <= p[parent] {
+                    break;
+                }
+                p[at] = p[parent];
+                ix[at] = ix[parent];
+                at = parent;
+            }
+            p[at] = priority;
+            ix[at] = index;
+            return;
+        }
+        let mut at = 0;
+        loop {
+            let left = 2 * at + 1;
+            if left >= MAX_CANDIDATES {
+                break;
+            }
+            let right = left + 1;
+            let child = if right < MAX_CANDIDATES && p[right] > p[left] { right } else { left };
+            if p[child] <= priority {
+                break;
+            }
+            p[at] = p[child];
+            ix[at] = ix[child];
+            at = child;
+        }
+        p[at] = priority;
+        ix[at] = index;
+    }
+}
+
+/// Where the search stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    /// Splitting the words of tree `tree` (the nodes left on the stack).
+    Trees {
+        tree: usize,
+    },
+    /// Words with fewer than `k` neighbours after the trees get others, from `row` on.
+    Fill {
+        row: usize,
+    },
+    /// Drawing the round's candidates, from `row` on.
+    Candidates {
+        row: usize,
+    },
+    /// Marking the drawn new neighbours old, from `row` on.
+    Mark {
+        row: usize,
+    },
+    /// Joining each word's candidates, from `row` on.
+    Join {
+        row: usize,
+    },
+    /// Sorting each word's neighbours, from `row` on.
+    Sort {
+        row: usize,
+    },
+    Done,
+}
+
+/// The approximate k-NN graph of `n` unit vectors built a slice at a time, as
+/// [`super::knn::KnnBuilder`] builds the exact one: the same graph however the work is sliced.
+pub struct NnDescent {
+    n: usize,
+    dim: usize,
+    k: usize,
+    trees: usize,
+    leaf: usize,
+    heaps: Heaps,
+    rng: Xoshiro256PlusPlus,
+    stage: Stage,
+    /// A tree's words, each node a range of them, and the ranges left to split.
+    order: Vec<u32>,
+    stack: Vec<(usize, usize)>,
+    normal: Vec<f32>,
+    sides: Vec<u32>,
+    new: Candidates,
+    old: Candidates,
+    round: usize,
+    /// Neighbours changed in the round under way.
+    changes: u64,
+}
+
+impl NnDescent {
+    /// Starts the graph of `k` nearest neighbours of `n` unit vectors of `dim` numbers.
+    ///
+    /// **Unchecked precondition:** `dim > 0`, `n ≤ u32::MAX`, `k < n`.
+    pub fn new(n: usize, dim: usize, k: usize) -> NnDescent {
+        debug_assert!(dim > 0 && k < n.max(1));
+        // PyNNDescent's forest: 5 + n^¼ / 2 trees. Fewer for t-SNE's larger leaves took twice
+        // as long in all: more rounds of descent (28,959 KJV words, 90 neighbours).
+        let leaf = k.max(MIN_LEAF);
+        let trees = (5 + ((n as f64).powf(0.25) / 2.0).round() as usize).min(64);
+        let mut search = NnDescent {
+            n,
+            dim,
+            k,
+            trees,
+            leaf,
+            heaps: Heaps::new(n, k),
+            rng: Xoshiro256PlusPlus::seed_from_u64(SEED),
+            stage: Stage::Trees { tree: 0 },
+            order: Vec::new(),
+            stack: Vec::new(),
+            normal: vec![0.0; dim],
+            sides: Vec::new(),
+            new: Candidates::new(n),
+            old: Candidates::new(n),
+            round: 0,
+            changes: 0,
+        };
+        search.start_tree();
+        search
+    }
+
+    /// Which part of the work it is in, a number that changes when a unit's cost may.
+    pub fn stage(&self) -> u64 {
+        match self.stage {
+            Stage::Trees { .. } => 0,
+            Stage::Fill { .. } => 1,
+            Stage::Candidates { .. } => 2,
+            Stage::Mark { .. } => 3,
+            Stage::Join { .. } => 4,
+            Stage::Sort { .. } => 5,
+            Stage::Done => 6,
+        }
+    }
+
+    fn start_tree(&mut self) {
+        self.order.clear();
+        self.order.extend(0..self.n as u32);
+        self.stack.clear();
+        self.stack.push((0, self.n));
+    }
+
+    fn distance(&self, unit: &[f32], a: u32, b: u32) -> f32 {
+        let dim = self.dim;
+        let (a, b) = (a as usize, b as usize);
+        1.0 - linalg::dot(&unit[a * dim..(a + 1) * dim], &unit[b * dim..(b + 1) * dim])
+    }
+
+    /// Offers the pair `a`, `b` to both; counts the neighbours it changed.
+    fn offer_pair(&mut self, unit: &[f32], a: u32, b: u32) {
+        let d = self.distance(unit, a, b);
+        let changed =
+            u64::from(self.heaps.offer(a as usize, b, d)) + u64::from(self.heaps.offer(b as usize, a, d));
+        self.changes += changed;
+    }
+
+    /// Does about `max_work` units more (a multiply-add of a distance is one; at least one
+    /// node, row or word's join), and says whether the graph is complete.
+    ///
+    /// **Unchecked precondition:** `unit` holds the same `n × dim` unit vectors at every call.
+    pub fn step(&mut self, unit: &[f32], max_work: u64) -> bool {
+        let (n, dim, k) = (self.n, self.dim, self.k);
+        debug_assert_eq!(unit.len(), n * dim);
+        let pair_work = dim as u64 + OFFER_WORK;
+        let mut work = 0u64;
+        loop {
+            if self.stage == Stage::Done {
+                return true;
+            }
+            if work >= max_work {
+                return false;
+            }
+            match self.stage {
+                Stage::Trees { tree } => {
+                    let Some((lo, hi)) = self.stack.pop() else {
+                        self.stage = if tree + 1 < self.trees {
+                            self.start_tree();
+                            Stage::Trees { tree: tree + 1 }
+                        } else {
+                            self.order = Vec::new();
+                            self.sides = Vec::new();
+                            Stage::Fill { row: 0 }
+                        };
+                        continue;
+                    };
+                    let len = hi - lo;
+                    if len <= self.leaf {
+                        for a in lo..hi {
+                            for b in a + 1..hi {
+                                self.offer_pair(unit, self.order[a], self.order[b]);
+                            }
+                        }
+                        work += (len * len / 2) as u64 * pair_work + 1;
+                    } else {
+                        let mid = self.split(unit, lo, hi);
+                        self.stack.push((mid, hi));
+                        self.stack.push((lo, mid));
+                        work += (len * dim) as u64;
+                    }
+                }
+                Stage::Fill { row } => {
+                    // A word in small leaves only: others from a random place on.
+                    if (self.heaps.len[row] as usize) < k {
+                        let from = self.rng.random_range(0..n);
+                        for t in 0..n {
+                            if self.heaps.len[row] as usize >= k {
+                                break;
+                            }
+                            let j = ((from + t) % n) as u32;
+                            if j as usize != row {
+                                let d = self.distance(unit, row as u32, j);
+                                self.heaps.offer(row, j, d);
+                                work += pair_work;
+                            }
+                        }
+                    }
+                    work += k as u64;
+                    self.stage = if row + 1 < n { Stage::Fill { row: row + 1 } } else { self.start_round() };
+                }
+                Stage::Candidates { row } => {
+                    for e in row * k..(row + 1) * k {
+                        let j = self.heaps.indices[e];
+                        let priority: f32 = self.rng.random();
+                        let list = if self.heaps.fresh[e] { &mut self.new } else { &mut self.old };
+                        list.push(row, j, priority);
+                        list.push(j as usize, row as u32, priority);
+                    }
+                    work += CANDIDATE_WORK * k as u64;
+                    self.stage =
+                        if row + 1 < n { Stage::Candidates { row: row + 1 } } else { Stage::Mark { row: 0 } };
+                }
+                Stage::Mark { row } => {
+                    for e in row * k..(row + 1) * k {
+                        if self.heaps.fresh[e] && self.new.of(row).contains(&self.heaps.indices[e]) {
+                            self.heaps.fresh[e] = false;
+                        }
+                    }
+                    work += MARK_WORK * k as u64;
+                    self.stage =
+                        if row + 1 < n { Stage::Mark { row: row + 1 } } else { Stage::Join { row: 0 } };
+                }
+                Stage::Join { row } => {
+                    let (new_len, old_len) = (self.new.of(row).len(), self.old.of(row).len());
+                    for a in 0..new_len {
+                        let p = self.new.of(row)[a];
+                        for b in a + 1..new_len {
+                            let q = self.new.of(row)[b];
+                            self.offer_pair(unit, p, q);
+                        }
+                        for b in 0..old_len {
+                            let q = self.old.of(row)[b];
+                            if q != p {
+                                self.offer_pair(unit, p, q);
+                            }
+                        }
+                    }
+                    work += (new_len * (new_len / 2 + old_len)) as u64 * pair_work + 1;
+                    self.stage = if row + 1 < n {
+                        Stage::Join { row: row + 1 }
+                    } else {
+                        self.round += 1;
+                        let settled = (self.changes as f64) <= DELTA * (n * k) as f64;
+                        if settled || self.round >= MAX_ROUNDS {
+                            self.new = Candidates::new(0);
+                            self.old = Candidates::new(0);
+                            Stage::Sort { row: 0 }
+                        } else {
+                            self.start_round()
+                        }
+                    };
+                }
+                Stage::Sort { row } => {
+                    let range = row * k..(row + 1) * k;
+                    let mut pairs: Vec<(f32, u32)> = self.heaps.distances[range.clone()]
+                        .iter()
+                        .copied()
+                        .zip(self.heaps.indices[range.clone()].iter().copied())
+                        .collect();
+                    pairs.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                    for (slot, (d, i)) in range.zip(pairs) {
+                        self.heaps.distances[slot] = d;
+                        self.heaps.indices[slot] = i;
+                    }
+                    work += 8 * k as u64;
+                    self.stage = if row + 1 < n { Stage::Sort { row: row + 1 } } else { Stage::Done };
+                }
+                Stage::Done => {}
+            }
+        }
+    }
+
+    /// A round's start: its candidate lists emptied.
+    fn start_round(&mut self) -> Stage {
+        self.changes = 0;
+        self.new.len.fill(0);
+        self.old.len.fill(0);
+        Stage::Candidates { row: 0 }
+    }
+
+    /// Splits the words `order[lo..hi]` by a random hyperplane into `order[lo..mid]` and
+    /// `order[mid..hi]`, both non-empty, and returns `mid`.
+    fn split(&mut self, unit: &[f32], lo: usize, hi: usize) -> usize {
+        let dim = self.dim;
+        let len = hi - lo;
+        let a = self.order[lo + self.rng.random_range(0..len)] as usize;
+        let mut b = self.order[lo + self.rng.random_range(0..len - 1)] as usize;
+        if b == a {
+            b = self.order[hi - 1] as usize;
+        }
+        for (t, x) in self.normal.iter_mut().enumerate() {
+            *x = unit[a * dim + t] - unit[b * dim + t];
+        }
+        // Left words in order, then right ones: a stable partition.
+        self.sides.clear();
+        let mut left = lo;
+        for at in lo..hi {
+            let w = self.order[at];
+            let side = linalg::dot(&unit[w as usize * dim..(w as usize + 1) * dim], &self.normal);
+            let goes_left = if side == 0.0 { self.rng.random::<bool>() } else { side > 0.0 };
+            if goes_left {
+                self.order[left] = w;
+                left += 1;
+            } else {
+                self.sides.push(w);
+            }
+        }
+        self.order[left..hi].copy_from_slice(&self.sides);
+        if left == lo || left == hi {
+            // Identical or degenerate vectors: halve the node as it stands.
+            lo + len / 2
+        } else {
+            left
+        }
+    }
+
+    /// The graph. **Unchecked precondition:** `step` has said it is complete.
+    pub fn finish(self) -> Knn {
+        debug_assert!(self.stage == Stage::Done);
+        Knn::from_sorted(self.n, self.k, self.heaps.indices, self.heaps.distances)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::layout::tests::gaussian_clusters;
+
+    /// The share of the exact graph's neighbours that `approximate` holds.
+    fn recall(exact: &Knn, approximate: &Knn) -> f64 {
+        let found: usize = (0..exact.n())
+            .map(|i| exact.neighbours(i).iter().filter(|j| approximate.neighbours(i).contains(j)).count())
+            .sum();
+        found as f64 / (exact.n() * exact.k()) as f64
+    }
+
+    fn build(unit: &[f32], dim: usize, k: usize, budget: u64) -> Knn {
+        let mut search = NnDescent::new(unit.len() / dim, dim, k);
+        while !search.step(unit, budget) {}
+        search.finish()
+    }
+
+    #[test]
+    fn finds_nearly_every_exact_neighbour() {
+        // 3,000 words in 60 clusters of 30 dimensions, overlapping enough that a word's
+        // neighbours are not just its cluster's nearest; k as UMAP's (14) and t-SNE's (45 at
+        // perplexity 15).
+        let emb = gaussian_clusters(60, 50, 30, 1.0, 11);
+        let unit = emb.unit_rows(3000);
+        for (k, floor) in [(14, 0.95), (45, 0.95)] {
+            let exact = Knn::cosine(&unit, 30, k);
+            let approximate = build(&unit, 30, k, u64::MAX);
+            let r = recall(&exact, &approximate);
+            assert!(r >= floor, "k = {k}: recall {r:.4}");
+            for i in 0..3000 {
+                let d = approximate.distances(i);
+                assert!(d.windows(2).all(|w| w[0] <= w[1]), "row {i} sorted");
+                assert!(!approximate.neighbours(i).contains(&(i as u32)), "row {i} holds itself");
+                let mut ids = approximate.neighbours(i).to_vec();
+                ids.sort_unstable();
+                ids.dedup();
+                assert_eq!(ids.len(), k, "row {i} holds a word twice");
+            }
+        }
+    }
+
+    #[test]
+    fn the_same_graph_however_sliced() {
+        let emb = gaussian_clusters(20, 60, 16, 1.0, 12);
+        let unit = emb.unit_rows(1200);
+        let whole = build(&unit, 16, 10, u64::MAX);
+        for budget in [1, 997, 50_000] {
+            assert_eq!(build(&unit, 16, 10, budget), whole, "budget {budget}");
+        }
+    }
+
+    #[test]
+    fn identical_vectors_and_tiny_sets_give_full_rows() {
+        let unit = [0.6f32, 0.8].repeat(200);
+        let knn = build(&unit, 2, 30, 1000);
+        for i in 0..200 {
+            assert!(knn.distances(i).iter().all(|&d| d.abs() < 1e-6));
+            assert!(!knn.neighbours(i).contains(&(i as u32)));
+        }
+        let emb = gaussian_clusters(2, 3, 4, 1.0, 13);
+        let unit = emb.unit_rows(6);
+        assert_eq!(build(&unit, 4, 5, 7), Knn::cosine(&unit, 4, 5));
+    }
+}
