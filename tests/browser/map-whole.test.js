@@ -1,12 +1,12 @@
 // A whole vocabulary on the map, in Chromium without a GPU: 250,000 generated vectors opened
 // as a word2vec text file, every word shown, then the wheel zooms, a word is hovered and
-// clicked, and a region is selected, as a person does. Functional only: the timings are
+// clicked, a region is selected, the map exported and matches isolated, as a person does. Functional only: the timings are
 // scripts/bench-map.mjs's. A screenshot goes to test-results/map-whole.png.
 //
 // Run with `node --test tests/browser/map-whole.test.js` after scripts/build-wasm.sh.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { button, clusteredVectorsText, explorerSuite, mapCanvas, RESULTS, settleMap, stat } from './helpers.js';
 
@@ -111,6 +111,20 @@ test('250,000 words: all shown, zoomed with the wheel, a word hovered and clicke
     await page.mouse.up();
     await page.getByRole('heading', { name: `Selection: ${inside} words` }).waitFor({ timeout: 60_000 });
     await page.locator('.plot-card').screenshot({ path: join(RESULTS, 'map-whole.png') });
+
+    // The exports of the map: the coordinates of all 250,000 words, the picture of the view.
+    const inView = await drawnInView();
+    const download = async (name) => {
+      const [file] = await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), button(page, name).click()]);
+      assert.equal(file.suggestedFilename(), name);
+      return readFile(await file.path(), 'utf8');
+    };
+    const csv = (await download('projection.csv')).trimEnd().split('\n');
+    assert.equal(csv.length, WORDS + 1, 'a header and a row a word');
+    const svg = await download('plot.svg');
+    assert.ok(svg.trimEnd().endsWith('</svg>'), 'the SVG is whole');
+    const circles = svg.match(/<circle /g)?.length ?? 0;
+    assert.ok(circles >= inView && inView > 100, `the SVG draws the ${inView} dots in view: ${circles} circles`);
 
     // Find counts its matches among all 250,000, and isolates them all, not the first 10,000.
     const matching = Array.from({ length: WORDS }, (_, i) => `v${i.toString(36)}`).filter((w) => w.includes('a')).length;
