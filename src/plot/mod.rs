@@ -6,7 +6,7 @@
 //! - [`labels`]: which points are offered a label at this zoom (a grid of cells, so 250,000
 //!   points stay cheap), and where cluster names go.
 //! - [`density`]: where the points crowd: a kernel density estimate on a grid, its contour
-//!   levels and lines, painted under the dots.
+//!   levels and lines, painted over the plain dots.
 //! - [`scene`]: the scatter's marks (frame, dots, trails, lines, arrows, labels) as one list
 //!   of [`Shape`](scene::Shape)s in painting order, with the palette and sizes.
 //! - [`raster`]: the opaque layer (background, grid, axes, dots) written into an RGBA buffer

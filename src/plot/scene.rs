@@ -293,7 +293,7 @@ pub struct ScatterMarks<'a> {
     /// Each point's style: [`PLAIN`], [`DIMMED`] or a class of `palette.classes`.
     pub styles: &'a [u8],
     pub palette: &'a Palette,
-    /// The density layer under the dots, when it is on.
+    /// The density layer over the plain dots, when it is on.
     pub density: Option<(Rc<DensityField>, GridPlacement)>,
     /// Cluster names, placed before the words' labels; drawn bolder.
     pub names: &'a [NameMark],
@@ -316,7 +316,7 @@ pub fn trail_shade(j: usize, n: usize) -> usize {
     ((j + 1) * TRAIL_SHADES).div_ceil(n.max(1)) - 1
 }
 
-/// The shapes of the scatter in painting order: muted dots, trails, neighbour lines, analogy arrows,
+/// The shapes of the scatter in painting order: muted dots, the density layer, trails, neighbour lines, analogy arrows,
 /// emphasised dots, the hover ring, then the labels (the most important last, on top).
 /// `scale` is the drawing's pixels per CSS pixel.
 pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
@@ -325,18 +325,6 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
     let palette = marks.palette;
     let (mut shapes, frame_texts) = frame_shapes(marks.frame, palette, s);
     shapes.push(Shape::Clip(marks.frame.area));
-    if let Some((field, place)) = &marks.density {
-        // Each band a little darker than the one around it; the lines a touch stronger.
-        let bands = (1..=field.levels.len()).map(|k| palette.trail.alpha(0.07 * k as f64)).collect();
-        shapes.push(Shape::Density {
-            field: Rc::clone(field),
-            place: *place,
-            bands,
-            line: palette.trail.alpha_times(0.55),
-            width: s,
-        });
-    }
-
     // Dimmed points first, under everything; then plain and labelled dots, one shape per
     // colour, so painting costs one path per colour however many points there are.
     let mut groups: Vec<((u8, Emphasis), Vec<Px>)> = Vec::new();
@@ -359,6 +347,19 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
             _ => (palette.style(style, palette.labelled_point).alpha_times(0.95), DOT * s),
         };
         shapes.push(Shape::Dots { centres, radius, fill });
+    }
+    // The density layer over the dots: a quarter of a million dots pile up into one grey
+    // shape, and only shading laid over them, with its lines, shows where they crowd.
+    if let Some((field, place)) = &marks.density {
+        // Each band a little darker than the one around it; the lines a touch stronger.
+        let bands = (1..=field.levels.len()).map(|k| palette.trail.alpha(0.07 * k as f64)).collect();
+        shapes.push(Shape::Density {
+            field: Rc::clone(field),
+            place: *place,
+            bands,
+            line: palette.trail.alpha_times(0.55),
+            width: s,
+        });
     }
 
     for shade in 0..TRAIL_SHADES {

@@ -111,12 +111,13 @@ test('density: the box shades where the words crowd, estimated again for a new v
   assert.notDeepEqual(await mapCanvas(page).screenshot(), plain, 'the canvas shows the layer');
   await page.locator('.plot-card').screenshot({ path: join(RESULTS, 'map-layers-density.png') });
 
-  // The export draws it under the dots: a path a level, then the contour lines.
+  // The export draws it over the dots and under the labels: a path a level, then the contour lines.
   const [file] = await Promise.all([page.waitForEvent('download'), button(page, 'plot.svg').click()]);
   const svg = (await readFile(await file.path())).toString('utf8');
   const layer = svg.indexOf('<g class="density">');
   assert.ok(layer > 0, 'the SVG holds the density layer');
-  assert.ok(layer < svg.indexOf('<circle'), 'under the dots');
+  assert.ok(layer > svg.indexOf('<circle'), 'over the dots');
+  assert.ok(layer < svg.lastIndexOf('<text'), 'under the labels');
   assert.ok(svg.match(/<g class="density">(<path [^>]*\/>)+<\/g>/), 'its regions and lines as paths');
 
   // A new view is estimated anew once it rests.

@@ -1,5 +1,5 @@
 // @ts-check
-// The map's density layer: where the points crowd, shaded under the dots with contour lines.
+// The map's density layer: where the points crowd, shaded over the dots with contour lines.
 // The worker estimates it (src/plot/density.rs, through `density_grid`) off the main
 // thread, on a grid over the view and half a view beyond each edge, so a pan shows it at
 // once; the Chart works out its contour levels and draws it. A new frame or a view that

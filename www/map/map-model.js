@@ -103,7 +103,7 @@ export class MapModel {
     this.methodBeforeIsolating = null;
     /** A line the next frame shows under the axes (why the map shows what it shows), or null. */
     this.note = null;
-    /** Where the words crowd, shaded under them when the Density box is ticked. */
+    /** Where the words crowd, shaded over them when the Density box is ticked. */
     this.density = new DensityLayer(map, host.density);
     this.clear();
 

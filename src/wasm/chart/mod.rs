@@ -129,7 +129,7 @@ pub struct Chart {
     raster: Raster,
     /// The map's texts as the raster lays them (see `glyphs`).
     masks: Masks,
-    /// The density layer drawn under the dots, when the page set one.
+    /// The density layer drawn over the plain dots, when the page set one.
     density: Option<Rc<DensityField>>,
 }
 
@@ -256,7 +256,7 @@ impl Chart {
     ///
     /// The words labelled are as many as fit, the most frequent first (`plot::labels`), and
     /// no label is drawn over another (`plot::geometry::place_labels`). A density layer set
-    /// by `set_density` is drawn under the dots.
+    /// by `set_density` is drawn over the plain dots.
     ///
     /// Fails on a coordinate count that is not twice the word count, a style count that is
     /// neither 0 nor the word count, a coordinate that is not finite, an index out of range
@@ -319,7 +319,7 @@ impl Chart {
         Ok(svg)
     }
 
-    /// Shades where the points crowd under the dots of the next maps (and their SVG): the
+    /// Shades where the points crowd over the dots of the next maps (and their SVG): the
     /// density grid the worker estimated (`density_grid`), `columns × rows` values row by
     /// row from the bottom, its nodes spanning `[x0, x1] × [y0, y1]` in data coordinates.
     /// Its contour levels and lines are worked out here, once. Fails on a grid of the wrong
