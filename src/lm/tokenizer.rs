@@ -551,13 +551,9 @@ impl Tokens {
     fn is_partial_byte(&self, id: usize) -> bool {
         match self.scheme {
             Scheme::SentencePiece => byte_token(&self.raw[id]).is_some(),
-            Scheme::ByteLevel => {
-                let mut chars = self.raw[id].chars();
-                matches!(
-                    (chars.next().and_then(byte_of_char), chars.next()),
-                    (Some(b), None) if b >= 0x80 || (b.is_ascii_control() && !TOKEN_WHITESPACE.contains(&char::from(b)))
-                )
-            }
+            Scheme::ByteLevel => byte_level_byte(&self.raw[id]).is_some_and(|b| {
+                b >= 0x80 || (b.is_ascii_control() && !TOKEN_WHITESPACE.contains(&char::from(b)))
+            }),
             Scheme::WordPiece | Scheme::Plain => false,
         }
     }
@@ -651,14 +647,20 @@ fn guess_scheme<'t>(tokens: impl Iterator<Item = &'t str>) -> Scheme {
 /// The kind of a model's own token by its text: a byte where it spells one byte.
 fn base_kind(scheme: Scheme, raw: &str) -> TokenKind {
     let byte = match scheme {
-        Scheme::ByteLevel => {
-            let mut chars = raw.chars();
-            matches!((chars.next().and_then(byte_of_char), chars.next()), (Some(_), None))
-        }
+        Scheme::ByteLevel => byte_level_byte(raw).is_some(),
         Scheme::SentencePiece => byte_token(raw).is_some(),
         _ => false,
     };
     if byte { TokenKind::Byte } else { TokenKind::Normal }
+}
+
+/// The byte a byte-level BPE token of one character spells, if it is one.
+fn byte_level_byte(raw: &str) -> Option<u8> {
+    let mut chars = raw.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => byte_of_char(c),
+        _ => None,
+    }
 }
 
 /// The byte a SentencePiece byte token (`<0x0A>`) names.

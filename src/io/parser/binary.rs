@@ -88,8 +88,7 @@ impl VectorsParser {
             return Err(self.word_error("the word is empty".into()));
         }
         // Bytes that are not UTF-8 read as U+FFFD, as in the text formats.
-        let escaped = String::from_utf8_lossy(bytes);
-        let replaced = matches!(escaped, std::borrow::Cow::Owned(_));
+        let (escaped, replaced) = super::lossy(bytes);
         let escaped = escaped.as_ref();
         let word = unescape(escaped)
             .map_err(|problem| self.word_error(format!("bad word {}: {problem}", quoted(escaped))))?;

@@ -90,6 +90,13 @@ impl std::fmt::Debug for VectorsParser {
     }
 }
 
+/// `bytes` as text, each byte that is not UTF-8 read as U+FFFD, and whether one was.
+fn lossy(bytes: &[u8]) -> (std::borrow::Cow<'_, str>, bool) {
+    let text = String::from_utf8_lossy(bytes);
+    let replaced = matches!(text, std::borrow::Cow::Owned(_));
+    (text, replaced)
+}
+
 /// Said of a word that occurs twice once bytes that are not UTF-8 read as U+FFFD.
 const NOT_UTF8_ALIKE: &str =
     ", once its bytes that are not UTF-8 are read as \u{FFFD}: the file's words are in another encoding";
@@ -489,8 +496,7 @@ impl VectorsParser {
     /// A line of the word2vec text or GloVe format: `word v1 … vdim`. Bytes that are not
     /// UTF-8 are read as U+FFFD (in a value they then make it no number).
     fn word_line(&mut self, line: &[u8], at_end: bool) -> Result<()> {
-        let text = String::from_utf8_lossy(line);
-        let replaced = matches!(text, std::borrow::Cow::Owned(_));
+        let (text, replaced) = lossy(line);
         let text = text.as_ref();
         let mut fields = text.split_ascii_whitespace();
         let Some(escaped) = fields.next() else { return self.blank_line() };
