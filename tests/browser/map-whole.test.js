@@ -249,3 +249,57 @@ test('250,000 words trained: the map follows training, the timeline replays its 
     await rm(path, { force: true });
   }
 });
+
+// t-SNE and UMAP maps of 50,000 words in the worker, following training: the map is laid out
+// once, then training goes on and the map warm-starts from where it stands as the vectors
+// move (its graph found again for them), frame after frame, while the training runs.
+const LAYOUT_WORDS = 50_000;
+for (const [method, name] of [['umap', 'UMAP'], ['tsne', 't-SNE']]) {
+  test(`50,000 words: the ${name} map in the worker follows training`, { timeout: 1_800_000 }, async () => {
+    const path = join(RESULTS, `layout-${method}-text.txt`);
+    await writeFile(path, topicalText(LAYOUT_WORDS, 6));
+    const { page, problems } = await suite.openExplorer();
+    try {
+      await page.getByLabel('Open a file…').setInputFiles(path);
+      await showParameters(page);
+      await field(page, 'Min count').fill('1');
+      await field(page, 'Dimensions').fill('16');
+      await field(page, 'Epochs').fill('1');
+      await stat(page, 'Vocabulary').filter({ hasText: '50,000' }).waitFor({ timeout: 120_000 });
+      const wordsShown = page.getByRole('spinbutton', { name: 'Words shown' });
+      await wordsShown.fill(String(LAYOUT_WORDS));
+      await wordsShown.press('Enter');
+      await button(page, 'Train').click();
+      await waitUntilDone(page, 120_000);
+      // The map's first frame (of the vectors as they stand) is enough to go on from.
+      await combobox(page, 'Projection').selectOption(method);
+      await page.waitForFunction((m) => window.explorer.timeline.store.all().some((f) => f.mapSpec.method === m), method,
+        { timeout: 600_000, polling: 1000 });
+
+      // Trained on for long enough that the map cannot finish first; stopped once it has
+      // followed the vectors twice.
+      await field(page, 'Epochs').fill('1000');
+      await button(page, 'Train again').click();
+      const followed = () => page.evaluate(([m, n]) => window.explorer.timeline.store.all()
+        .filter((f) => f.mapSpec.method === m && f.layoutProgress?.warm && f.words.length === n && f.tokensDone > 0)
+        .map((f) => f.tokensDone), [method, LAYOUT_WORDS]);
+      const deadline = Date.now() + 900_000;
+      let tokens = [];
+      while (new Set(tokens).size < 2) {
+        assert.ok(Date.now() < deadline, `the ${name} map followed training ${new Set(tokens).size} times in 15 minutes`);
+        await page.waitForTimeout(1000);
+        tokens = await followed();
+      }
+      const training = await page.locator('#progress-text').textContent();
+      assert.ok(!training.startsWith('Done.'), `still training: ${training}`);
+      await button(page, 'Stop').click();
+      assert.ok(tokens.every((t, i) => i === 0 || t >= tokens[i - 1]), `frames of later and later vectors: ${tokens}`);
+      await mapCanvas(page).scrollIntoViewIfNeeded();
+      await page.locator('.plot-card').screenshot({ path: join(RESULTS, `map-whole-${method}.png`) });
+      assert.deepEqual(problems, []);
+    } finally {
+      await page.close();
+      await rm(path, { force: true });
+    }
+  });
+}
