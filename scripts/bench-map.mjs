@@ -42,8 +42,9 @@ const WHOLE = { words: 250_000, dim: 8, seconds: 4 };
 
 const args = process.argv.slice(2);
 const baseline = args[0] === '--baseline' ? args[1]?.replace(/^\/+|\/+$/g, '') : null;
-if (args.length > 0 && !baseline) {
-  console.error('usage: node scripts/bench-map.mjs [--baseline DIR]');
+const wholeOnly = args.length === 1 && args[0] === '--whole';
+if (args.length > 0 && !baseline && !wholeOnly) {
+  console.error('usage: node scripts/bench-map.mjs [--baseline DIR | --whole]');
   process.exit(2);
 }
 
@@ -261,7 +262,7 @@ async function wholeVocabulary(browser, url) {
 await withDevServer(async (url) => {
   const browser = await launchChromium({ viewport: { width: 1200, height: 1500 } });
   try {
-    if (args[0] === '--whole') {
+    if (wholeOnly) {
       await wholeVocabulary(browser, url);
       return;
     }
