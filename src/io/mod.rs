@@ -65,6 +65,7 @@ pub mod bundle;
 mod escape;
 mod format;
 pub mod json;
+pub mod parquet;
 mod parser;
 mod write;
 
