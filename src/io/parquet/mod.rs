@@ -521,8 +521,10 @@ impl TableReader {
         while done < rows {
             let batch = BATCH_ROWS.min(rows - done);
             let at = self.words.len();
-            let read =
-                words.read(batch, &mut self.words, &mut self.non_utf8).map_err(|e| self.row_error(at, e))?;
+            let read = words.read(batch, &mut self.words, &mut self.non_utf8).map_err(|e| match e {
+                WordError::Null(r) => self.row_problem(at + r, "its word is null".into()),
+                WordError::Parquet(e) => self.row_error(at, e),
+            })?;
             let vectors_read = self.read_vectors(&mut vectors, batch, at)?;
             if read != batch || vectors_read != batch {
                 return Err(Error::Parquet(format!(
@@ -737,27 +739,26 @@ impl WordColumn {
         WordColumn { reader, max_def, values: Vec::new(), defs: Vec::new() }
     }
 
-    /// Appends up to `batch` words to `words`; a null word is an error.
+    /// Appends up to `batch` words to `words`; a null word is an error naming its row in the batch.
     fn read(
         &mut self,
         batch: usize,
         words: &mut Vec<String>,
         non_utf8: &mut usize,
-    ) -> parquet::errors::Result<usize> {
+    ) -> std::result::Result<usize, WordError> {
         self.values.clear();
         self.defs.clear();
         let defs = (self.max_def > 0).then_some(&mut self.defs);
-        let (records, _, _) = self.reader.read_records(batch, defs, None, &mut self.values)?;
+        let (records, _, _) =
+            self.reader.read_records(batch, defs, None, &mut self.values).map_err(WordError::Parquet)?;
         let mut values = self.values.iter();
         for r in 0..records {
             if self.max_def > 0 && self.defs[r] < self.max_def {
-                return Err(ParquetError::General(format!(
-                    "row {} of this row group has a null word",
-                    r + 1
-                )));
+                return Err(WordError::Null(r));
             }
-            let bytes =
-                values.next().ok_or_else(|| ParquetError::EOF("the words' column ended early".into()))?;
+            let bytes = values.next().ok_or_else(|| {
+                WordError::Parquet(ParquetError::EOF("the words' column ended early".into()))
+            })?;
             let word = String::from_utf8_lossy(bytes.data());
             if let std::borrow::Cow::Owned(_) = word {
                 *non_utf8 += 1;
@@ -766,6 +767,12 @@ impl WordColumn {
         }
         Ok(records)
     }
+}
+
+/// Why a batch of words could not be read: a null word (its row in the batch), or the column's bytes.
+enum WordError {
+    Null(usize),
+    Parquet(ParquetError),
 }
 
 /// The definition levels of a list column: `value` where a value is present, `element`

@@ -331,7 +331,7 @@ fn ragged_null_and_non_finite_rows_are_named() {
         (
             Column::Words(vec![Some("a".into()), None]),
             floats(&[vec![1.0], vec![2.0]]),
-            "cannot read the rows from 1 on (the file is damaged or cut short): row 2 of this row group has a null word",
+            "row 2: its word is null",
         ),
     ];
     for (w, v, expected) in cases {
