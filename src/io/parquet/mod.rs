@@ -336,7 +336,8 @@ impl Columns {
         let (words, vectors) = Columns::candidates(file);
         let settled =
             |list: &[ColumnInfo], name: &str| list.len() == 1 || list.iter().any(|c| c.name == name);
-        !words.is_empty() && !vectors.is_empty() && !(settled(&words, "word") && settled(&vectors, "vector"))
+        let settled_both = settled(&words, "word") && settled(&vectors, "vector");
+        !(words.is_empty() || vectors.is_empty() || settled_both)
     }
 
     /// The leaf indices of the two columns in `file`, which must hold them with the same
@@ -385,6 +386,11 @@ impl SparkMetadata {
         let vector_size =
             number(value.get("vectorSize")).or_else(|| number(value.pointer("/paramMap/vectorSize")));
         Ok(SparkMetadata { class: class.to_string(), vector_size, num_words: number(value.get("numWords")) })
+    }
+
+    /// Whether `head`, a file's first bytes, starts as a Spark model's metadata does.
+    pub fn sniff(head: &[u8]) -> bool {
+        head.starts_with(br#"{"class":"org.apache.spark."#)
     }
 
     /// Whether it is a word2vec model's (spark.ml's or spark.mllib's `Word2VecModel`).
