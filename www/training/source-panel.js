@@ -9,6 +9,34 @@ import { $ } from '../shared/dom.js';
 
 /** @typedef {import('../protocol.js').CorpusStats} CorpusStats */
 
+/** Files taken from a dropped folder at most: a Spark model's folder holds a few dozen. */
+const MAX_FOLDER_FILES = 10_000;
+
+/**
+ * The files of dropped entries, folders walked (a Spark `Word2VecModel` folder dropped
+ * whole: its `metadata/` and `data/` files), up to MAX_FOLDER_FILES.
+ * @param {FileSystemEntry[]} entries @returns {Promise<File[]>}
+ */
+async function filesIn(entries) {
+  const files = [];
+  const queue = [...entries];
+  while (queue.length && files.length < MAX_FOLDER_FILES) {
+    const entry = queue.shift();
+    if (entry.isFile) {
+      files.push(await new Promise((resolve, reject) => /** @type {FileSystemFileEntry} */ (entry).file(resolve, reject)));
+    } else if (entry.isDirectory) {
+      const reader = /** @type {FileSystemDirectoryEntry} */ (entry).createReader();
+      // readEntries answers in batches, and an empty batch at the end.
+      for (;;) {
+        const batch = await new Promise((resolve, reject) => reader.readEntries(resolve, reject));
+        if (!batch.length) break;
+        queue.push(...batch);
+      }
+    }
+  }
+  return files;
+}
+
 export class SourcePanel {
   bindUseSample(handler) {
     $('use-sample').addEventListener('click', () => handler());
@@ -45,8 +73,16 @@ export class SourcePanel {
       overlay.hidden = true;
       if (event.defaultPrevented) return;
       event.preventDefault();
-      const files = [...event.dataTransfer.files];
-      if (files.length) handler(files);
+      // The entries are taken now: the drop's data is gone once the handler returns.
+      const entries = [...event.dataTransfer.items].map((item) => item.webkitGetAsEntry?.()).filter(Boolean);
+      const dropped = [...event.dataTransfer.files];
+      if (!entries.some((entry) => entry.isDirectory)) {
+        if (dropped.length) handler(dropped);
+        return;
+      }
+      filesIn(entries).then((files) => {
+        if (files.length) handler(files);
+      });
     });
   }
 
@@ -74,6 +110,37 @@ export class SourcePanel {
       handler(/** @type {HTMLSelectElement} */ ($('tensor-select')).value);
     };
     $('tensor-select').focus();
+  }
+
+  /**
+   * A Parquet table with several string or list-of-float columns: the candidates to choose
+   * the words and the vectors from; `handler(columns)` with the two chosen. Null hides the choice.
+   * @param {{file: string, columns: import('../protocol.js').TableColumnsDto}|null} offer
+   * @param {(columns: {word: string, vector: string}) => void} [handler]
+   */
+  offerColumns(offer, handler) {
+    const form = $('columns-choice');
+    form.hidden = offer == null;
+    if (!offer || !handler) return;
+    $('columns-note').textContent = `${offer.file} has several columns that may hold the words or the vectors: choose them.`;
+    const options = (list) =>
+      list.map(({ name, kind }) => {
+        const option = document.createElement('option');
+        option.value = name;
+        option.textContent = `${name} (${kind})`;
+        return option;
+      });
+    $('columns-word').replaceChildren(...options(offer.columns.words));
+    $('columns-vector').replaceChildren(...options(offer.columns.vectors));
+    form.onsubmit = (event) => {
+      event.preventDefault();
+      form.hidden = true;
+      handler({
+        word: /** @type {HTMLSelectElement} */ ($('columns-word')).value,
+        vector: /** @type {HTMLSelectElement} */ ($('columns-vector')).value,
+      });
+    };
+    $('columns-word').focus();
   }
 
   /** `handler()` when the person asks to keep only the text of an XML or HTML file. */
@@ -187,6 +254,8 @@ export class SourcePanel {
         }: explore, evaluate or export them. ${model.tokenizer ? `Tokens named by ${model.tokenizer}.` : 'No tokenizer.json came with it, so rows are named by their token ids.'}`
       : info.counts
         ? 'Vectors with their word counts: explore, evaluate or export them.'
-        : 'Vectors only, most frequent word first as the file lists them: explore, evaluate or export them.';
+        : /Parquet/.test(info.format)
+          ? 'Vectors only, in the order of the table\'s rows (it holds no counts, so the map\'s "most frequent" words are its first rows): explore, evaluate or export them.'
+          : 'Vectors only, most frequent word first as the file lists them: explore, evaluate or export them.';
   }
 }
