@@ -456,13 +456,13 @@ pub struct TableReader {
 }
 
 impl TableReader {
-    /// A reader of `columns` from tables whose footers announce `rows_total` rows, made by
-    /// the Spark model `spark` when its metadata was given.
-    pub fn new(columns: Columns, rows_total: u64, spark: Option<SparkMetadata>) -> TableReader {
+    /// A reader of `columns` from `files` part files whose footers announce `rows_total`
+    /// rows, made by the Spark model `spark` when its metadata was given.
+    pub fn new(columns: Columns, files: usize, rows_total: u64, spark: Option<SparkMetadata>) -> TableReader {
         TableReader {
             columns,
             rows_total,
-            files: 0,
+            files,
             words: Vec::new(),
             values: Vec::new(),
             dim: None,
@@ -495,9 +495,6 @@ impl TableReader {
         group: usize,
         chunks: Vec<(u64, Vec<u8>)>,
     ) -> Result<usize> {
-        if group == 0 {
-            self.files += 1;
-        }
         let (word_leaf, vector_leaf) = self.columns.leaves(file)?;
         let reader = Arc::new(Chunks {
             len: file.len,
@@ -577,7 +574,15 @@ impl TableReader {
                         show_bytes(MAX_TABLE_BYTES)
                     )));
                 }
-                self.values.reserve_exact((self.rows_total as usize).saturating_mul(dim));
+                // The footers' count sizes the rows once; a count the memory cannot hold is an
+                // error here, where an allocation that failed would end the tab.
+                let values = (self.rows_total as usize).saturating_mul(dim);
+                self.values.try_reserve_exact(values).map_err(|_| {
+                    Error::Parquet(format!(
+                        "{} rows × {dim} values do not fit in the memory left",
+                        thousands(self.rows_total)
+                    ))
+                })?;
             }
             if let Some(k) = values.iter().position(|v| !v.is_finite()) {
                 return Err(
@@ -621,7 +626,10 @@ impl TableReader {
             }
         }
         let info = TableInfo { files, rows: words.len(), dim, columns, spark, non_utf8 };
-        let embeddings = Embeddings::new(words, dim, values).map_err(|e| Error::Parquet(e.to_string()))?;
+        let embeddings = Embeddings::new(words, dim, values).map_err(|e| match e {
+            Error::Format { message, .. } => Error::Parquet(message),
+            other => Error::Parquet(other.to_string()),
+        })?;
         Ok((embeddings, info))
     }
 
@@ -926,7 +934,7 @@ pub fn read_tables<R: Read + Seek>(
     };
     let columns = Columns::choose(first, chosen).map_err(|e| in_file(first.name(), e))?;
     let rows = opened.iter().map(|(f, _)| f.rows()).sum();
-    let mut table = TableReader::new(columns, rows, spark);
+    let mut table = TableReader::new(columns, opened.len(), rows, spark);
     for (file, reader) in &mut opened {
         for group in 0..file.row_groups() {
             let ranges = table.ranges(file, group).map_err(|e| in_file(file.name(), e))?;

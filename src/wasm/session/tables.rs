@@ -85,7 +85,7 @@ impl Session {
         };
         let loading = self.table.as_mut().expect("checked above");
         let rows = loading.files.iter().map(ParquetFile::rows).sum();
-        loading.reader = Some(TableReader::new(columns, rows, loading.spark.clone()));
+        loading.reader = Some(TableReader::new(columns, loading.files.len(), rows, loading.spark.clone()));
         Ok(loading.files.iter().map(|f| f.row_groups() as u32).collect())
     }
 
