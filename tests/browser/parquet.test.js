@@ -23,8 +23,11 @@ before(() => {
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The files of a folder as the file input gives them (names without the folder). */
-const filesOf = (folder) => readdirSync(folder).map((name) => ({ name, mimeType: 'application/octet-stream', buffer: readFileSync(join(folder, name)) }));
+/** The files of a folder (those named `only`, if given) as the file input gives them. */
+const filesOf = (folder, only) =>
+  readdirSync(folder)
+    .filter((name) => !only || only === name)
+    .map((name) => ({ name, mimeType: 'application/octet-stream', buffer: readFileSync(join(folder, name)) }));
 
 const openFiles = (page, files) => page.getByLabel('Open a file…').setInputFiles(files);
 
@@ -74,7 +77,7 @@ test('a Spark Word2VecModel\'s files dropped together open in the parts\' order,
 
 test('a table of many columns offers its candidates; a zstd table is refused and the vectors open before stay', { timeout: 90_000 }, async () => {
   const { page, problems } = await suite.openExplorer();
-  await openFiles(page, filesOf(dir).filter(({ name }) => name === 'many.parquet'));
+  await openFiles(page, filesOf(dir, 'many.parquet'));
   const choice = page.getByRole('form', { name: 'Choose the columns' });
   await choice.waitFor();
   assert.deepEqual(await choice.getByLabel('Words').locator('option').allTextContents(), ['token (string)', 'source (string)']);
@@ -85,7 +88,7 @@ test('a table of many columns offers its candidates; a zstd table is refused and
   await page.getByText(/Opened 240 vectors of 12 dimensions from many\.parquet\. A Parquet table of 1 file: words from 'token', vectors from 'embedding'/).waitFor();
   await checkNeighbours(page, 17);
 
-  await openFiles(page, filesOf(dir).filter(({ name }) => name === 'zstd.parquet'));
+  await openFiles(page, filesOf(dir, 'zstd.parquet'));
   await page.locator('#notice', { hasText: /zstd\.parquet: the column 'word' is compressed with zstd, which embedscope does not read/ }).waitFor();
   assert.equal(await stat(page, 'Format').textContent(), 'Parquet table', 'the table opened before stays');
   await checkNeighbours(page, 17);

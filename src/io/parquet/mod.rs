@@ -388,9 +388,12 @@ impl SparkMetadata {
         Ok(SparkMetadata { class: class.to_string(), vector_size, num_words: number(value.get("numWords")) })
     }
 
-    /// Whether `head`, a file's first bytes, starts as a Spark model's metadata does.
+    /// Whether `head`, a file's first bytes, starts as a Spark model's metadata does: a JSON
+    /// object whose first key is `class`, naming a class of Spark's (whitespace aside).
     pub fn sniff(head: &[u8]) -> bool {
-        head.starts_with(br#"{"class":"org.apache.spark."#)
+        const START: &[u8] = br#"{"class":"org.apache.spark."#;
+        let mut bytes = head.iter().take(4 * START.len()).filter(|b| !b.is_ascii_whitespace());
+        START.iter().all(|want| bytes.next() == Some(want))
     }
 
     /// Whether it is a word2vec model's (spark.ml's or spark.mllib's `Word2VecModel`).
