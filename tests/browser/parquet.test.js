@@ -2,8 +2,8 @@
 // a Spark Word2VecModel's files dropped together (its metadata, three snappy part files of
 // several row groups, Spark's _SUCCESS and .crc files) open in the parts' order with the
 // neighbours computed here from the rows written; a table of many columns offers its
-// candidates to choose from; a zstd table is refused by name and the vectors open before
-// stay. In Chromium.
+// candidates to choose from; a Spark model's metadata alone and a zstd table are refused by
+// name and the vectors open before stay. In Chromium.
 //
 // Run with `node --test tests/browser/` after scripts/build-wasm.sh; `npm test` does both.
 import { after, before, test } from 'node:test';
@@ -87,6 +87,10 @@ test('a table of many columns offers its candidates; a zstd table is refused and
   await choice.getByRole('button', { name: 'Open these columns' }).click();
   await page.getByText(/Opened 240 vectors of 12 dimensions from many\.parquet\. A Parquet table of 1 file: words from 'token', vectors from 'embedding'/).waitFor();
   await checkNeighbours(page, 17);
+
+  await openFiles(page, filesOf(join(dir, 'model', 'metadata'), 'part-00000'));
+  await page.locator('#notice', { hasText: "part-00000 is a Spark model's metadata: open it together with the model's data/ part files" }).waitFor();
+  assert.equal(await stat(page, 'Format').textContent(), 'Parquet table', 'the table opened before stays');
 
   await openFiles(page, filesOf(dir, 'zstd.parquet'));
   await page.locator('#notice', { hasText: /zstd\.parquet: the column 'word' is compressed with zstd, which embedscope does not read/ }).waitFor();

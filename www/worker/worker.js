@@ -487,6 +487,10 @@ const handlers = {
     );
     if (sniffed.some(({ kind }) => kind === 'model' || kind === 'model-index')) return openModel(sniffed, tensor);
     if (sniffed.some(({ kind }) => kind === 'parquet')) return openTable(sniffed, columns);
+    const metadataOnly = sniffed.find(({ kind }) => kind === 'spark-metadata');
+    if (metadataOnly) {
+      throw new Error(`${metadataOnly.file.name} is a Spark model's metadata: open it together with the model's data/ part files, or drop the model's folder`);
+    }
     const metadata = files.length === 2 ? files.find((f) => /metadata/i.test(f.name)) : undefined;
     const file = files.find((f) => f !== metadata);
     const { head } = sniffed.find((s) => s.file === file);
