@@ -135,7 +135,10 @@ fn read_with(
 }
 
 fn message(result: Result<(Embeddings, TableInfo)>) -> String {
-    result.err().expect("an error").to_string()
+    match result {
+        Ok(_) => panic!("the table was read, where an error was expected"),
+        Err(err) => err.to_string(),
+    }
 }
 
 /// The words and rows of `embeddings`, as read.
