@@ -61,12 +61,25 @@ async function checkNeighbours(page, query) {
   }
 }
 
+/** Drops `files` on the page together, as a person drops the files selected in a file manager. */
+async function dropFiles(page, files) {
+  const encoded = files.map(({ name, buffer }) => ({ name, base64: buffer.toString('base64') }));
+  const dataTransfer = await page.evaluateHandle((list) => {
+    const transfer = new DataTransfer();
+    for (const { name, base64 } of list) {
+      transfer.items.add(new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], name));
+    }
+    return transfer;
+  }, encoded);
+  await page.dispatchEvent('body', 'drop', { dataTransfer });
+}
+
 test('a Spark Word2VecModel\'s files dropped together open in the parts\' order, with the neighbours of the rows written', { timeout: 90_000 }, async () => {
   const { page, problems } = await suite.openExplorer();
   const model = join(dir, 'model');
   // Shuffled: the page orders the parts by name.
   const files = [...filesOf(join(model, 'data')).reverse(), ...filesOf(join(model, 'metadata'))];
-  await openFiles(page, files);
+  await dropFiles(page, files);
   await page.getByText(/Opened 240 vectors of 12 dimensions from part-\d{5}-1f2e-c000\.snappy\.parquet and 3 more files\. Spark's Word2VecModel of 3 files/).waitFor();
   assert.equal(await stat(page, 'Format').textContent(), 'Spark Word2VecModel (Parquet)');
   assert.equal(await stat(page, 'Vocabulary').textContent(), '240');
