@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use parquet::basic::{Compression, ConvertedType, LogicalType, Type as PhysicalType};
-use parquet::column::reader::{ColumnReader, ColumnReaderImpl};
+use parquet::column::reader::ColumnReaderImpl;
 use parquet::data_type::{ByteArray, DataType, DoubleType, FloatType};
 use parquet::errors::ParquetError;
 use parquet::file::metadata::{ParquetMetaData, ParquetMetaDataReader};
@@ -514,15 +514,29 @@ impl TableReader {
         .map_err(|e| parquet_error("a row group", e))?;
         let rows = usize::try_from(metadata.num_rows()).unwrap_or(0);
         let first_row = self.words.len();
-        let column =
-            |leaf: usize| row_group.get_column_reader(leaf).map_err(|e| self.row_error(first_row, e));
-        let mut words = WordColumn::new(column(word_leaf)?, file.schema().column(word_leaf).max_def_level());
+        // Each column's reader is made for its own type from its pages, where the crate's
+        // `get_column_reader` would build (and link) the readers of all eight physical types.
+        let pages =
+            |leaf: usize| row_group.get_column_page_reader(leaf).map_err(|e| self.row_error(first_row, e));
+        let word_descr = file.schema().column(word_leaf);
+        let max_def = word_descr.max_def_level();
+        let mut words = WordColumn {
+            reader: ColumnReaderImpl::new(word_descr, pages(word_leaf)?),
+            max_def,
+            values: Vec::new(),
+            defs: Vec::new(),
+        };
         let vector_descr = file.schema().column(vector_leaf);
         let levels = ListLevels {
             value: vector_descr.max_def_level(),
             element: vector_descr.repeated_ancestor_def_level(),
         };
-        let mut vectors = VectorColumn::new(column(vector_leaf)?, levels);
+        let reader = if self.columns.f64 {
+            Floats::F64(ColumnReaderImpl::new(vector_descr, pages(vector_leaf)?))
+        } else {
+            Floats::F32(ColumnReaderImpl::new(vector_descr, pages(vector_leaf)?))
+        };
+        let mut vectors = VectorColumn::new(reader, levels);
         let mut done = 0;
         while done < rows {
             let batch = BATCH_ROWS.min(rows - done);
@@ -749,13 +763,6 @@ struct WordColumn {
 }
 
 impl WordColumn {
-    fn new(reader: ColumnReader, max_def: i16) -> WordColumn {
-        let ColumnReader::ByteArrayColumnReader(reader) = reader else {
-            unreachable!("a string column is BYTE_ARRAY")
-        };
-        WordColumn { reader, max_def, values: Vec::new(), defs: Vec::new() }
-    }
-
     /// Appends up to `batch` words to `words`; a null word is an error naming its row in the batch.
     fn read(
         &mut self,
@@ -827,12 +834,7 @@ enum Floats {
 }
 
 impl VectorColumn {
-    fn new(reader: ColumnReader, levels: ListLevels) -> VectorColumn {
-        let reader = match reader {
-            ColumnReader::FloatColumnReader(r) => Floats::F32(r),
-            ColumnReader::DoubleColumnReader(r) => Floats::F64(r),
-            _ => unreachable!("a vector column is FLOAT or DOUBLE"),
-        };
+    fn new(reader: Floats, levels: ListLevels) -> VectorColumn {
         VectorColumn {
             reader,
             levels,
