@@ -62,6 +62,10 @@ pub enum Error {
     /// does not read (a dtype, a quantization); the message names the file's part at fault
     /// and what to do.
     Model(String),
+    /// Occurs when a Parquet table is malformed, cut short, compressed with a codec embedscope
+    /// does not read, or holds no words and vectors it can take (a null, rows of different
+    /// lengths); the message names the row or column at fault and what to do.
+    Parquet(String),
     /// Occurs when reading or writing a file fails.
     Io(String),
 }
@@ -176,7 +180,7 @@ impl fmt::Display for Error {
             Error::BenchmarkFormat { line, message } => {
                 write!(f, "malformed benchmark file, line {line}: {message}")
             }
-            Error::Model(message) => write!(f, "{message}"),
+            Error::Model(message) | Error::Parquet(message) => write!(f, "{message}"),
             Error::Io(message) => write!(f, "{message}"),
         }
     }

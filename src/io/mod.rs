@@ -6,6 +6,8 @@
 //! - [`bundle`]: the run's own file ([`Bundle`], [`read_bundle`], [`write_bundle`]).
 //! - [`json`]: serde_json as the bundle needs it (strict reading, floats that read back with
 //!   their bits).
+//! - [`parquet`]: Parquet tables of vectors (Spark's `Word2VecModel`, any table with a string
+//!   column and a list-of-floats column), read footer first, then two column chunks at a time.
 //!
 //! **Architecture Invariant:** every reader and writer round-trips bit-exactly, and no input
 //! makes a reader panic: a bad file is an [`Error::Format`] naming where it is wrong.
@@ -65,6 +67,7 @@ pub mod bundle;
 mod escape;
 mod format;
 pub mod json;
+pub mod parquet;
 mod parser;
 mod write;
 
