@@ -63,6 +63,7 @@
 
 pub mod bundle;
 mod escape;
+pub mod fasttext;
 mod format;
 pub mod json;
 mod parser;
