@@ -40,9 +40,57 @@ const MAX_WORD_BYTES: usize = 1 << 16;
 /// The largest dimension taken from a header (fastText's largest published models have 300).
 const MAX_DIM: i32 = 100_000;
 
-/// Whether `head`, a file's first bytes, is a fastText model's start.
+/// Whether `head`, a file's first bytes, is a fastText model's start: its magic number,
+/// or the settings and dictionary header an older fastText wrote without one.
 pub fn sniff(head: &[u8]) -> bool {
-    head.len() >= 4 && i32::from_le_bytes([head[0], head[1], head[2], head[3]]) == MAGIC
+    (head.len() >= 4 && i32_at(head, 0) == MAGIC) || (head.len() >= LEGACY_HEAD && legacy(head))
+}
+
+/// The settings (56 bytes) and dictionary header (20) of an older fastText's model, which
+/// has no magic number: read together, their values tell it from other files.
+const LEGACY_HEAD: usize = 76;
+
+/// Whether `head` starts with the settings and dictionary header of an older fastText: each
+/// setting in the range fastText allows, and the entries the words and labels.
+fn legacy(head: &[u8]) -> bool {
+    let a = args_at(head, 0);
+    let (size, nwords, nlabels) = (i32_at(head, 56), i32_at(head, 60), i32_at(head, 64));
+    (1..=MAX_DIM).contains(&a.dim)
+        && (1..=10_000).contains(&a.ws)
+        && (1..=1_000_000).contains(&a.epoch)
+        && a.min_count >= 0
+        && (0..=10_000).contains(&a.neg)
+        && (0..=100).contains(&a.word_ngrams)
+        && (1..=4).contains(&a.loss)
+        && (1..=3).contains(&a.model)
+        && a.bucket >= 0
+        && (0..=1000).contains(&a.minn)
+        && (0..=1000).contains(&a.maxn)
+        && a.t > 0.0
+        && a.t < 1.0
+        && nwords >= 0
+        && nlabels >= 0
+        && size == nwords + nlabels
+}
+
+/// The thirteen settings fastText writes, from `at`.
+fn args_at(buf: &[u8], at: usize) -> Args {
+    let v = |i: usize| i32_at(buf, at + 4 * i);
+    Args {
+        dim: v(0),
+        ws: v(1),
+        epoch: v(2),
+        min_count: v(3),
+        neg: v(4),
+        word_ngrams: v(5),
+        loss: v(6),
+        model: v(7),
+        bucket: v(8),
+        minn: v(9),
+        maxn: v(10),
+        lr_update_rate: v(11),
+        t: f64::from_le_bytes(buf[at + 48..at + 56].try_into().expect("8 bytes")),
+    }
 }
 
 /// What a reader keeps of a model.
@@ -118,6 +166,7 @@ pub enum BucketsKept {
 /// What a fastText model is, and what of it was kept.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FastTextInfo {
+    /// The format's version; 0 for an older fastText's model, which has none.
     pub version: i32,
     pub args: Args,
     /// The words in the model, and how many were kept (the most frequent).
@@ -126,8 +175,10 @@ pub struct FastTextInfo {
     /// The tokens of the training text.
     pub tokens: u64,
     pub buckets: BucketsKept,
-    /// Words whose bytes are not UTF-8, read with U+FFFD.
+    /// Words whose bytes are not UTF-8, read with U+FFFD, or with `\xNN` for each such byte
+    /// when two of them would read alike with U+FFFD.
     pub non_utf8_words: usize,
+    pub named_by_bytes: bool,
 }
 
 impl FastTextInfo {
@@ -155,15 +206,18 @@ impl FastTextInfo {
     /// A line on the model's settings: "skipgram, dim 100, n-grams 3–6 in 2,000,000 buckets, …".
     pub fn settings(&self) -> String {
         let a = &self.args;
+        let format = match self.version {
+            0 => "an older format without a magic number".to_string(),
+            v => format!("format {v}"),
+        };
         let ngrams = if a.maxn == 0 || a.bucket == 0 {
             "no n-grams".to_string()
         } else {
             format!("n-grams {}–{} in {} buckets", a.minn, a.maxn, thousands(a.bucket as u64))
         };
         format!(
-            "fastText {} (format {}), dim {}, {ngrams}, window {}, epoch {}, minCount {}, loss {}, neg {}, wordNgrams {}, t {}, lrUpdateRate {}, {} training tokens",
+            "fastText {} ({format}), dim {}, {ngrams}, window {}, epoch {}, minCount {}, loss {}, neg {}, wordNgrams {}, t {}, lrUpdateRate {}, {} training tokens",
             a.model_name(),
-            self.version,
             a.dim,
             a.ws,
             a.epoch,
@@ -181,9 +235,14 @@ impl FastTextInfo {
     pub fn non_utf8_note(&self) -> Option<String> {
         (self.non_utf8_words > 0).then(|| {
             format!(
-                "{} word{} not UTF-8: the bytes that do not decode are shown as \u{FFFD}",
+                "{} word{} not UTF-8: the bytes that do not decode are shown as {}",
                 thousands(self.non_utf8_words as u64),
-                if self.non_utf8_words == 1 { " is" } else { "s are" }
+                if self.non_utf8_words == 1 { " is" } else { "s are" },
+                if self.named_by_bytes {
+                    "\\xNN, since two words read alike with \u{FFFD}: the model's words are in another encoding"
+                } else {
+                    "\u{FFFD}"
+                }
             )
         })
     }
@@ -250,6 +309,9 @@ pub struct FastTextReader {
     vectors: Vec<f32>,
     store: Store,
     non_utf8: usize,
+    /// The bytes of the kept words that are not UTF-8, by index: should two read alike with
+    /// U+FFFD, they are named by their bytes instead.
+    raw_words: Vec<(usize, Vec<u8>)>,
     failed: Option<Error>,
 }
 
@@ -295,6 +357,7 @@ impl FastTextReader {
             vectors: Vec::new(),
             store: Store::No,
             non_utf8: 0,
+            raw_words: Vec::new(),
             failed: None,
         }
     }
@@ -378,39 +441,30 @@ impl FastTextReader {
         if buf.len() < 4 {
             return Ok(0);
         }
-        let magic = i32_at(buf, 0);
-        if magic != MAGIC {
-            return Err(Error::Model(
-                "not a fastText model: its first bytes are not fastText's magic number 793712314".into(),
-            ));
-        }
-        if buf.len() < 8 {
-            return Ok(0);
-        }
-        let version = i32_at(buf, 4);
-        if !(1..=MAX_VERSION).contains(&version) {
-            return Err(Error::Model(format!(
-                "a fastText model of format version {version}; this reader knows versions up to {MAX_VERSION} (fastText 0.9)"
-            )));
-        }
-        if buf.len() < 64 {
-            return Ok(0);
-        }
-        let v = |i: usize| i32_at(buf, 8 + 4 * i);
-        let args = Args {
-            dim: v(0),
-            ws: v(1),
-            epoch: v(2),
-            min_count: v(3),
-            neg: v(4),
-            word_ngrams: v(5),
-            loss: v(6),
-            model: v(7),
-            bucket: v(8),
-            minn: v(9),
-            maxn: v(10),
-            lr_update_rate: v(11),
-            t: f64::from_le_bytes(buf[56..64].try_into().expect("8 bytes")),
+        let (version, args, used) = if i32_at(buf, 0) == MAGIC {
+            if buf.len() < 8 {
+                return Ok(0);
+            }
+            let version = i32_at(buf, 4);
+            if !(1..=MAX_VERSION).contains(&version) {
+                return Err(Error::Model(format!(
+                    "a fastText model of format version {version}; this reader knows versions up to {MAX_VERSION} (fastText 0.9)"
+                )));
+            }
+            if buf.len() < 64 {
+                return Ok(0);
+            }
+            (version, args_at(buf, 8), 64)
+        } else {
+            if buf.len() < LEGACY_HEAD {
+                return Ok(0);
+            }
+            if !legacy(buf) {
+                return Err(Error::Model(
+                    "not a fastText model: its first bytes are neither fastText's magic number 793712314 nor the settings an older fastText wrote".into(),
+                ));
+            }
+            (0, args_at(buf, 0), 56)
         };
         if args.model == 3 {
             return Err(Error::Model(format!(
@@ -419,7 +473,10 @@ impl FastTextReader {
             )));
         }
         if !(1..=2).contains(&args.model) || !(1..=4).contains(&args.loss) {
-            return Err(corrupt(format!("its header names model {} and loss {}, which fastText does not have", args.model, args.loss)));
+            return Err(corrupt(format!(
+                "its header names model {} and loss {}, which fastText does not have",
+                args.model, args.loss
+            )));
         }
         if !(1..=MAX_DIM).contains(&args.dim) {
             return Err(corrupt(format!("its header gives the dimension as {}", args.dim)));
@@ -433,22 +490,24 @@ impl FastTextReader {
         self.version = version;
         self.args = Some(args);
         self.stage = Stage::DictHeader;
-        Ok(64)
+        Ok(used)
     }
 
     fn read_dict_header(&mut self, buf: &[u8]) -> Result<usize> {
-        if buf.len() < 28 {
+        // An older fastText (no magic number, version 0 here) writes no pruned index.
+        let len = if self.version == 0 { 20 } else { 28 };
+        if buf.len() < len {
             return Ok(0);
         }
         let (size, nwords, nlabels) = (i32_at(buf, 0), i32_at(buf, 4), i32_at(buf, 8));
         let ntokens = i64_at(buf, 12);
-        let prune = i64_at(buf, 20);
+        let prune = if self.version == 0 { 0 } else { i64_at(buf, 20) };
         if nlabels > 0 {
             return Err(Error::Model(format!(
                 "a supervised fastText model ({nlabels} labels): a text classifier's vectors are trained to tell labels apart, not to place words; open a model trained with `fasttext skipgram` or `fasttext cbow`"
             )));
         }
-        let left = self.file_len.saturating_sub(self.consumed + 28);
+        let left = self.file_len.saturating_sub(self.consumed + len as u64);
         // An entry takes at least 10 bytes (an empty word's NUL, its count, its type).
         if size >= 0 && size == nwords + nlabels && size as u64 * 10 > left {
             return Err(Error::Model(format!(
@@ -476,7 +535,7 @@ impl FastTextReader {
         self.counts.reserve(self.kept);
         self.ngrams.reserve(self.kept);
         self.stage = Stage::Entries;
-        Ok(28)
+        Ok(len)
     }
 
     fn read_entries(&mut self, buf: &[u8]) -> Result<usize> {
@@ -503,7 +562,9 @@ impl FastTextReader {
             let kind = rest[end + 9] as i8;
             let number = self.entries_read + 1;
             if kind == 1 {
-                return Err(corrupt(format!("entry {number} is a label, though the header says the model has none")));
+                return Err(corrupt(format!(
+                    "entry {number} is a label, though the header says the model has none"
+                )));
             }
             if kind != 0 || count < 0 {
                 return Err(corrupt(format!("entry {number} has type {kind} and count {count}")));
@@ -513,10 +574,19 @@ impl FastTextReader {
                     std::borrow::Cow::Borrowed(w) => (w.to_string(), false),
                     std::borrow::Cow::Owned(w) => (w, true),
                 };
-                self.non_utf8 += usize::from(replaced);
+                if replaced {
+                    self.non_utf8 += 1;
+                    self.raw_words.push((self.words.len(), raw.to_vec()));
+                }
                 // fastText gives the end of sentence no n-grams.
                 if word != "</s>" {
-                    ngram_buckets(raw, args.minn as usize, args.maxn as usize, args.bucket as u32, &mut grams);
+                    ngram_buckets(
+                        raw,
+                        args.minn as usize,
+                        args.maxn as usize,
+                        args.bucket as u32,
+                        &mut grams,
+                    );
                 } else {
                     grams.clear();
                 }
@@ -532,7 +602,11 @@ impl FastTextReader {
         if self.entries_read == self.size {
             self.uses.sort_unstable();
             self.uses.shrink_to_fit();
-            self.stage = if self.prune_left > 0 { Stage::Prune } else { Stage::Quantized };
+            self.stage = match (self.prune_left, self.version) {
+                (0, 0) => Stage::MatrixHeader,
+                (0, _) => Stage::Quantized,
+                _ => Stage::Prune,
+            };
         }
         Ok(at)
     }
@@ -631,7 +705,9 @@ impl FastTextReader {
                     }
                     match &mut self.store {
                         Store::F32(rows) => rows.extend_from_slice(&row),
-                        Store::F16(bits) => bits.extend(row.iter().map(|&x| half::f16::from_f32(x).to_bits())),
+                        Store::F16(bits) => {
+                            bits.extend(row.iter().map(|&x| half::f16::from_f32(x).to_bits()))
+                        }
                         Store::No => {}
                     }
                 }
@@ -681,7 +757,25 @@ impl FastTextReader {
             Store::No => (None, BucketsKept::None),
         };
         let kept_words = self.words.len();
-        let embeddings = Embeddings::new(self.words, dim, vectors).map_err(|err| match err {
+        let mut words = self.words;
+        let mut clash = false;
+        if !self.raw_words.is_empty() {
+            let names: std::collections::HashSet<&str> =
+                self.raw_words.iter().map(|(i, _)| words[*i].as_str()).collect();
+            let mut times = std::collections::HashMap::new();
+            for word in words.iter().filter(|w| names.contains(w.as_str())) {
+                *times.entry(word.as_str()).or_insert(0usize) += 1;
+            }
+            clash = times.values().any(|&n| n > 1);
+            if clash {
+                // Two words alike once read with U+FFFD: every such word is named by its
+                // bytes, as gensim names them (`errors='backslashreplace'`).
+                for (i, raw) in &self.raw_words {
+                    words[*i] = backslash_replace(raw);
+                }
+            }
+        }
+        let embeddings = Embeddings::new(words, dim, vectors).map_err(|err| match err {
             Error::Format { message, .. } => Error::Model(format!("the fastText model's words: {message}")),
             other => other,
         })?;
@@ -697,9 +791,22 @@ impl FastTextReader {
             tokens: self.tokens,
             buckets,
             non_utf8_words: self.non_utf8,
+            named_by_bytes: clash,
         };
         Ok(FastTextModel { embeddings, counts: self.counts, info })
     }
+}
+
+/// `raw` as UTF-8 where it is, each other byte as `\xNN`.
+fn backslash_replace(raw: &[u8]) -> String {
+    let mut out = String::new();
+    for chunk in raw.utf8_chunks() {
+        out.push_str(chunk.valid());
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out
 }
 
 fn i32_at(buf: &[u8], at: usize) -> i32 {
@@ -752,6 +859,8 @@ mod tests {
         words: Vec<(Vec<u8>, i64, i8)>,
         nlabels: i32,
         quantized: bool,
+        /// An older fastText's layout: no magic number and version, pruned index or flag.
+        legacy: bool,
     }
 
     impl Model {
@@ -764,9 +873,14 @@ mod tests {
                 bucket: 11,
                 minn: 2,
                 maxn: 4,
-                words: words.iter().enumerate().map(|(i, w)| (w.as_bytes().to_vec(), 100 - i as i64, 0)).collect(),
+                words: words
+                    .iter()
+                    .enumerate()
+                    .map(|(i, w)| (w.as_bytes().to_vec(), 100 - i as i64, 0))
+                    .collect(),
                 nlabels: 0,
                 quantized: false,
+                legacy: false,
             }
         }
 
@@ -780,22 +894,29 @@ mod tests {
 
         fn bytes(&self) -> Vec<u8> {
             let mut out = Vec::new();
-            let i32s = |out: &mut Vec<u8>, v: &[i32]| v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
-            i32s(&mut out, &[MAGIC, 12]);
+            let i32s =
+                |out: &mut Vec<u8>, v: &[i32]| v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
+            if !self.legacy {
+                i32s(&mut out, &[MAGIC, 12]);
+            }
             let a = [self.dim, 5, 1, 1, 5, 1, self.loss, self.model, self.bucket, self.minn, self.maxn, 100];
             i32s(&mut out, &a);
             out.extend_from_slice(&1e-4f64.to_le_bytes());
             let n = self.words.len() as i32;
             i32s(&mut out, &[n, n - self.nlabels, self.nlabels]);
             out.extend_from_slice(&12345i64.to_le_bytes());
-            out.extend_from_slice(&(-1i64).to_le_bytes());
+            if !self.legacy {
+                out.extend_from_slice(&(-1i64).to_le_bytes());
+            }
             for (w, c, t) in &self.words {
                 out.extend_from_slice(w);
                 out.push(0);
                 out.extend_from_slice(&c.to_le_bytes());
                 out.push(*t as u8);
             }
-            out.push(u8::from(self.quantized));
+            if !self.legacy {
+                out.push(u8::from(self.quantized));
+            }
             out.extend_from_slice(&(self.rows() as i64).to_le_bytes());
             out.extend_from_slice(&(self.dim as i64).to_le_bytes());
             for i in 0..self.rows() {
@@ -817,7 +938,13 @@ mod tests {
             let mut sum = Model::row(i, dim);
             let mut grams = Vec::new();
             if self.words[i].0 != b"</s>" {
-                ngram_buckets(&self.words[i].0, self.minn as usize, self.maxn as usize, self.bucket as u32, &mut grams);
+                ngram_buckets(
+                    &self.words[i].0,
+                    self.minn as usize,
+                    self.maxn as usize,
+                    self.bucket as u32,
+                    &mut grams,
+                );
             }
             for &g in &grams {
                 let r = Model::row(self.words.len() + g as usize, dim);
@@ -856,6 +983,24 @@ mod tests {
         assert_eq!(got.info.buckets, BucketsKept::F32);
         assert_eq!(got.info.kept(), "kept all 7 words; 11 n-gram buckets kept");
         assert_eq!(got.info.args.model_name(), "skipgram");
+    }
+
+    #[test]
+    fn an_older_fastext_model_without_magic_number_reads_alike() {
+        let new = Model::small();
+        let old = Model { legacy: true, ..Model::small() };
+        assert!(sniff(&old.bytes()) && sniff(&new.bytes()));
+        let (a, b) =
+            (read(&new.bytes(), Limits::ALL, 7).unwrap(), read(&old.bytes(), Limits::ALL, 7).unwrap());
+        assert_eq!(a.embeddings, b.embeddings);
+        assert_eq!(b.info.version, 0);
+        assert!(b.info.settings().contains("an older format"));
+        // Other files are not taken for one: word2vec binary, text, zeros.
+        let mut w2v = b"3 2\nthe ".to_vec();
+        w2v.extend(std::iter::repeat_n(0u8, 100));
+        assert!(!sniff(&w2v));
+        assert!(!sniff(&[0u8; 200]));
+        assert!(!sniff("In the beginning God created the heaven and the earth. ".repeat(4).as_bytes()));
     }
 
     #[test]
@@ -992,6 +1137,11 @@ mod tests {
         // Its n-grams are hashed from its bytes, as fastText hashes them.
         assert!(close(&got.embeddings.vector(3), &model.expected(3)));
         assert!(got.info.non_utf8_note().unwrap().starts_with("1 word is not UTF-8"));
+        // Two words alike once read with U+FFFD are named by their bytes.
+        model.words[4].0 = vec![b'u', 0xFE, b't'];
+        let got = read(&model.bytes(), Limits::ALL, 1 << 20).unwrap();
+        assert_eq!([got.embeddings.word(3), got.embeddings.word(4)], ["u\\xfft", "u\\xfet"]);
+        assert_eq!(got.info.non_utf8_words, 2);
     }
 
     #[test]

@@ -26,8 +26,8 @@ use std::sync::Arc;
 use half::bf16;
 use half::slice::{HalfBitsSliceExt, HalfFloatSliceExt};
 
-use crate::error::{Error, Result, UnknownWord};
 use super::Subwords;
+use crate::error::{Error, Result, UnknownWord};
 use crate::linalg;
 use crate::text::Words;
 

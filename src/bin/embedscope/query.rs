@@ -46,6 +46,19 @@ are never answers."
     }
 }
 
+/// Says on stderr which of `words` the vocabulary lacks and are queried by the vector their
+/// character n-grams build (a fastText model's).
+pub(crate) fn note_built(embeddings: &embedscope::Embeddings, words: &[&str]) {
+    for word in words {
+        if embeddings.built_from_ngrams(word) {
+            eprintln!(
+                "note: '{}' is not in the vocabulary: its vector is built from n-grams",
+                io::escape_token(word)
+            );
+        }
+    }
+}
+
 pub(crate) fn print_neighbours(list: &[Neighbour]) {
     for n in list {
         println!("{:.4}\t{}", n.similarity, io::escape_token(&n.word));
@@ -79,6 +92,7 @@ pub(crate) fn neighbours(mut args: Args) -> Result<(), String> {
     args.finish()?;
     let embeddings = load_vectors(&path, &sources)?;
     let word = io::unescape_token(&word).map_err(|e| e.to_string())?;
+    note_built(&embeddings, &[&word]);
     let list = embeddings.neighbours(&word, k, (restrict > 0).then_some(restrict)).map_err(query_error)?;
     print_neighbours(&list);
     Ok(())
@@ -96,6 +110,7 @@ pub(crate) fn analogy(mut args: Args) -> Result<(), String> {
     let sources = Sources::take(&mut args);
     args.finish()?;
     let embeddings = load_vectors(&path, &sources)?;
+    note_built(&embeddings, &words.iter().map(String::as_str).collect::<Vec<_>>());
     let list = embeddings
         .analogy(&words[0], &words[1], &words[2], k, method, (restrict > 0).then_some(restrict))
         .map_err(query_error)?;

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use embedscope::Embeddings;
 use embedscope::io;
+use embedscope::io::fasttext::{self, FastTextModel, Limits};
 use embedscope::io::{VectorFormat, VectorsParser};
 use embedscope::lm::{self, MatrixPlan, ModelFormat, ModelInfo, Tokens};
 
@@ -20,6 +21,7 @@ pub(crate) struct Sources {
     metadata: Option<String>,
     tokenizer: Option<String>,
     tensor: Option<String>,
+    max_words: Option<String>,
 }
 
 impl Sources {
@@ -29,6 +31,7 @@ impl Sources {
             optional("--metadata", "FILE", "the words of a Projector vectors.tsv"),
             optional("--tokenizer", "FILE", "a model's tokenizer.json (default: the one beside it)"),
             optional("--tensor", "NAME", "a model's tensor to read (default: its token embeddings)"),
+            optional("--max-words", "N", "a fastText model's N most frequent words kept (default: all)"),
         ]
     }
 
@@ -38,6 +41,7 @@ impl Sources {
             metadata: args.take("--metadata").flatten(),
             tokenizer: args.take("--tokenizer").flatten(),
             tensor: args.take("--tensor").flatten(),
+            max_words: args.take("--max-words").flatten(),
         }
     }
 }
@@ -57,8 +61,14 @@ pub(crate) fn load_vectors(path: &str, sources: &Sources) -> Result<Embeddings, 
         .take(VectorFormat::SNIFF_LEN as u64)
         .read_to_end(&mut head)
         .map_err(|e| format!("cannot read {path}: {e}"))?;
+    if fasttext::sniff(&head) {
+        return load_fasttext(path, sources, false).map(|model| model.embeddings);
+    }
     if is_model(path, &head) {
         return load_model(path, sources, false).map(|(embeddings, _)| embeddings);
+    }
+    if sources.max_words.is_some() {
+        return Err(format!("--max-words only applies to a fastText .bin model, and {path} is not one"));
     }
     if let Some(option) = [("--tokenizer", &sources.tokenizer), ("--tensor", &sources.tensor)]
         .into_iter()
@@ -220,4 +230,44 @@ fn read_tokenizer(path: &Path) -> Result<(Tokens, String), String> {
     let tokens = Tokens::from_tokenizer_json(&bytes).map_err(|e| format!("{shown}: {e}"))?;
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     Ok((tokens, name))
+}
+
+/// The fastText model at `path`: every word and the n-gram buckets, or the `--max-words`
+/// most frequent words. Says on stderr what was not kept and which words are not UTF-8.
+/// `quiet` hides the progress bar.
+pub(crate) fn load_fasttext(path: &str, sources: &Sources, quiet: bool) -> Result<FastTextModel, String> {
+    if let Some((option, _)) = [
+        ("--metadata", &sources.metadata),
+        ("--tokenizer", &sources.tokenizer),
+        ("--tensor", &sources.tensor),
+    ]
+    .into_iter()
+    .find(|(_, given)| given.is_some())
+    {
+        return Err(format!("{option} does not apply to a fastText model, and {path} is one"));
+    }
+    let max_words = match &sources.max_words {
+        Some(n) => match n.parse::<usize>() {
+            Ok(n) if n > 0 => Some(n),
+            _ => return Err(format!("--max-words takes a number of words of at least 1, not '{n}'")),
+        },
+        None => None,
+    };
+    let file = File::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
+    let file_len = file.metadata().map_err(|e| format!("cannot read {path}: {e}"))?.len();
+    let bar = Bar::new(quiet, "reading");
+    let limits = Limits { max_words, ..Limits::ALL };
+    let read =
+        fasttext::read_fasttext(std::io::BufReader::new(file), file_len, limits, |what, done, total| {
+            bar.set(done, total, format!("{what}: {done} of {total}"))
+        });
+    bar.finish();
+    let model = read.map_err(|e| format!("{path}: {e}"))?;
+    if model.info.kept_words < model.info.words || model.info.buckets == fasttext::BucketsKept::No {
+        eprintln!("{path}: {}", model.info.kept());
+    }
+    if let Some(note) = model.info.non_utf8_note() {
+        eprintln!("{path}: {note}");
+    }
+    Ok(model)
 }
