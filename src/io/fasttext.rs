@@ -309,6 +309,9 @@ pub struct FastTextReader {
     vectors: Vec<f32>,
     store: Store,
     non_utf8: usize,
+    /// Whether the model is a classifier (`supervised`, or with labels), refused once its
+    /// dictionary is read.
+    supervised: bool,
     /// The bytes of the kept words that are not UTF-8, by index: should two read alike with
     /// U+FFFD, they are named by their bytes instead.
     raw_words: Vec<(usize, Vec<u8>)>,
@@ -357,6 +360,7 @@ impl FastTextReader {
             vectors: Vec::new(),
             store: Store::No,
             non_utf8: 0,
+            supervised: false,
             raw_words: Vec::new(),
             failed: None,
         }
@@ -466,13 +470,10 @@ impl FastTextReader {
             }
             (0, args_at(buf, 0), 56)
         };
-        if args.model == 3 {
-            return Err(Error::Model(format!(
-                "a supervised fastText model (a text classifier, loss {}): its vectors are trained to tell labels apart, not to place words; open a model trained with `fasttext skipgram` or `fasttext cbow`",
-                args.loss_name()
-            )));
-        }
-        if !(1..=2).contains(&args.model) || !(1..=4).contains(&args.loss) {
+        // A supervised model is refused once its dictionary is read: a quantized one (`.ftz`)
+        // says so only after it.
+        self.supervised = args.model == 3;
+        if !(1..=3).contains(&args.model) || !(1..=4).contains(&args.loss) {
             return Err(corrupt(format!(
                 "its header names model {} and loss {}, which fastText does not have",
                 args.model, args.loss
@@ -502,11 +503,7 @@ impl FastTextReader {
         let (size, nwords, nlabels) = (i32_at(buf, 0), i32_at(buf, 4), i32_at(buf, 8));
         let ntokens = i64_at(buf, 12);
         let prune = if self.version == 0 { 0 } else { i64_at(buf, 20) };
-        if nlabels > 0 {
-            return Err(Error::Model(format!(
-                "a supervised fastText model ({nlabels} labels): a text classifier's vectors are trained to tell labels apart, not to place words; open a model trained with `fasttext skipgram` or `fasttext cbow`"
-            )));
-        }
+        self.supervised |= nlabels > 0;
         let left = self.file_len.saturating_sub(self.consumed + len as u64);
         // An entry takes at least 10 bytes (an empty word's NUL, its count, its type).
         if size >= 0 && size == nwords + nlabels && size as u64 * 10 > left {
@@ -523,7 +520,7 @@ impl FastTextReader {
                 bytes(self.file_len)
             )));
         }
-        if nwords == 0 {
+        if nwords == 0 && !self.supervised {
             return Err(Error::Model("a fastText model without words: there is nothing to show".into()));
         }
         self.size = size as usize;
@@ -561,12 +558,13 @@ impl FastTextReader {
             let count = i64_at(rest, end + 1);
             let kind = rest[end + 9] as i8;
             let number = self.entries_read + 1;
-            if kind == 1 {
+            if kind == 1 && self.entries_read < self.nwords {
                 return Err(corrupt(format!(
-                    "entry {number} is a label, though the header says the model has none"
+                    "entry {number} is a label, though the header says it is one of the {} words",
+                    self.nwords
                 )));
             }
-            if kind != 0 || count < 0 {
+            if (kind == 0 && self.entries_read >= self.nwords) || !(0..=1).contains(&kind) || count < 0 {
                 return Err(corrupt(format!("entry {number} has type {kind} and count {count}")));
             }
             if self.entries_read < self.kept {
@@ -603,6 +601,7 @@ impl FastTextReader {
             self.uses.sort_unstable();
             self.uses.shrink_to_fit();
             self.stage = match (self.prune_left, self.version) {
+                (0, 0) if self.supervised => return Err(self.supervised_error()),
                 (0, 0) => Stage::MatrixHeader,
                 (0, _) => Stage::Quantized,
                 _ => Stage::Prune,
@@ -614,12 +613,25 @@ impl FastTextReader {
     fn read_quantized(&mut self, buf: &[u8]) -> Result<usize> {
         let Some(&flag) = buf.first() else { return Ok(0) };
         if flag != 0 {
-            return Err(Error::Model(
-                "a quantized fastText model (.ftz, made by `fasttext quantize`): its vectors are compressed by product quantization, which embedscope does not read; open the .bin it was made from, or its .vec (word2vec text)".into(),
-            ));
+            let what = if self.supervised { "a text classifier " } else { "" };
+            return Err(Error::Model(format!(
+                "a quantized fastText model (.ftz, {what}made smaller by `fasttext quantize`): its vectors are compressed by product quantization, which embedscope does not read; open the .bin it was made from, or its .vec (word2vec text)"
+            )));
+        }
+        if self.supervised {
+            return Err(self.supervised_error());
         }
         self.stage = Stage::MatrixHeader;
         Ok(1)
+    }
+
+    fn supervised_error(&self) -> Error {
+        let args = self.args.expect("read before the dictionary");
+        Error::Model(format!(
+            "a supervised fastText model (a text classifier: {} labels, loss {}): its vectors are trained to tell labels apart, not to place words; open a model trained with `fasttext skipgram` or `fasttext cbow`",
+            thousands((self.size - self.nwords) as u64),
+            args.loss_name()
+        ))
     }
 
     fn read_matrix_header(&mut self, buf: &[u8]) -> Result<usize> {
@@ -847,6 +859,7 @@ mod tests {
     use super::*;
     use crate::fuzz::mutate_bytes;
 
+    #[derive(Clone)]
     /// A model as fastText writes it: `words` with counts, `bucket` n-gram rows, the input
     /// matrix's values `i`-th row `row(i)`, and an output matrix after it.
     struct Model {
@@ -1081,17 +1094,31 @@ mod tests {
 
     #[test]
     fn supervised_and_quantized_models_are_refused_saying_what_they_are() {
-        let sup = Model { model: 3, loss: 3, ..Model::small() };
-        let err = read(&sup.bytes(), Limits::ALL, 1 << 20).unwrap_err().to_string();
-        assert!(err.contains("supervised fastText model") && err.contains("classifier"), "{err}");
+        let mut sup = Model { model: 3, loss: 3, ..Model::small() };
+        sup.words.push((b"__label__a".to_vec(), 3, 1));
+        sup.nlabels = 1;
+        for legacy in [false, true] {
+            let sup = Model { legacy, ..sup.clone() };
+            let err = read(&sup.bytes(), Limits::ALL, 1 << 20).unwrap_err().to_string();
+            assert!(
+                err.contains("supervised fastText model (a text classifier: 1 labels, loss softmax)"),
+                "{err}"
+            );
+        }
         let mut labelled = Model::small();
         labelled.words.push((b"__label__a".to_vec(), 3, 1));
         labelled.nlabels = 1;
         let err = read(&labelled.bytes(), Limits::ALL, 1 << 20).unwrap_err().to_string();
-        assert!(err.contains("supervised fastText model (1 labels)"), "{err}");
+        assert!(err.contains("supervised fastText model (a text classifier: 1 labels, loss ns)"), "{err}");
         let ftz = Model { quantized: true, ..Model::small() };
         let err = read(&ftz.bytes(), Limits::ALL, 1 << 20).unwrap_err().to_string();
-        assert!(err.contains("quantized fastText model (.ftz") && err.contains("open the .bin"), "{err}");
+        assert!(
+            err.contains("quantized fastText model (.ftz, made") && err.contains("open the .bin"),
+            "{err}"
+        );
+        let ftz = Model { quantized: true, ..sup };
+        let err = read(&ftz.bytes(), Limits::ALL, 1 << 20).unwrap_err().to_string();
+        assert!(err.contains("quantized fastText model (.ftz, a text classifier made"), "{err}");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! embedscope train CORPUS --out VECTORS [options]
 //! embedscope neighbours VECTORS WORD [options]
 //! embedscope analogy VECTORS A B C [options]
+//! embedscope vector VECTORS WORD [options]
 //! embedscope eval VECTORS [--analogies FILE] [--similarity FILE] [options]
 //! embedscope project VECTORS --out FILE [options]
 //! embedscope info VECTORS [options]
@@ -85,6 +86,7 @@ const COMMANDS: &[Entry] = &[
     (train::command, train::train),
     (query::neighbours_command, query::neighbours),
     (query::analogy_command, query::analogy),
+    (query::vector_command, query::vector),
     (eval::command, eval::eval),
     (project::command, project::project),
     (info::command, info::info),

@@ -30,6 +30,37 @@ pub(crate) fn neighbours_command() -> Command {
     }
 }
 
+/// `vector`'s options.
+pub(crate) fn vector_command() -> Command {
+    Command {
+        name: "vector",
+        synopsis: "VECTORS WORD",
+        required: &[],
+        options: Sources::options(),
+        about: "vector prints WORD's vector, its values separated by spaces (a fastText model's word it
+lacks: the vector its character n-grams build)."
+            .into(),
+    }
+}
+
+pub(crate) fn vector(mut args: Args) -> Result<(), String> {
+    let path = args.positional("VECTORS")?;
+    let word = io::unescape_token(&args.positional("WORD")?).map_err(|e| e.to_string())?;
+    let sources = Sources::take(&mut args);
+    args.finish()?;
+    let embeddings = load_vectors(&path, &sources)?;
+    note_built(&embeddings, &[&word]);
+    let values = match embeddings.index_of(&word) {
+        Some(idx) => embeddings.vector(idx).into_owned(),
+        None => embeddings
+            .built_vector(&word)
+            .ok_or_else(|| query_error(embedscope::Error::UnknownWords(vec![embeddings.unknown(&word)])))?,
+    };
+    let shown: Vec<String> = values.iter().map(f32::to_string).collect();
+    println!("{}", shown.join(" "));
+    Ok(())
+}
+
 /// `analogy`'s options.
 pub(crate) fn analogy_command() -> Command {
     let mut options = query_options();
