@@ -273,15 +273,17 @@
  *   at each epoch end, every PROJECTION_INTERVAL_MS within an epoch, and on request (t-SNE and UMAP:
  *   every LAYOUT_FRAME_MS while the map moves, and at its end); `model`
  *   names the model it shows (see PreparedReply), so the page drops a frame of one it replaced
- * @typedef {{type: 'neighbours', id: number, word: string, neighbours: Neighbour[]}} NeighboursReply
- * @typedef {{type: 'analogy', id: number, cosAdd: Neighbour[], cosMul: Neighbour[]}} AnalogyReply
+ * `built`: the word is not in the vocabulary, and its vector is built from its character
+ * n-grams (a fastText model's); in an analogy, the words that are.
+ * @typedef {{type: 'neighbours', id: number, word: string, neighbours: Neighbour[], built: boolean}} NeighboursReply
+ * @typedef {{type: 'analogy', id: number, cosAdd: Neighbour[], cosMul: Neighbour[], built: string[]}} AnalogyReply
  * @typedef {{type: 'complete', id: number, prefix: string, words: string[]}} CompleteReply
  * @typedef {{type: 'findWords', id: number, matches: VocabMatches}} FindWordsReply
  * @typedef {{type: 'tokenInfo', id: number, info: TokenInfo}} TokenInfoReply
  * @typedef {{type: 'matrixBand', id: number} & MatrixBand} MatrixBandReply
  * @typedef {{type: 'density', id: number, values: Float32Array}} DensityReply  its buffer transferred
  * @typedef {{type: 'openFiles', id: number, kind: 'text'} | {type: 'openFiles', id: number, kind: 'vectors',
- *   model: number, info: VectorsInfo & {model?: ModelInfoDto}, params?: Params|null, epochLosses?: number[], timeline?: TimelineData|null}
+ *   model: number, info: VectorsInfo & {model?: ModelInfoDto, fastText?: string}, params?: Params|null, epochLosses?: number[], timeline?: TimelineData|null}
  *   | {type: 'openFiles', id: number, kind: 'chooseTensor', tensors: TensorDto[], file: string}} OpenFilesReply
  *   `params`, `epochLosses` and `timeline` come from a bundle; `model` as in PreparedReply
  * @typedef {{type: 'loadProgress', bytesDone: number, bytesTotal: number, words: number, rows?: boolean}} LoadProgressMessage

@@ -159,7 +159,8 @@ export class SourcePanel {
 
   /**
    * What a vectors file held, in place of a text's statistics (a model's tensor and dtype too).
-   * @param {string} name @param {import('../protocol.js').VectorsInfo & {model?: import('../protocol.js').ModelInfoDto}} info
+   * `info.fastText`: a fastText model's settings, when the vectors are one's.
+   * @param {string} name @param {import('../protocol.js').VectorsInfo & {model?: import('../protocol.js').ModelInfoDto, fastText?: string}} info
    */
   showVectorsStats(name, info) {
     this.shown = () => this.showVectorsStats(name, info);
@@ -175,6 +176,7 @@ export class SourcePanel {
       ['Dimensions', integer.format(info.dim)],
     ];
     if (info.fingerprint) rows.push(['Run', info.fingerprint]);
+    if (info.fastText) rows.push(['Model', info.fastText], ['Kept', info.note ?? '']);
     const { model } = info;
     if (model) {
       rows[2] = ['Tokens', integer.format(info.words)];
@@ -185,7 +187,9 @@ export class SourcePanel {
       ? `A language model's token embeddings, one row a token, the earliest tokens first${
           model.special ? `, its ${integer.format(model.special)} special and unused tokens last, off the map` : ''
         }: explore, evaluate or export them. ${model.tokenizer ? `Tokens named by ${model.tokenizer}.` : 'No tokenizer.json came with it, so rows are named by their token ids.'}`
-      : info.counts
+      : info.fastText
+        ? 'A fastText model: its words with their counts, each word its row and its character n-grams averaged. A word it lacks gets a vector built from its n-grams, in neighbours, analogies and benchmarks.'
+        : info.counts
         ? 'Vectors with their word counts: explore, evaluate or export them.'
         : 'Vectors only, most frequent word first as the file lists them: explore, evaluate or export them.';
   }

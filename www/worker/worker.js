@@ -267,13 +267,15 @@ async function trainLoop() {
 async function loadVectors(file, format, metadata, isCurrent) {
   const metadataText = metadata ? await metadata.text() : undefined;
   if (!isCurrent()) return false;
-  session.load_begin(format, file.name, metadataText);
+  session.load_begin(format, file.name, metadataText, file.size, undefined);
   for await (const { offset, bytes } of slices(file)) {
     if (!isCurrent()) return false;
     const words = session.load_push(bytes);
     post({ type: 'loadProgress', bytesDone: offset + bytes.length, bytesTotal: file.size, words });
     await yieldToMessages();
     if (!isCurrent()) return false;
+    // A fastText model's output matrix, after the vectors, is never read.
+    if (!session.load_wants_more()) break;
   }
   return true;
 }
@@ -563,11 +565,11 @@ const handlers = {
     return { info: threads, poolThreads: session.threads(), working: session.threads_working() };
   },
   neighbours({ word, k }) {
-    return { word, neighbours: session.neighbours(word, k) };
+    return { word, neighbours: session.neighbours(word, k), built: session.built_from_ngrams(word) };
   },
   analogy({ a, b, c, k }) {
     const { cosAdd, cosMul } = session.analogy(a, b, c, k);
-    return { cosAdd, cosMul };
+    return { cosAdd, cosMul, built: [a, b, c].filter((word) => session.built_from_ngrams(word)) };
   },
   complete({ prefix, limit }) {
     return { prefix, words: session.complete(prefix, limit) };

@@ -35,7 +35,6 @@ use super::dto::MessagePartDto;
 use super::pool::Pool;
 use crate::Embeddings;
 use crate::error::Error;
-use crate::io::VectorsParser;
 use crate::io::json;
 use crate::lm::ModelInfo;
 use crate::map::{NeighbourHistory, Projection, Timeline};
@@ -201,7 +200,7 @@ pub struct Session {
     source: Source,
     /// A vectors file being read, slice by slice, and its name for messages; it replaces
     /// `source` when it is read to its end.
-    loading: Option<(String, VectorsParser)>,
+    loading: Option<(String, files::Loading)>,
     /// A language model's file being read (`model_open`); its matrix replaces `source`
     /// when it is read to its end.
     model: Option<ModelLoading>,
