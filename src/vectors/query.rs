@@ -135,12 +135,6 @@ impl Embeddings {
         Ok(linalg::dot(&a, &b))
     }
 
-    /// The cosine similarity of the words at `a_idx` and `b_idx`; 0 when either vector is zero.
-    /// **Unchecked precondition:** both indices are below `len()`.
-    pub(crate) fn cosine(&self, a_idx: usize, b_idx: usize) -> f32 {
-        linalg::dot(&self.unit_vector(a_idx), &self.unit_vector(b_idx))
-    }
-
     /// Answers "`a` is to `b` as `c` is to ?" with the `k` best words, best first.
     ///
     /// With `cos` the cosine similarity of unit vectors, a candidate `d` scores
