@@ -391,8 +391,8 @@ const EXPORTS = {
 /** @type {Record<string, (request: any) => object|void|Promise<object|void>>} */
 const handlers = {
   /**
-   * Vectors (a bundle, word2vec, GloVe, a Projector pair) are read here and replace the
-   * session's vectors; anything else is a text, which the page then prepares.
+   * Vectors (a bundle, word2vec, GloVe, a Projector pair, a fastText model) are read here
+   * and replace the session's vectors; anything else is a text, which the page then prepares.
    */
   async openFiles({ files, tensor }) {
     checkAllowed('openVectors');

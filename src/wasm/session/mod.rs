@@ -8,7 +8,7 @@
 //! - `training`: the text, BPE merges, the vocabulary and trainer, training steps, threads.
 //! - `queries`: a token's provenance, neighbours, analogies, completions, neighbours per epoch.
 //! - `maps`: PCA frames, t-SNE and UMAP maps, and the word lists of their frames.
-//! - `files`: vectors files and bundles, read and written.
+//! - `files`: vectors files, fastText models and bundles, read and written.
 //! - `models`: a language model's embedding matrix, read from its file a slice at a time.
 //! - `matrix`: a band of the vectors' matrix, rows × dimensions, for the Matrix card.
 //! - `evaluation`: analogy and similarity benchmarks run on the vectors.
