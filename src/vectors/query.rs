@@ -194,9 +194,9 @@ impl Embeddings {
     pub(crate) fn try_queries<const N: usize>(
         &self,
         words: [&str; N],
-    ) -> Result<[(Option<usize>, Cow<'_, [f32]>); N]> {
+    ) -> Result<[QueryVector<'_>; N]> {
         let mut missing: Vec<UnknownWord> = Vec::new();
-        let mut found: Vec<(Option<usize>, Cow<'_, [f32]>)> = Vec::with_capacity(N);
+        let mut found: Vec<QueryVector<'_>> = Vec::with_capacity(N);
         for word in words {
             if let Some(idx) = self.index_of(word) {
                 found.push((Some(idx), self.unit_vector(idx)));
@@ -235,6 +235,9 @@ impl Embeddings {
             .collect()
     }
 }
+
+/// A query word's index, when it is a row (and so never its own answer), and its unit vector.
+pub(crate) type QueryVector<'a> = (Option<usize>, Cow<'a, [f32]>);
 
 fn check_k(k: usize) -> Result<()> {
     if k == 0 {
