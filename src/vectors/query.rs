@@ -191,10 +191,7 @@ impl Embeddings {
     /// the unit vector its character n-grams build ([`Embeddings::built_vector`]) and no
     /// index; or an error naming each word that has neither once, in input order, with the
     /// nearest spellings of it.
-    pub(crate) fn try_queries<const N: usize>(
-        &self,
-        words: [&str; N],
-    ) -> Result<[QueryVector<'_>; N]> {
+    pub(crate) fn try_queries<const N: usize>(&self, words: [&str; N]) -> Result<[QueryVector<'_>; N]> {
         let mut missing: Vec<UnknownWord> = Vec::new();
         let mut found: Vec<QueryVector<'_>> = Vec::with_capacity(N);
         for word in words {

@@ -267,7 +267,8 @@ async function trainLoop() {
 async function loadVectors(file, format, metadata, isCurrent) {
   const metadataText = metadata ? await metadata.text() : undefined;
   if (!isCurrent()) return false;
-  session.load_begin(format, file.name, metadataText, file.size, undefined);
+  if (format === 'fasttext') session.fasttext_begin(file.name, file.size, undefined);
+  else session.load_begin(format, file.name, metadataText);
   for await (const { offset, bytes } of slices(file)) {
     if (!isCurrent()) return false;
     const words = session.load_push(bytes);

@@ -41,26 +41,10 @@ impl Session {
             .map(String::from)
     }
 
-    /// Starts reading the vectors file `name` of `file_len` bytes in `format` (as `sniff`
-    /// names it); `metadata` is the text of a Projector `metadata.tsv` that goes with a
-    /// `vectors.tsv`; `max_words`, the most frequent words kept of a fastText model (its
-    /// default when undefined). `load_push` then takes the file a slice at a time, so the
-    /// worker can report progress, while `load_wants_more`.
-    pub fn load_begin(
-        &mut self,
-        format: &str,
-        name: &str,
-        metadata: Option<String>,
-        file_len: f64,
-        max_words: Option<usize>,
-    ) -> Result<(), JsError> {
-        if format == FASTTEXT {
-            let limits =
-                Limits { max_words: Some(max_words.unwrap_or(fasttext::DEFAULT_PAGE_WORDS)), ..Limits::PAGE };
-            self.loading =
-                Some((name.to_string(), Loading::FastText(FastTextReader::new(limits, file_len as u64))));
-            return Ok(());
-        }
+    /// Starts reading the vectors file `name` in `format` (as `sniff` names it); `metadata`
+    /// is the text of a Projector `metadata.tsv` that goes with a `vectors.tsv`. `load_push`
+    /// then takes the file a slice at a time, so the worker can report progress.
+    pub fn load_begin(&mut self, format: &str, name: &str, metadata: Option<String>) -> Result<(), JsError> {
         let format = VectorFormat::ALL
             .into_iter()
             .find(|f| format_id(*f) == format)
@@ -73,6 +57,17 @@ impl Session {
         };
         self.loading = Some((name.to_string(), Loading::Vectors(parser)));
         Ok(())
+    }
+
+    /// Starts reading the fastText model `name` of `file_len` bytes (`sniff`'s `"fasttext"`),
+    /// keeping its `max_words` most frequent words (by default
+    /// `fasttext::DEFAULT_PAGE_WORDS`) and its n-gram buckets if memory allows. `load_push`
+    /// then takes the file a slice at a time, while `load_wants_more`, and `load_finish`
+    /// makes it the vectors queried.
+    pub fn fasttext_begin(&mut self, name: &str, file_len: f64, max_words: Option<usize>) {
+        let max_words = Some(max_words.unwrap_or(fasttext::DEFAULT_PAGE_WORDS));
+        let reader = FastTextReader::new(Limits { max_words, ..Limits::PAGE }, file_len as u64);
+        self.loading = Some((name.to_string(), Loading::FastText(reader)));
     }
 
     /// Whether the file being read needs more slices (a fastText model's end, its output
