@@ -34,6 +34,23 @@ async function neighboursOf(page, word) {
   return { message: await message.textContent(), words: await page.locator('#neighbours-list li .word').allTextContents() };
 }
 
+/**
+ * A skipgram model as fastText saves it, of `nwords` words `w0`, `w1`, … (most frequent
+ * first) and `bucket` n-gram rows of `dim` values, its output matrix after them.
+ */
+function fastTextModel(nwords, bucket, dim) {
+  const i32 = (...values) => Buffer.from(new Int32Array(values).buffer);
+  const i64 = (...values) => Buffer.from(new BigInt64Array(values.map(BigInt)).buffer);
+  const parts = [i32(793712314, 12, dim, 5, 1, 1, 5, 1, 2, 2, bucket, 3, 4, 100), Buffer.from(new Float64Array([1e-4]).buffer)];
+  parts.push(i32(nwords, nwords, 0), i64(nwords * 10, -1));
+  for (let i = 0; i < nwords; i += 1) parts.push(Buffer.from(`w${i}\0`), i64(nwords - i), Buffer.from([0]));
+  const rows = nwords + bucket;
+  const values = new Float32Array(rows * dim).map((_, j) => Math.sin(j * 12.9898) * 2);
+  parts.push(Buffer.from([0]), i64(rows, dim), Buffer.from(values.buffer));
+  parts.push(Buffer.from([0]), i64(nwords, dim), Buffer.alloc(nwords * dim * 4));
+  return Buffer.concat(parts);
+}
+
 const model = async (file, name) => ({ name, mimeType: 'application/octet-stream', buffer: await readFile(join(TEST_DATA, file)) });
 
 test('a fastText model opens: neighbours of known words and of misspellings built from n-grams; classifiers and cut models refused', { timeout: 120_000 }, async () => {
@@ -78,6 +95,19 @@ test('a fastText model opens: neighbours of known words and of misspellings buil
   await notice.filter({ hasText: 'the fastText model is cut short' }).first().waitFor();
   assert.equal(await stat(page, 'Vocabulary').textContent(), '1,762');
   assert.deepEqual((await neighboursOf(page, 'night')).words, cliNeighbours(lee, 'night', k));
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a large fastText model keeps its 200,000 most frequent words and says so; a word past them is built from n-grams', { timeout: 120_000 }, async () => {
+  const { page, problems } = await suite.openExplorer();
+  const buffer = fastTextModel(210_000, 1_000, 4);
+  await page.getByLabel('Open a file…').setInputFiles([{ name: 'large.bin', mimeType: 'application/octet-stream', buffer }]);
+  await stat(page, 'Format').filter({ hasText: 'fastText' }).waitFor({ timeout: 60_000 });
+  assert.equal(await stat(page, 'Vocabulary').textContent(), '200,000');
+  assert.equal(await stat(page, 'Kept').textContent(), 'kept 200,000 of 210,000 words; 1,000 n-gram buckets kept');
+  assert.doesNotMatch((await neighboursOf(page, 'w199999')).message, /n-grams/);
+  assert.match((await neighboursOf(page, 'w205000')).message, /not in the vocabulary: built from n-grams/);
   assert.deepEqual(problems, []);
   await page.close();
 });
