@@ -222,7 +222,8 @@
  *   replies `density` with `values`, the kernel density estimate of the points `coords` at the nodes of a
  *   `columns × rows` grid spanning `range` ([x0, x1, y0, y1]), the kernel `bandwidth` cells wide
  *   (src/plot/density.rs), row by row from the bottom; fails on a grid out of range
- * @typedef {{type: 'openFiles', id: number, files: File[], tensor?: string}} OpenFilesRequest
+ * @typedef {{type: 'openFiles', id: number, files: File[], tensor?: string, maxWords?: number}} OpenFilesRequest
+ *   `maxWords`: the most frequent words of a fastText model to keep (the page's default when absent)
  *   `tensor`: a model's tensor the person chose, when none has a name models give their token embeddings
  *   Vectors (or a bundle) are read, with `loadProgress`, and replace the session's text and
  *   vectors; anything else is a text: the reply says so and the page prepares it.
@@ -283,7 +284,7 @@
  * @typedef {{type: 'matrixBand', id: number} & MatrixBand} MatrixBandReply
  * @typedef {{type: 'density', id: number, values: Float32Array}} DensityReply  its buffer transferred
  * @typedef {{type: 'openFiles', id: number, kind: 'text'} | {type: 'openFiles', id: number, kind: 'vectors',
- *   model: number, info: VectorsInfo & {model?: ModelInfoDto, fastText?: string}, params?: Params|null, epochLosses?: number[], timeline?: TimelineData|null}
+ *   model: number, info: VectorsInfo & {model?: ModelInfoDto, fastText?: string, fastTextWords?: number}, params?: Params|null, epochLosses?: number[], timeline?: TimelineData|null}
  *   | {type: 'openFiles', id: number, kind: 'chooseTensor', tensors: TensorDto[], file: string}} OpenFilesReply
  *   `params`, `epochLosses` and `timeline` come from a bundle; `model` as in PreparedReply
  * @typedef {{type: 'loadProgress', bytesDone: number, bytesTotal: number, words: number, rows?: boolean}} LoadProgressMessage

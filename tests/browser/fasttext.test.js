@@ -99,7 +99,7 @@ test('a fastText model opens: neighbours of known words and of misspellings buil
   await page.close();
 });
 
-test('a large fastText model keeps its 200,000 most frequent words and says so; a word past them is built from n-grams', { timeout: 120_000 }, async () => {
+test('a large fastText model keeps its 200,000 most frequent words and says so, or as many as the person asks; a word past them is built from n-grams', { timeout: 120_000 }, async () => {
   const { page, problems } = await suite.openExplorer();
   const buffer = fastTextModel(210_000, 1_000, 4);
   await page.getByLabel('Open a file…').setInputFiles([{ name: 'large.bin', mimeType: 'application/octet-stream', buffer }]);
@@ -108,6 +108,12 @@ test('a large fastText model keeps its 200,000 most frequent words and says so; 
   assert.equal(await stat(page, 'Kept').textContent(), 'kept 200,000 of 210,000 words; 1,000 n-gram buckets kept');
   assert.doesNotMatch((await neighboursOf(page, 'w199999')).message, /n-grams/);
   assert.match((await neighboursOf(page, 'w205000')).message, /not in the vocabulary: built from n-grams/);
+  // The person keeps more words: the model opens again with them.
+  await page.getByRole('spinbutton', { name: 'Words to keep' }).fill('205000');
+  await button(page, 'Open again').click();
+  await stat(page, 'Vocabulary').filter({ hasText: '205,000' }).waitFor({ timeout: 60_000 });
+  assert.equal(await stat(page, 'Kept').textContent(), 'kept 205,000 of 210,000 words; 1,000 n-gram buckets kept');
+  assert.doesNotMatch((await neighboursOf(page, 'w204999')).message, /n-grams/);
   assert.deepEqual(problems, []);
   await page.close();
 });

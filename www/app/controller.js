@@ -206,17 +206,19 @@ export class Controller {
    *   language model's files (a `.safetensors` or `.gguf`, a sharded model's index and shards,
    *   its `tokenizer.json`)
    * @param {string} [tensor]  the model's tensor the person chose, when none has a known name
+   * @param {number} [maxWords]  the most frequent words of a fastText model to keep (the page's default when undefined)
    */
-  async openFiles(files, tensor) {
+  async openFiles(files, tensor, maxWords) {
     this.view.showNotice(null);
     this.view.sourcePanel.offerTensors(null);
+    this.view.sourcePanel.offerWords(null);
     const names = files.map((f) => f.name).join(' + ');
     if (!(await this.mayReplace(names))) return;
     /** Counts what was opened, so a slower earlier `prepare` does not overwrite this one. */
     this.opened = (this.opened ?? 0) + 1;
     const opened = this.opened;
     // The worker says 'loading' once it knows the file holds vectors, and where it stands after.
-    const reply = await this.request('openFiles', { files, tensor });
+    const reply = await this.request('openFiles', { files, tensor, maxWords });
     // Something opened meanwhile (after stopping this read) has the last word.
     if (this.opened !== opened) return;
     if (!reply) {
@@ -240,6 +242,7 @@ export class Controller {
     this.reset();
     this.model = reply.model;
     this.vectors = reply.info;
+    this.view.sourcePanel.offerWords(reply.info, (n) => this.openFiles(files, undefined, n));
     this.view.matrixPanel.showModel(reply.info.model ?? null);
     const facts = reply.info.model;
     this.view.queriesPanel.markSpecialFrom(facts && facts.special > 0 ? facts.rows - facts.special : null);

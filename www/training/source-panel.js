@@ -76,6 +76,28 @@ export class SourcePanel {
     $('tensor-select').focus();
   }
 
+  /**
+   * Offers to open a fastText model again keeping another number of its most frequent words
+   * (`handler(n)`), when the page kept fewer than it holds; null hides the offer.
+   * @param {{words: number, fastTextWords?: number}|null} info
+   * @param {(maxWords: number) => void} [handler]
+   */
+  offerWords(info, handler) {
+    const form = $('words-choice');
+    const total = info?.fastTextWords;
+    form.hidden = !info || total == null || total <= info.words;
+    if (form.hidden || !info || total == null || !handler) return;
+    $('words-note').textContent = `The model holds ${integer.format(total)} words; the page kept the ${integer.format(info.words)} most frequent. More take more memory.`;
+    const input = /** @type {HTMLInputElement} */ ($('words-kept'));
+    input.max = String(total);
+    input.value = String(info.words);
+    form.onsubmit = (event) => {
+      event.preventDefault();
+      form.hidden = true;
+      handler(Math.round(Number(input.value)));
+    };
+  }
+
   /** `handler()` when the person asks to keep only the text of an XML or HTML file. */
   bindKeepText(handler) {
     $('strip-markup').addEventListener('click', () => handler());

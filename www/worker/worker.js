@@ -263,11 +263,12 @@ async function trainLoop() {
  * slices, while `isCurrent()`: `stop` cancels the read by moving `loads` on. Returns false
  * when cancelled.
  * @param {File} file @param {string} format @param {File|undefined} metadata @param {() => boolean} isCurrent
+ * @param {number|undefined} maxWords  the most frequent words of a fastText model to keep
  */
-async function loadVectors(file, format, metadata, isCurrent) {
+async function loadVectors(file, format, metadata, isCurrent, maxWords) {
   const metadataText = metadata ? await metadata.text() : undefined;
   if (!isCurrent()) return false;
-  if (format === 'fasttext') session.fasttext_begin(file.name, file.size, undefined);
+  if (format === 'fasttext') session.fasttext_begin(file.name, file.size, maxWords);
   else session.load_begin(format, file.name, metadataText);
   for await (const { offset, bytes } of slices(file)) {
     if (!isCurrent()) return false;
@@ -395,7 +396,7 @@ const handlers = {
    * Vectors (a bundle, word2vec, GloVe, a Projector pair, a fastText model) are read here
    * and replace the session's vectors; anything else is a text, which the page then prepares.
    */
-  async openFiles({ files, tensor }) {
+  async openFiles({ files, tensor, maxWords }) {
     checkAllowed('openVectors');
     const sniffed = await Promise.all(
       files.map(async (file) => {
@@ -426,7 +427,7 @@ const handlers = {
         return { kind: 'vectors', model, ...opened };
       }
       // `stop` has cancelled the parser and answered with the state from before.
-      if (!(await loadVectors(file, format, metadata, isCurrent))) throw stopped();
+      if (!(await loadVectors(file, format, metadata, isCurrent, maxWords))) throw stopped();
       const info = session.load_finish(file.size);
       vectorsOpened();
       return { kind: 'vectors', model, info };

@@ -217,7 +217,8 @@ impl Session {
 
 impl Session {
     /// Makes the fastText model `reader` read the vectors queried, with its counts: its
-    /// `VectorsInfo` says what was kept, and `fastText` what the model is.
+    /// `VectorsInfo` says what was kept, `fastText` what the model is, and `fastTextWords`
+    /// how many words it holds.
     fn fasttext_finish(
         &mut self,
         name: &str,
@@ -235,6 +236,7 @@ impl Session {
         };
         let out = info_js(&info, &model.embeddings)?;
         set(&out, "fastText", &JsValue::from_str(&model.info.settings()))?;
+        set(&out, "fastTextWords", &JsValue::from(model.info.words as f64))?;
         self.open(Opened { counts: Some(model.counts), ..Opened::vectors(model.embeddings) });
         Ok(out)
     }
