@@ -669,16 +669,34 @@ impl FastTextReader {
         }
         let bucket_values = args.bucket as u64 * dim;
         let has_ngrams = args.maxn > 0 && args.bucket > 0;
-        self.store = if !has_ngrams {
-            Store::No
-        } else if words_bytes.saturating_add(bucket_values * 4) <= self.limits.max_bytes {
-            Store::F32(Vec::with_capacity(bucket_values as usize))
-        } else if words_bytes.saturating_add(bucket_values * 2) <= self.limits.max_bytes {
-            Store::F16(Vec::with_capacity(bucket_values as usize))
-        } else {
-            Store::No
+        // The words first: without them there is nothing to show. Memory the limits allow
+        // may still be taken (the vectors open before stay while this one is read), so each
+        // allocation is tried, and the buckets fall back to less.
+        let mut vectors = Vec::new();
+        if vectors.try_reserve_exact(self.kept * args.dim as usize).is_err() {
+            return Err(Error::Model(format!(
+                "not enough memory for the {} words kept of this fastText model ({}): keep fewer words",
+                thousands(self.kept as u64),
+                bytes(self.kept as u64 * dim * 4)
+            )));
+        }
+        self.vectors = vectors;
+        let fits = |value_bytes: u64| {
+            words_bytes.saturating_add(bucket_values * value_bytes) <= self.limits.max_bytes
         };
-        self.vectors = Vec::with_capacity(self.kept * args.dim as usize);
+        self.store = Store::No;
+        if has_ngrams && fits(4) {
+            let mut rows = Vec::new();
+            if rows.try_reserve_exact(bucket_values as usize).is_ok() {
+                self.store = Store::F32(rows);
+            }
+        }
+        if has_ngrams && matches!(self.store, Store::No) && fits(2) {
+            let mut bits = Vec::new();
+            if bits.try_reserve_exact(bucket_values as usize).is_ok() {
+                self.store = Store::F16(bits);
+            }
+        }
         self.rows = m as u64;
         self.stage = if m == 0 { Stage::Done } else { Stage::Rows };
         Ok(16)
