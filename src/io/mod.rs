@@ -65,6 +65,7 @@
 
 pub mod bundle;
 mod escape;
+pub mod fasttext;
 mod format;
 pub mod json;
 pub mod parquet;

@@ -207,11 +207,13 @@ export class Controller {
    *   its `tokenizer.json`)
    * @param {string} [tensor]  the model's tensor the person chose, when none has a known name
    * @param {{word: string, vector: string}} [columns]  a Parquet table's columns the person chose
+   * @param {number} [maxWords]  the most frequent words of a fastText model to keep (the page's default when undefined)
    */
-  async openFiles(files, tensor, columns) {
+  async openFiles(files, tensor, columns, maxWords) {
     this.view.showNotice(null);
     this.view.sourcePanel.offerTensors(null);
     this.view.sourcePanel.offerColumns(null);
+    this.view.sourcePanel.offerWords(null);
     // A dropped folder (a Spark model's) brings its checksums and markers: they are not named.
     const named = files.filter((f) => !/^[._]/.test(f.name));
     const names = named.length > 3 ? `${named[0].name} and ${named.length - 1} more files` : (named.length ? named : files).map((f) => f.name).join(' + ');
@@ -220,7 +222,7 @@ export class Controller {
     this.opened = (this.opened ?? 0) + 1;
     const opened = this.opened;
     // The worker says 'loading' once it knows the file holds vectors, and where it stands after.
-    const reply = await this.request('openFiles', { files, tensor, columns });
+    const reply = await this.request('openFiles', { files, tensor, columns, maxWords });
     // Something opened meanwhile (after stopping this read) has the last word.
     if (this.opened !== opened) return;
     if (!reply) {
@@ -250,6 +252,7 @@ export class Controller {
     this.reset();
     this.model = reply.model;
     this.vectors = reply.info;
+    this.view.sourcePanel.offerWords(reply.info, (n) => this.openFiles(files, undefined, undefined, n));
     this.view.matrixPanel.showModel(reply.info.model ?? null);
     const facts = reply.info.model;
     this.view.queriesPanel.markSpecialFrom(facts && facts.special > 0 ? facts.rows - facts.special : null);

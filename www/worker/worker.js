@@ -263,17 +263,21 @@ async function trainLoop() {
  * slices, while `isCurrent()`: `stop` cancels the read by moving `loads` on. Returns false
  * when cancelled.
  * @param {File} file @param {string} format @param {File|undefined} metadata @param {() => boolean} isCurrent
+ * @param {number|undefined} maxWords  the most frequent words of a fastText model to keep
  */
-async function loadVectors(file, format, metadata, isCurrent) {
+async function loadVectors(file, format, metadata, isCurrent, maxWords) {
   const metadataText = metadata ? await metadata.text() : undefined;
   if (!isCurrent()) return false;
-  session.load_begin(format, file.name, metadataText);
+  if (format === 'fasttext') session.fasttext_begin(file.name, file.size, maxWords);
+  else session.load_begin(format, file.name, metadataText);
   for await (const { offset, bytes } of slices(file)) {
     if (!isCurrent()) return false;
     const words = session.load_push(bytes);
     post({ type: 'loadProgress', bytesDone: offset + bytes.length, bytesTotal: file.size, words });
     await yieldToMessages();
     if (!isCurrent()) return false;
+    // A fastText model's output matrix, after the vectors, is never read.
+    if (!session.load_wants_more()) break;
   }
   return true;
 }
@@ -474,10 +478,10 @@ const EXPORTS = {
 /** @type {Record<string, (request: any) => object|void|Promise<object|void>>} */
 const handlers = {
   /**
-   * Vectors (a bundle, word2vec, GloVe, a Projector pair) are read here and replace the
-   * session's vectors; anything else is a text, which the page then prepares.
+   * Vectors (a bundle, word2vec, GloVe, a Projector pair, a fastText model) are read here
+   * and replace the session's vectors; anything else is a text, which the page then prepares.
    */
-  async openFiles({ files, tensor, columns }) {
+  async openFiles({ files, tensor, columns, maxWords }) {
     checkAllowed('openVectors');
     const sniffed = await Promise.all(
       files.map(async (file) => {
@@ -513,7 +517,7 @@ const handlers = {
         return { kind: 'vectors', model, ...opened };
       }
       // `stop` has cancelled the parser and answered with the state from before.
-      if (!(await loadVectors(file, format, metadata, isCurrent))) throw stopped();
+      if (!(await loadVectors(file, format, metadata, isCurrent, maxWords))) throw stopped();
       const info = session.load_finish(file.size);
       vectorsOpened();
       return { kind: 'vectors', model, info };
@@ -654,11 +658,11 @@ const handlers = {
     return { info: threads, poolThreads: session.threads(), working: session.threads_working() };
   },
   neighbours({ word, k }) {
-    return { word, neighbours: session.neighbours(word, k) };
+    return { word, neighbours: session.neighbours(word, k), built: session.built_from_ngrams(word) };
   },
   analogy({ a, b, c, k }) {
     const { cosAdd, cosMul } = session.analogy(a, b, c, k);
-    return { cosAdd, cosMul };
+    return { cosAdd, cosMul, built: [a, b, c].filter((word) => session.built_from_ngrams(word)) };
   },
   complete({ prefix, limit }) {
     return { prefix, words: session.complete(prefix, limit) };
