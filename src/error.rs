@@ -62,6 +62,10 @@ pub enum Error {
     /// does not read (a dtype, a quantization); the message names the file's part at fault
     /// and what to do.
     Model(String),
+    /// Occurs when a compressed file (gzip, bzip2, xz, zip) is corrupt, cut short or empty,
+    /// inflates past the limits (a zip bomb), or is a zip of several files none of which was
+    /// named; the message says what to do.
+    Archive(String),
     /// Occurs when reading or writing a file fails.
     Io(String),
 }
@@ -177,6 +181,7 @@ impl fmt::Display for Error {
                 write!(f, "malformed benchmark file, line {line}: {message}")
             }
             Error::Model(message) => write!(f, "{message}"),
+            Error::Archive(message) => write!(f, "{message}"),
             Error::Io(message) => write!(f, "{message}"),
         }
     }
@@ -247,8 +252,13 @@ pub fn unknown_words_message<'a>(words: &'a [UnknownWord], part: &mut impl FnMut
 }
 
 impl From<std::io::Error> for Error {
+    /// The `Error` an `io::Error` carries (a compressed file's reader sends its own through
+    /// `Read`), else [`Error::Io`].
     fn from(err: std::io::Error) -> Self {
-        Error::Io(err.to_string())
+        match err.get_ref().and_then(|inner| inner.downcast_ref::<Error>()) {
+            Some(error) => error.clone(),
+            None => Error::Io(err.to_string()),
+        }
     }
 }
 

@@ -6,6 +6,7 @@
 //! - [`bundle`]: the run's own file ([`Bundle`], [`read_bundle`], [`write_bundle`]).
 //! - [`json`]: serde_json as the bundle needs it (strict reading, floats that read back with
 //!   their bits).
+//! - [`compressed`]: gzip, bzip2, xz and zip files read as the file inside, a stream at a time.
 //!
 //! **Architecture Invariant:** every reader and writer round-trips bit-exactly, and no input
 //! makes a reader panic: a bad file is an [`Error::Format`] naming where it is wrong.
@@ -62,6 +63,7 @@
 //! [`Error::Format`]: crate::Error::Format
 
 pub mod bundle;
+pub mod compressed;
 mod escape;
 mod format;
 pub mod json;
@@ -71,6 +73,7 @@ mod write;
 use std::io::Read;
 
 pub use bundle::{BUNDLE_VERSION, Bundle, BundleRef, read_bundle, write_bundle};
+pub use compressed::{Compressed, Compression, Decompressed};
 pub use escape::{escape_token, unescape_token};
 pub use format::VectorFormat;
 pub use parser::VectorsParser;
