@@ -397,7 +397,7 @@ impl Decompressed {
         let (what, test) = (self.compression.name(), self.compression.test_command());
         if err.kind() == io::ErrorKind::UnexpectedEof {
             Error::Archive(format!(
-                "this {what} file is cut short (its data ends before its end): download it again, or test a copy with {test}"
+                "this {what} file is cut short (it ends inside its compressed data): download it again, or test a copy with {test}"
             ))
         } else if err.kind() == io::ErrorKind::OutOfMemory {
             Error::Archive(format!(

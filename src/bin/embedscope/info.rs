@@ -1,8 +1,5 @@
 //! `embedscope info`: what a vectors file or a language model's embedding matrix is.
 
-use std::fs::File;
-use std::io::Read;
-
 use embedscope::io::VectorFormat;
 
 use crate::args::{Args, Command};
@@ -27,12 +24,7 @@ pub(crate) fn info(mut args: Args) -> Result<(), String> {
     let path = args.positional("VECTORS")?;
     let sources = Sources::take(&mut args);
     args.finish()?;
-    let mut head = Vec::new();
-    File::open(&path)
-        .map_err(|e| format!("cannot open {path}: {e}"))?
-        .take(VectorFormat::SNIFF_LEN as u64)
-        .read_to_end(&mut head)
-        .map_err(|e| format!("cannot read {path}: {e}"))?;
+    let head = crate::input::read_head(&path, VectorFormat::SNIFF_LEN)?;
     if !is_model(&path, &head) {
         let embeddings = load_vectors(&path, &sources)?;
         println!("words\t{}", embeddings.len());

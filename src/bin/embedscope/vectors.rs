@@ -11,6 +11,7 @@ use embedscope::io::{VectorFormat, VectorsParser};
 use embedscope::lm::{self, MatrixPlan, ModelFormat, ModelInfo, Tokens};
 
 use crate::args::{Args, Opt, optional};
+use crate::input::{Input, open_input, read_all};
 use crate::progress::Bar;
 
 /// Where a command's VECTORS get what the file itself may lack: a Projector file's words,
@@ -51,13 +52,17 @@ impl Sources {
 /// Errors are one line naming the file at fault, e.g.
 /// `vectors.txt: malformed vectors file, line 7: expected 100 values after 'night', found 99`.
 pub(crate) fn load_vectors(path: &str, sources: &Sources) -> Result<Embeddings, String> {
-    let mut file = File::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
+    let Input { reader: mut file, name, compression } = open_input(path)?;
+    let read_error = |e: std::io::Error| format!("{path}: {}", embedscope::Error::from(e));
     let mut head = Vec::with_capacity(VectorFormat::SNIFF_LEN);
-    (&mut file)
-        .take(VectorFormat::SNIFF_LEN as u64)
-        .read_to_end(&mut head)
-        .map_err(|e| format!("cannot read {path}: {e}"))?;
-    if is_model(path, &head) {
+    (&mut file).take(VectorFormat::SNIFF_LEN as u64).read_to_end(&mut head).map_err(read_error)?;
+    if is_model(&name, &head) {
+        if let Some(compression) = compression {
+            return Err(format!(
+                "{path}: a language model's file inside {compression} compression: decompress it first \
+                 (a model's matrix is read in place, a part at a time)"
+            ));
+        }
         return load_model(path, sources, false).map(|(embeddings, _)| embeddings);
     }
     if let Some(option) = [("--tokenizer", &sources.tokenizer), ("--tensor", &sources.tensor)]
@@ -71,10 +76,10 @@ pub(crate) fn load_vectors(path: &str, sources: &Sources) -> Result<Embeddings, 
     let metadata = sources.metadata.as_deref();
     if io::Bundle::sniff(&head) {
         let mut text = String::from_utf8(head).map_err(|_| format!("{path}: a bundle must be UTF-8"))?;
-        file.read_to_string(&mut text).map_err(|e| format!("cannot read {path}: {e}"))?;
+        file.read_to_string(&mut text).map_err(read_error)?;
         return io::read_bundle(&text).map(|bundle| bundle.embeddings).map_err(|e| format!("{path}: {e}"));
     }
-    let format = VectorFormat::guess(&head, path);
+    let format = VectorFormat::guess(&head, &name);
     let (parser, note) = match (format, metadata) {
         (VectorFormat::ProjectorTsv, _) => projector_parser(path, metadata)?,
         (_, Some(given)) => {
@@ -135,7 +140,7 @@ pub(crate) fn metadata_path_for(vectors_path: &str) -> PathBuf {
 /// The text of a `metadata.tsv`; invalid UTF-8 is an error naming its line.
 pub(crate) fn read_metadata(path: &Path) -> Result<String, String> {
     let shown = path.to_string_lossy();
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let bytes = read_all(&shown)?;
     String::from_utf8(bytes).map_err(|err| {
         let valid = &err.as_bytes()[..err.utf8_error().valid_up_to()];
         let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
