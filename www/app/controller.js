@@ -206,17 +206,19 @@ export class Controller {
    *   language model's files (a `.safetensors` or `.gguf`, a sharded model's index and shards,
    *   its `tokenizer.json`)
    * @param {string} [tensor]  the model's tensor the person chose, when none has a known name
+   * @param {string} [entry]  the file the person chose in a zip that holds several
    */
-  async openFiles(files, tensor) {
+  async openFiles(files, tensor, entry) {
     this.view.showNotice(null);
     this.view.sourcePanel.offerTensors(null);
+    this.view.sourcePanel.offerEntries(null);
     const names = files.map((f) => f.name).join(' + ');
     if (!(await this.mayReplace(names))) return;
     /** Counts what was opened, so a slower earlier `prepare` does not overwrite this one. */
     this.opened = (this.opened ?? 0) + 1;
     const opened = this.opened;
     // The worker says 'loading' once it knows the file holds vectors, and where it stands after.
-    const reply = await this.request('openFiles', { files, tensor });
+    const reply = await this.request('openFiles', { files, tensor, entry });
     // Something opened meanwhile (after stopping this read) has the last word.
     if (this.opened !== opened) return;
     if (!reply) {
@@ -231,10 +233,17 @@ export class Controller {
       this.view.sourcePanel.offerTensors(reply, (name) => this.openFiles(files, name));
       return;
     }
+    if (reply.kind === 'chooseEntry') {
+      // A zip of several files: what was open stays, and the person picks one.
+      this.paintProgress();
+      this.view.sourcePanel.offerEntries(reply, (name) => this.openFiles(files, undefined, name));
+      return;
+    }
     if (reply.kind === 'text') {
       const [file] = files;
+      const name = entry ? `${file.name}:${entry}` : file.name;
       // Leave a preset behind when the person moves on to their own text.
-      await this.open({ kind: 'file', name: file.name, file, key: opened }, file.name, this.source?.kind === 'file' ? null : DEFAULTS);
+      await this.open({ kind: 'file', name, file, key: opened, entry }, name, this.source?.kind === 'file' ? null : DEFAULTS);
       return;
     }
     this.reset();

@@ -76,6 +76,31 @@ export class SourcePanel {
     $('tensor-select').focus();
   }
 
+  /**
+   * Offers the files of a zip that holds several, `handler(name)` opening the one chosen;
+   * null hides the offer.
+   * @param {{entries: string[], file: string}|null} offer @param {(name: string) => void} [handler]
+   */
+  offerEntries(offer, handler) {
+    const form = $('entry-choice');
+    form.hidden = offer == null;
+    if (!offer || !handler) return;
+    $('entry-note').textContent = `${offer.file} holds ${integer.format(offer.entries.length)} files: choose the one to open.`;
+    const options = offer.entries.map((name) => {
+      const option = document.createElement('option');
+      option.value = name;
+      option.textContent = name;
+      return option;
+    });
+    $('entry-select').replaceChildren(...options);
+    form.onsubmit = (event) => {
+      event.preventDefault();
+      form.hidden = true;
+      handler(/** @type {HTMLSelectElement} */ ($('entry-select')).value);
+    };
+    $('entry-select').focus();
+  }
+
   /** `handler()` when the person asks to keep only the text of an XML or HTML file. */
   bindKeepText(handler) {
     $('strip-markup').addEventListener('click', () => handler());
