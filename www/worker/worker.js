@@ -230,11 +230,18 @@ async function readFile(file, wanted, entry) {
     return whole;
   }
   const parts = [];
-  for await (const { bytes, done, total, inflated } of contents(file, entry)) {
-    if (!wanted()) throw new Error(SUPERSEDED);
-    session.check_inflated_text_size(inflated);
-    parts.push(bytes);
-    post({ type: 'readProgress', bytesDone: done, bytesTotal: total });
+  try {
+    for await (const { bytes, done, total, inflated } of contents(file, entry)) {
+      if (!wanted()) throw new Error(SUPERSEDED);
+      session.check_inflated_text_size(inflated);
+      parts.push(bytes);
+      post({ type: 'readProgress', bytesDone: done, bytesTotal: total });
+    }
+  } catch (error) {
+    // The page names the text in its refusal ("Cannot open kjv.txt.gz: …"), as for a plain one.
+    const named = `${file.name}: `;
+    if (error instanceof Error && error.message.startsWith(named)) throw new Error(error.message.slice(named.length));
+    throw error;
   }
   return joined(parts);
 }
