@@ -42,7 +42,12 @@ impl CompressedFile {
     /// many of its bytes from `offset` as a `Uint8Array`, synchronously. `entry` names a
     /// zip's entry (as `zip_entries` lists it); without it a zip must hold one file.
     #[wasm_bindgen(constructor)]
-    pub fn new(read: Function, size: f64, name: &str, entry: Option<String>) -> Result<CompressedFile, JsError> {
+    pub fn new(
+        read: Function,
+        size: f64,
+        name: &str,
+        entry: Option<String>,
+    ) -> Result<CompressedFile, JsError> {
         let opened = open(read, size, name)?;
         let compression = opened.compression();
         let inner = match (&entry, opened.entries().first()) {
@@ -58,7 +63,10 @@ impl CompressedFile {
     /// Up to `max` bytes of the file inside, fewer only at its end; empty at its end.
     pub fn read(&mut self, max: usize) -> Result<Vec<u8>, JsError> {
         let mut out = Vec::with_capacity(max);
-        (&mut self.reader).take(max as u64).read_to_end(&mut out).map_err(|e| in_file(&self.name, Error::from(e)))?;
+        (&mut self.reader)
+            .take(max as u64)
+            .read_to_end(&mut out)
+            .map_err(|e| in_file(&self.name, Error::from(e)))?;
         Ok(out)
     }
 
@@ -122,7 +130,10 @@ impl Read for JsFile {
         let bytes = Uint8Array::new(&bytes);
         let n = (bytes.length() as usize).min(wanted);
         if n == 0 {
-            return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "the file became shorter while it was read"));
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "the file became shorter while it was read",
+            ));
         }
         bytes.subarray(0, n as u32).copy_to(&mut buf[..n]);
         self.position += n as u64;
@@ -137,8 +148,8 @@ impl Seek for JsFile {
             SeekFrom::End(delta) => self.size.checked_add_signed(delta),
             SeekFrom::Current(delta) => self.position.checked_add_signed(delta),
         };
-        self.position =
-            position.ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "a seek before the file's start"))?;
+        self.position = position
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "a seek before the file's start"))?;
         Ok(self.position)
     }
 }
