@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { button, combobox, explorerSuite, RESULTS, stat } from './helpers.js';
 
@@ -140,4 +141,26 @@ test('a corrupt archive and a zip bomb are refused, and the vectors open before 
     assert.deepEqual((await neighboursOf('w10')).slice(0, 2).sort(), ['w11', 'w9'], `${name}: the vectors still answer`);
   }
   await page.screenshot({ path: join(RESULTS, 'compressed-bomb-refused.png'), fullPage: true });
+});
+
+test('a gzipped benchmark is scored as the plain file, and the pickers offer compressed files', { timeout: 120_000 }, async () => {
+  await open('vectors.txt.gz');
+  await stat(page, 'Format').filter({ hasText: 'word2vec text' }).waitFor();
+  const pairs = 'w0\tw1\t9\nw0\tw60\t1\nw10\tw11\t8\nw10\tw40\t3\nw10\tw70\t2\n';
+  const scored = async (file) => {
+    await page.locator('#evaluation-message').evaluate((message) => { message.textContent = ''; });
+    await page.getByLabel('Open a benchmark file…').setInputFiles(file);
+    await button(page, 'Evaluate').click();
+    const message = page.locator('#evaluation-message', { hasText: /^(Spearman|3CosAdd|Cannot evaluate)/ });
+    await message.waitFor();
+    return message.textContent();
+  };
+  const plain = await scored({ name: 'pairs.tsv', mimeType: 'text/plain', buffer: Buffer.from(pairs) });
+  assert.match(plain, /^Spearman [\d.]+, Pearson [\d.]+ over 5 of 5 pairs/);
+  assert.equal(await scored({ name: 'pairs.tsv.gz', mimeType: 'application/gzip', buffer: gzipSync(pairs) }), plain);
+  // A person's file picker shows the compressed files.
+  for (const label of ['Open a file…', 'Open a benchmark file…']) {
+    const accept = await page.getByLabel(label).getAttribute('accept');
+    for (const extension of ['.gz', '.bz2', '.xz', '.zip']) assert.ok(accept.split(',').includes(extension), `${label} offers ${extension}`);
+  }
 });
