@@ -164,3 +164,26 @@ test('a gzipped benchmark is scored as the plain file, and the pickers offer com
     for (const extension of ['.gz', '.bz2', '.xz', '.zip']) assert.ok(accept.split(',').includes(extension), `${label} offers ${extension}`);
   }
 });
+
+test('a large compressed vectors file is read with progress in its compressed bytes', { timeout: 120_000 }, async () => {
+  await page.evaluate(() => {
+    window.readingTexts = new Set();
+    const text = document.getElementById('progress-text');
+    new MutationObserver(() => {
+      if (text.textContent.startsWith('Reading vectors')) window.readingTexts.add(text.textContent);
+    }).observe(text, { childList: true, characterData: true, subtree: true });
+  });
+  // 20,000 words × 100 values with 6 decimals: about 19 MB, gzipped to about 9 MB.
+  const lines = ['20000 100'];
+  for (let i = 0; i < 20_000; i++) {
+    lines.push(`w${i} ${Array.from({ length: 100 }, (_, j) => (Math.sin(i * 100 + j) / 2).toFixed(6)).join(' ')}`);
+  }
+  const gz = gzipSync(`${lines.join('\n')}\n`);
+  await page.getByLabel('Open a file…').setInputFiles([{ name: 'big.txt.gz', mimeType: 'application/gzip', buffer: gz }]);
+  await stat(page, 'Vocabulary').filter({ hasText: '20,000' }).waitFor({ timeout: 60_000 });
+  const readings = await page.evaluate(() => [...window.readingTexts]);
+  assert.ok(readings.length >= 3, `progress while reading: ${JSON.stringify(readings)}`);
+  const total = `of ${(gz.length / 1024 ** 2).toFixed(1)} MB`;
+  assert.ok(readings.every((line) => line.includes(total)), `${total}: ${JSON.stringify(readings)}`);
+  assert.equal((await neighboursOf('w123')).length, 10);
+});
