@@ -210,11 +210,18 @@ fn bad_archives_are_one_line_saying_what_to_do() {
     std::fs::write(path("corrupt.xz"), corrupt).unwrap();
     std::fs::write(path("empty.zip"), zip_of(&[])).unwrap();
     std::fs::write(path("bomb.bz2"), bzip2(&vec![b'a'; 200 << 20])).unwrap();
+    // A .tar.gz: the gzip is read, and the tar inside is named with what to do.
+    let mut tar = vec![0u8; 512];
+    tar[..8].copy_from_slice(b"kjv.txt\0");
+    tar[257..263].copy_from_slice(b"ustar\0");
+    tar.extend_from_slice(&text);
+    std::fs::write(path("corpus.tar.gz"), gzip(&tar)).unwrap();
     for (file, expected) in [
         ("cut.gz", "this gzip file is cut short"),
         ("corrupt.xz", "this xz file is corrupt"),
         ("empty.zip", "this zip archive holds no file"),
         ("bomb.bz2", "it looks like a zip bomb"),
+        ("corpus.tar.gz", "it looks like a tar archive, several files in one: extract it (tar -xf)"),
     ] {
         let out = embedscope(&["train", &path(file), "--out", &path("out.txt"), "--quiet"]);
         assert!(!out.status.success(), "{file} trained");

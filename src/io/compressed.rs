@@ -183,6 +183,9 @@ impl<R: Read + Seek + 'static> Compressed<R> {
                 entries.push(ZipEntry { name, size: entry.size(), index });
             }
         }
+        if let Some(kind) = document_kind(&entries) {
+            return Err(Error::NotText { kind: kind.to_string() });
+        }
         if entries.is_empty() {
             return Err(Error::Archive(
                 "this zip archive holds no file (it is empty, or holds only folders): open a zip with a text or \
@@ -280,6 +283,21 @@ impl<R: Read + Seek + 'static> Compressed<R> {
         };
         let checked = Box::new(Checked { inner: flate2::CrcReader::new(decoder), crc, size, done: 0 });
         Ok(Decompressed::new(compression, checked, read, Some(compressed_size)))
+    }
+}
+
+/// What a zip is when it is a document built on zip, which a person means as a whole, not
+/// as the XML files inside; `None` for an archive of files.
+fn document_kind(entries: &[ZipEntry]) -> Option<&'static str> {
+    let has = |name: &str| entries.iter().any(|e| e.name == name);
+    if has("[Content_Types].xml") {
+        Some("a Word, Excel or PowerPoint document (.docx, .xlsx, .pptx): save it as plain text first")
+    } else if has("mimetype") && has("META-INF/container.xml") {
+        Some("an EPUB book or an OpenDocument file: save or export it as plain text first")
+    } else if has("mimetype") && has("content.xml") {
+        Some("an OpenDocument file (.odt, .ods): save it as plain text first")
+    } else {
+        None
     }
 }
 
@@ -820,6 +838,24 @@ mod tests {
                     }
                     None => Ok(()),
                 });
+            }
+        }
+    }
+
+    #[test]
+    fn a_document_built_on_zip_is_named_not_unpacked() {
+        let docx = zip_of(
+            &[("[Content_Types].xml", b"<Types/>"), ("word/document.xml", b"<w:document/>")],
+            zip::CompressionMethod::DEFLATE,
+        );
+        let epub = zip_of(
+            &[("mimetype", b"application/epub+zip"), ("META-INF/container.xml", b"<container/>")],
+            zip::CompressionMethod::STORE,
+        );
+        for (file, expected) in [(docx, "a Word, Excel or PowerPoint document"), (epub, "an EPUB book")] {
+            match Compressed::open(Cursor::new(file)) {
+                Err(Error::NotText { kind }) => assert!(kind.starts_with(expected), "{kind}"),
+                _ => panic!("{expected} was not named"),
             }
         }
     }
