@@ -29,15 +29,20 @@ e.g. corpora.zip:text8.";
 /// Opens `path` (see the module documentation). Errors are one line naming the file: a
 /// zip of several files and no entry named lists them and says how to name one.
 pub(crate) fn open_input(path: &str) -> Result<Input, String> {
+    open_as(path, "open")
+}
+
+/// [`open_input`], a missing file said as "cannot {verb} PATH".
+fn open_as(path: &str, verb: &str) -> Result<Input, String> {
     let (file_path, entry) = split_entry(path);
-    let file = File::open(file_path).map_err(|e| format!("cannot open {path}: {e}"))?;
+    let file = File::open(file_path).map_err(|e| format!("cannot {verb} {path}: {e}"))?;
     let name =
         Path::new(file_path).file_name().map_or(file_path.to_string(), |n| n.to_string_lossy().into_owned());
     let Some(compressed) = Compressed::open(file).map_err(|e| format!("{file_path}: {e}"))? else {
         if entry.is_some() {
             return Err(format!("{file_path} is not a zip archive, so it holds no {path} to open"));
         }
-        let reader = Box::new(File::open(file_path).map_err(|e| format!("cannot open {path}: {e}"))?);
+        let reader = Box::new(File::open(file_path).map_err(|e| format!("cannot {verb} {path}: {e}"))?);
         return Ok(Input { reader, name, compression: None });
     };
     let compression = compressed.compression();
@@ -88,7 +93,7 @@ pub(crate) fn read_head(path: &str, len: usize) -> Result<Vec<u8>, String> {
 /// The whole of the file `path` names (of the file inside a compressed one).
 pub(crate) fn read_all(path: &str) -> Result<Vec<u8>, String> {
     let mut bytes = Vec::new();
-    open_input(path)?
+    open_as(path, "read")?
         .reader
         .read_to_end(&mut bytes)
         .map_err(|e| format!("{path}: {}", embedscope::Error::from(e)))?;
