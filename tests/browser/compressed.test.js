@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
-import { button, combobox, explorerSuite, RESULTS, stat } from './helpers.js';
+import { button, combobox, evaluateFile, explorerSuite, largeVectorsText, readings, RESULTS, stat, watchReadings } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 let page;
@@ -85,6 +85,13 @@ async function textStats(name) {
   return stats;
 }
 
+/** Opens the vectors file `name` and waits until the page says it opened them. */
+async function openVectors(name) {
+  await open(name);
+  await page.locator('#progress-text', { hasText: `vectors of 8 dimensions from ${name}.` }).waitFor({ timeout: 60_000 });
+  await stat(page, 'Format').filter({ hasText: 'word2vec text' }).waitFor();
+}
+
 async function neighboursOf(word) {
   await combobox(page, 'Word').fill(word);
   await button(page, 'Find').click();
@@ -121,16 +128,14 @@ test('a zip of several files asks which to open, and opens the one chosen', { ti
 
 test('compressed vectors open and answer as the plain file', { timeout: 120_000 }, async () => {
   for (const name of ['vectors.txt.gz', 'vectors.zip']) {
-    await open(name);
-    await stat(page, 'Format').filter({ hasText: 'word2vec text' }).waitFor();
+    await openVectors(name);
     assert.equal(await stat(page, 'Vocabulary').textContent(), '120', name);
     assert.deepEqual((await neighboursOf('w10')).slice(0, 2).sort(), ['w11', 'w9'], name);
   }
 });
 
 test('a corrupt archive and a zip bomb are refused, and the vectors open before stay open', { timeout: 180_000 }, async () => {
-  await open('vectors.txt.gz');
-  await stat(page, 'Format').filter({ hasText: 'word2vec text' }).waitFor();
+  await openVectors('vectors.txt.gz');
   for (const [name, expected] of [
     ['corrupt.txt.bz2', /corrupt\.txt\.bz2: this bzip2 file is corrupt .*download it again, or test a copy with bzip2 -t/],
     ['bomb.txt.gz', /bomb\.txt\.gz: this file inflates to .* it looks like a zip bomb, so it was not read further/],
@@ -144,17 +149,10 @@ test('a corrupt archive and a zip bomb are refused, and the vectors open before 
 });
 
 test('a gzipped benchmark is scored as the plain file, and the pickers offer compressed files', { timeout: 120_000 }, async () => {
-  await open('vectors.txt.gz');
-  await stat(page, 'Format').filter({ hasText: 'word2vec text' }).waitFor();
+  // The zip, as the gzip copy is open already: the page then says it opened another file.
+  await openVectors('vectors.zip');
   const pairs = 'w0\tw1\t9\nw0\tw60\t1\nw10\tw11\t8\nw10\tw40\t3\nw10\tw70\t2\n';
-  const scored = async (file) => {
-    await page.locator('#evaluation-message').evaluate((message) => { message.textContent = ''; });
-    await page.getByLabel('Open a benchmark file…').setInputFiles(file);
-    await button(page, 'Evaluate').click();
-    const message = page.locator('#evaluation-message', { hasText: /^(Spearman|3CosAdd|Cannot evaluate)/ });
-    await message.waitFor();
-    return message.textContent();
-  };
+  const scored = (file) => evaluateFile(page, file);
   const plain = await scored({ name: 'pairs.tsv', mimeType: 'text/plain', buffer: Buffer.from(pairs) });
   assert.match(plain, /^Spearman [\d.]+, Pearson [\d.]+ over 5 of 5 pairs/);
   assert.equal(await scored({ name: 'pairs.tsv.gz', mimeType: 'application/gzip', buffer: gzipSync(pairs) }), plain);
@@ -166,24 +164,14 @@ test('a gzipped benchmark is scored as the plain file, and the pickers offer com
 });
 
 test('a large compressed vectors file is read with progress in its compressed bytes', { timeout: 120_000 }, async () => {
-  await page.evaluate(() => {
-    window.readingTexts = new Set();
-    const text = document.getElementById('progress-text');
-    new MutationObserver(() => {
-      if (text.textContent.startsWith('Reading vectors')) window.readingTexts.add(text.textContent);
-    }).observe(text, { childList: true, characterData: true, subtree: true });
-  });
-  // 20,000 words × 100 values with 6 decimals: about 19 MB, gzipped to about 9 MB.
-  const lines = ['20000 100'];
-  for (let i = 0; i < 20_000; i++) {
-    lines.push(`w${i} ${Array.from({ length: 100 }, (_, j) => (Math.sin(i * 100 + j) / 2).toFixed(6)).join(' ')}`);
-  }
-  const gz = gzipSync(`${lines.join('\n')}\n`);
+  await watchReadings(page);
+  // About 19 MB of vectors, gzipped to about 9 MB.
+  const gz = gzipSync(largeVectorsText());
   await page.getByLabel('Open a file…').setInputFiles([{ name: 'big.txt.gz', mimeType: 'application/gzip', buffer: gz }]);
   await stat(page, 'Vocabulary').filter({ hasText: '20,000' }).waitFor({ timeout: 60_000 });
-  const readings = await page.evaluate(() => [...window.readingTexts]);
-  assert.ok(readings.length >= 3, `progress while reading: ${JSON.stringify(readings)}`);
+  const seen = await readings(page);
+  assert.ok(seen.length >= 3, `progress while reading: ${JSON.stringify(seen)}`);
   const total = `of ${(gz.length / 1024 ** 2).toFixed(1)} MB`;
-  assert.ok(readings.every((line) => line.includes(total)), `${total}: ${JSON.stringify(readings)}`);
+  assert.ok(seen.every((line) => line.includes(total)), `${total}: ${JSON.stringify(seen)}`);
   assert.equal((await neighboursOf('w123')).length, 10);
 });

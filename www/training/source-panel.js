@@ -56,24 +56,10 @@ export class SourcePanel {
    * @param {{file: string, tensors: import('../protocol.js').TensorDto[]}|null} offer @param {(name: string) => void} [handler]
    */
   offerTensors(offer, handler) {
-    const form = $('tensor-choice');
-    form.hidden = offer == null;
-    if (!offer || !handler) return;
-    $('tensor-note').textContent =
-      `No tensor of ${offer.file} has a name models give their token embeddings: choose the matrix to open (tokens × dimensions).`;
-    const options = offer.tensors.map(({ name, rows, cols, dtype }) => {
-      const option = document.createElement('option');
-      option.value = name;
-      option.textContent = `${name} (${integer.format(rows)} × ${integer.format(cols)}, ${dtype})`;
-      return option;
-    });
-    $('tensor-select').replaceChildren(...options);
-    form.onsubmit = (event) => {
-      event.preventDefault();
-      form.hidden = true;
-      handler(/** @type {HTMLSelectElement} */ ($('tensor-select')).value);
-    };
-    $('tensor-select').focus();
+    offerChoice('tensor', offer && {
+      note: `No tensor of ${offer.file} has a name models give their token embeddings: choose the matrix to open (tokens × dimensions).`,
+      options: offer.tensors.map(({ name, rows, cols, dtype }) => [name, `${name} (${integer.format(rows)} × ${integer.format(cols)}, ${dtype})`]),
+    }, handler);
   }
 
   /**
@@ -82,23 +68,10 @@ export class SourcePanel {
    * @param {{entries: string[], file: string}|null} offer @param {(name: string) => void} [handler]
    */
   offerEntries(offer, handler) {
-    const form = $('entry-choice');
-    form.hidden = offer == null;
-    if (!offer || !handler) return;
-    $('entry-note').textContent = `${offer.file} holds ${integer.format(offer.entries.length)} files: choose the one to open.`;
-    const options = offer.entries.map((name) => {
-      const option = document.createElement('option');
-      option.value = name;
-      option.textContent = name;
-      return option;
-    });
-    $('entry-select').replaceChildren(...options);
-    form.onsubmit = (event) => {
-      event.preventDefault();
-      form.hidden = true;
-      handler(/** @type {HTMLSelectElement} */ ($('entry-select')).value);
-    };
-    $('entry-select').focus();
+    offerChoice('entry', offer && {
+      note: `${offer.file} holds ${integer.format(offer.entries.length)} files: choose the one to open.`,
+      options: offer.entries.map((name) => [name, name]),
+    }, handler);
   }
 
   /** `handler()` when the person asks to keep only the text of an XML or HTML file. */
@@ -214,4 +187,29 @@ export class SourcePanel {
         ? 'Vectors with their word counts: explore, evaluate or export them.'
         : 'Vectors only, most frequent word first as the file lists them: explore, evaluate or export them.';
   }
+}
+
+/**
+ * Shows the chooser `${id}-choice` (its note, its select's options as [value, label]) and
+ * calls `handler(value)` with the one submitted; a null `offer` hides it.
+ * @param {string} id @param {{note: string, options: string[][]}|null} offer @param {(value: string) => void} [handler]
+ */
+function offerChoice(id, offer, handler) {
+  const form = $(`${id}-choice`);
+  form.hidden = offer == null;
+  if (!offer || !handler) return;
+  $(`${id}-note`).textContent = offer.note;
+  const select = /** @type {HTMLSelectElement} */ ($(`${id}-select`));
+  select.replaceChildren(...offer.options.map(([value, label]) => {
+    const option = document.createElement('option');
+    option.value = value;
+    option.textContent = label;
+    return option;
+  }));
+  form.onsubmit = (event) => {
+    event.preventDefault();
+    form.hidden = true;
+    handler(select.value);
+  };
+  select.focus();
 }
