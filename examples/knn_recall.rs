@@ -3,6 +3,9 @@
 //! share of the exact k nearest neighbours it holds, on a sample of 1,000 words whose exact
 //! neighbours are found by brute force. Prints figures; asserts nothing.
 //!
+//! With `EXACT=1` it also times the exact graph ([`Knn::cosine`]) of the same words, to see
+//! where NN-descent starts to pay; `RAYON_NUM_THREADS` sets the threads both take.
+//!
 //! Usage: `cargo run --release --example knn_recall VECTORS.bin N K...`
 //! (e.g. K = 14 for UMAP, 90 for t-SNE at perplexity 30).
 
@@ -40,8 +43,16 @@ fn main() -> embedscope::Result<()> {
             found += all[..k].iter().filter(|(_, j)| knn.neighbours(i).contains(j)).count();
         }
         let recall = found as f64 / (sample.len() * k) as f64;
+        let exact = if std::env::var("EXACT").is_ok_and(|v| v == "1") {
+            let started = Instant::now();
+            let graph = Knn::cosine(&unit, dim, k);
+            std::hint::black_box(graph);
+            format!("; exact graph in {:.2} s", started.elapsed().as_secs_f64())
+        } else {
+            String::new()
+        };
         println!(
-            "{n} words, k = {k}: NN-descent in {seconds:.2} s, recall {recall:.4} (1,000 sampled words)"
+            "{n} words, k = {k}: NN-descent in {seconds:.2} s, recall {recall:.4} (1,000 sampled words){exact}"
         );
     }
     Ok(())

@@ -16,7 +16,8 @@
 // longest main-thread task (a PerformanceObserver's 'longtask' entries) and the longest gap
 // between two animation frames. Asserts nothing.
 //
-// Usage: node scripts/bench-map.mjs [--baseline DIR]
+// Usage: node scripts/bench-map.mjs [--baseline DIR | --whole]  (--whole: only the explorer's
+// 250,000 words: the wheel zoom and Find)
 //   DIR (inside the project, e.g. target/map-base) holds another build of www/pkg, such as
 //   the one before a change. Both modules are loaded in one page and draw the same scenes on
 //   two canvases of the same size, taking turns at going first, so the machine's load falls
@@ -41,8 +42,9 @@ const WHOLE = { words: 250_000, dim: 8, seconds: 4 };
 
 const args = process.argv.slice(2);
 const baseline = args[0] === '--baseline' ? args[1]?.replace(/^\/+|\/+$/g, '') : null;
-if (args.length > 0 && !baseline) {
-  console.error('usage: node scripts/bench-map.mjs [--baseline DIR]');
+const wholeOnly = args.length === 1 && args[0] === '--whole';
+if (args.length > 0 && !baseline && !wholeOnly) {
+  console.error('usage: node scripts/bench-map.mjs [--baseline DIR | --whole]');
   process.exit(2);
 }
 
@@ -225,11 +227,32 @@ async function wholeVocabulary(browser, url) {
         notches: bench.notches,
       };
     });
+    // Find typed over every label: from the keystroke to the count shown and the next frame
+    // painted (the matches tested, the map redrawn with them marked), a few searches in turn.
+    const finds = [];
+    for (const query of ['a', 'ab', 'b', 'zz', 'v1', '']) {
+      finds.push(await page.evaluate((q) => new Promise((resolve) => {
+        const input = document.getElementById('map-find');
+        const count = document.getElementById('map-find-count');
+        const before = count.textContent;
+        const started = performance.now();
+        input.value = q;
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        const handled = performance.now() - started;
+        const painted = () => resolve({ query: q, handled, answered: performance.now() - started, count: count.textContent });
+        const check = () => (count.textContent !== before || q === '' ? requestAnimationFrame(painted) : requestAnimationFrame(check));
+        requestAnimationFrame(check);
+      }), query));
+    }
     console.log(`the explorer, ${words} words of ${WHOLE.dim} dimensions: every word shown and drawn ${(shownMs / 1000).toFixed(2)} s after asking (the worker's PCA, the words' list, the first draw)`);
     console.log(`wheel zoom over ${words} points for ${WHOLE.seconds} s (a wheel event each animation frame, ${r.notches} in all): ${r.fps.toFixed(1)} animation frames/s ` +
       `(at least 45 wanted), ${r.redraws.toFixed(1)} redraws/s (redraw median ${r.drawMedian.toFixed(1)} ms, worst ${r.drawMax.toFixed(1)} ms), ` +
       `longest main-thread task ${r.longest.toFixed(0)} ms (${r.longTasks} over 50 ms; none wanted), longest gap between frames ${r.gap.toFixed(0)} ms; ` +
       `page JS heap ${Math.round(r.heap / 2 ** 20)} MB`);
+    const searches = finds.filter((f) => f.query !== '');
+    console.log(`Find over ${words} labels, keystroke to the count shown and the next frame painted: ` +
+      `${searches.map((f) => `“${f.query}” ${f.answered.toFixed(0)} ms (${f.count}; its handler ${f.handled.toFixed(0)} ms)`).join(', ')}; ` +
+      `a frame is 16.7 ms`);
   } finally {
     await page.close();
     await rm(path, { force: true });
@@ -239,6 +262,10 @@ async function wholeVocabulary(browser, url) {
 await withDevServer(async (url) => {
   const browser = await launchChromium({ viewport: { width: 1200, height: 1500 } });
   try {
+    if (wholeOnly) {
+      await wholeVocabulary(browser, url);
+      return;
+    }
     const page = await browser.context.newPage();
     await page.goto(new URL('tests/browser/fixtures/plot.html', url).href);
     await page.waitForSelector('body[data-ready="true"]');

@@ -2,7 +2,7 @@
 # Installs what building, serving and testing embedscope need, and nothing that is
 # already there, so every `npm start` and `npm test` can run it first.
 #
-# Usage: scripts/setup.sh [--browser] [--kjv] [--gensim] [--fasttext] [--lm]
+# Usage: scripts/setup.sh [--browser] [--kjv] [--gensim] [--fasttext] [--lm] [--spark]
 #   --browser  also Chromium and chromedriver (Debian packages), for the browser tests
 #   --kjv      also the King James Bible corpus in data/kjv.txt, for benchmarks
 #   --gensim   also gensim in a Python venv in .tools/venv, the reference we test our
@@ -10,7 +10,10 @@
 #   --fasttext with --gensim, also fastText's Python package in that venv if it builds,
 #              a further row of the benchmark
 #   --lm       with --gensim, also the writers of language models' files in that venv
-#              (safetensors, tokenizers, llama.cpp's gguf), which the tests of src/lm/ read
+#              (safetensors, tokenizers, llama.cpp's gguf), which the tests of src/lm/ read,
+#              and pyarrow, the writer of the Parquet tables tests/parquet_compat.py reads
+#   --spark    with --gensim, also PySpark and a Java runtime (Debian's default-jre-headless),
+#              so tests/parquet_compat.py trains and saves a real Spark Word2VecModel
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -20,11 +23,14 @@ want_kjv=false
 want_gensim=false
 want_fasttext=false
 want_lm=false
+want_spark=false
 # The version whose speed and file reader docs/benchmarks.md and the tests measure against.
 GENSIM_VERSION=4.4.0
 FASTTEXT_VERSION=0.9.3
 # The writers whose files the tests read (tests/lm/): pinned, as their output is the reference.
-LM_PACKAGES=(safetensors==0.8.0 tokenizers==0.23.3 gguf==0.19.0)
+LM_PACKAGES=(safetensors==0.8.0 tokenizers==0.23.3 gguf==0.19.0 pyarrow==26.0.1)
+# Spark's Word2VecModel, trained and saved by Spark itself (Java 17 or later).
+SPARK_VERSION=4.3.0
 for arg in "$@"; do
     case $arg in
         --browser) want_browser=true ;;
@@ -32,7 +38,8 @@ for arg in "$@"; do
         --gensim) want_gensim=true ;;
         --fasttext) want_fasttext=true ;;
         --lm) want_lm=true ;;
-        *) echo "usage: scripts/setup.sh [--browser] [--kjv] [--gensim] [--fasttext] [--lm]" >&2; exit 2 ;;
+        --spark) want_spark=true ;;
+        *) echo "usage: scripts/setup.sh [--browser] [--kjv] [--gensim] [--fasttext] [--lm] [--spark]" >&2; exit 2 ;;
     esac
 done
 
@@ -149,5 +156,27 @@ PY
         echo "present"
     else
         .tools/venv/bin/pip install --quiet "${LM_PACKAGES[@]}"
+    fi
+fi
+
+if $want_spark; then
+    section "Setup: PySpark $SPARK_VERSION and a Java runtime, for Spark's own Word2VecModel"
+    if command -v java >/dev/null; then
+        echo "java present"
+    else
+        if (( EUID != 0 )); then
+            echo "Java is missing and installing it needs root: sudo apt-get install -y default-jre-headless" >&2
+            exit 1
+        fi
+        export DEBIAN_FRONTEND=noninteractive
+        if ! apt-get install -y --no-install-recommends default-jre-headless; then
+            apt-get update
+            apt-get install -y --no-install-recommends default-jre-headless
+        fi
+    fi
+    if .tools/venv/bin/python -c "import pyspark, sys; sys.exit(pyspark.__version__ != '$SPARK_VERSION')" 2>/dev/null; then
+        echo "pyspark present"
+    else
+        .tools/venv/bin/pip install --quiet "pyspark==$SPARK_VERSION"
     fi
 fi

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 source scripts/lib.sh
 started=$SECONDS
 
-run_script setup.sh --browser --gensim --kjv --lm
+run_script setup.sh --browser --gensim --kjv --lm --spark
 
 section "Test: the Rust code is as rustfmt formats it (cargo fmt --check, rustfmt.toml)"
 cargo fmt --check
@@ -34,6 +34,12 @@ EMBEDSCOPE_LM_FIXTURES="$lm_dir/st" cargo test --release --quiet --test lm_safet
 EMBEDSCOPE_LM_FIXTURES="$lm_dir/gguf" cargo test --release --quiet --test lm_gguf -- --ignored --skip dequantize_speed
 .tools/venv/bin/python tests/lm_compat.py ./target/release/embedscope "$lm_dir/st" "$lm_dir/gguf"
 rm -rf "$lm_dir"
+
+section "Test: Parquet tables as pyarrow and Spark write them: Spark's Word2VecModel folder, float32 and float64, chosen columns, refusals"
+# pyarrow writes Spark's layout and other tables; the CLI's neighbours must equal numpy's
+# cosines; then Spark itself trains a Word2VecModel on the KJV and saves it, and the CLI's
+# neighbours of its folder must equal Spark's findSynonymsArray.
+.tools/venv/bin/python tests/parquet_compat.py ./target/release/embedscope data/kjv.txt
 
 section "Test: gensim reads our word2vec text and binary files exactly"
 formats_dir=$(mktemp -d)

@@ -66,6 +66,10 @@ pub enum Error {
     /// inflates past the limits (a zip bomb), or is a zip of several files none of which was
     /// named; the message says what to do.
     Archive(String),
+    /// Occurs when a Parquet table is malformed, cut short, compressed with a codec embedscope
+    /// does not read, or holds no words and vectors it can take (a null, rows of different
+    /// lengths); the message names the row or column at fault and what to do.
+    Parquet(String),
     /// Occurs when reading or writing a file fails.
     Io(String),
 }
@@ -180,8 +184,9 @@ impl fmt::Display for Error {
             Error::BenchmarkFormat { line, message } => {
                 write!(f, "malformed benchmark file, line {line}: {message}")
             }
-            Error::Model(message) => write!(f, "{message}"),
-            Error::Archive(message) => write!(f, "{message}"),
+            Error::Model(message) | Error::Parquet(message) | Error::Archive(message) => {
+                write!(f, "{message}")
+            }
             Error::Io(message) => write!(f, "{message}"),
         }
     }

@@ -387,6 +387,8 @@ fn a_malformed_vectors_file_is_one_line_naming_file_and_line() {
     let words = write(&dir, "words.tsv", "a\nb\na\n");
     let three_words = write(&dir, "three.tsv", "a\nb\nc\n");
     let text_file = write(&dir, "good-glove.txt", "the 1 2\nof 3 4\n");
+    // A folder is read as a Parquet table's part files.
+    let folder = dir.to_string_lossy().into_owned();
     let cases: &[(&[&str], String)] = &[
         (
             &["neighbours", &tsv, "a", "--metadata", &words],
@@ -405,6 +407,16 @@ fn a_malformed_vectors_file_is_one_line_naming_file_and_line() {
         (
             &["train", &text_file, "--out", &tsv, "--format", "csv"],
             "--format 'csv' is not text, binary, glove, tsv or bundle".to_string(),
+        ),
+        (
+            &["neighbours", &text_file, "the", "--columns", "word,vector"],
+            format!("--columns word,vector only applies to a Parquet table, and {text_file} is not one"),
+        ),
+        (
+            &["neighbours", &folder, "the"],
+            format!(
+                "{folder} holds no Parquet file: give a Spark model's folder (its data/ holds the part files), a folder of .parquet files, or a .parquet file"
+            ),
         ),
     ];
     for (args, expected) in cases {

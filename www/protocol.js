@@ -63,6 +63,7 @@
  * @typedef {import('./pkg/embedscope.js').VectorsInfo} VectorsInfo  what a vectors file held
  * @typedef {import('./pkg/embedscope.js').ModelInfoDto} ModelInfoDto  what a language model's embedding matrix is
  * @typedef {import('./pkg/embedscope.js').TensorDto} TensorDto  a model's 2-D tensor, to choose from
+ * @typedef {import('./pkg/embedscope.js').TableColumnsDto} TableColumnsDto  a Parquet table's candidate columns, to choose from
  * @typedef {import('./pkg/embedscope.js').CorpusStats} CorpusStats  what a text gave before training
  * @typedef {import('./pkg/embedscope.js').ProgressDto} Progress  training progress: `loss` is the
  *   running mean of the epoch in progress; `epochLosses` holds one mean per finished epoch
@@ -224,8 +225,9 @@
  *   replies `density` with `values`, the kernel density estimate of the points `coords` at the nodes of a
  *   `columns × rows` grid spanning `range` ([x0, x1, y0, y1]), the kernel `bandwidth` cells wide
  *   (src/plot/density.rs), row by row from the bottom; fails on a grid out of range
- * @typedef {{type: 'openFiles', id: number, files: File[], tensor?: string, entry?: string}} OpenFilesRequest
+ * @typedef {{type: 'openFiles', id: number, files: File[], tensor?: string, columns?: {word: string, vector: string}, entry?: string}} OpenFilesRequest
  *   `tensor`: a model's tensor the person chose, when none has a name models give their token embeddings;
+ *   `columns`: a Parquet table's columns of words and vectors the person chose, when the table has several;
  *   `entry`: the file the person chose in a zip of several (a compressed file is read as the file inside)
  *   Vectors (or a bundle) are read, with `loadProgress`, and replace the session's text and
  *   vectors; anything else is a text: the reply says so and the page prepares it.
@@ -286,6 +288,7 @@
  * @typedef {{type: 'openFiles', id: number, kind: 'text'} | {type: 'openFiles', id: number, kind: 'vectors',
  *   model: number, info: VectorsInfo & {model?: ModelInfoDto}, params?: Params|null, epochLosses?: number[], timeline?: TimelineData|null}
  *   | {type: 'openFiles', id: number, kind: 'chooseTensor', tensors: TensorDto[], file: string}
+ *   | {type: 'openFiles', id: number, kind: 'chooseColumns', columns: TableColumnsDto, file: string}
  *   | {type: 'openFiles', id: number, kind: 'chooseEntry', entries: string[], file: string}} OpenFilesReply
  *   `chooseEntry`: a zip holds several files, and the person picks one (`entry`)
  *   `params`, `epochLosses` and `timeline` come from a bundle; `model` as in PreparedReply
@@ -315,6 +318,8 @@ export const SNIFF_BYTES = 65_536;
 export const LOAD_SLICE_BYTES = 4 << 20;
 /** Bytes of a model file read first for its header (`lm::FIRST_READ`); the session asks for more when it needs them. */
 export const MODEL_FIRST_READ = 1 << 20;
+/** Bytes of a Parquet file's end read first for its footer (`io::parquet::FIRST_TAIL_READ`); the session asks for more when it needs them. */
+export const TABLE_FIRST_TAIL_READ = 64 << 10;
 /** Tokens per training chunk at first; the worker then sizes chunks to CHUNK_MS. */
 export const FIRST_CHUNK_TOKENS = 20_000;
 /** BPE merges per learning chunk at first; the worker then sizes chunks to CHUNK_MS too. */

@@ -7,6 +7,8 @@
 //! - [`json`]: serde_json as the bundle needs it (strict reading, floats that read back with
 //!   their bits).
 //! - [`compressed`]: gzip, bzip2, xz and zip files read as the file inside, a stream at a time.
+//! - [`parquet`]: Parquet tables of vectors (Spark's `Word2VecModel`, any table with a string
+//!   column and a list-of-floats column), read footer first, then two column chunks at a time.
 //!
 //! **Architecture Invariant:** every reader and writer round-trips bit-exactly, and no input
 //! makes a reader panic: a bad file is an [`Error::Format`] naming where it is wrong.
@@ -67,6 +69,7 @@ pub mod compressed;
 mod escape;
 mod format;
 pub mod json;
+pub mod parquet;
 mod parser;
 mod write;
 

@@ -124,6 +124,45 @@ impl Viewport {
     }
 }
 
+/// The values of an axis's ticks as written: as few decimals as tell every tick apart and
+/// write each to within a thousandth of their spacing (a t-SNE map starts a ten-thousandth
+/// wide, where four fixed decimals wrote every tick as "0"); beyond 12 decimals, or for
+/// values of a million and more, in scientific notation. `values` ascend.
+pub fn tick_labels(values: &[f64]) -> Vec<String> {
+    let step =
+        values.windows(2).map(|w| (w[1] - w[0]).abs()).filter(|d| *d > 0.0).fold(f64::INFINITY, f64::min);
+    let largest = values.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    // A lone tick is written to within a thousandth of its own size.
+    let step = if step.is_finite() { step } else { largest.max(f64::MIN_POSITIVE) };
+    let fixed = |decimals: usize| -> Vec<String> {
+        values
+            .iter()
+            .map(|v| {
+                let text = format!("{v:.decimals$}");
+                let text =
+                    if text.contains('.') { text.trim_end_matches('0').trim_end_matches('.') } else { &text };
+                if text == "-0" { "0".to_string() } else { text.to_string() }
+            })
+            .collect()
+    };
+    let faithful = |labels: &[String]| {
+        labels.windows(2).all(|w| w[0] != w[1])
+            && labels
+                .iter()
+                .zip(values)
+                .all(|(l, v)| l.parse::<f64>().is_ok_and(|x| (x - v).abs() <= step * 1e-3))
+    };
+    if largest < 1e6 {
+        for decimals in 0..=12 {
+            let labels = fixed(decimals);
+            if faithful(&labels) {
+                return labels;
+            }
+        }
+    }
+    values.iter().map(|v| if *v == 0.0 { "0".to_string() } else { format!("{v:e}") }).collect()
+}
+
 /// The index of the point nearest to `at` no farther than `radius`; the lower index wins a
 /// tie, so the more frequent word is picked among coinciding points.
 pub fn nearest(points: &[Px], at: Px, radius: f64) -> Option<usize> {
@@ -691,5 +730,23 @@ mod tests {
             let placed = assert_plain_greedy(&points, &requests, &geometry, &bounds);
             assert!((100..1500).contains(&placed), "{placed} of 3,000 placed at scale {scale}");
         }
+    }
+
+    #[test]
+    fn tick_labels_tell_every_tick_apart_at_any_scale() {
+        assert_eq!(tick_labels(&[-1.0, -0.5, 0.0, 0.5, 1.0]), ["-1", "-0.5", "0", "0.5", "1"]);
+        assert_eq!(tick_labels(&[0.0, 20.0, 40.0]), ["0", "20", "40"]);
+        // A t-SNE map's first iterations: a span of a ten-thousandth.
+        assert_eq!(
+            tick_labels(&[-0.0001, -0.00005, 0.0, 0.00005, 0.0001]),
+            ["-0.0001", "-0.00005", "0", "0.00005", "0.0001"]
+        );
+        assert_eq!(tick_labels(&[0.25, 0.5, 0.75]), ["0.25", "0.5", "0.75"]);
+        assert_eq!(tick_labels(&[1e-14, 2e-14]), ["1e-14", "2e-14"]);
+        assert_eq!(tick_labels(&[2e6, 4e6]), ["2e6", "4e6"]);
+        assert_eq!(tick_labels(&[3.0]), ["3"]);
+        assert_eq!(tick_labels(&[3.7]), ["3.7"]);
+        assert_eq!(tick_labels(&[0.0]), ["0"]);
+        assert!(tick_labels(&[]).is_empty());
     }
 }

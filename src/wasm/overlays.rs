@@ -24,8 +24,7 @@ pub fn density_grid(
     y1: f64,
     bandwidth: f64,
 ) -> Result<Vec<f32>, JsError> {
-    let grid = estimate(coords, columns, rows, (x0, x1), (y0, y1), bandwidth)
-        .map_err(|e| JsError::new(&e.to_string()))?;
+    let grid = estimate(coords, columns, rows, (x0, x1), (y0, y1), bandwidth)?;
     Ok(grid.values)
 }
 

@@ -179,7 +179,6 @@ export function clusteredVectorsText(n, dim) {
   return `${lines.join('\n')}\n`;
 }
 
-/** Waits until training has finished (the progress line starts with "Done."). */
 /**
  * Waits until the map's legend (the list named "Colours") lists exactly `n` clusters, and
  * returns their lines. Exactly: a legend still showing more clusters (k lowered) must not pass.
@@ -195,6 +194,7 @@ export async function legendClusters(page, n, timeout = 20_000) {
   }
 }
 
+/** Waits until training has finished (the progress line starts with "Done."). */
 export async function waitUntilDone(page, timeout = 60_000) {
   await page.waitForFunction(() => document.getElementById('progress-text').textContent.startsWith('Done.'), null, { timeout });
 }

@@ -1,14 +1,16 @@
 // A whole vocabulary on the map, in Chromium without a GPU: 250,000 generated vectors opened
 // as a word2vec text file, every word shown, then the wheel zooms, a word is hovered and
-// clicked, a region is selected, the map exported and matches isolated, as a person does. Functional only: the timings are
-// scripts/bench-map.mjs's. A screenshot goes to test-results/map-whole.png.
+// clicked, a region is selected, the map exported and matches isolated, as a person does;
+// and a generated text of 250,000 words trained with all of them on the map, its frames
+// replayed by the timeline with a word's trail. Functional only: the timings are
+// scripts/bench-map.mjs's. Screenshots go to test-results/map-whole*.png.
 //
 // Run with `node --test tests/browser/map-whole.test.js` after scripts/build-wasm.sh.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { button, clusteredVectorsText, explorerSuite, mapCanvas, RESULTS, settleMap, stat } from './helpers.js';
+import { button, clusteredVectorsText, combobox, explorerSuite, field, mapCanvas, RESULTS, settleMap, showParameters, stat, waitUntilDone } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -63,7 +65,12 @@ test('250,000 words: all shown, zoomed with the wheel, a word hovered and clicke
     await stat(page, 'Vocabulary').filter({ hasText: '250,000' }).waitFor({ timeout: 120_000 });
     const wordsShown = page.getByRole('spinbutton', { name: 'Words shown' });
     assert.equal(await wordsShown.getAttribute('max'), '1000000', 'the field offers a whole vocabulary');
-    await wordsShown.fill(String(WORDS));
+    // The field is wide enough to show its largest value whole.
+    for (const value of ['1000000', String(WORDS)]) {
+      await wordsShown.fill(value);
+      const { scrollWidth, clientWidth } = await wordsShown.evaluate((input) => ({ scrollWidth: input.scrollWidth, clientWidth: input.clientWidth }));
+      assert.ok(scrollWidth <= clientWidth, `“${value}” fits the field: ${scrollWidth} px of text in ${clientWidth}`);
+    }
     await wordsShown.press('Enter');
     const drawn = page.locator('#map-drawn');
     await drawn.filter({ hasText: 'Drawn on the CPU: 250,000 points' }).waitFor({ timeout: 120_000 });
@@ -139,3 +146,160 @@ test('250,000 words: all shown, zoomed with the wheel, a word hovered and clicke
     await rm(path, { force: true });
   }
 });
+
+/** A word of letters only (the tokenizer keeps it whole): 0 → "qa", 27 → "qbb", … */
+function letters(i) {
+  let word = '';
+  for (let n = i; ; n = Math.floor(n / 26) - 1) {
+    word = String.fromCharCode(97 + (n % 26)) + word;
+    if (n < 26) break;
+  }
+  return `q${word}`;
+}
+
+/**
+ * A text of `n` distinct words, each said `times` times, in sentences of 10 words of one of
+ * 100 topics (a word's topic is its number modulo 100), shuffled with a seeded generator.
+ */
+function topicalText(n, times) {
+  let seed = 7;
+  const next = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const sentences = [];
+  for (let topic = 0; topic < 100; topic += 1) {
+    const said = [];
+    for (let i = topic; i < n; i += 100) for (let k = 0; k < times; k += 1) said.push(letters(i));
+    for (let i = said.length - 1; i > 0; i -= 1) {
+      const j = Math.floor(next() * (i + 1));
+      [said[i], said[j]] = [said[j], said[i]];
+    }
+    for (let i = 0; i < said.length; i += 10) sentences.push(said.slice(i, i + 10).join(' '));
+  }
+  for (let i = sentences.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(next() * (i + 1));
+    [sentences[i], sentences[j]] = [sentences[j], sentences[i]];
+  }
+  return `${sentences.join('.\n')}.\n`;
+}
+
+test('250,000 words trained: the map follows training, the timeline replays its frames and a trail joins them', { timeout: 600_000 }, async () => {
+  const path = join(RESULTS, 'whole-vocabulary-text.txt');
+  await writeFile(path, topicalText(WORDS, 3));
+  const { page, problems } = await suite.openExplorer();
+  try {
+    await page.getByLabel('Open a file…').setInputFiles(path);
+    await showParameters(page);
+    await field(page, 'Min count').fill('1');
+    await field(page, 'Dimensions').fill('8');
+    await field(page, 'Epochs').fill('3');
+    await stat(page, 'Vocabulary').filter({ hasText: '250,000' }).waitFor({ timeout: 120_000 });
+    const wordsShown = page.getByRole('spinbutton', { name: 'Words shown' });
+    await wordsShown.fill(String(WORDS));
+    await wordsShown.press('Enter');
+    await button(page, 'Train').click();
+    // Frames of every word come while training, not only at its end.
+    const drawn = page.locator('#map-drawn');
+    await drawn.filter({ hasText: 'Drawn on the CPU: 250,000 points' }).waitFor({ timeout: 120_000 });
+    const during = await page.evaluate(() => window.explorer.timeline.store.all().length);
+    await waitUntilDone(page, 300_000);
+    await settleMap(page);
+    const kept = await page.evaluate(() => window.explorer.timeline.store.all().map((f) => ({ tokens: f.tokensDone, words: f.words.length })));
+    assert.ok(kept.length >= 4, `frames kept: ${kept.length} (${during} while training)`);
+    assert.ok(kept.every((f) => f.words === WORDS), `every frame shows all the words: ${kept.map((f) => f.words)}`);
+    assert.ok(kept.every((f, i) => i === 0 || f.tokens >= kept[i - 1].tokens), 'in training order');
+
+    // A word selected leaves a trail through the frames; scrubbed back, the map shows the
+    // first frame, every word of it drawn, and the trail ends there.
+    const word = letters(4242);
+    await combobox(page, 'Word').fill(word);
+    await button(page, 'Find').click();
+    await page.getByText(`Nearest to “${word}”`).waitFor({ timeout: 60_000 });
+    await settleMap(page);
+    const trails = () => page.evaluate(() => window.explorer.mapModel.scene.options.trails);
+    const trail = await trails();
+    assert.equal(trail.length, 1, 'one trail, the selected word’s');
+    assert.ok(trail[0].length >= 2 * Math.min(kept.length - 1, 5), `a trail of ${trail[0].length / 2} points over ${kept.length} frames`);
+    await mapCanvas(page).scrollIntoViewIfNeeded();
+    await page.locator('.plot-card').screenshot({ path: join(RESULTS, 'map-whole-trail.png') });
+    const [file] = await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), button(page, 'Trail picture (SVG)').click()]);
+    const svg = await readFile(await file.path(), 'utf8');
+    const trailColour = await page.evaluate(() => window.explorer.view.map.palette.trail.slice(0, 3).join(','));
+    assert.ok(svg.includes(`stroke="rgba(${trailColour},`), 'the trail picture draws the trail');
+
+    const slider = page.getByRole('slider', { name: 'Moment of the training shown on the map' });
+    await slider.focus();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowRight');
+    await settleMap(page);
+    const moment = await page.evaluate(() => {
+      const { timeline, mapModel } = window.explorer;
+      return { index: timeline.shownIndex(), shows: mapModel.frame === timeline.store.at(1), trails: mapModel.scene.options.trails };
+    });
+    assert.equal(moment.index, 1);
+    assert.ok(moment.shows, 'the map shows the second frame');
+    assert.ok(moment.trails.length === 1 && moment.trails[0].length === 4, `2 points at frame 2: ${JSON.stringify(moment.trails)}`);
+    assert.equal(await drawn.textContent(), 'Drawn on the CPU: 250,000 points');
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+    await rm(path, { force: true });
+  }
+});
+
+// t-SNE and UMAP maps of 50,000 words in the worker, following training: the map is laid out
+// once, then training goes on and the map warm-starts from where it stands as the vectors
+// move (its graph found again for them), frame after frame, while the training runs.
+const LAYOUT_WORDS = 50_000;
+for (const [method, name] of [['umap', 'UMAP'], ['tsne', 't-SNE']]) {
+  test(`50,000 words: the ${name} map in the worker follows training`, { timeout: 1_800_000 }, async () => {
+    const path = join(RESULTS, `layout-${method}-text.txt`);
+    await writeFile(path, topicalText(LAYOUT_WORDS, 6));
+    const { page, problems } = await suite.openExplorer();
+    try {
+      await page.getByLabel('Open a file…').setInputFiles(path);
+      await showParameters(page);
+      await field(page, 'Min count').fill('1');
+      await field(page, 'Dimensions').fill('16');
+      await field(page, 'Epochs').fill('1');
+      await stat(page, 'Vocabulary').filter({ hasText: '50,000' }).waitFor({ timeout: 120_000 });
+      const wordsShown = page.getByRole('spinbutton', { name: 'Words shown' });
+      await wordsShown.fill(String(LAYOUT_WORDS));
+      await wordsShown.press('Enter');
+      await button(page, 'Train').click();
+      await waitUntilDone(page, 120_000);
+      // The map's first frame (of the vectors as they stand) is enough to go on from.
+      await combobox(page, 'Projection').selectOption(method);
+      await page.waitForFunction((m) => window.explorer.timeline.store.all().some((f) => f.mapSpec.method === m), method,
+        { timeout: 600_000, polling: 1000 });
+
+      // Trained on for long enough that the map cannot finish first; stopped once it has
+      // followed the vectors twice.
+      await field(page, 'Epochs').fill('1000');
+      await button(page, 'Train again').click();
+      const followed = () => page.evaluate(([m, n]) => window.explorer.timeline.store.all()
+        .filter((f) => f.mapSpec.method === m && f.layoutProgress?.warm && f.words.length === n && f.tokensDone > 0)
+        .map((f) => f.tokensDone), [method, LAYOUT_WORDS]);
+      const deadline = Date.now() + 900_000;
+      let tokens = [];
+      while (new Set(tokens).size < 2) {
+        assert.ok(Date.now() < deadline, `the ${name} map followed training ${new Set(tokens).size} times in 15 minutes`);
+        await page.waitForTimeout(1000);
+        tokens = await followed();
+      }
+      const training = await page.locator('#progress-text').textContent();
+      assert.ok(!training.startsWith('Done.'), `still training: ${training}`);
+      await button(page, 'Stop').click();
+      assert.ok(tokens.every((t, i) => i === 0 || t >= tokens[i - 1]), `frames of later and later vectors: ${tokens}`);
+      await mapCanvas(page).scrollIntoViewIfNeeded();
+      await page.locator('.plot-card').screenshot({ path: join(RESULTS, `map-whole-${method}.png`) });
+      assert.deepEqual(problems, []);
+    } finally {
+      await page.close();
+      await rm(path, { force: true });
+    }
+  });
+}

@@ -77,11 +77,14 @@ test('after training the sample, the card shows its matrix: the size the worker 
 
   // The band's values are the vectors the export writes, row by row, to the bit; its words
   // are the vocabulary's first, most frequent first, as the export lists them. The last band
-  // is asked for within REFRESH_MS of the last progress, which may come after "Done.".
+  // is asked for within REFRESH_MS of the last progress, which may come after "Done."; the
+  // card asks for nothing while it is off screen, and clicking the export button may have
+  // scrolled it away, so it is brought back into view first.
   const words = [...exported.vectors.keys()];
   const final = [...exported.vectors.get(words[0])];
+  await card(page).scrollIntoViewIfNeeded();
   await page.waitForFunction((row) => window.explorer.matrix.shown?.values.slice(0, row.length).every((v, i) => v === row[i]), final,
-    { timeout: 5_000 }).catch(() => {});
+    { timeout: 10_000 });
   const band = await shownBand(page);
   assert.deepEqual(band.words, words.slice(0, 32));
   for (let row = 0; row < band.rows; row += 1) {

@@ -206,19 +206,23 @@ export class Controller {
    *   language model's files (a `.safetensors` or `.gguf`, a sharded model's index and shards,
    *   its `tokenizer.json`)
    * @param {string} [tensor]  the model's tensor the person chose, when none has a known name
+   * @param {{word: string, vector: string}} [columns]  a Parquet table's columns the person chose
    * @param {string} [entry]  the file the person chose in a zip that holds several
    */
-  async openFiles(files, tensor, entry) {
+  async openFiles(files, tensor, columns, entry) {
     this.view.showNotice(null);
     this.view.sourcePanel.offerTensors(null);
+    this.view.sourcePanel.offerColumns(null);
     this.view.sourcePanel.offerEntries(null);
-    const names = files.map((f) => f.name).join(' + ');
+    // A dropped folder (a Spark model's) brings its checksums and markers: they are not named.
+    const named = files.filter((f) => !/^[._]/.test(f.name));
+    const names = named.length > 3 ? `${named[0].name} and ${named.length - 1} more files` : (named.length ? named : files).map((f) => f.name).join(' + ');
     if (!(await this.mayReplace(names))) return;
     /** Counts what was opened, so a slower earlier `prepare` does not overwrite this one. */
     this.opened = (this.opened ?? 0) + 1;
     const opened = this.opened;
     // The worker says 'loading' once it knows the file holds vectors, and where it stands after.
-    const reply = await this.request('openFiles', { files, tensor, entry });
+    const reply = await this.request('openFiles', { files, tensor, columns, entry });
     // Something opened meanwhile (after stopping this read) has the last word.
     if (this.opened !== opened) return;
     if (!reply) {
@@ -233,10 +237,16 @@ export class Controller {
       this.view.sourcePanel.offerTensors(reply, (name) => this.openFiles(files, name));
       return;
     }
+    if (reply.kind === 'chooseColumns') {
+      // A table of several candidate columns: what was open stays, and the person picks.
+      this.paintProgress();
+      this.view.sourcePanel.offerColumns(reply, (chosen) => this.openFiles(files, undefined, chosen));
+      return;
+    }
     if (reply.kind === 'chooseEntry') {
       // A zip of several files: what was open stays, and the person picks one.
       this.paintProgress();
-      this.view.sourcePanel.offerEntries(reply, (name) => this.openFiles(files, undefined, name));
+      this.view.sourcePanel.offerEntries(reply, (name) => this.openFiles(files, undefined, undefined, name));
       return;
     }
     if (reply.kind === 'text') {

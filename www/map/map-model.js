@@ -37,18 +37,29 @@ const ORDINAL_SUFFIX = { one: 'st', two: 'nd', few: 'rd', other: 'th' };
 /** "1st", "1,234th". */
 const ordinal = (n) => `${integer.format(n)}${ORDINAL_SUFFIX[ordinalRule.select(n)]}`;
 
+/** The words of a list in lower case, made once a list: a search tests them at each keystroke. @type {WeakMap<string[], string[]>} */
+const lowerCased = new WeakMap();
+
 /**
- * A search's test for a word: a case-insensitive substring, or a regular expression
- * (JavaScript syntax, case-insensitive). Throws a SyntaxError for a bad expression.
+ * A search's test for the word at an index of `words`: a case-insensitive substring, or a
+ * regular expression (JavaScript syntax, case-insensitive). Throws a SyntaxError for a bad
+ * expression.
+ * @param {string[]} words @param {string} query @param {boolean} regex
+ * @returns {((i: number) => boolean)|null}
  */
-export function matcher(query, regex) {
+export function matcher(words, query, regex) {
   if (!query) return null;
   if (regex) {
     const pattern = new RegExp(query, 'iu');
-    return (word) => pattern.test(word);
+    return (i) => pattern.test(words[i]);
   }
   const needle = query.toLocaleLowerCase();
-  return (word) => word.toLocaleLowerCase().includes(needle);
+  let lower = lowerCased.get(words);
+  if (!lower) {
+    lower = words.map((word) => word.toLocaleLowerCase());
+    lowerCased.set(words, lower);
+  }
+  return (i) => lower[i].includes(needle);
 }
 
 /**
@@ -60,13 +71,13 @@ export function matcher(query, regex) {
 function findMatches(words, query, regex) {
   let test;
   try {
-    test = matcher(query, regex);
+    test = matcher(words, query, regex);
   } catch (error) {
     return { found: null, error: `Not a regular expression: ${error.message}` };
   }
   if (!test) return { found: null, error: '' };
   const found = new Set();
-  words.forEach((word, i) => { if (test(word)) found.add(i); });
+  for (let i = 0; i < words.length; i += 1) if (test(i)) found.add(i);
   return { found, error: '' };
 }
 

@@ -6,6 +6,7 @@
 import { capitalised, formatBytes, integer, percent, termsAndValues } from '../shared/format.js';
 import { revealInvisible } from '../shared/tokens.js';
 import { $ } from '../shared/dom.js';
+import { filesIn } from './dropped-files.js';
 
 /** @typedef {import('../protocol.js').CorpusStats} CorpusStats */
 
@@ -45,8 +46,16 @@ export class SourcePanel {
       overlay.hidden = true;
       if (event.defaultPrevented) return;
       event.preventDefault();
-      const files = [...event.dataTransfer.files];
-      if (files.length) handler(files);
+      // The entries are taken now: the drop's data is gone once the handler returns.
+      const entries = [...event.dataTransfer.items].map((item) => item.webkitGetAsEntry?.()).filter(Boolean);
+      const dropped = [...event.dataTransfer.files];
+      if (!entries.some((entry) => entry.isDirectory)) {
+        if (dropped.length) handler(dropped);
+        return;
+      }
+      filesIn(entries).then((files) => {
+        if (files.length) handler(files);
+      });
     });
   }
 
@@ -72,6 +81,37 @@ export class SourcePanel {
       note: `${offer.file} holds ${integer.format(offer.entries.length)} files: choose the one to open.`,
       options: offer.entries.map((name) => [name, name]),
     }, handler);
+  }
+
+  /**
+   * A Parquet table with several string or list-of-float columns: the candidates to choose
+   * the words and the vectors from; `handler(columns)` with the two chosen. Null hides the choice.
+   * @param {{file: string, columns: import('../protocol.js').TableColumnsDto}|null} offer
+   * @param {(columns: {word: string, vector: string}) => void} [handler]
+   */
+  offerColumns(offer, handler) {
+    const form = $('columns-choice');
+    form.hidden = offer == null;
+    if (!offer || !handler) return;
+    $('columns-note').textContent = `${offer.file} has several columns that may hold the words or the vectors: choose them.`;
+    const options = (list) =>
+      list.map(({ name, kind }) => {
+        const option = document.createElement('option');
+        option.value = name;
+        option.textContent = `${name} (${kind})`;
+        return option;
+      });
+    $('columns-word').replaceChildren(...options(offer.columns.words));
+    $('columns-vector').replaceChildren(...options(offer.columns.vectors));
+    form.onsubmit = (event) => {
+      event.preventDefault();
+      form.hidden = true;
+      handler({
+        word: /** @type {HTMLSelectElement} */ ($('columns-word')).value,
+        vector: /** @type {HTMLSelectElement} */ ($('columns-vector')).value,
+      });
+    };
+    $('columns-word').focus();
   }
 
   /** `handler()` when the person asks to keep only the text of an XML or HTML file. */
@@ -185,7 +225,9 @@ export class SourcePanel {
         }: explore, evaluate or export them. ${model.tokenizer ? `Tokens named by ${model.tokenizer}.` : 'No tokenizer.json came with it, so rows are named by their token ids.'}`
       : info.counts
         ? 'Vectors with their word counts: explore, evaluate or export them.'
-        : 'Vectors only, most frequent word first as the file lists them: explore, evaluate or export them.';
+        : /Parquet/.test(info.format)
+          ? 'Vectors only, in the order of the table\'s rows (it holds no counts, so the map\'s "most frequent" words are its first rows): explore, evaluate or export them.'
+          : 'Vectors only, most frequent word first as the file lists them: explore, evaluate or export them.';
   }
 }
 

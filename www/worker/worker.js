@@ -7,7 +7,7 @@
 // Its pieces, beside it: talking to the page (messages.js), which module it loads
 // (modules.js), and the t-SNE and UMAP maps stepped between chunks (layout.js).
 import { ThreadHosts } from './threads.js';
-import { CHUNK_MS, FIRST_CHUNK_MERGES, FIRST_CHUNK_TOKENS, LOAD_SLICE_BYTES, MODEL_FIRST_READ, SNIFF_BYTES, SUPERSEDED } from '../protocol.js';
+import { CHUNK_MS, FIRST_CHUNK_MERGES, FIRST_CHUNK_TOKENS, LOAD_SLICE_BYTES, MODEL_FIRST_READ, SNIFF_BYTES, SUPERSEDED, TABLE_FIRST_TAIL_READ } from '../protocol.js';
 import { post, reportError, yieldToMessages } from './messages.js';
 import { loadModule } from './modules.js';
 import { isLayout, LayoutRunner } from './layout.js';
@@ -497,6 +497,91 @@ async function readModelHeader(file, isCurrent) {
   }
 }
 
+/**
+ * A Parquet table of vectors, from the files dropped together: a Spark `Word2VecModel`'s
+ * `data/part-*.parquet` files (with its `metadata/part-00000` when the folder was dropped),
+ * or any `.parquet` files of one table, read in the order of their names. Each file's footer
+ * is read from its end, then row group by row group only the bytes of the two columns read,
+ * by `File.slice`; `stop` cancels between row groups. When the table holds several
+ * candidate columns and none was chosen, the reply lists them (`columns`).
+ * @param {{file: File, head: Uint8Array, kind: string|undefined}[]} sniffed
+ * @param {{word: string, vector: string}|undefined} columns
+ */
+async function openTable(sniffed, columns) {
+  const parts = sniffed.filter(({ kind }) => kind === 'parquet').map(({ file }) => file);
+  parts.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const metadata = sniffed.find(({ kind }) => kind === 'spark-metadata')?.file;
+  // Spark's folder also holds `_SUCCESS` and hidden `.crc` checksums: they are left out.
+  const others = sniffed.filter(({ kind, file }) => kind !== 'parquet' && kind !== 'spark-metadata' && !/^[._]/.test(file.name));
+  if (others.length) {
+    throw new Error(`${others.map(({ file }) => file.name).join(', ')}: open the Parquet part files of one table alone (a Spark model's folder, or its data/ files)`);
+  }
+  const metadataText = metadata ? await metadata.text() : undefined;
+  const mine = ++loads;
+  const isCurrent = () => mine === loads;
+  const stopped = (name) => new Error(`stopped reading ${name}`);
+  fire('openVectors');
+  try {
+    session.table_open(metadataText);
+    for (const file of parts) {
+      await readTableFooter(file, isCurrent);
+      if (!isCurrent()) throw stopped(file.name);
+    }
+    if (!columns) {
+      const choice = session.table_choice();
+      if (choice) {
+        session.table_cancel();
+        fire('openFailed');
+        return { kind: 'chooseColumns', columns: choice, file: parts[0].name };
+      }
+    }
+    const groups = session.table_begin(columns?.word, columns?.vector);
+    const total = parts.reduce((sum, file) => sum + file.size, 0);
+    let before = 0;
+    for (const [index, file] of parts.entries()) {
+      for (let group = 0; group < groups[index]; group++) {
+        const [wordStart, wordLength, vectorStart, vectorLength] = session.table_ranges(index, group);
+        const [words, vectors] = await Promise.all([
+          file.slice(wordStart, wordStart + wordLength).arrayBuffer(),
+          file.slice(vectorStart, vectorStart + vectorLength).arrayBuffer(),
+        ]);
+        if (!isCurrent()) throw stopped(file.name);
+        const rows = session.table_push(index, group, new Uint8Array(words), new Uint8Array(vectors));
+        const done = before + (groups[index] ? file.size * (group + 1) / groups[index] : file.size);
+        post({ type: 'loadProgress', bytesDone: Math.round(done), bytesTotal: total, words: rows });
+        await yieldToMessages();
+        if (!isCurrent()) throw stopped(file.name);
+      }
+      before += file.size;
+    }
+    const info = session.table_finish();
+    vectorsOpened();
+    return { kind: 'vectors', model, info };
+  } catch (error) {
+    if (isCurrent() && currentState() === 'loading') {
+      session.table_cancel();
+      fire('openFailed');
+    }
+    throw error;
+  }
+}
+
+/**
+ * Reads the footer of a Parquet part file into the table the session has begun
+ * (`table_open`): its last bytes, then as many from the end as the session says it needs.
+ * @param {File} file @param {() => boolean} isCurrent
+ */
+async function readTableFooter(file, isCurrent) {
+  let wanted = Math.min(file.size, TABLE_FIRST_TAIL_READ);
+  for (;;) {
+    const tail = new Uint8Array(await file.slice(file.size - wanted).arrayBuffer());
+    if (!isCurrent()) return;
+    const needed = session.table_footer(file.name, tail, file.size);
+    if (needed === 0) return;
+    wanted = needed;
+  }
+}
+
 /** The text of a benchmark: a built-in one, or a file the person opened. */
 async function benchmarkSource(benchmark) {
   if (benchmark.kind === 'file') return benchmarkText(benchmark.file);
@@ -530,7 +615,7 @@ const handlers = {
    * Vectors (a bundle, word2vec, GloVe, a Projector pair) are read here and replace the
    * session's vectors; anything else is a text, which the page then prepares.
    */
-  async openFiles({ files, tensor, entry }) {
+  async openFiles({ files, tensor, columns, entry }) {
     checkAllowed('openVectors');
     // A compressed file is sniffed by the file inside; a zip of several waits for the person's choice.
     const sniffed = await Promise.all(
@@ -544,11 +629,18 @@ const handlers = {
       if (files.length > 1) throw new Error(`${several.file.name} holds ${several.entries.length} files: open it by itself, and choose one`);
       return { kind: 'chooseEntry', entries: several.entries, file: several.file.name };
     }
-    const packedModel = sniffed.find(({ kind, compression }) => compression && (kind === 'model' || kind === 'model-index'));
-    if (packedModel) {
-      throw new Error(`${packedModel.file.name}: a language model's file inside ${packedModel.compression} compression: decompress it first (a model's matrix is read in place, a part at a time)`);
+    // A model's matrix and a Parquet table are read in place, a part at a time, from anywhere in the file.
+    const packed = sniffed.find(({ kind, compression }) => compression && ['model', 'model-index', 'parquet'].includes(kind));
+    if (packed) {
+      const what = packed.kind === 'parquet' ? 'a Parquet table' : "a language model's file";
+      throw new Error(`${packed.file.name}: ${what} inside ${packed.compression} compression: decompress it first (it is read in place, a part at a time)`);
     }
     if (sniffed.some(({ kind }) => kind === 'model' || kind === 'model-index')) return openModel(sniffed, tensor);
+    if (sniffed.some(({ kind }) => kind === 'parquet')) return openTable(sniffed, columns);
+    const metadataOnly = sniffed.find(({ kind }) => kind === 'spark-metadata');
+    if (metadataOnly) {
+      throw new Error(`${metadataOnly.file.name} is a Spark model's metadata: open it together with the model's data/ part files, or drop the model's folder`);
+    }
     const metadata = files.length === 2 ? files.find((f) => /metadata/i.test(f.name)) : undefined;
     const file = files.find((f) => f !== metadata);
     const { kind: format, compression } = sniffed.find((s) => s.file === file);
@@ -682,6 +774,7 @@ const handlers = {
       loads += 1;
       session.load_cancel();
       session.model_cancel();
+      session.table_cancel();
     }
     fire('stop', id);
     if (was === 'training' || was === 'paused') showFreshVectors();

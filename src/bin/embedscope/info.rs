@@ -24,7 +24,13 @@ pub(crate) fn info(mut args: Args) -> Result<(), String> {
     let path = args.positional("VECTORS")?;
     let sources = Sources::take(&mut args);
     args.finish()?;
+    if std::path::Path::new(&path).is_dir() {
+        return parquet_info(&path, &sources);
+    }
     let head = crate::input::read_head(&path, VectorFormat::SNIFF_LEN)?;
+    if is_parquet(&path, &head) {
+        return parquet_info(&path, &sources);
+    }
     if !is_model(&path, &head) {
         let embeddings = load_vectors(&path, &sources)?;
         println!("words\t{}", embeddings.len());
@@ -34,6 +40,19 @@ pub(crate) fn info(mut args: Args) -> Result<(), String> {
     let (_, info) = load_model(&path, &sources, false)?;
     for (label, value) in info.lines() {
         println!("{label}\t{value}");
+    }
+    Ok(())
+}
+
+/// A Parquet table's words, dimension and columns.
+fn parquet_info(path: &str, sources: &Sources) -> Result<(), String> {
+    let (embeddings, info) = load_parquet(path, sources, false)?;
+    println!("words\t{}", embeddings.len());
+    println!("dimension\t{}", embeddings.dim());
+    println!("files\t{}", info.files);
+    println!("columns\t{} (words), {} (vectors)", info.columns.word, info.columns.vector);
+    if let Some(spark) = &info.spark {
+        println!("spark\t{}", spark.class);
     }
     Ok(())
 }

@@ -14,7 +14,8 @@
 //! which `args` parses and the help is written.
 //!
 //! VECTORS may be in any format the core reads (word2vec text or binary, GloVe, Projector
-//! `vectors.tsv`, an embedscope bundle, a language model's safetensors or GGUF file);
+//! `vectors.tsv`, an embedscope bundle, a language model's safetensors or GGUF file, a
+//! Parquet table or a folder of its part files, such as a Spark `Word2VecModel`'s);
 //! [`vectors::load_vectors`] tells which from the file's first bytes.
 //!
 //! Every error is one line on stderr and a non-zero exit status.
@@ -67,6 +68,10 @@ without one its words are the row numbers 1, 2, ... A model's tokens are named b
 --tokenizer FILE, by default by the tokenizer.json next to it (a GGUF file holds its own);
 without one they are named by their ids. A token with a leading space (' king') is given
 as \\sking, or in its raw form (Ġking, ▁king).
+VECTORS may also be a Parquet table: a .parquet file, a folder of part files, or a Spark
+Word2VecModel's saved folder (its data/ part files, its metadata/); the words come from a
+string column and the vectors from a list-of-float column, named by --columns WORD,VECTOR
+when the table has several.
 Tokens holding whitespace are stored escaped (\\s for a space, \\n for a newline);
 give WORD escaped the same way, e.g. 'Jesus\\s' or 'from\\sthe\\sdead'. Put -- before a word
 that starts with '-'.";

@@ -1,5 +1,5 @@
 //! `load_vectors`, the one loader of a vectors file for every command, a language model's
-//! embedding matrix included (`load_model`).
+//! embedding matrix (`load_model`) and a Parquet table (`load_parquet`) included.
 
 use std::fs::File;
 use std::io::Read;
@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use embedscope::Embeddings;
 use embedscope::io;
+use embedscope::io::parquet::{self, SparkMetadata, TableInfo};
 use embedscope::io::{VectorFormat, VectorsParser};
 use embedscope::lm::{self, MatrixPlan, ModelFormat, ModelInfo, Tokens};
 
@@ -21,6 +22,7 @@ pub(crate) struct Sources {
     metadata: Option<String>,
     tokenizer: Option<String>,
     tensor: Option<String>,
+    columns: Option<String>,
 }
 
 impl Sources {
@@ -30,6 +32,11 @@ impl Sources {
             optional("--metadata", "FILE", "the words of a Projector vectors.tsv"),
             optional("--tokenizer", "FILE", "a model's tokenizer.json (default: the one beside it)"),
             optional("--tensor", "NAME", "a model's tensor to read (default: its token embeddings)"),
+            optional(
+                "--columns",
+                "WORD,VECTOR",
+                "a Parquet table's columns of words and vectors (default: found)",
+            ),
         ]
     }
 
@@ -39,6 +46,7 @@ impl Sources {
             metadata: args.take("--metadata").flatten(),
             tokenizer: args.take("--tokenizer").flatten(),
             tensor: args.take("--tensor").flatten(),
+            columns: args.take("--columns").flatten(),
         }
     }
 }
@@ -52,6 +60,9 @@ impl Sources {
 /// Errors are one line naming the file at fault, e.g.
 /// `vectors.txt: malformed vectors file, line 7: expected 100 values after 'night', found 99`.
 pub(crate) fn load_vectors(path: &str, sources: &Sources) -> Result<Embeddings, String> {
+    if Path::new(path).is_dir() {
+        return load_parquet(path, sources, false).map(|(embeddings, _)| embeddings);
+    }
     let Input { reader: mut file, name, compression } = open_input(path)?;
     let read_error = |e: std::io::Error| format!("{path}: {}", embedscope::Error::from(e));
     let mut head = Vec::with_capacity(VectorFormat::SNIFF_LEN);
@@ -64,6 +75,18 @@ pub(crate) fn load_vectors(path: &str, sources: &Sources) -> Result<Embeddings, 
             ));
         }
         return load_model(path, sources, false).map(|(embeddings, _)| embeddings);
+    }
+    if parquet::sniff(&head) {
+        if let Some(compression) = compression {
+            return Err(format!(
+                "{path}: a Parquet table inside {compression} compression: decompress it first (a table is \
+                 read footer first, in place)"
+            ));
+        }
+        return load_parquet(path, sources, false).map(|(embeddings, _)| embeddings);
+    }
+    if let Some(given) = &sources.columns {
+        return Err(format!("--columns {given} only applies to a Parquet table, and {path} is not one"));
     }
     if let Some(option) = [("--tokenizer", &sources.tokenizer), ("--tensor", &sources.tensor)]
         .into_iter()
@@ -225,4 +248,110 @@ fn read_tokenizer(path: &Path) -> Result<(Tokens, String), String> {
     let tokens = Tokens::from_tokenizer_json(&bytes).map_err(|e| format!("{shown}: {e}"))?;
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     Ok((tokens, name))
+}
+
+/// Whether `path` is a Parquet table: a folder (a Spark model's, or one of part files) or a
+/// file starting as Parquet files do.
+pub(crate) fn is_parquet(path: &str, head: &[u8]) -> bool {
+    Path::new(path).is_dir() || parquet::sniff(head)
+}
+
+/// The vectors of the Parquet table at `path`: a `.parquet` file, or a folder of part files
+/// (a Spark `Word2VecModel` folder's `data/`, found by itself when `path` is the model's
+/// folder, whose `metadata/` then says what the model is). `--columns WORD,VECTOR` names the
+/// columns when the table has several candidates. `quiet` hides the progress bar.
+pub(crate) fn load_parquet(
+    path: &str,
+    sources: &Sources,
+    quiet: bool,
+) -> Result<(Embeddings, TableInfo), String> {
+    for (option, given) in [
+        ("--metadata", &sources.metadata),
+        ("--tokenizer", &sources.tokenizer),
+        ("--tensor", &sources.tensor),
+    ] {
+        if given.is_some() {
+            return Err(format!("{option} does not apply to a Parquet table such as {path}"));
+        }
+    }
+    let chosen = match &sources.columns {
+        Some(given) => match given.split_once(',') {
+            Some((word, vector)) if !word.is_empty() && !vector.is_empty() && !vector.contains(',') => {
+                Some((word, vector))
+            }
+            _ => return Err(format!("--columns takes two column names, WORD,VECTOR, not '{given}'")),
+        },
+        None => None,
+    };
+    let given = Path::new(path);
+    let (paths, spark) = if given.is_dir() {
+        let data = if given.join("data").is_dir() { given.join("data") } else { given.to_path_buf() };
+        let paths = part_files(&data)?;
+        let metadata =
+            [given.join("metadata"), data.with_file_name("metadata")].into_iter().find(|m| m.is_dir());
+        (paths, metadata.map(|m| spark_metadata(&m)).transpose()?.flatten())
+    } else {
+        (vec![given.to_path_buf()], None)
+    };
+    let mut files = Vec::with_capacity(paths.len());
+    for file_path in &paths {
+        let shown = file_path.to_string_lossy().into_owned();
+        let file = File::open(file_path).map_err(|e| format!("cannot open {shown}: {e}"))?;
+        let len = file.metadata().map_err(|e| format!("cannot read {shown}: {e}"))?.len();
+        files.push((shown, file, len));
+    }
+    let bar = Bar::new(quiet, "reading");
+    let read = parquet::read_tables(files, chosen, spark, |read, rows| {
+        bar.set(read as u64, rows, format!("{read} of {rows} rows"))
+    });
+    bar.finish();
+    let (embeddings, info) = read.map_err(|e| {
+        let message = e.to_string();
+        let hint = if message.contains("choose the columns") { " (--columns WORD,VECTOR)" } else { "" };
+        if given.is_dir() { format!("{path}: {message}{hint}") } else { format!("{message}{hint}") }
+    })?;
+    eprintln!("note: {path}: {}", info.note());
+    Ok((embeddings, info))
+}
+
+/// The Parquet part files in `dir`, by name (Spark's `part-00000-…` order): the files that
+/// start as Parquet does, leaving out hidden files and Spark's `_SUCCESS` and checksums.
+fn part_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let shown = dir.to_string_lossy();
+    let mut parts = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(|e| format!("cannot read the folder {shown}: {e}"))? {
+        let path = entry.map_err(|e| format!("cannot read the folder {shown}: {e}"))?.path();
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        if name.starts_with('.') || name.starts_with('_') || !path.is_file() {
+            continue;
+        }
+        let mut head = [0u8; 4];
+        let starts_as_parquet =
+            File::open(&path).and_then(|mut f| f.read_exact(&mut head)).is_ok() && parquet::sniff(&head);
+        if starts_as_parquet {
+            parts.push(path);
+        }
+    }
+    parts.sort();
+    if parts.is_empty() {
+        return Err(format!(
+            "{shown} holds no Parquet file: give a Spark model's folder (its data/ holds the part files), a folder of .parquet files, or a .parquet file"
+        ));
+    }
+    Ok(parts)
+}
+
+/// What the Spark model's `metadata/` folder says (its `part-*` file), or `None` when it
+/// holds none.
+fn spark_metadata(dir: &Path) -> Result<Option<SparkMetadata>, String> {
+    let mut parts: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("cannot read the folder {}: {e}", dir.to_string_lossy()))?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("part-")))
+        .collect();
+    parts.sort();
+    let Some(first) = parts.first() else { return Ok(None) };
+    let shown = first.to_string_lossy();
+    let text = std::fs::read_to_string(first).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    SparkMetadata::read(&text).map(Some).map_err(|e| format!("{shown}: {e}"))
 }

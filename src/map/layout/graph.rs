@@ -7,9 +7,13 @@
 //! worker from reading its messages; [`GraphBuilder::step`] takes a work budget instead,
 //! which the worker sizes to about 50 ms.
 //!
-//! **Invariant:** the graph does not depend on how the work is sliced: each stage visits
-//! rows in the same order, and combining the two directions of an edge is symmetric to the
-//! bit (`a + b`, `1 − (1 − a)(1 − b)`), so the order they meet in does not matter.
+//! **Invariant:** the graph does not depend on how the work is sliced nor on the threads:
+//! each stage visits rows in the same order, a row's weights depend on that row alone (so
+//! rayon weighs rows on its threads), and combining the two directions of an edge is
+//! symmetric to the bit (`a + b`, `1 − (1 − a)(1 − b)`), so the order they meet in does not
+//! matter.
+
+use rayon::prelude::*;
 
 use super::Knn;
 use super::knn::KnnBuilder;
@@ -55,11 +59,12 @@ impl Search {
 }
 
 /// A layout's rule for the weights of a word's neighbours and for an edge found both ways.
-pub(super) trait RowWeights {
+pub(super) trait RowWeights: Sync {
     /// Called once the k-NN graph is complete, before any row.
     fn prepare(&mut self, _knn: &Knn) {}
-    /// The weights of row `i`'s neighbours (in the graph's order) into `out`.
-    fn row(&mut self, knn: &Knn, i: usize, out: &mut [f32]);
+    /// The weights of row `i`'s neighbours (in the graph's order) into `out`, from row `i`
+    /// alone, so rows may be weighed on any thread.
+    fn row(&self, knn: &Knn, i: usize, out: &mut [f32]);
     /// The weight of an edge both of whose ends hold the other among their neighbours.
     /// Must give the same bits for `(a, b)` and `(b, a)`.
     fn combine(a: f32, b: f32) -> f32;
@@ -76,6 +81,9 @@ pub(super) struct Sparse {
     pub columns: Vec<u32>,
     pub values: Vec<f32>,
 }
+
+/// Rows a thread weighs at a time.
+const WEIGHT_ROWS_A_TASK: usize = 16;
 
 /// Work units of putting one entry of a symmetric row in place (gathering, sorting, merging).
 const ENTRY_WORK: u64 = 150;
@@ -151,14 +159,19 @@ impl<W: RowWeights> GraphBuilder<W> {
                 }
             }
             Stage::Weights { knn, weights, rows } => {
+                // As many rows as the budget affords (at least one), weighed on rayon's threads.
                 let row_work = self.rule.work_per_row(k).max(1);
-                let mut work = 0;
-                while *rows < n && work < max_work {
-                    let i = *rows;
-                    self.rule.row(knn, i, &mut weights[i * k..(i + 1) * k]);
-                    *rows += 1;
-                    work += row_work;
-                }
+                let start = *rows;
+                let afforded = usize::try_from(max_work.div_ceil(row_work)).unwrap_or(usize::MAX).max(1);
+                let end = start.saturating_add(afforded).min(n);
+                let rule = &self.rule;
+                let knn: &Knn = knn;
+                weights[start * k..end * k]
+                    .par_chunks_mut(k.max(1))
+                    .with_min_len(WEIGHT_ROWS_A_TASK)
+                    .enumerate()
+                    .for_each(|(r, out)| rule.row(knn, start + r, out));
+                *rows = end;
                 if *rows == n {
                     let Stage::Weights { knn, weights, .. } =
                         std::mem::replace(&mut self.stage, Stage::Done(empty()))

@@ -14,8 +14,10 @@
 //!
 //! Why not a crate: HNSW crates (`hnsw_rs`, `instant-distance`) build with rayon and answer
 //! queries, not the graph of every word; their graphs depend on the threads' interleaving.
-//! The descent here runs on one thread in a fixed order with one seeded generator, so a set of
-//! vectors gives one graph on every build, native and wasm32, however its work is sliced.
+//! The descent here runs in a fixed order with one seeded generator, so a set of vectors gives
+//! one graph on every build, native and wasm32, however its work is sliced: only the joins'
+//! distances are shared among rayon's threads, and their offers are made in the serial order
+//! ([`NnDescent::join_offers`]), so the graph is the same on any number of threads.
 //!
 //! Exact search ([`super::knn::KnnBuilder`]) takes `n² d / 2` multiply-adds, 20 s natively
 //! at 50,000 words; the descent about `1.5 n c² d` a round for `c` candidates, and a few
@@ -25,6 +27,7 @@
 
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
+use rayon::prelude::*;
 
 use super::Knn;
 use crate::linalg;
@@ -39,6 +42,11 @@ const MAX_CANDIDATES: usize = 24;
 /// A round that changes fewer than this share of the `n k` neighbours is the last
 /// (PyNNDescent's 0.001 ran one round more for the same recall on KJV vectors).
 const DELTA: f64 = 0.004;
+/// Rows joined together, their distances shared among rayon's threads: a block of 256 rows
+/// of t-SNE's 90 neighbours offers about 220,000 pairs (a few MB of offers kept).
+const JOIN_BLOCK: usize = 256;
+/// Rows a thread takes at a time within a block.
+const JOIN_ROWS_A_TASK: usize = 8;
 /// Rounds at most.
 const MAX_ROUNDS: usize = 12;
 /// The smallest leaf a tree splits no further.
@@ -76,6 +84,13 @@ struct Heaps {
     /// Each row's worst distance kept (infinity until its heap is full), side by side: most
     /// offers are turned away without reading the heaps (a cache miss each at 50,000 words).
     worst: Vec<f32>,
+}
+
+/// The cosine distance of unit vectors `a` and `b`.
+#[inline]
+fn distance(unit: &[f32], dim: usize, a: u32, b: u32) -> f32 {
+    let (a, b) = (a as usize, b as usize);
+    1.0 - linalg::dot(&unit[a * dim..(a + 1) * dim], &unit[b * dim..(b + 1) * dim])
 }
 
 /// Whether `a` ranks after `b`: farther, or as far with a higher index.
@@ -342,9 +357,44 @@ impl NnDescent {
     }
 
     fn distance(&self, unit: &[f32], a: u32, b: u32) -> f32 {
+        distance(unit, self.dim, a, b)
+    }
+
+    /// The pairs the joins of `rows` offer, in the order a serial join offers them, with
+    /// their distances, computed on rayon's threads; those neither end could take (farther
+    /// than both rows' worst kept neighbour now) are left out.
+    ///
+    /// Leaving them out changes nothing: a row's worst kept distance only falls as offers
+    /// enter, so a pair turned away at the block's start would be turned away when offered.
+    /// Offering the rest in the serial order then gives the serial graph to the bit, on any
+    /// number of threads and for any block.
+    fn join_offers(&self, unit: &[f32], rows: std::ops::Range<usize>) -> Vec<(u32, u32, f32)> {
         let dim = self.dim;
-        let (a, b) = (a as usize, b as usize);
-        1.0 - linalg::dot(&unit[a * dim..(a + 1) * dim], &unit[b * dim..(b + 1) * dim])
+        let (heaps, new, old) = (&self.heaps, &self.new, &self.old);
+        let wanted = |p: u32, q: u32, out: &mut Vec<(u32, u32, f32)>| {
+            let d = distance(unit, dim, p, q);
+            if d <= heaps.worst[p as usize] || d <= heaps.worst[q as usize] {
+                out.push((p, q, d));
+            }
+        };
+        rows.into_par_iter()
+            .with_min_len(JOIN_ROWS_A_TASK)
+            .flat_map_iter(|row| {
+                let (new, old) = (new.of(row), old.of(row));
+                let mut out = Vec::new();
+                for (a, &p) in new.iter().enumerate() {
+                    for &q in &new[a + 1..] {
+                        wanted(p, q, &mut out);
+                    }
+                    for &q in old {
+                        if q != p {
+                            wanted(p, q, &mut out);
+                        }
+                    }
+                }
+                out
+            })
+            .collect()
     }
 
     /// Offers the pair `a`, `b` to both; counts the neighbours it changed.
@@ -441,23 +491,25 @@ impl NnDescent {
                         if row + 1 < n { Stage::Mark { row: row + 1 } } else { Stage::Join { row: 0 } };
                 }
                 Stage::Join { row } => {
-                    let (new_len, old_len) = (self.new.of(row).len(), self.old.of(row).len());
-                    for a in 0..new_len {
-                        let p = self.new.of(row)[a];
-                        for b in a + 1..new_len {
-                            let q = self.new.of(row)[b];
-                            self.offer_pair(unit, p, q);
-                        }
-                        for b in 0..old_len {
-                            let q = self.old.of(row)[b];
-                            if q != p {
-                                self.offer_pair(unit, p, q);
-                            }
-                        }
+                    // A block of rows, as many as the budget left affords (at least one, at
+                    // most JOIN_BLOCK): their distances on rayon's threads, then offered here
+                    // in the serial order.
+                    let mut end = row;
+                    let mut block_work = 0u64;
+                    while end < n && end - row < JOIN_BLOCK && (end == row || work + block_work < max_work) {
+                        let (new_len, old_len) = (self.new.of(end).len(), self.old.of(end).len());
+                        block_work += (new_len * (new_len / 2 + old_len)) as u64 * pair_work + 1;
+                        end += 1;
                     }
-                    work += (new_len * (new_len / 2 + old_len)) as u64 * pair_work + 1;
-                    self.stage = if row + 1 < n {
-                        Stage::Join { row: row + 1 }
+                    let offers = self.join_offers(unit, row..end);
+                    for (p, q, d) in offers {
+                        let changed = u64::from(self.heaps.offer(p as usize, q, d))
+                            + u64::from(self.heaps.offer(q as usize, p, d));
+                        self.changes += changed;
+                    }
+                    work += block_work;
+                    self.stage = if end < n {
+                        Stage::Join { row: end }
                     } else {
                         self.round += 1;
                         let settled = (self.changes as f64) <= DELTA * (n * k) as f64;
@@ -592,6 +644,19 @@ mod tests {
         for budget in [1, 997, 50_000] {
             assert_eq!(build(&unit, 16, 10, budget), whole, "budget {budget}");
         }
+    }
+
+    #[test]
+    fn the_same_graph_on_one_thread_and_on_several() {
+        let emb = gaussian_clusters(30, 100, 16, 1.0, 15);
+        let unit = emb.unit_rows(3000);
+        let run = |threads: usize, budget: u64| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
+            pool.install(|| build(&unit, 16, 20, budget))
+        };
+        let one = run(1, u64::MAX);
+        assert_eq!(run(3, u64::MAX), one);
+        assert_eq!(run(2, 20_000), one);
     }
 
     #[test]

@@ -188,8 +188,7 @@ impl Tsne {
         params.validate()?;
         let k = params.n_neighbours();
         check_words(emb, n_words, k.saturating_add(1), &format!("perplexity {}", params.perplexity))?;
-        let rule =
-            TsneWeights { target: f64::from(params.perplexity).ln(), n: n_words, scratch: vec![0.0; k] };
+        let rule = TsneWeights { target: f64::from(params.perplexity).ln(), n: n_words };
         Ok(GraphBuilder::new(rule, n_words, emb.dim(), k))
     }
 
@@ -370,14 +369,14 @@ pub(super) struct TsneWeights {
     /// log(perplexity).
     target: f64,
     n: usize,
-    scratch: Vec<f64>,
 }
 
 impl RowWeights for TsneWeights {
-    fn row(&mut self, knn: &Knn, i: usize, out: &mut [f32]) {
+    fn row(&self, knn: &Knn, i: usize, out: &mut [f32]) {
         let squared: Vec<f64> = knn.distances(i).iter().map(|&d| f64::from(d) * f64::from(d)).collect();
-        conditional_row(&squared, self.target, &mut self.scratch);
-        for (p, &w) in out.iter_mut().zip(&self.scratch) {
+        let mut conditional = vec![0.0; squared.len()];
+        conditional_row(&squared, self.target, &mut conditional);
+        for (p, &w) in out.iter_mut().zip(&conditional) {
             *p = (w / (2 * self.n) as f64) as f32;
         }
     }

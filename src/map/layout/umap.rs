@@ -398,7 +398,7 @@ impl RowWeights for UmapWeights {
                 / (n * self.n_neighbours) as f64;
     }
 
-    fn row(&mut self, knn: &Knn, i: usize, out: &mut [f32]) {
+    fn row(&self, knn: &Knn, i: usize, out: &mut [f32]) {
         let distances: Vec<f64> = knn.distances(i).iter().map(|&d| f64::from(d)).collect();
         let target = (self.n_neighbours as f64).log2();
         let (rho, sigma) = smooth_knn_distance(&distances, target, self.n_neighbours, self.all_mean);
@@ -595,6 +595,23 @@ mod tests {
         for i in 0..60u32 {
             assert_eq!(edges[&(i, knn.neighbours(i as usize)[0])], 1.0);
         }
+    }
+
+    #[test]
+    fn the_same_map_on_one_thread_and_on_several() {
+        // 1,200 words: the graph's rows weighed in many blocks by rayon's threads.
+        let emb = gaussian_clusters(12, 100, 12, 3.0, 16);
+        let run = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
+            pool.install(|| {
+                let mut umap = Umap::new(&emb, 1200, UmapParams { epochs: Some(30), ..small() }).unwrap();
+                run_to_end(&mut umap, 7);
+                umap.coords().to_vec()
+            })
+        };
+        let one = run(1);
+        assert_eq!(run(3), one);
+        assert!(one.iter().all(|c| c.is_finite()));
     }
 
     #[test]

@@ -335,8 +335,7 @@ impl Chart {
         y0: f64,
         y1: f64,
     ) -> Result<(), JsError> {
-        let grid = DensityGrid::new(columns, rows, (x0, x1), (y0, y1), values)
-            .map_err(|e| JsError::new(&e.to_string()))?;
+        let grid = DensityGrid::new(columns, rows, (x0, x1), (y0, y1), values)?;
         self.density = Some(Rc::new(DensityField::new(grid)));
         Ok(())
     }

@@ -14,15 +14,14 @@ use web_sys::CanvasRenderingContext2d;
 use crate::plot::density::{DensityField, DensityGrid, GridPlacement};
 use crate::plot::geometry::{
     DataRange, LabelGeometry, LabelRequest, Px, Rect, Viewport, fit_range, label_order, place_labels,
+    tick_labels,
 };
 use crate::plot::labels::{CELL, PER_CELL, label_candidates};
 use crate::plot::scene::{self, Emphasis, Frame, NameMark, Palette, ScatterMarks, Shape};
 use crate::wasm::glyphs::TextContext;
 
 use super::options::{ScatterOptions, emphasis_of};
-use super::{
-    DATA_MARGIN, MARGIN, X_LABEL_AREA, X_TICKS, Y_LABEL_AREA, Y_TICKS, font, js_error, px, tick_label,
-};
+use super::{DATA_MARGIN, MARGIN, X_LABEL_AREA, X_TICKS, Y_LABEL_AREA, Y_TICKS, font, js_error, px};
 
 /// The map's frame on a drawing of `size` pixels showing `range`: the plotting area where
 /// plotters' `ChartBuilder` puts it with the loss chart's margin and label areas (so the two
@@ -38,11 +37,13 @@ fn map_frame(size: (f64, f64), range: DataRange, s: f64, x_title: &str, y_title:
     let area =
         Rect { left, top: margin, right: (width - margin).max(left + 2.0), bottom: bottom.max(margin + 2.0) };
     let viewport = Viewport { data: range, area };
-    let ticks = |(lo, hi): (f64, f64), most: usize| RangedCoordf64::from(lo..hi).key_points(most);
-    let x_ticks =
-        ticks(range.x, X_TICKS).into_iter().map(|x| (viewport.to_pixel(x, range.y.0).0, tick_label(x)));
-    let y_ticks =
-        ticks(range.y, Y_TICKS).into_iter().map(|y| (viewport.to_pixel(range.x.0, y).1, tick_label(y)));
+    let ticks = |(lo, hi): (f64, f64), most: usize| {
+        let values: Vec<f64> = RangedCoordf64::from(lo..hi).key_points(most);
+        let labels = tick_labels(&values);
+        values.into_iter().zip(labels)
+    };
+    let x_ticks = ticks(range.x, X_TICKS).map(|(x, label)| (viewport.to_pixel(x, range.y.0).0, label));
+    let y_ticks = ticks(range.y, Y_TICKS).map(|(y, label)| (viewport.to_pixel(range.x.0, y).1, label));
     Frame {
         outer: Rect { left: margin, top: margin, right: width - margin, bottom: height - margin },
         area,

@@ -156,3 +156,21 @@ pub struct MatrixRangeDto {
     pub length: f64,
     pub info: ModelInfoDto,
 }
+
+/// A column of a Parquet table that may hold the words or the vectors, to choose from.
+#[derive(Debug, Serialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct TableColumnDto {
+    pub name: String,
+    /// `string`, `list<float>` or `list<double>`.
+    pub kind: String,
+}
+
+/// The candidate columns of a Parquet table whose words and vectors are not settled by
+/// itself (several string or list-of-float columns, none named as Spark names them).
+#[derive(Debug, Serialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct TableColumnsDto {
+    pub words: Vec<TableColumnDto>,
+    pub vectors: Vec<TableColumnDto>,
+}

@@ -18,7 +18,9 @@ mod queries;
 mod training;
 
 pub use evaluation::{EvalProgressDto, analogy_report_dto, similarity_report_dto};
-pub use files::{MatrixRangeDto, ModelInfoDto, TensorDto, TextInfo, VectorsInfo};
+pub use files::{
+    MatrixRangeDto, ModelInfoDto, TableColumnDto, TableColumnsDto, TensorDto, TextInfo, VectorsInfo,
+};
 pub use maps::{AxesDto, LayoutFrameDto, LayoutProgressDto, MapSpecDto, ProjectionDto};
 pub use matrix::MatrixBandDto;
 pub use queries::{

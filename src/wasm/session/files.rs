@@ -19,11 +19,18 @@ use crate::wasm::dto::VectorsInfo;
 impl Session {
     /// What a file is, from its first bytes (and its name when they cannot tell): `"model"`
     /// (a safetensors or GGUF file, for `model_open`), `"model-index"` (a sharded model's
-    /// `model.safetensors.index.json`, for `model_shard`), `"bundle"`, a vectors format for
+    /// `model.safetensors.index.json`, for `model_shard`), `"parquet"` (for `table_open`),
+    /// `"spark-metadata"` (a Spark model's `metadata/part-00000`), `"bundle"`, a vectors format for
     /// `load_begin`, or `undefined` for a text to train on.
     pub fn sniff(&self, head: &[u8], name: &str) -> Option<String> {
         if ModelFormat::sniff(head).is_some() {
             return Some("model".into());
+        }
+        if crate::io::parquet::sniff(head) {
+            return Some("parquet".into());
+        }
+        if crate::io::parquet::SparkMetadata::sniff(head) {
+            return Some("spark-metadata".into());
         }
         if name.ends_with("index.json") && head.windows(b"weight_map".len()).any(|w| w == b"weight_map") {
             return Some("model-index".into());

@@ -10,6 +10,7 @@
 //! - `maps`: PCA frames, t-SNE and UMAP maps, and the word lists of their frames.
 //! - `files`: vectors files and bundles, read and written.
 //! - `models`: a language model's embedding matrix, read from its file a slice at a time.
+//! - `tables`: a Parquet table of vectors (Spark's Word2VecModel), read column chunk by chunk.
 //! - `matrix`: a band of the vectors' matrix, rows × dimensions, for the Matrix card.
 //! - `evaluation`: analogy and similarity benchmarks run on the vectors.
 
@@ -19,6 +20,7 @@ mod maps;
 mod matrix;
 mod models;
 mod queries;
+mod tables;
 mod training;
 
 use std::rc::Rc;
@@ -205,6 +207,9 @@ pub struct Session {
     /// A language model's file being read (`model_open`); its matrix replaces `source`
     /// when it is read to its end.
     model: Option<ModelLoading>,
+    /// A Parquet table being read (`table_open`); its rows replace `source` when every
+    /// part is read.
+    table: Option<tables::TableLoading>,
     evaluation: Option<Evaluation>,
     /// The last frame of the map: what the next one is aligned to, and how to place extra words.
     frame: Option<Projection>,
