@@ -7,8 +7,9 @@
 #   --kjv      also the King James Bible corpus in data/kjv.txt, for benchmarks
 #   --gensim   also gensim in a Python venv in .tools/venv, the reference we test our
 #              file formats against and benchmark our training against
-#   --fasttext with --gensim, also fastText's Python package in that venv if it builds,
-#              a further row of the benchmark
+#   --fasttext with --gensim, also fastText's Python package in that venv if it builds:
+#              the writer of the models tests/fasttext_compat.py reads, and a further row
+#              of the benchmark
 #   --lm       with --gensim, also the writers of language models' files in that venv
 #              (safetensors, tokenizers, llama.cpp's gguf), which the tests of src/lm/ read,
 #              and pyarrow, the writer of the Parquet tables tests/parquet_compat.py reads
@@ -141,8 +142,9 @@ if $want_fasttext; then
     if .tools/venv/bin/python -c "import fasttext" 2>/dev/null; then
         echo "present"
     elif ! .tools/venv/bin/pip install --quiet "fasttext==$FASTTEXT_VERSION"; then
-        # It builds from source (a C++ compiler and pybind11); without it the row is skipped.
-        echo "fastText did not install (above: why); the benchmark goes on without it"
+        # It builds from source (a C++ compiler and pybind11); without it the benchmark's row
+        # is skipped, and tests/fasttext_compat.py says it is missing.
+        echo "fastText did not install (above: why); the benchmark goes on without it, tests/fasttext_compat.py fails"
     fi
 fi
 

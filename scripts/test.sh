@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 source scripts/lib.sh
 started=$SECONDS
 
-run_script setup.sh --browser --gensim --kjv --lm --spark
+run_script setup.sh --browser --gensim --fasttext --kjv --lm --spark
 
 section "Test: the Rust code is as rustfmt formats it (cargo fmt --check, rustfmt.toml)"
 cargo fmt --check
@@ -50,6 +50,14 @@ rm -rf "$formats_dir"
 
 section "Test: a vectors file with words not in UTF-8 opens as gensim opens it (unicode_errors='replace')"
 .tools/venv/bin/python tests/gensim_encoding.py ./target/release/embedscope
+
+section "Test: fastText's .bin models read as gensim's load_facebook_model reads them"
+# fastText itself trains a skipgram model on the KJV's first lines; on it and on gensim's test
+# models the CLI's neighbours (words, cosines) and vectors of known words and of misspellings
+# built from n-grams are gensim's; a classifier, a quantized .ftz and a cut model are refused.
+fasttext_dir=$(mktemp -d)
+.tools/venv/bin/python tests/fasttext_compat.py ./target/release/embedscope data/kjv.txt "$fasttext_dir"
+rm -rf "$fasttext_dir"
 
 section "Test: embedscope eval gives gensim's evaluate_word_pairs and evaluate_word_analogies figures"
 # Vectors trained on the King James Bible, scored on the benchmark files shipped inside gensim

@@ -932,3 +932,69 @@ fn a_text_too_small_to_learn_from_trains_with_a_warning_that_says_why() {
         stderr(&trained)
     );
 }
+
+/// A skipgram model as fastText saves it: `words` (most frequent first), n-grams of 3 to 4
+/// characters in `bucket` rows, dimension 3, each row's values from its number.
+fn write_fasttext(dir: &Path, name: &str, words: &[&str], bucket: i32, supervised: bool) -> String {
+    let mut out = Vec::new();
+    let i32s = |out: &mut Vec<u8>, v: &[i32]| v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
+    let model = if supervised { 3 } else { 2 };
+    i32s(&mut out, &[793_712_314, 12, 3, 5, 1, 1, 5, 1, 2, model, bucket, 3, 4, 100]);
+    out.extend_from_slice(&1e-4f64.to_le_bytes());
+    let n = words.len() as i32;
+    i32s(&mut out, &[n, n, 0]);
+    out.extend_from_slice(&1000i64.to_le_bytes());
+    out.extend_from_slice(&(-1i64).to_le_bytes());
+    for (i, w) in words.iter().enumerate() {
+        out.extend_from_slice(w.as_bytes());
+        out.push(0);
+        out.extend_from_slice(&(100 - i as i64).to_le_bytes());
+        out.push(0);
+    }
+    out.push(0);
+    let rows = words.len() + bucket as usize;
+    out.extend_from_slice(&(rows as i64).to_le_bytes());
+    out.extend_from_slice(&3i64.to_le_bytes());
+    for r in 0..rows {
+        for j in 0..3 {
+            out.extend_from_slice(&(((r * 5 + j * 3) % 7) as f32 - 3.0).to_le_bytes());
+        }
+    }
+    let path = dir.join(name);
+    std::fs::write(&path, out).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn a_fasttext_model_answers_for_its_words_and_builds_others_from_ngrams() {
+    let dir = scratch_dir("fasttext");
+    let words = ["</s>", "night", "light", "day", "dark"];
+    // Named without .bin: told by its first bytes.
+    let path = write_fasttext(&dir, "model", &words, 13, false);
+    let info = stdout(&embedscope(&["info", &path]));
+    assert!(info.contains("fastText skipgram (format 12), dim 3, n-grams 3–4 in 13 buckets"), "{info}");
+    assert!(info.contains("kept\tkept all 5 words; 13 n-gram buckets kept"), "{info}");
+    let known = embedscope(&["neighbours", &path, "night", "-k", "2"]);
+    assert!(known.status.success() && !stderr(&known).contains("n-grams"), "{known:?}");
+    assert_eq!(stdout(&known).lines().count(), 2);
+    let built = embedscope(&["neighbours", &path, "nigth", "-k", "4"]);
+    assert!(stderr(&built).contains("'nigth' is not in the vocabulary: its vector is built from n-grams"));
+    assert_eq!(stdout(&built).lines().count(), 4);
+    let vector = stdout(&embedscope(&["vector", &path, "nigth"]));
+    assert_eq!(vector.split_whitespace().count(), 3, "{vector}");
+    // The most frequent words kept: a word past them is built from its n-grams.
+    let kept = embedscope(&["analogy", &path, "night", "day", "dark", "--max-words", "3"]);
+    assert!(stderr(&kept).contains("kept 3 of 5 words"), "{kept:?}");
+    assert!(stderr(&kept).contains("'day' is not in the vocabulary"), "{kept:?}");
+    fails_with_one_line(&["neighbours", &path, "night", "--max-words", "0"], "--max-words takes a number");
+    let sup = write_fasttext(&dir, "classifier.bin", &words, 13, true);
+    fails_with_one_line(&["neighbours", &sup, "night"], "a supervised fastText model (a text classifier");
+    let whole = std::fs::read(&path).unwrap();
+    let cut = dir.join("cut.bin");
+    std::fs::write(&cut, &whole[..whole.len() - 20]).unwrap();
+    fails_with_one_line(&["info", cut.to_str().unwrap()], "the fastText model is cut short");
+    fails_with_one_line(
+        &["neighbours", &small_vectors(&dir), "a", "--max-words", "3"],
+        "--max-words only applies to a fastText",
+    );
+}

@@ -225,9 +225,10 @@
  *   replies `density` with `values`, the kernel density estimate of the points `coords` at the nodes of a
  *   `columns × rows` grid spanning `range` ([x0, x1, y0, y1]), the kernel `bandwidth` cells wide
  *   (src/plot/density.rs), row by row from the bottom; fails on a grid out of range
- * @typedef {{type: 'openFiles', id: number, files: File[], tensor?: string, columns?: {word: string, vector: string}, entry?: string}} OpenFilesRequest
+ * @typedef {{type: 'openFiles', id: number, files: File[], tensor?: string, columns?: {word: string, vector: string}, maxWords?: number, entry?: string}} OpenFilesRequest
  *   `tensor`: a model's tensor the person chose, when none has a name models give their token embeddings;
  *   `columns`: a Parquet table's columns of words and vectors the person chose, when the table has several;
+ *   `maxWords`: the most frequent words of a fastText model to keep (the page's default when absent);
  *   `entry`: the file the person chose in a zip of several (a compressed file is read as the file inside)
  *   Vectors (or a bundle) are read, with `loadProgress`, and replace the session's text and
  *   vectors; anything else is a text: the reply says so and the page prepares it.
@@ -278,15 +279,17 @@
  *   at each epoch end, every PROJECTION_INTERVAL_MS within an epoch, and on request (t-SNE and UMAP:
  *   every LAYOUT_FRAME_MS while the map moves, and at its end); `model`
  *   names the model it shows (see PreparedReply), so the page drops a frame of one it replaced
- * @typedef {{type: 'neighbours', id: number, word: string, neighbours: Neighbour[]}} NeighboursReply
- * @typedef {{type: 'analogy', id: number, cosAdd: Neighbour[], cosMul: Neighbour[]}} AnalogyReply
+ * `built`: the word is not in the vocabulary, and its vector is built from its character
+ * n-grams (a fastText model's); in an analogy, the words that are.
+ * @typedef {{type: 'neighbours', id: number, word: string, neighbours: Neighbour[], built: boolean}} NeighboursReply
+ * @typedef {{type: 'analogy', id: number, cosAdd: Neighbour[], cosMul: Neighbour[], built: string[]}} AnalogyReply
  * @typedef {{type: 'complete', id: number, prefix: string, words: string[]}} CompleteReply
  * @typedef {{type: 'findWords', id: number, matches: VocabMatches}} FindWordsReply
  * @typedef {{type: 'tokenInfo', id: number, info: TokenInfo}} TokenInfoReply
  * @typedef {{type: 'matrixBand', id: number} & MatrixBand} MatrixBandReply
  * @typedef {{type: 'density', id: number, values: Float32Array}} DensityReply  its buffer transferred
  * @typedef {{type: 'openFiles', id: number, kind: 'text'} | {type: 'openFiles', id: number, kind: 'vectors',
- *   model: number, info: VectorsInfo & {model?: ModelInfoDto}, params?: Params|null, epochLosses?: number[], timeline?: TimelineData|null}
+ *   model: number, info: VectorsInfo & {model?: ModelInfoDto, fastText?: string, fastTextWords?: number}, params?: Params|null, epochLosses?: number[], timeline?: TimelineData|null}
  *   | {type: 'openFiles', id: number, kind: 'chooseTensor', tensors: TensorDto[], file: string}
  *   | {type: 'openFiles', id: number, kind: 'chooseColumns', columns: TableColumnsDto, file: string}
  *   | {type: 'openFiles', id: number, kind: 'chooseEntry', entries: string[], file: string}} OpenFilesReply

@@ -267,6 +267,10 @@ pub struct AnalogyEvaluator {
     pending: Vec<Pending>,
     query_words: Vec<usize>,
     cosines: Vec<f32>,
+    /// The unit vectors of query words the vocabulary lacks, built from their character
+    /// n-grams (a fastText model's), each named by the id `n_words + its index` here.
+    built: Vec<Vec<f32>>,
+    built_ids: HashMap<String, usize>,
 }
 
 /// A covered question of the current chunk while the candidates are scanned.
@@ -284,6 +288,14 @@ struct Pending {
     best_cos_add: Candidate,
     best_cos_mul: Candidate,
     rank: usize,
+}
+
+/// The unit vector of the query word `id`: a row of `emb`, or one of `built` past them.
+fn unit_of<'a>(emb: &'a Embeddings, built: &'a [Vec<f32>], id: usize) -> std::borrow::Cow<'a, [f32]> {
+    match id.checked_sub(emb.len()) {
+        Some(k) => std::borrow::Cow::Borrowed(&built[k]),
+        None => emb.unit_vector(id),
+    }
 }
 
 /// Worse than any scored candidate: the start of every search for the best one.
@@ -313,6 +325,8 @@ impl AnalogyEvaluator {
             pending: Vec::new(),
             query_words: Vec::new(),
             cosines: Vec::new(),
+            built: Vec::new(),
+            built_ids: HashMap::new(),
         })
     }
 
@@ -370,11 +384,27 @@ impl AnalogyEvaluator {
             let question = &self.set.questions[question_idx];
             let section = &mut self.sections[question.section];
             section.questions += 1;
-            let [Some(a), Some(b), Some(c), Some(d)] =
-                question.words.each_ref().map(|w| self.lookup.find(emb, w))
-            else {
-                continue;
-            };
+            let [a, b, c, d] = question.words.each_ref().map(|w| self.lookup.find(emb, w));
+            let Some(d) = d else { continue };
+            // A query word the vocabulary lacks may be built from its n-grams (never `d`: an
+            // answer is a word of the vocabulary).
+            let mut query = [a, b, c];
+            for (found, word) in query.iter_mut().zip(&question.words) {
+                if found.is_none() && emb.index_of(word).is_none() {
+                    *found = match self.built_ids.get(word) {
+                        Some(&id) => Some(id),
+                        None => emb.built_vector(word).map(|mut unit| {
+                            linalg::normalize(&mut unit);
+                            self.built.push(unit);
+                            let id = self.n_words + self.built.len() - 1;
+                            self.built_ids.insert(word.clone(), id);
+                            id
+                        }),
+                    };
+                }
+            }
+            let [Some(a), Some(b), Some(c)] = query else { continue };
+            let section = &mut self.sections[question.section];
             section.covered += 1;
             let query = [a, b, c];
             let slots = query.map(|word_idx| {
@@ -386,7 +416,7 @@ impl AnalogyEvaluator {
             let expected_best = if query.contains(&d) {
                 NO_CANDIDATE
             } else {
-                let units = query.map(|q| emb.unit_vector(q));
+                let units = query.map(|q| unit_of(emb, &self.built, q));
                 let score = |form| {
                     let ud = emb.unit_vector(form);
                     AnalogyMethod::CosAdd.score(units.each_ref().map(|u| linalg::dot(&ud, u)))
@@ -414,7 +444,8 @@ impl AnalogyEvaluator {
         }
         self.cosines.clear();
         self.cosines.resize(self.query_words.len(), 0.0);
-        let queries: Vec<_> = self.query_words.iter().map(|&word_idx| emb.unit_vector(word_idx)).collect();
+        let queries: Vec<_> =
+            self.query_words.iter().map(|&word_idx| unit_of(emb, &self.built, word_idx)).collect();
         let (dim, lookup, pending, cosines) = (self.dim, &self.lookup, &mut self.pending, &mut self.cosines);
         emb.unit_blocks(lookup.n_candidates, |start, rows| {
             for (i, ud) in rows.chunks_exact(dim).enumerate() {
@@ -743,6 +774,36 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn query_words_built_from_ngrams_are_answered_as_the_analogy_query_answers() {
+        for seed in [3, 4] {
+            let (e, text) = random_benchmark(seed);
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let rows: Vec<f32> = (0..7 * 3).map(|_| (rng.next_u32() % 5) as f32 - 2.0).collect();
+            let e = e.with_subwords(crate::vectors::Subwords::new(1, 3, 7, 3, rows));
+            let set = AnalogySet::parse(&text).unwrap();
+            let options = AnalogyOptions { restrict: None, ignore_case: false, worst: usize::MAX };
+            let report = evaluate_analogies(&e, &set, options).unwrap();
+            let mut built = 0;
+            for (question, section) in set.questions().iter().zip(&report.sections) {
+                let [a, b, c, d] = &question.words;
+                let covered = e.index_of(d).is_some()
+                    && [a, b, c].iter().all(|w| e.index_of(w).is_some() || e.built_from_ngrams(w));
+                assert_eq!(section.covered, usize::from(covered), "{question:?}");
+                if !covered {
+                    continue;
+                }
+                built += usize::from([a, b, c].iter().any(|w| e.built_from_ngrams(w)));
+                for method in [AnalogyMethod::CosAdd, AnalogyMethod::CosMul] {
+                    let all = e.analogy(a, b, c, e.len(), method, None).unwrap();
+                    let correct = all.first().is_some_and(|top| top.word == *d);
+                    assert_eq!(section.correct(method), usize::from(correct), "{question:?} {method:?}");
+                }
+            }
+            assert!(built > 3, "the benchmark asks of words built from n-grams ({built})");
         }
     }
 

@@ -7,6 +7,7 @@
 
 use super::{GENSIM_RESTRICT, Lookup, content_lines, malformed};
 use crate::error::Result;
+use crate::linalg;
 use crate::vectors::Embeddings;
 
 /// One pair of a similarity benchmark with its human score.
@@ -170,7 +171,8 @@ pub struct PairDisagreement {
 pub struct SimilarityReport {
     /// Pairs in the benchmark.
     pub pairs: usize,
-    /// Pairs whose two words are both known (in the restricted vocabulary).
+    /// Pairs whose two words are both known (in the restricted vocabulary), or, for a word
+    /// the whole vocabulary lacks, built from its character n-grams (a fastText model).
     pub found: usize,
     /// Spearman's rank correlation between human scores and cosines over the found pairs;
     /// `None` with fewer than two found pairs or when either side has a single value.
@@ -201,10 +203,19 @@ pub fn evaluate_similarity(
     let lookup = Lookup::new(emb, options.restrict, options.ignore_case)?;
     let mut found: Vec<&SimilarityPair> = Vec::new();
     let mut cosines: Vec<f32> = Vec::new();
+    // A word the vocabulary lacks may be built from its n-grams (a fastText model's).
+    let unit = |word: &str| match lookup.find(emb, word) {
+        Some(idx) => Some(emb.unit_vector(idx)),
+        None if emb.index_of(word).is_none() => emb.built_vector(word).map(|mut built| {
+            linalg::normalize(&mut built);
+            std::borrow::Cow::Owned(built)
+        }),
+        None => None,
+    };
     for pair in &set.pairs {
-        if let [Some(a), Some(b)] = pair.words.each_ref().map(|w| lookup.find(emb, w)) {
+        if let [Some(a), Some(b)] = pair.words.each_ref().map(|w| unit(w)) {
             found.push(pair);
-            cosines.push(emb.cosine(a, b));
+            cosines.push(linalg::dot(&a, &b));
         }
     }
     let human: Vec<f64> = found.iter().map(|p| p.score).collect();
@@ -318,6 +329,26 @@ mod tests {
         assert_eq!(report.worst[0].words, ["p", "r"]);
         assert_eq!(report.worst[0].human, 5.0);
         assert!((report.worst[0].cosine - std::f32::consts::FRAC_1_SQRT_2).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_word_built_from_ngrams_is_scored_as_similarity_scores_it() {
+        // Every n-gram of "unicorn" falls in one of 3 buckets, all the same direction.
+        let rows = vec![2.0, 1.0, 2.0, 1.0, 2.0, 1.0];
+        let emb = plane().with_subwords(crate::vectors::Subwords::new(3, 4, 3, 2, rows));
+        let set = SimilaritySet::parse(PAIRS).unwrap();
+        let report =
+            evaluate_similarity(&emb, &set, SimilarityOptions { worst: 10, ..SimilarityOptions::default() })
+                .unwrap();
+        assert_eq!((report.pairs, report.found), (6, 6));
+        let cosine = emb.similarity("p", "unicorn").unwrap();
+        assert!((cosine - 2.0 / 5f32.sqrt()).abs() < 1e-6);
+        let listed = report.worst.iter().find(|w| w.words[1] == "unicorn").expect("its rank differs");
+        assert_eq!(listed.cosine, cosine);
+        // Restricted, a word of the vocabulary beyond the limit stays unknown (p r, p s, q s,
+        // r s): only a word the vocabulary lacks is built.
+        let restricted = SimilarityOptions { restrict: Some(2), ..SimilarityOptions::default() };
+        assert_eq!(evaluate_similarity(&emb, &set, restricted).unwrap().found, 2);
     }
 
     #[test]

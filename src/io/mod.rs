@@ -67,6 +67,7 @@
 pub mod bundle;
 pub mod compressed;
 mod escape;
+pub mod fasttext;
 mod format;
 pub mod json;
 pub mod parquet;

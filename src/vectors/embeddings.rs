@@ -26,6 +26,7 @@ use std::sync::Arc;
 use half::bf16;
 use half::slice::{HalfBitsSliceExt, HalfFloatSliceExt};
 
+use super::Subwords;
 use crate::error::{Error, Result, UnknownWord};
 use crate::linalg;
 use crate::text::Words;
@@ -122,6 +123,9 @@ pub struct Embeddings {
     /// Whether the words are a language model's tokens that write a whole word after a
     /// space with the space (`" king"`), as byte-level BPE and SentencePiece do.
     spaced_tokens: bool,
+    /// A fastText model's character n-grams, which give a vector to a word the vocabulary
+    /// lacks.
+    subwords: Option<Arc<Subwords>>,
 }
 
 impl Embeddings {
@@ -148,6 +152,7 @@ impl Embeddings {
             rows: Rows::F32 { raw: vectors, unit },
             aliases: HashMap::new(),
             spaced_tokens: false,
+            subwords: None,
         })
     }
 
@@ -172,7 +177,14 @@ impl Embeddings {
             norms.push(linalg::norm(&row));
         }
         let rows = Rows::Half { format, bits, norms };
-        Ok(Embeddings { words: Arc::new(words), dim, rows, aliases: HashMap::new(), spaced_tokens: false })
+        Ok(Embeddings {
+            words: Arc::new(words),
+            dim,
+            rows,
+            aliases: HashMap::new(),
+            spaced_tokens: false,
+            subwords: None,
+        })
     }
 
     /// These embeddings with other names for some words: `(name, word_idx)`, e.g. a
@@ -192,6 +204,34 @@ impl Embeddings {
     pub fn with_spaced_tokens(mut self) -> Self {
         self.spaced_tokens = true;
         self
+    }
+
+    /// These embeddings with a fastText model's character n-grams: a word they lack is then
+    /// queried by the vector its n-grams build ([`Embeddings::built_vector`]).
+    ///
+    /// **Unchecked precondition:** the n-gram rows have this dimension.
+    pub fn with_subwords(mut self, subwords: Subwords) -> Self {
+        self.subwords = Some(Arc::new(subwords));
+        self
+    }
+
+    /// The character n-grams, for a fastText model that kept them.
+    pub fn subwords(&self) -> Option<&Subwords> {
+        self.subwords.as_deref()
+    }
+
+    /// The vector of `word` built from its character n-grams, when the vocabulary lacks it
+    /// and the embeddings have n-grams that cover it; `None` for a word of the vocabulary.
+    pub fn built_vector(&self, word: &str) -> Option<Vec<f32>> {
+        if self.index_of(word).is_some() {
+            return None;
+        }
+        self.subwords.as_ref()?.vector(word)
+    }
+
+    /// Whether `word` is queried by a vector built from its n-grams (the vocabulary lacks it).
+    pub fn built_from_ngrams(&self, word: &str) -> bool {
+        self.built_vector(word).is_some()
     }
 
     /// Whether the words are tokens that write a whole word with its leading space.

@@ -18,6 +18,7 @@
 //! in `eval/analogy.rs` relies on it: its answer to a question is, to the bit, what
 //! [`Embeddings::analogy`] answers.
 
+use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -80,12 +81,11 @@ impl Embeddings {
     /// than `k` answers come back when there are fewer candidates.
     pub fn neighbours(&self, word: &str, k: usize, restrict: Option<usize>) -> Result<Vec<Neighbour>> {
         check_k(k)?;
-        let word_idx = self.try_index_of(word)?;
-        let unit = self.unit_vector(word_idx);
+        let [(word_idx, unit)] = self.try_queries([word])?;
         if unit.iter().all(|&x| x == 0.0) {
             return Err(Error::NoDirection { word: word.to_string() });
         }
-        Ok(self.nearest_to_unit(&unit, k, restrict, &[word_idx]))
+        Ok(self.nearest_to_unit(&unit, k, restrict, word_idx.as_slice()))
     }
 
     /// The `k` words most similar by cosine to the vector `v`, best first, skipping the
@@ -131,14 +131,8 @@ impl Embeddings {
     ///
     /// Fails with [`Error::UnknownWords`] listing each of `a` and `b` that is missing.
     pub fn similarity(&self, a: &str, b: &str) -> Result<f32> {
-        let [a_idx, b_idx] = self.try_indices([a, b])?;
-        Ok(self.cosine(a_idx, b_idx))
-    }
-
-    /// The cosine similarity of the words at `a_idx` and `b_idx`; 0 when either vector is zero.
-    /// **Unchecked precondition:** both indices are below `len()`.
-    pub(crate) fn cosine(&self, a_idx: usize, b_idx: usize) -> f32 {
-        linalg::dot(&self.unit_vector(a_idx), &self.unit_vector(b_idx))
+        let [(_, a), (_, b)] = self.try_queries([a, b])?;
+        Ok(linalg::dot(&a, &b))
     }
 
     /// Answers "`a` is to `b` as `c` is to ?" with the `k` best words, best first.
@@ -165,9 +159,9 @@ impl Embeddings {
         restrict: Option<usize>,
     ) -> Result<Vec<Neighbour>> {
         check_k(k)?;
-        let [a_idx, b_idx, c_idx] = self.try_indices([a, b, c])?;
-        let exclude = [a_idx, b_idx, c_idx];
-        let queries = exclude.map(|idx| self.unit_vector(idx));
+        let found = self.try_queries([a, b, c])?;
+        let exclude: Vec<usize> = found.iter().filter_map(|(idx, _)| *idx).collect();
+        let queries = found.map(|(_, unit)| unit);
         let mut top = TopK::new(k, self.candidates(restrict));
         self.scan(restrict, |idx, ud| {
             if !exclude.contains(&idx) {
@@ -193,14 +187,32 @@ impl Embeddings {
         });
     }
 
-    /// The indices of `words`, or an error naming each missing word once, in input order,
-    /// with the nearest spellings of it.
-    fn try_indices<const N: usize>(&self, words: [&str; N]) -> Result<[usize; N]> {
-        let indices = self.try_indices_of(&words)?;
-        Ok(std::array::from_fn(|i| indices[i]))
+    /// The unit vector of each of `words` with its index, or, for a word the vocabulary lacks,
+    /// the unit vector its character n-grams build ([`Embeddings::built_vector`]) and no
+    /// index; or an error naming each word that has neither once, in input order, with the
+    /// nearest spellings of it.
+    pub(crate) fn try_queries<const N: usize>(&self, words: [&str; N]) -> Result<[QueryVector<'_>; N]> {
+        let mut missing: Vec<UnknownWord> = Vec::new();
+        let mut found: Vec<QueryVector<'_>> = Vec::with_capacity(N);
+        for word in words {
+            if let Some(idx) = self.index_of(word) {
+                found.push((Some(idx), self.unit_vector(idx)));
+            } else if let Some(mut built) = self.built_vector(word) {
+                linalg::normalize(&mut built);
+                found.push((None, Cow::Owned(built)));
+            } else if !missing.iter().any(|m| m.word == word) {
+                missing.push(self.unknown(word));
+            }
+        }
+        if !missing.is_empty() {
+            return Err(Error::UnknownWords(missing));
+        }
+        let mut found = found.into_iter();
+        Ok(std::array::from_fn(|_| found.next().expect("one a word")))
     }
 
-    /// [`Embeddings::try_indices`] for any number of words.
+    /// The indices of `words`, or an error naming each missing word once, in input order,
+    /// with the nearest spellings of it.
     pub(crate) fn try_indices_of(&self, words: &[&str]) -> Result<Vec<usize>> {
         let mut indices = Vec::with_capacity(words.len());
         let mut missing: Vec<UnknownWord> = Vec::new();
@@ -220,6 +232,9 @@ impl Embeddings {
             .collect()
     }
 }
+
+/// A query word's index, when it is a row (and so never its own answer), and its unit vector.
+pub(crate) type QueryVector<'a> = (Option<usize>, Cow<'a, [f32]>);
 
 fn check_k(k: usize) -> Result<()> {
     if k == 0 {

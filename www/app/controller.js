@@ -207,12 +207,14 @@ export class Controller {
    *   its `tokenizer.json`)
    * @param {string} [tensor]  the model's tensor the person chose, when none has a known name
    * @param {{word: string, vector: string}} [columns]  a Parquet table's columns the person chose
+   * @param {number} [maxWords]  the most frequent words of a fastText model to keep (the page's default when undefined)
    * @param {string} [entry]  the file the person chose in a zip that holds several
    */
-  async openFiles(files, tensor, columns, entry) {
+  async openFiles(files, tensor, columns, maxWords, entry) {
     this.view.showNotice(null);
     this.view.sourcePanel.offerTensors(null);
     this.view.sourcePanel.offerColumns(null);
+    this.view.sourcePanel.offerWords(null);
     this.view.sourcePanel.offerEntries(null);
     // A dropped folder (a Spark model's) brings its checksums and markers: they are not named.
     const named = files.filter((f) => !/^[._]/.test(f.name));
@@ -222,7 +224,7 @@ export class Controller {
     this.opened = (this.opened ?? 0) + 1;
     const opened = this.opened;
     // The worker says 'loading' once it knows the file holds vectors, and where it stands after.
-    const reply = await this.request('openFiles', { files, tensor, columns, entry });
+    const reply = await this.request('openFiles', { files, tensor, columns, maxWords, entry });
     // Something opened meanwhile (after stopping this read) has the last word.
     if (this.opened !== opened) return;
     if (!reply) {
@@ -246,7 +248,7 @@ export class Controller {
     if (reply.kind === 'chooseEntry') {
       // A zip of several files: what was open stays, and the person picks one.
       this.paintProgress();
-      this.view.sourcePanel.offerEntries(reply, (name) => this.openFiles(files, undefined, undefined, name));
+      this.view.sourcePanel.offerEntries(reply, (name) => this.openFiles(files, undefined, undefined, undefined, name));
       return;
     }
     if (reply.kind === 'text') {
@@ -259,6 +261,7 @@ export class Controller {
     this.reset();
     this.model = reply.model;
     this.vectors = reply.info;
+    this.view.sourcePanel.offerWords(reply.info, (n) => this.openFiles(files, undefined, undefined, n));
     this.view.matrixPanel.showModel(reply.info.model ?? null);
     const facts = reply.info.model;
     this.view.queriesPanel.markSpecialFrom(facts && facts.special > 0 ? facts.rows - facts.special : null);

@@ -70,9 +70,15 @@ export class QueriesPanel {
     $('search').value = displayToken(word);
   }
 
-  /** @param {string} word @param {Neighbour[]} neighbours */
-  showNeighbours(word, neighbours) {
-    $('neighbours-message').textContent = `Nearest to “${displayToken(word)}” by cosine similarity:`;
+  /**
+   * `built`: the word is not in the vocabulary and its vector is built from its character
+   * n-grams (a fastText model's), which the message says.
+   * @param {string} word @param {Neighbour[]} neighbours @param {boolean} [built]
+   */
+  showNeighbours(word, neighbours, built = false) {
+    $('neighbours-message').textContent = built
+      ? `Nearest to “${displayToken(word)}” by cosine similarity (not in the vocabulary: built from n-grams):`
+      : `Nearest to “${displayToken(word)}” by cosine similarity:`;
     $('neighbours-list').replaceChildren(...neighbours.map((n) => this.resultItem(n, true)));
     // Where the inspector scrolls by itself beside the map, the answer to a word clicked on
     // the map is brought into it; where the page scrolls (a phone), the map stays put.
@@ -164,12 +170,13 @@ export class QueriesPanel {
     $('analogy-show').addEventListener('click', handler);
   }
 
-  /** @param {Neighbour[]} cosAdd @param {Neighbour[]} cosMul */
-  showAnalogy(a, b, c, cosAdd, cosMul) {
+  /** `built`: the words of the three not in the vocabulary, built from n-grams. @param {Neighbour[]} cosAdd @param {Neighbour[]} cosMul @param {string[]} [built] */
+  showAnalogy(a, b, c, cosAdd, cosMul, built = []) {
     $('analogy-show').hidden = cosAdd.length === 0;
     const [shownA, shownB, shownC] = [a, b, c].map(displayToken);
     const answer = cosAdd[0] ? displayToken(cosAdd[0].word) : '?';
-    $('analogy-message').textContent = `${shownA} is to ${shownB} as ${shownC} is to ${answer}`;
+    const note = built.length ? ` (${built.map((w) => `“${displayToken(w)}”`).join(', ')} built from n-grams)` : '';
+    $('analogy-message').textContent = `${shownA} is to ${shownB} as ${shownC} is to ${answer}${note}`;
     $('analogy-results').hidden = false;
     $('analogy-cosadd').replaceChildren(...cosAdd.map((n) => this.resultItem(n, true)));
     $('analogy-cosmul').replaceChildren(...cosMul.map((n) => this.resultItem(n, true)));

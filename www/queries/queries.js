@@ -101,7 +101,7 @@ export class Queries {
       return false;
     }
     this.selected = word;
-    this.panel.showNeighbours(word, reply.neighbours);
+    this.panel.showNeighbours(word, reply.neighbours, reply.built);
     this.mapModel.setAnswers({ selected: word, neighbours: reply.neighbours });
     this.timeline.showHistory(word);
     if (!this.host.hasSource()) return true;
@@ -131,7 +131,7 @@ export class Queries {
       }
       if (this.host.model() !== model) return;
       const [x, y, z] = words;
-      this.panel.showAnalogy(x, y, z, reply.cosAdd, reply.cosMul);
+      this.panel.showAnalogy(x, y, z, reply.cosAdd, reply.cosMul, reply.built);
       this.analogyWords = reply.cosAdd.length ? [...words, reply.cosAdd[0].word] : null;
     } catch (error) {
       if (this.host.model() !== model) return;

@@ -114,6 +114,28 @@ export class SourcePanel {
     $('columns-word').focus();
   }
 
+  /**
+   * Offers to open a fastText model again keeping another number of its most frequent words
+   * (`handler(n)`), when the page kept fewer than it holds; null hides the offer.
+   * @param {{words: number, fastTextWords?: number}|null} info
+   * @param {(maxWords: number) => void} [handler]
+   */
+  offerWords(info, handler) {
+    const form = $('words-choice');
+    const total = info?.fastTextWords;
+    form.hidden = !info || total == null || total <= info.words;
+    if (form.hidden || !info || total == null || !handler) return;
+    $('words-note').textContent = `The model holds ${integer.format(total)} words; the page kept the ${integer.format(info.words)} most frequent. More take more memory.`;
+    const input = /** @type {HTMLInputElement} */ ($('words-kept'));
+    input.max = String(total);
+    input.value = String(info.words);
+    form.onsubmit = (event) => {
+      event.preventDefault();
+      form.hidden = true;
+      handler(Math.round(Number(input.value)));
+    };
+  }
+
   /** `handler()` when the person asks to keep only the text of an XML or HTML file. */
   bindKeepText(handler) {
     $('strip-markup').addEventListener('click', () => handler());
@@ -197,7 +219,8 @@ export class SourcePanel {
 
   /**
    * What a vectors file held, in place of a text's statistics (a model's tensor and dtype too).
-   * @param {string} name @param {import('../protocol.js').VectorsInfo & {model?: import('../protocol.js').ModelInfoDto}} info
+   * `info.fastText`: a fastText model's settings, when the vectors are one's.
+   * @param {string} name @param {import('../protocol.js').VectorsInfo & {model?: import('../protocol.js').ModelInfoDto, fastText?: string}} info
    */
   showVectorsStats(name, info) {
     this.shown = () => this.showVectorsStats(name, info);
@@ -213,6 +236,7 @@ export class SourcePanel {
       ['Dimensions', integer.format(info.dim)],
     ];
     if (info.fingerprint) rows.push(['Run', info.fingerprint]);
+    if (info.fastText) rows.push(['Model', info.fastText], ['Kept', info.note ?? '']);
     const { model } = info;
     if (model) {
       rows[2] = ['Tokens', integer.format(info.words)];
@@ -223,7 +247,9 @@ export class SourcePanel {
       ? `A language model's token embeddings, one row a token, the earliest tokens first${
           model.special ? `, its ${integer.format(model.special)} special and unused tokens last, off the map` : ''
         }: explore, evaluate or export them. ${model.tokenizer ? `Tokens named by ${model.tokenizer}.` : 'No tokenizer.json came with it, so rows are named by their token ids.'}`
-      : info.counts
+      : info.fastText
+        ? 'A fastText model: its words with their counts, each word its row and its character n-grams averaged. A word it lacks gets a vector built from its n-grams, in neighbours, analogies and benchmarks.'
+        : info.counts
         ? 'Vectors with their word counts: explore, evaluate or export them.'
         : /Parquet/.test(info.format)
           ? 'Vectors only, in the order of the table\'s rows (it holds no counts, so the map\'s "most frequent" words are its first rows): explore, evaluate or export them.'

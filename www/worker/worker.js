@@ -383,12 +383,14 @@ async function trainLoop() {
  * when cancelled. A compressed file is read as the file inside (`entry` names a zip's), its
  * progress counting the compressed bytes.
  * @param {File} file @param {string} format @param {File|undefined} metadata @param {() => boolean} isCurrent
+ * @param {number|undefined} maxWords  the most frequent words of a fastText model to keep
  * @param {boolean} compressed @param {string} [entry]
  */
-async function loadVectors(file, format, metadata, isCurrent, compressed, entry) {
+async function loadVectors(file, format, metadata, isCurrent, maxWords, compressed, entry) {
   const metadataText = metadata ? await fileText(metadata) : undefined;
   if (!isCurrent()) return false;
-  session.load_begin(format, file.name, metadataText);
+  if (format === 'fasttext') session.fasttext_begin(file.name, file.size, maxWords);
+  else session.load_begin(format, file.name, metadataText);
   const pieces = compressed
     ? contents(file, entry)
     : (async function* () {
@@ -400,6 +402,8 @@ async function loadVectors(file, format, metadata, isCurrent, compressed, entry)
     post({ type: 'loadProgress', bytesDone: done, bytesTotal: total, words });
     await yieldToMessages();
     if (!isCurrent()) return false;
+    // A fastText model's output matrix, after the vectors, is never read.
+    if (!session.load_wants_more()) break;
   }
   return true;
 }
@@ -612,10 +616,10 @@ const EXPORTS = {
 /** @type {Record<string, (request: any) => object|void|Promise<object|void>>} */
 const handlers = {
   /**
-   * Vectors (a bundle, word2vec, GloVe, a Projector pair) are read here and replace the
-   * session's vectors; anything else is a text, which the page then prepares.
+   * Vectors (a bundle, word2vec, GloVe, a Projector pair, a fastText model) are read here
+   * and replace the session's vectors; anything else is a text, which the page then prepares.
    */
-  async openFiles({ files, tensor, columns, entry }) {
+  async openFiles({ files, tensor, columns, maxWords, entry }) {
     checkAllowed('openVectors');
     // A compressed file is sniffed by the file inside; a zip of several waits for the person's choice.
     const sniffed = await Promise.all(
@@ -629,10 +633,10 @@ const handlers = {
       if (files.length > 1) throw new Error(`${several.file.name} holds ${several.entries.length} files: open it by itself, and choose one`);
       return { kind: 'chooseEntry', entries: several.entries, file: several.file.name };
     }
-    // A model's matrix and a Parquet table are read in place, a part at a time, from anywhere in the file.
-    const packed = sniffed.find(({ kind, compression }) => compression && ['model', 'model-index', 'parquet'].includes(kind));
+    // A model's matrix, a Parquet table and a fastText model are read in place, a part at a time.
+    const packed = sniffed.find(({ kind, compression }) => compression && ['model', 'model-index', 'parquet', 'fasttext'].includes(kind));
     if (packed) {
-      const what = packed.kind === 'parquet' ? 'a Parquet table' : "a language model's file";
+      const what = { parquet: 'a Parquet table', fasttext: 'a fastText model' }[packed.kind] ?? "a language model's file";
       throw new Error(`${packed.file.name}: ${what} inside ${packed.compression} compression: decompress it first (it is read in place, a part at a time)`);
     }
     if (sniffed.some(({ kind }) => kind === 'model' || kind === 'model-index')) return openModel(sniffed, tensor);
@@ -662,7 +666,7 @@ const handlers = {
         return { kind: 'vectors', model, ...opened };
       }
       // `stop` has cancelled the parser and answered with the state from before.
-      if (!(await loadVectors(file, format, metadata, isCurrent, compression != null, entry))) throw stopped();
+      if (!(await loadVectors(file, format, metadata, isCurrent, maxWords, compression != null, entry))) throw stopped();
       const info = session.load_finish(file.size);
       vectorsOpened();
       return { kind: 'vectors', model, info };
@@ -803,11 +807,11 @@ const handlers = {
     return { info: threads, poolThreads: session.threads(), working: session.threads_working() };
   },
   neighbours({ word, k }) {
-    return { word, neighbours: session.neighbours(word, k) };
+    return { word, neighbours: session.neighbours(word, k), built: session.built_from_ngrams(word) };
   },
   analogy({ a, b, c, k }) {
     const { cosAdd, cosMul } = session.analogy(a, b, c, k);
-    return { cosAdd, cosMul };
+    return { cosAdd, cosMul, built: [a, b, c].filter((word) => session.built_from_ngrams(word)) };
   },
   complete({ prefix, limit }) {
     return { prefix, words: session.complete(prefix, limit) };

@@ -81,6 +81,11 @@ pub(crate) fn eval(mut args: Args) -> Result<(), String> {
     let similarity =
         similarity_path.map(|p| read_benchmark(&p, SimilaritySet::parse).map(|set| (p, set))).transpose()?;
     let embeddings = load_vectors(&path, &sources)?;
+    if embeddings.subwords().is_some() {
+        eprintln!(
+            "note: {path} is a fastText model: a benchmark's word it lacks is scored by the vector its n-grams build"
+        );
+    }
     let mut json_out: Vec<(String, Value)> = vec![
         ("vectors".into(), path.as_str().into()),
         ("words".into(), embeddings.len().into()),

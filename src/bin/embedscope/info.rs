@@ -15,7 +15,8 @@ pub(crate) fn command() -> Command {
         about: "info says what VECTORS holds: for a language model's file (.safetensors, a sharded model's
 model.safetensors.index.json, .gguf) the tensor read as its token embeddings, the vocabulary
 and dimension, the parameters and their share of the file, the dtype, how the rows are kept in
-memory and where the tokens' names come from; for other vectors, their words and dimension."
+memory and where the tokens' names come from; for a fastText .bin model its settings and what
+was kept; for other vectors, their words and dimension."
             .into(),
     }
 }
@@ -30,6 +31,14 @@ pub(crate) fn info(mut args: Args) -> Result<(), String> {
     let head = crate::input::read_head(&path, VectorFormat::SNIFF_LEN)?;
     if is_parquet(&path, &head) {
         return parquet_info(&path, &sources);
+    }
+    if embedscope::io::fasttext::sniff(&head) {
+        let model = load_fasttext(&path, &sources, false)?;
+        println!("model\t{}", model.info.settings());
+        println!("kept\t{}", model.info.kept());
+        println!("words\t{}", model.embeddings.len());
+        println!("dimension\t{}", model.embeddings.dim());
+        return Ok(());
     }
     if !is_model(&path, &head) {
         let embeddings = load_vectors(&path, &sources)?;

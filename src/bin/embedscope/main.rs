@@ -4,6 +4,7 @@
 //! embedscope train CORPUS --out VECTORS [options]
 //! embedscope neighbours VECTORS WORD [options]
 //! embedscope analogy VECTORS A B C [options]
+//! embedscope vector VECTORS WORD [options]
 //! embedscope eval VECTORS [--analogies FILE] [--similarity FILE] [options]
 //! embedscope project VECTORS --out FILE [options]
 //! embedscope info VECTORS [options]
@@ -58,8 +59,10 @@ use args::{Args, Command, Parsed};
 #[cfg(not(target_arch = "wasm32"))]
 /// What VECTORS may be, and how words with whitespace are given: shared by every command.
 const VECTORS_TEXT: &str = "\
-VECTORS files may be word2vec text or binary, GloVe, a Projector vectors.tsv, an
-embedscope bundle (.json, saved by the explorer), or a language model's embedding matrix
+VECTORS files may be word2vec text or binary, GloVe, a Projector vectors.tsv, a fastText
+.bin model (--max-words N keeps its N most frequent words; a word it lacks gets a vector
+built from its character n-grams), an embedscope bundle (.json, saved by the explorer),
+or a language model's embedding matrix
 (a .safetensors file, a sharded model's model.safetensors.index.json, or a .gguf); the
 format is told from the file's first bytes, else from its name (.bin binary, .tsv
 vectors.tsv) or its first line. A vectors.tsv takes its words from
@@ -90,6 +93,7 @@ const COMMANDS: &[Entry] = &[
     (train::command, train::train),
     (query::neighbours_command, query::neighbours),
     (query::analogy_command, query::analogy),
+    (query::vector_command, query::vector),
     (eval::command, eval::eval),
     (project::command, project::project),
     (info::command, info::info),

@@ -30,6 +30,37 @@ pub(crate) fn neighbours_command() -> Command {
     }
 }
 
+/// `vector`'s options.
+pub(crate) fn vector_command() -> Command {
+    Command {
+        name: "vector",
+        synopsis: "VECTORS WORD",
+        required: &[],
+        options: Sources::options(),
+        about: "vector prints WORD's vector, its values separated by spaces (a fastText model's word it
+lacks: the vector its character n-grams build)."
+            .into(),
+    }
+}
+
+pub(crate) fn vector(mut args: Args) -> Result<(), String> {
+    let path = args.positional("VECTORS")?;
+    let word = io::unescape_token(&args.positional("WORD")?).map_err(|e| e.to_string())?;
+    let sources = Sources::take(&mut args);
+    args.finish()?;
+    let embeddings = load_vectors(&path, &sources)?;
+    note_built(&embeddings, &[&word]);
+    let values = match embeddings.index_of(&word) {
+        Some(idx) => embeddings.vector(idx).into_owned(),
+        None => embeddings
+            .built_vector(&word)
+            .ok_or_else(|| query_error(embedscope::Error::UnknownWords(vec![embeddings.unknown(&word)])))?,
+    };
+    let shown: Vec<String> = values.iter().map(f32::to_string).collect();
+    println!("{}", shown.join(" "));
+    Ok(())
+}
+
 /// `analogy`'s options.
 pub(crate) fn analogy_command() -> Command {
     let mut options = query_options();
@@ -43,6 +74,19 @@ pub(crate) fn analogy_command() -> Command {
 with --cosmul the words x that maximise cos(x, B) cos(x, C) / cos(x, A) (3CosMul); A, B and C
 are never answers."
             .into(),
+    }
+}
+
+/// Says on stderr which of `words` the vocabulary lacks and are queried by the vector their
+/// character n-grams build (a fastText model's).
+pub(crate) fn note_built(embeddings: &embedscope::Embeddings, words: &[&str]) {
+    for word in words {
+        if embeddings.built_from_ngrams(word) {
+            eprintln!(
+                "note: '{}' is not in the vocabulary: its vector is built from n-grams",
+                io::escape_token(word)
+            );
+        }
     }
 }
 
@@ -79,6 +123,7 @@ pub(crate) fn neighbours(mut args: Args) -> Result<(), String> {
     args.finish()?;
     let embeddings = load_vectors(&path, &sources)?;
     let word = io::unescape_token(&word).map_err(|e| e.to_string())?;
+    note_built(&embeddings, &[&word]);
     let list = embeddings.neighbours(&word, k, (restrict > 0).then_some(restrict)).map_err(query_error)?;
     print_neighbours(&list);
     Ok(())
@@ -96,6 +141,7 @@ pub(crate) fn analogy(mut args: Args) -> Result<(), String> {
     let sources = Sources::take(&mut args);
     args.finish()?;
     let embeddings = load_vectors(&path, &sources)?;
+    note_built(&embeddings, &words.iter().map(String::as_str).collect::<Vec<_>>());
     let list = embeddings
         .analogy(&words[0], &words[1], &words[2], k, method, (restrict > 0).then_some(restrict))
         .map_err(query_error)?;

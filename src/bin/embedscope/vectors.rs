@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use embedscope::Embeddings;
 use embedscope::io;
+use embedscope::io::fasttext::{self, FastTextModel, Limits};
 use embedscope::io::parquet::{self, SparkMetadata, TableInfo};
 use embedscope::io::{VectorFormat, VectorsParser};
 use embedscope::lm::{self, MatrixPlan, ModelFormat, ModelInfo, Tokens};
@@ -23,6 +24,7 @@ pub(crate) struct Sources {
     tokenizer: Option<String>,
     tensor: Option<String>,
     columns: Option<String>,
+    max_words: Option<String>,
 }
 
 impl Sources {
@@ -37,6 +39,7 @@ impl Sources {
                 "WORD,VECTOR",
                 "a Parquet table's columns of words and vectors (default: found)",
             ),
+            optional("--max-words", "N", "a fastText model's N most frequent words kept (default: all)"),
         ]
     }
 
@@ -47,6 +50,7 @@ impl Sources {
             tokenizer: args.take("--tokenizer").flatten(),
             tensor: args.take("--tensor").flatten(),
             columns: args.take("--columns").flatten(),
+            max_words: args.take("--max-words").flatten(),
         }
     }
 }
@@ -67,13 +71,17 @@ pub(crate) fn load_vectors(path: &str, sources: &Sources) -> Result<Embeddings, 
     let read_error = |e: std::io::Error| format!("{path}: {}", embedscope::Error::from(e));
     let mut head = Vec::with_capacity(VectorFormat::SNIFF_LEN);
     (&mut file).take(VectorFormat::SNIFF_LEN as u64).read_to_end(&mut head).map_err(read_error)?;
+    let in_place = fasttext::sniff(&head) || is_model(&name, &head);
+    if let (true, Some(compression)) = (in_place, compression) {
+        return Err(format!(
+            "{path}: a fastText or language model's file inside {compression} compression: decompress it \
+             first (it is read in place, a part at a time)"
+        ));
+    }
+    if fasttext::sniff(&head) {
+        return load_fasttext(path, sources, false).map(|model| model.embeddings);
+    }
     if is_model(&name, &head) {
-        if let Some(compression) = compression {
-            return Err(format!(
-                "{path}: a language model's file inside {compression} compression: decompress it first \
-                 (a model's matrix is read in place, a part at a time)"
-            ));
-        }
         return load_model(path, sources, false).map(|(embeddings, _)| embeddings);
     }
     if parquet::sniff(&head) {
@@ -87,6 +95,9 @@ pub(crate) fn load_vectors(path: &str, sources: &Sources) -> Result<Embeddings, 
     }
     if let Some(given) = &sources.columns {
         return Err(format!("--columns {given} only applies to a Parquet table, and {path} is not one"));
+    }
+    if sources.max_words.is_some() {
+        return Err(format!("--max-words only applies to a fastText .bin model, and {path} is not one"));
     }
     if let Some(option) = [("--tokenizer", &sources.tokenizer), ("--tensor", &sources.tensor)]
         .into_iter()
@@ -354,4 +365,44 @@ fn spark_metadata(dir: &Path) -> Result<Option<SparkMetadata>, String> {
     let shown = first.to_string_lossy();
     let text = std::fs::read_to_string(first).map_err(|e| format!("cannot read {shown}: {e}"))?;
     SparkMetadata::read(&text).map(Some).map_err(|e| format!("{shown}: {e}"))
+}
+
+/// The fastText model at `path`: every word and the n-gram buckets, or the `--max-words`
+/// most frequent words. Says on stderr what was not kept and which words are not UTF-8.
+/// `quiet` hides the progress bar.
+pub(crate) fn load_fasttext(path: &str, sources: &Sources, quiet: bool) -> Result<FastTextModel, String> {
+    if let Some((option, _)) = [
+        ("--metadata", &sources.metadata),
+        ("--tokenizer", &sources.tokenizer),
+        ("--tensor", &sources.tensor),
+    ]
+    .into_iter()
+    .find(|(_, given)| given.is_some())
+    {
+        return Err(format!("{option} does not apply to a fastText model, and {path} is one"));
+    }
+    let max_words = match &sources.max_words {
+        Some(n) => match n.parse::<usize>() {
+            Ok(n) if n > 0 => Some(n),
+            _ => return Err(format!("--max-words takes a number of words of at least 1, not '{n}'")),
+        },
+        None => None,
+    };
+    let file = File::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
+    let file_len = file.metadata().map_err(|e| format!("cannot read {path}: {e}"))?.len();
+    let bar = Bar::new(quiet, "reading");
+    let limits = Limits { max_words, ..Limits::ALL };
+    let read =
+        fasttext::read_fasttext(std::io::BufReader::new(file), file_len, limits, |what, done, total| {
+            bar.set(done, total, format!("{what}: {done} of {total}"))
+        });
+    bar.finish();
+    let model = read.map_err(|e| format!("{path}: {e}"))?;
+    if model.info.kept_words < model.info.words || model.info.buckets == fasttext::BucketsKept::No {
+        eprintln!("{path}: {}", model.info.kept());
+    }
+    if let Some(note) = model.info.non_utf8_note() {
+        eprintln!("{path}: {note}");
+    }
+    Ok(model)
 }

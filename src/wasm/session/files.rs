@@ -10,6 +10,7 @@ use super::{Opened, Session, Source, js_error, set, to_js};
 use crate::Embeddings;
 use crate::error::Error;
 use crate::io;
+use crate::io::fasttext::{self, FastTextReader, Limits};
 use crate::io::json;
 use crate::io::{Bundle, BundleRef, VectorFormat, VectorsParser};
 use crate::lm::ModelFormat;
@@ -23,6 +24,9 @@ impl Session {
     /// `"spark-metadata"` (a Spark model's `metadata/part-00000`), `"bundle"`, a vectors format for
     /// `load_begin`, or `undefined` for a text to train on.
     pub fn sniff(&self, head: &[u8], name: &str) -> Option<String> {
+        if fasttext::sniff(head) {
+            return Some(FASTTEXT.into());
+        }
         if ModelFormat::sniff(head).is_some() {
             return Some("model".into());
         }
@@ -58,8 +62,29 @@ impl Session {
             }
             _ => VectorsParser::new(format),
         };
-        self.loading = Some((name.to_string(), parser));
+        self.loading = Some((name.to_string(), Loading::Vectors(parser)));
         Ok(())
+    }
+
+    /// Starts reading the fastText model `name` of `file_len` bytes (`sniff`'s `"fasttext"`),
+    /// keeping its `max_words` most frequent words (by default
+    /// `fasttext::DEFAULT_PAGE_WORDS`) and its n-gram buckets if memory allows. `load_push`
+    /// then takes the file a slice at a time, while `load_wants_more`, and `load_finish`
+    /// makes it the vectors queried.
+    pub fn fasttext_begin(&mut self, name: &str, file_len: f64, max_words: Option<usize>) {
+        let max_words = Some(max_words.unwrap_or(fasttext::DEFAULT_PAGE_WORDS));
+        let reader = FastTextReader::new(Limits { max_words, ..Limits::PAGE }, file_len as u64);
+        self.loading = Some((name.to_string(), Loading::FastText(reader)));
+    }
+
+    /// Whether the file being read needs more slices (a fastText model's end, its output
+    /// matrix, is not read).
+    pub fn load_wants_more(&self) -> bool {
+        match &self.loading {
+            Some((_, Loading::FastText(reader))) => reader.wants_more(),
+            Some((_, Loading::Vectors(_))) => true,
+            None => false,
+        }
     }
 
     /// Parses the next slice of the file; returns the number of words read so far. A
@@ -67,12 +92,18 @@ impl Session {
     pub fn load_push(&mut self, bytes: &[u8]) -> Result<usize, JsError> {
         let (name, parser) =
             self.loading.as_mut().ok_or_else(|| JsError::new("no vectors file is being read"))?;
-        if let Err(err) = parser.push(bytes) {
-            let error = js_error_in(name, err);
-            self.loading = None;
-            return Err(error);
+        let pushed = match parser {
+            Loading::Vectors(parser) => parser.push(bytes).map(|()| parser.words_read()),
+            Loading::FastText(reader) => reader.push(bytes).map(|()| reader.words_read()),
+        };
+        match pushed {
+            Ok(words) => Ok(words),
+            Err(err) => {
+                let error = js_error_in(name, err);
+                self.loading = None;
+                Err(error)
+            }
         }
-        Ok(parser.words_read())
     }
 
     /// Forgets a vectors file being read.
@@ -85,6 +116,10 @@ impl Session {
     pub fn load_finish(&mut self, bytes: f64) -> Result<JsValue, JsError> {
         let (name, parser) =
             self.loading.take().ok_or_else(|| JsError::new("no vectors file is being read"))?;
+        let parser = match parser {
+            Loading::Vectors(parser) => parser,
+            Loading::FastText(reader) => return self.fasttext_finish(&name, reader, bytes),
+        };
         let format = parser.format().name();
         let note = parser.non_utf8_note();
         let embeddings = parser.finish().map_err(|e| js_error_in(&name, e))?;
@@ -188,6 +223,31 @@ impl Session {
 }
 
 impl Session {
+    /// Makes the fastText model `reader` read the vectors queried, with its counts: its
+    /// `VectorsInfo` says what was kept, `fastText` what the model is, and `fastTextWords`
+    /// how many words it holds.
+    fn fasttext_finish(
+        &mut self,
+        name: &str,
+        reader: FastTextReader,
+        bytes: f64,
+    ) -> Result<JsValue, JsError> {
+        let model = reader.finish().map_err(|e| js_error_in(name, e))?;
+        let note = match model.info.non_utf8_note() {
+            Some(encoding) => format!("{}; {encoding}", model.info.kept()),
+            None => model.info.kept(),
+        };
+        let info = VectorsInfo {
+            note: Some(note),
+            ..VectorsInfo::new("fastText", &model.embeddings, bytes, true, None)
+        };
+        let out = info_js(&info, &model.embeddings)?;
+        set(&out, "fastText", &JsValue::from_str(&model.info.settings()))?;
+        set(&out, "fastTextWords", &JsValue::from(model.info.words as f64))?;
+        self.open(Opened { counts: Some(model.counts), ..Opened::vectors(model.embeddings) });
+        Ok(out)
+    }
+
     /// The queried vectors written by `write`, one of the core's writers, into bytes.
     fn export_with(
         &mut self,
@@ -207,6 +267,15 @@ pub(super) fn info_js(info: &VectorsInfo, embeddings: &Embeddings) -> Result<JsV
     let zero = (0..embeddings.len()).filter(|&word_idx| embeddings.is_zero(word_idx)).count();
     set(&out, "zeroVectors", &JsValue::from(zero as f64))?;
     Ok(out)
+}
+
+/// The id of a fastText model between the worker and the session.
+const FASTTEXT: &str = "fasttext";
+
+/// A vectors file being read: a text or binary vectors file, or a fastText model.
+pub(super) enum Loading {
+    Vectors(VectorsParser),
+    FastText(FastTextReader),
 }
 
 /// The id of a vectors format between the worker and the session.

@@ -8,7 +8,7 @@
 //! - `training`: the text, BPE merges, the vocabulary and trainer, training steps, threads.
 //! - `queries`: a token's provenance, neighbours, analogies, completions, neighbours per epoch.
 //! - `maps`: PCA frames, t-SNE and UMAP maps, and the word lists of their frames.
-//! - `files`: vectors files and bundles, read and written.
+//! - `files`: vectors files, fastText models and bundles, read and written.
 //! - `models`: a language model's embedding matrix, read from its file a slice at a time.
 //! - `tables`: a Parquet table of vectors (Spark's Word2VecModel), read column chunk by chunk.
 //! - `matrix`: a band of the vectors' matrix, rows × dimensions, for the Matrix card.
@@ -37,7 +37,6 @@ use super::dto::MessagePartDto;
 use super::pool::Pool;
 use crate::Embeddings;
 use crate::error::Error;
-use crate::io::VectorsParser;
 use crate::io::json;
 use crate::lm::ModelInfo;
 use crate::map::{NeighbourHistory, Projection, Timeline};
@@ -203,7 +202,7 @@ pub struct Session {
     source: Source,
     /// A vectors file being read, slice by slice, and its name for messages; it replaces
     /// `source` when it is read to its end.
-    loading: Option<(String, VectorsParser)>,
+    loading: Option<(String, files::Loading)>,
     /// A language model's file being read (`model_open`); its matrix replaces `source`
     /// when it is read to its end.
     model: Option<ModelLoading>,

@@ -53,6 +53,12 @@ impl Session {
         to_js(&list.into_iter().map(NeighbourDto::from).collect::<Vec<_>>())
     }
 
+    /// Whether `word` is not in the vocabulary and its vector is built from its character
+    /// n-grams (a fastText model's), as its neighbours and analogies use it.
+    pub fn built_from_ngrams(&mut self, word: &str) -> Result<bool, JsError> {
+        Ok(self.embeddings()?.built_from_ngrams(word))
+    }
+
     /// "a is to b as c is to ?", by 3CosAdd and 3CosMul (`AnalogyDto`).
     pub fn analogy(&mut self, a: &str, b: &str, c: &str, k: usize) -> Result<JsValue, JsError> {
         let emb = self.embeddings()?;
