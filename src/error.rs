@@ -62,6 +62,10 @@ pub enum Error {
     /// does not read (a dtype, a quantization); the message names the file's part at fault
     /// and what to do.
     Model(String),
+    /// Occurs when a compressed file (gzip, bzip2, xz, zip) is corrupt, cut short or empty,
+    /// inflates past the limits (a zip bomb), or is a zip of several files none of which was
+    /// named; the message says what to do.
+    Archive(String),
     /// Occurs when a Parquet table is malformed, cut short, compressed with a codec embedscope
     /// does not read, or holds no words and vectors it can take (a null, rows of different
     /// lengths); the message names the row or column at fault and what to do.
@@ -180,7 +184,9 @@ impl fmt::Display for Error {
             Error::BenchmarkFormat { line, message } => {
                 write!(f, "malformed benchmark file, line {line}: {message}")
             }
-            Error::Model(message) | Error::Parquet(message) => write!(f, "{message}"),
+            Error::Model(message) | Error::Parquet(message) | Error::Archive(message) => {
+                write!(f, "{message}")
+            }
             Error::Io(message) => write!(f, "{message}"),
         }
     }
@@ -251,8 +257,13 @@ pub fn unknown_words_message<'a>(words: &'a [UnknownWord], part: &mut impl FnMut
 }
 
 impl From<std::io::Error> for Error {
+    /// The `Error` an `io::Error` carries (a compressed file's reader sends its own through
+    /// `Read`), else [`Error::Io`].
     fn from(err: std::io::Error) -> Self {
-        Error::Io(err.to_string())
+        match err.get_ref().and_then(|inner| inner.downcast_ref::<Error>()) {
+            Some(error) => error.clone(),
+            None => Error::Io(err.to_string()),
+        }
     }
 }
 

@@ -50,7 +50,9 @@
  * worker reads it once, in slices), or a text the server holds (the King James Bible),
  * which the worker fetches itself. A File reaches the worker as a fresh copy with each
  * request, so `key` names the opening of a file: requests with the same key read it once.
- * @typedef {{kind: 'sample'} | {kind: 'file', name: string, file: File, key: number}
+ * A compressed file (gzip, bzip2, xz, zip) is read as the file inside; `entry` names the
+ * file chosen in a zip that holds several.
+ * @typedef {{kind: 'sample'} | {kind: 'file', name: string, file: File, key: number, entry?: string}
  *   | {kind: 'url', name: string, url: string}} Source
  */
 
@@ -223,10 +225,11 @@
  *   replies `density` with `values`, the kernel density estimate of the points `coords` at the nodes of a
  *   `columns × rows` grid spanning `range` ([x0, x1, y0, y1]), the kernel `bandwidth` cells wide
  *   (src/plot/density.rs), row by row from the bottom; fails on a grid out of range
- * @typedef {{type: 'openFiles', id: number, files: File[], tensor?: string, columns?: {word: string, vector: string}, maxWords?: number}} OpenFilesRequest
+ * @typedef {{type: 'openFiles', id: number, files: File[], tensor?: string, columns?: {word: string, vector: string}, maxWords?: number, entry?: string}} OpenFilesRequest
  *   `tensor`: a model's tensor the person chose, when none has a name models give their token embeddings;
  *   `columns`: a Parquet table's columns of words and vectors the person chose, when the table has several;
- *   `maxWords`: the most frequent words of a fastText model to keep (the page's default when absent)
+ *   `maxWords`: the most frequent words of a fastText model to keep (the page's default when absent);
+ *   `entry`: the file the person chose in a zip of several (a compressed file is read as the file inside)
  *   Vectors (or a bundle) are read, with `loadProgress`, and replace the session's text and
  *   vectors; anything else is a text: the reply says so and the page prepares it.
  * @typedef {{type: 'evaluate', id: number, benchmark: Benchmark, restrict: number|null, ignoreCase: boolean,
@@ -288,7 +291,9 @@
  * @typedef {{type: 'openFiles', id: number, kind: 'text'} | {type: 'openFiles', id: number, kind: 'vectors',
  *   model: number, info: VectorsInfo & {model?: ModelInfoDto, fastText?: string, fastTextWords?: number}, params?: Params|null, epochLosses?: number[], timeline?: TimelineData|null}
  *   | {type: 'openFiles', id: number, kind: 'chooseTensor', tensors: TensorDto[], file: string}
- *   | {type: 'openFiles', id: number, kind: 'chooseColumns', columns: TableColumnsDto, file: string}} OpenFilesReply
+ *   | {type: 'openFiles', id: number, kind: 'chooseColumns', columns: TableColumnsDto, file: string}
+ *   | {type: 'openFiles', id: number, kind: 'chooseEntry', entries: string[], file: string}} OpenFilesReply
+ *   `chooseEntry`: a zip holds several files, and the person picks one (`entry`)
  *   `params`, `epochLosses` and `timeline` come from a bundle; `model` as in PreparedReply
  * @typedef {{type: 'loadProgress', bytesDone: number, bytesTotal: number, words: number, rows?: boolean}} LoadProgressMessage
  *   `rows`: a model's matrix is read, and `words` counts its rows (`bytesTotal` the matrix's bytes, not the file's)

@@ -6,6 +6,7 @@
 //! - [`bundle`]: the run's own file ([`Bundle`], [`read_bundle`], [`write_bundle`]).
 //! - [`json`]: serde_json as the bundle needs it (strict reading, floats that read back with
 //!   their bits).
+//! - [`compressed`]: gzip, bzip2, xz and zip files read as the file inside, a stream at a time.
 //! - [`parquet`]: Parquet tables of vectors (Spark's `Word2VecModel`, any table with a string
 //!   column and a list-of-floats column), read footer first, then two column chunks at a time.
 //!
@@ -64,6 +65,7 @@
 //! [`Error::Format`]: crate::Error::Format
 
 pub mod bundle;
+pub mod compressed;
 mod escape;
 pub mod fasttext;
 mod format;
@@ -75,6 +77,7 @@ mod write;
 use std::io::Read;
 
 pub use bundle::{BUNDLE_VERSION, Bundle, BundleRef, read_bundle, write_bundle};
+pub use compressed::{Compressed, Compression, Decompressed};
 pub use escape::{escape_token, unescape_token};
 pub use format::VectorFormat;
 pub use parser::VectorsParser;

@@ -192,6 +192,9 @@ fn magic_kind(bytes: &[u8]) -> Option<&'static str> {
         "a RAR archive"
     } else if starts(&[0x28, 0xB5, 0x2F, 0xFD]) {
         "a Zstandard archive"
+    } else if at(257, b"ustar") {
+        // A tar header's magic sits at byte 257; its file name, at 0, may be any text.
+        "a tar archive, several files in one: extract it (tar -xf) and open the file you want"
     } else if starts(b"SQLite format 3\0") {
         "an SQLite database"
     } else if starts(b"\x7fELF") {
@@ -465,6 +468,10 @@ mod tests {
 
     #[test]
     fn binary_files_are_named() {
+        // What `tar` writes first: the name of the first file, then its header's fields.
+        let mut tar_header = vec![0u8; 512];
+        tar_header[..8].copy_from_slice(b"kjv.txt\0");
+        tar_header[257..263].copy_from_slice(b"ustar\0");
         let cases: &[(&[u8], &str)] = &[
             (b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", "a PNG image"),
             (b"\xff\xd8\xff\xe0\0\x10JFIF", "a JPEG image"),
@@ -479,6 +486,10 @@ mod tests {
             (b"RIFF\x24\x08\0\0WAVEfmt ", "a WAV sound"),
             (b"\0\0\0\x20ftypisom", "an MP4 or QuickTime video or sound"),
             (b"SQLite format 3\0\x10\0", "an SQLite database"),
+            (
+                &tar_header,
+                "a tar archive, several files in one: extract it (tar -xf) and open the file you want",
+            ),
         ];
         for (bytes, kind) in cases {
             assert_eq!(not_text(bytes), *kind);

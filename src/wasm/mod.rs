@@ -9,8 +9,11 @@
 //!   [`crate::plot`] computes (geometry, the scene's shapes, the pixel buffer);
 //!   plotters-canvas draws the loss chart.
 //! - `glyphs`: the map's texts drawn once by the canvas and kept as coverage masks.
+//! - `compressed`: `CompressedFile`, the file inside a gzip, bzip2, xz or zip `File`, read
+//!   a slice at a time through the worker's synchronous reads.
 
 mod chart;
+mod compressed;
 mod dto;
 mod glyphs;
 mod overlays;

@@ -67,7 +67,9 @@ const rows = [
   ['a single distinct word', [file('one.txt', 'hello '.repeat(50))], /hello/],
   ['every word below the minimum count', [file('rare.txt', 'alpha beta gamma delta epsilon\n')], /min_count <= 1/],
   ['a PNG image', [file('photo.png', Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex'), 'image/png')], /not text: it looks like a PNG image/],
-  ['a ZIP archive', [file('archive.zip', Buffer.concat([Buffer.from('504b0304', 'hex'), Buffer.alloc(200, 7)]), 'application/zip')], /not text: it looks like a ZIP archive/],
+  // A zip is read as the file inside (compressed.test.js); one that is only its magic number is corrupt.
+  ['a broken ZIP archive', [file('archive.zip', Buffer.concat([Buffer.from('504b0304', 'hex'), Buffer.alloc(200, 7)]), 'application/zip')], /archive\.zip: this zip archive is corrupt or cut short .*unzip -t/],
+  ['an old Word document', [file('letter.doc', Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), Buffer.alloc(500)]), 'application/msword')], /not text: it looks like an old-style Word\/Excel document/],
   ['a compiled program', [file('program', Buffer.concat([Buffer.from('7f454c46020101', 'hex'), Buffer.alloc(500)]), 'application/octet-stream')], /not text: it looks like .*program/],
 ];
 
@@ -82,11 +84,11 @@ test('a refused file says why in the Text card, and leaves Train and the progres
   await button('Use the built-in sample').click();
   await stat('Vocabulary').waitFor();
   await page.locator('#source-name', { hasText: 'Built-in sample' }).waitFor();
-  const gzip = Buffer.concat([Buffer.from('1f8b0800000000000003', 'hex'), Buffer.alloc(300, 9)]);
-  await openFile([file('corpus.txt.gz', gzip, 'application/gzip')]);
+  const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(300, 9)]);
+  await openFile([file('corpus.pdf', pdf, 'application/pdf')]);
   const refusal = textCard().getByRole('alert');
-  await refusal.filter({ hasText: 'corpus.txt.gz' }).waitFor();
-  assert.match(await refusal.textContent(), /^Cannot open corpus\.txt\.gz: .*not text: it looks like a gzip archive/);
+  await refusal.filter({ hasText: 'corpus.pdf' }).waitFor();
+  assert.match(await refusal.textContent(), /^Cannot open corpus\.pdf: .*not text: it looks like a PDF document/);
   assert.equal(await refusal.isVisible(), true);
   const line = await page.locator('#progress-text').textContent();
   assert.doesNotMatch(line, /Reading the text/);

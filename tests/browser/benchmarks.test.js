@@ -4,7 +4,7 @@
 // Run with `node --test tests/browser/benchmarks.test.js` after scripts/build-wasm.sh.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { button, explorerSuite, stat, waitUntilDone } from './helpers.js';
+import { button, evaluateFile, explorerSuite, stat, waitUntilDone } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -18,17 +18,6 @@ const PAIRS = [
 /** The rows of the evaluation table as text. */
 const tableRows = (page) => page.locator('#evaluation-table tr')
   .evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((cell) => cell.textContent)));
-
-/** Opens `file` on the evaluation card, presses Evaluate and returns the result's message. */
-async function evaluateFile(page, file) {
-  // Clear the last result, so the wait below sees this file's.
-  await page.locator('#evaluation-message').evaluate((message) => { message.textContent = ''; });
-  await page.getByLabel('Open a benchmark file…').setInputFiles(file);
-  await button(page, 'Evaluate').click();
-  const message = page.locator('#evaluation-message', { hasText: /^(Spearman|3CosAdd|Cannot evaluate)/ });
-  await message.waitFor();
-  return message.textContent();
-}
 
 test('WordSim-353 and analogy files with # comment lines are scored on the evaluation card', { timeout: 180_000 }, async () => {
   const { page, problems } = await suite.openExplorer();

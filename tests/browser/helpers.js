@@ -262,3 +262,37 @@ export async function showParameters(page) {
   const panel = page.locator('#params-panel');
   if (!(await panel.evaluate((details) => details.open))) await page.getByText('Parameters', { exact: true }).click();
 }
+
+/** Opens `file` on the evaluation card, presses Evaluate and returns the result's message. */
+export async function evaluateFile(page, file) {
+  // Clear the last result, so the wait below sees this file's.
+  await page.locator('#evaluation-message').evaluate((message) => { message.textContent = ''; });
+  await page.getByLabel('Open a benchmark file…').setInputFiles(file);
+  await button(page, 'Evaluate').click();
+  const message = page.locator('#evaluation-message', { hasText: /^(Spearman|3CosAdd|Cannot evaluate)/ });
+  await message.waitFor();
+  return message.textContent();
+}
+
+/** Collects every "Reading vectors" text of the progress line from now on; `readings(page)` returns them. */
+export async function watchReadings(page) {
+  await page.evaluate(() => {
+    window.readingTexts = new Set();
+    const text = document.getElementById('progress-text');
+    new MutationObserver(() => {
+      if (text.textContent.startsWith('Reading vectors')) window.readingTexts.add(text.textContent);
+    }).observe(text, { childList: true, characterData: true, subtree: true });
+  });
+}
+
+/** The texts `watchReadings` collected. @returns {Promise<string[]>} */
+export const readings = (page) => page.evaluate(() => [...window.readingTexts]);
+
+/** 20,000 words × 100 values with 6 decimals in word2vec text: about 19 MB, five 4 MB slices. */
+export function largeVectorsText() {
+  const lines = ['20000 100'];
+  for (let i = 0; i < 20_000; i++) {
+    lines.push(`w${i} ${Array.from({ length: 100 }, (_, j) => (Math.sin(i * 100 + j) / 2).toFixed(6)).join(' ')}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

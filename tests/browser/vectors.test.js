@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { button, combobox, explorerSuite, lossChart, RESULTS, stat, showParameters } from './helpers.js';
+import { button, combobox, explorerSuite, largeVectorsText, lossChart, readings, RESULTS, stat, showParameters, watchReadings } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -131,22 +131,11 @@ test('words not in UTF-8 open with U+FFFD where their bytes were, and the line s
 test('a large vectors file is read in slices with progress, and the page answers meanwhile', { timeout: 90_000 }, async () => {
   const { page, problems } = await suite.openExplorer();
   await stat(page, 'Vocabulary').waitFor();
-  await page.evaluate(() => {
-    window.readingTexts = new Set();
-    const text = document.getElementById('progress-text');
-    new MutationObserver(() => {
-      if (text.textContent.startsWith('Reading vectors')) window.readingTexts.add(text.textContent);
-    }).observe(text, { childList: true, characterData: true, subtree: true });
-  });
-  // 20,000 words x 100 values with 6 decimals: about 19 MB, five 4 MB slices.
-  const lines = ['20000 100'];
-  for (let i = 0; i < 20_000; i++) {
-    lines.push(`w${i} ${Array.from({ length: 100 }, (_, j) => (Math.sin(i * 100 + j) / 2).toFixed(6)).join(' ')}`);
-  }
-  await openFiles(page, [textFile('big.txt', `${lines.join('\n')}\n`)]);
+  await watchReadings(page);
+  await openFiles(page, [textFile('big.txt', largeVectorsText())]);
   await stat(page, 'Vocabulary').filter({ hasText: '20,000' }).waitFor({ timeout: 60_000 });
-  const readings = await page.evaluate(() => [...window.readingTexts]);
-  assert.ok(readings.length >= 3, `progress while reading: ${JSON.stringify(readings)}`);
+  const seen = await readings(page);
+  assert.ok(seen.length >= 3, `progress while reading: ${JSON.stringify(seen)}`);
   assert.deepEqual((await neighboursOf(page, 'w123')).length, 10);
   assert.deepEqual(problems, []);
   await page.close();

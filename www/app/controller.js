@@ -208,12 +208,14 @@ export class Controller {
    * @param {string} [tensor]  the model's tensor the person chose, when none has a known name
    * @param {{word: string, vector: string}} [columns]  a Parquet table's columns the person chose
    * @param {number} [maxWords]  the most frequent words of a fastText model to keep (the page's default when undefined)
+   * @param {string} [entry]  the file the person chose in a zip that holds several
    */
-  async openFiles(files, tensor, columns, maxWords) {
+  async openFiles(files, tensor, columns, maxWords, entry) {
     this.view.showNotice(null);
     this.view.sourcePanel.offerTensors(null);
     this.view.sourcePanel.offerColumns(null);
     this.view.sourcePanel.offerWords(null);
+    this.view.sourcePanel.offerEntries(null);
     // A dropped folder (a Spark model's) brings its checksums and markers: they are not named.
     const named = files.filter((f) => !/^[._]/.test(f.name));
     const names = named.length > 3 ? `${named[0].name} and ${named.length - 1} more files` : (named.length ? named : files).map((f) => f.name).join(' + ');
@@ -222,7 +224,7 @@ export class Controller {
     this.opened = (this.opened ?? 0) + 1;
     const opened = this.opened;
     // The worker says 'loading' once it knows the file holds vectors, and where it stands after.
-    const reply = await this.request('openFiles', { files, tensor, columns, maxWords });
+    const reply = await this.request('openFiles', { files, tensor, columns, maxWords, entry });
     // Something opened meanwhile (after stopping this read) has the last word.
     if (this.opened !== opened) return;
     if (!reply) {
@@ -243,10 +245,17 @@ export class Controller {
       this.view.sourcePanel.offerColumns(reply, (chosen) => this.openFiles(files, undefined, chosen));
       return;
     }
+    if (reply.kind === 'chooseEntry') {
+      // A zip of several files: what was open stays, and the person picks one.
+      this.paintProgress();
+      this.view.sourcePanel.offerEntries(reply, (name) => this.openFiles(files, undefined, undefined, undefined, name));
+      return;
+    }
     if (reply.kind === 'text') {
       const [file] = files;
+      const name = entry ? `${file.name}:${entry}` : file.name;
       // Leave a preset behind when the person moves on to their own text.
-      await this.open({ kind: 'file', name: file.name, file, key: opened }, file.name, this.source?.kind === 'file' ? null : DEFAULTS);
+      await this.open({ kind: 'file', name, file, key: opened, entry }, name, this.source?.kind === 'file' ? null : DEFAULTS);
       return;
     }
     this.reset();

@@ -65,24 +65,22 @@ export class SourcePanel {
    * @param {{file: string, tensors: import('../protocol.js').TensorDto[]}|null} offer @param {(name: string) => void} [handler]
    */
   offerTensors(offer, handler) {
-    const form = $('tensor-choice');
-    form.hidden = offer == null;
-    if (!offer || !handler) return;
-    $('tensor-note').textContent =
-      `No tensor of ${offer.file} has a name models give their token embeddings: choose the matrix to open (tokens × dimensions).`;
-    const options = offer.tensors.map(({ name, rows, cols, dtype }) => {
-      const option = document.createElement('option');
-      option.value = name;
-      option.textContent = `${name} (${integer.format(rows)} × ${integer.format(cols)}, ${dtype})`;
-      return option;
-    });
-    $('tensor-select').replaceChildren(...options);
-    form.onsubmit = (event) => {
-      event.preventDefault();
-      form.hidden = true;
-      handler(/** @type {HTMLSelectElement} */ ($('tensor-select')).value);
-    };
-    $('tensor-select').focus();
+    offerChoice('tensor', offer && {
+      note: `No tensor of ${offer.file} has a name models give their token embeddings: choose the matrix to open (tokens × dimensions).`,
+      options: offer.tensors.map(({ name, rows, cols, dtype }) => [name, `${name} (${integer.format(rows)} × ${integer.format(cols)}, ${dtype})`]),
+    }, handler);
+  }
+
+  /**
+   * Offers the files of a zip that holds several, `handler(name)` opening the one chosen;
+   * null hides the offer.
+   * @param {{entries: string[], file: string}|null} offer @param {(name: string) => void} [handler]
+   */
+  offerEntries(offer, handler) {
+    offerChoice('entry', offer && {
+      note: `${offer.file} holds ${integer.format(offer.entries.length)} files: choose the one to open.`,
+      options: offer.entries.map((name) => [name, name]),
+    }, handler);
   }
 
   /**
@@ -257,4 +255,29 @@ export class SourcePanel {
           ? 'Vectors only, in the order of the table\'s rows (it holds no counts, so the map\'s "most frequent" words are its first rows): explore, evaluate or export them.'
           : 'Vectors only, most frequent word first as the file lists them: explore, evaluate or export them.';
   }
+}
+
+/**
+ * Shows the chooser `${id}-choice` (its note, its select's options as [value, label]) and
+ * calls `handler(value)` with the one submitted; a null `offer` hides it.
+ * @param {string} id @param {{note: string, options: string[][]}|null} offer @param {(value: string) => void} [handler]
+ */
+function offerChoice(id, offer, handler) {
+  const form = $(`${id}-choice`);
+  form.hidden = offer == null;
+  if (!offer || !handler) return;
+  $(`${id}-note`).textContent = offer.note;
+  const select = /** @type {HTMLSelectElement} */ ($(`${id}-select`));
+  select.replaceChildren(...offer.options.map(([value, label]) => {
+    const option = document.createElement('option');
+    option.value = value;
+    option.textContent = label;
+    return option;
+  }));
+  form.onsubmit = (event) => {
+    event.preventDefault();
+    form.hidden = true;
+    handler(select.value);
+  };
+  select.focus();
 }

@@ -196,7 +196,7 @@ async function readSource(source, wanted) {
   if (source.kind === 'sample') return null;
   if (source.kind === 'file') {
     session.check_text_size(source.file.size);
-    return readFile(source.file, wanted);
+    return readFile(source.file, wanted, source.entry);
   }
   const response = await fetch(source.url);
   if (!response.ok) throw new Error(`cannot load ${source.name}: the server answered ${response.status}`);
@@ -214,15 +214,134 @@ async function* slices(file) {
   }
 }
 
-/** The bytes of `file`, read a slice at a time with `readProgress` between slices, while `wanted()`. */
-async function readFile(file, wanted) {
-  const whole = new Uint8Array(file.size);
-  for await (const { offset, bytes } of slices(file)) {
-    if (!wanted()) throw new Error(SUPERSEDED);
-    whole.set(bytes, offset);
-    post({ type: 'readProgress', bytesDone: offset + bytes.length, bytesTotal: file.size });
+/**
+ * The bytes of `file` (of the file inside, when it is compressed; `entry` names a zip's),
+ * read a slice at a time with `readProgress` between slices, while `wanted()`.
+ * @param {File} file @param {() => boolean} wanted @param {string} [entry]
+ */
+async function readFile(file, wanted, entry) {
+  if (!isCompressed(await head(file))) {
+    const whole = new Uint8Array(file.size);
+    for await (const { offset, bytes } of slices(file)) {
+      if (!wanted()) throw new Error(SUPERSEDED);
+      whole.set(bytes, offset);
+      post({ type: 'readProgress', bytesDone: offset + bytes.length, bytesTotal: file.size });
+    }
+    return whole;
+  }
+  const parts = [];
+  try {
+    for await (const { bytes, done, total, inflated } of contents(file, entry)) {
+      if (!wanted()) throw new Error(SUPERSEDED);
+      session.check_inflated_text_size(inflated);
+      parts.push(bytes);
+      post({ type: 'readProgress', bytesDone: done, bytesTotal: total });
+    }
+  } catch (error) {
+    // The page names the text in its refusal ("Cannot open kjv.txt.gz: …"), as for a plain one.
+    const named = `${file.name}: `;
+    if (error instanceof Error && error.message.startsWith(named)) throw new Error(error.message.slice(named.length));
+    throw error;
+  }
+  return joined(parts);
+}
+
+/** `parts` one after another in one array. @param {Uint8Array[]} parts */
+function joined(parts) {
+  if (parts.length === 1) return parts[0];
+  const whole = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    whole.set(part, at);
+    at += part.length;
   }
   return whole;
+}
+
+/** The first SNIFF_BYTES of `file`. @param {Blob} file */
+async function head(file) {
+  return new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer());
+}
+
+/** Whether a file starting with `head` is gzip, bzip2, xz or zip (src/io/compressed.rs). @param {Uint8Array} head */
+function isCompressed(head) {
+  return wasm.compression_of(head) != null;
+}
+
+/**
+ * `read(offset, length)` of `file`, synchronous, as the session's decoders ask for the
+ * compressed bytes (src/wasm/compressed.rs): a dedicated worker may read a file so.
+ * @param {Blob} file
+ */
+function syncReader(file) {
+  const reader = new (/** @type {any} */ (globalThis).FileReaderSync)();
+  return (offset, length) => new Uint8Array(reader.readAsArrayBuffer(file.slice(offset, offset + length)));
+}
+
+/**
+ * The file inside the compressed `file` (`entry` names a zip's); the caller frees it.
+ * @param {File} file @param {string} [entry]
+ */
+function openInside(file, entry) {
+  return new wasm.CompressedFile(syncReader(file), file.size, file.name, entry);
+}
+
+/** The bytes inflated a slice, so a slice takes tens of milliseconds (bzip2 is the slowest). */
+const INFLATE_SLICE_BYTES = 1 << 20;
+
+/**
+ * The bytes inside the compressed `file` a slice at a time, each with how far the
+ * compressed file is read (`done` of `total`, the bytes progress counts) and the bytes
+ * inflated so far; yields to messages between slices, as each is inflated synchronously.
+ * @param {File} file @param {string} [entry]
+ */
+async function* contents(file, entry) {
+  const inside = openInside(file, entry);
+  try {
+    const total = inside.total() ?? file.size;
+    for (;;) {
+      const bytes = inside.read(INFLATE_SLICE_BYTES);
+      if (bytes.length === 0) return;
+      yield { bytes, done: inside.done(), total, inflated: inside.inflated() };
+      await yieldToMessages();
+    }
+  } finally {
+    inside.free();
+  }
+}
+
+/**
+ * The text of `file`, UTF-8 (of the file inside, when it is compressed; a zip must then
+ * hold one file, or `entry` name it). @param {File} file @param {string} [entry]
+ */
+async function fileText(file, entry) {
+  if (!isCompressed(await head(file))) return file.text();
+  const parts = [];
+  for await (const { bytes } of contents(file, entry)) parts.push(bytes);
+  return new TextDecoder().decode(joined(parts));
+}
+
+/**
+ * How `file` is sniffed: its first bytes and name, or, when it is compressed, those of the
+ * file inside (`entry` names a zip's); `entries` lists a zip's files when it holds several
+ * and none is named.
+ * @param {File} file @param {string} [entry]
+ * @returns {Promise<{head: Uint8Array, name: string, compression: string|null, entries?: string[]}>}
+ */
+async function sniffable(file, entry) {
+  const first = await head(file);
+  const compression = wasm.compression_of(first) ?? null;
+  if (compression == null) return { head: first, name: file.name, compression };
+  if (compression === 'zip' && entry == null) {
+    const entries = wasm.zip_entries(syncReader(file), file.size, file.name);
+    if (entries.length > 1) return { head: first, name: file.name, compression, entries };
+  }
+  const inside = openInside(file, entry);
+  try {
+    return { head: inside.read(SNIFF_BYTES), name: inside.inner_name(), compression };
+  } finally {
+    inside.free();
+  }
 }
 
 /**
@@ -261,19 +380,26 @@ async function trainLoop() {
 /**
  * Reads vectors from `file` slice by slice into the session, posting progress between
  * slices, while `isCurrent()`: `stop` cancels the read by moving `loads` on. Returns false
- * when cancelled.
+ * when cancelled. A compressed file is read as the file inside (`entry` names a zip's), its
+ * progress counting the compressed bytes.
  * @param {File} file @param {string} format @param {File|undefined} metadata @param {() => boolean} isCurrent
  * @param {number|undefined} maxWords  the most frequent words of a fastText model to keep
+ * @param {boolean} compressed @param {string} [entry]
  */
-async function loadVectors(file, format, metadata, isCurrent, maxWords) {
-  const metadataText = metadata ? await metadata.text() : undefined;
+async function loadVectors(file, format, metadata, isCurrent, maxWords, compressed, entry) {
+  const metadataText = metadata ? await fileText(metadata) : undefined;
   if (!isCurrent()) return false;
   if (format === 'fasttext') session.fasttext_begin(file.name, file.size, maxWords);
   else session.load_begin(format, file.name, metadataText);
-  for await (const { offset, bytes } of slices(file)) {
+  const pieces = compressed
+    ? contents(file, entry)
+    : (async function* () {
+        for await (const { offset, bytes } of slices(file)) yield { bytes, done: offset + bytes.length, total: file.size };
+      })();
+  for await (const { bytes, done, total } of pieces) {
     if (!isCurrent()) return false;
     const words = session.load_push(bytes);
-    post({ type: 'loadProgress', bytesDone: offset + bytes.length, bytesTotal: file.size, words });
+    post({ type: 'loadProgress', bytesDone: done, bytesTotal: total, words });
     await yieldToMessages();
     if (!isCurrent()) return false;
     // A fastText model's output matrix, after the vectors, is never read.
@@ -462,8 +588,20 @@ async function readTableFooter(file, isCurrent) {
 
 /** The text of a benchmark: a built-in one, or a file the person opened. */
 async function benchmarkSource(benchmark) {
-  if (benchmark.kind === 'file') return benchmark.file.text();
+  if (benchmark.kind === 'file') return benchmarkText(benchmark.file);
   return wasm.benchmark_text(benchmark.name);
+}
+
+/**
+ * A benchmark file's text; a zip of several files is refused, as the benchmark card opens
+ * one file. @param {File} file
+ */
+async function benchmarkText(file) {
+  const { entries } = await sniffable(file);
+  if (entries) {
+    throw new Error(`${file.name} holds ${entries.length} files (${entries.slice(0, 5).join(', ')}${entries.length > 5 ? ', …' : ''}): open the benchmark file itself, or a zip that holds it alone`);
+  }
+  return fileText(file);
 }
 
 /** The session's writer of each export format (www/protocol.js `ExportRequest`). */
@@ -481,14 +619,26 @@ const handlers = {
    * Vectors (a bundle, word2vec, GloVe, a Projector pair, a fastText model) are read here
    * and replace the session's vectors; anything else is a text, which the page then prepares.
    */
-  async openFiles({ files, tensor, columns, maxWords }) {
+  async openFiles({ files, tensor, columns, maxWords, entry }) {
     checkAllowed('openVectors');
+    // A compressed file is sniffed by the file inside; a zip of several waits for the person's choice.
     const sniffed = await Promise.all(
       files.map(async (file) => {
-        const head = new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer());
-        return { file, head, kind: session.sniff(head, file.name) };
+        const inner = await sniffable(file, files.length === 1 ? entry : undefined);
+        return { file, ...inner, kind: inner.entries ? undefined : session.sniff(inner.head, inner.name) };
       }),
     );
+    const several = sniffed.find(({ entries }) => entries);
+    if (several) {
+      if (files.length > 1) throw new Error(`${several.file.name} holds ${several.entries.length} files: open it by itself, and choose one`);
+      return { kind: 'chooseEntry', entries: several.entries, file: several.file.name };
+    }
+    // A model's matrix, a Parquet table and a fastText model are read in place, a part at a time.
+    const packed = sniffed.find(({ kind, compression }) => compression && ['model', 'model-index', 'parquet', 'fasttext'].includes(kind));
+    if (packed) {
+      const what = { parquet: 'a Parquet table', fasttext: 'a fastText model' }[packed.kind] ?? "a language model's file";
+      throw new Error(`${packed.file.name}: ${what} inside ${packed.compression} compression: decompress it first (it is read in place, a part at a time)`);
+    }
     if (sniffed.some(({ kind }) => kind === 'model' || kind === 'model-index')) return openModel(sniffed, tensor);
     if (sniffed.some(({ kind }) => kind === 'parquet')) return openTable(sniffed, columns);
     const metadataOnly = sniffed.find(({ kind }) => kind === 'spark-metadata');
@@ -497,8 +647,7 @@ const handlers = {
     }
     const metadata = files.length === 2 ? files.find((f) => /metadata/i.test(f.name)) : undefined;
     const file = files.find((f) => f !== metadata);
-    const { head } = sniffed.find((s) => s.file === file);
-    const format = session.sniff(head, file.name);
+    const { kind: format, compression } = sniffed.find((s) => s.file === file);
     if (format == null) {
       if (files.length > 1) throw new Error('open one text at a time (or a vectors.tsv with its metadata.tsv)');
       return { kind: 'text' };
@@ -509,7 +658,7 @@ const handlers = {
     fire('openVectors');
     try {
       if (format === 'bundle') {
-        const text = await file.text();
+        const text = await fileText(file, entry);
         if (!isCurrent()) throw stopped();
         const opened = session.open_bundle(text, file.name, file.size);
         // The session's text gave way to the vectors (a failed open leaves it as it was).
@@ -517,7 +666,7 @@ const handlers = {
         return { kind: 'vectors', model, ...opened };
       }
       // `stop` has cancelled the parser and answered with the state from before.
-      if (!(await loadVectors(file, format, metadata, isCurrent, maxWords))) throw stopped();
+      if (!(await loadVectors(file, format, metadata, isCurrent, maxWords, compression != null, entry))) throw stopped();
       const info = session.load_finish(file.size);
       vectorsOpened();
       return { kind: 'vectors', model, info };

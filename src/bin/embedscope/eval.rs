@@ -234,7 +234,8 @@ pub(crate) fn similarity_json(
 
 /// Reads and parses a benchmark file; errors name the file.
 pub(crate) fn read_benchmark<T>(path: &str, parse: fn(&str) -> embedscope::Result<T>) -> Result<T, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let text = String::from_utf8(crate::input::read_all(path)?)
+        .map_err(|_| format!("{path}: a benchmark file must be UTF-8 text"))?;
     parse(&text).map_err(|e| format!("{path}: {e}"))
 }
 

@@ -1,8 +1,5 @@
 //! `embedscope info`: what a vectors file or a language model's embedding matrix is.
 
-use std::fs::File;
-use std::io::Read;
-
 use embedscope::io::VectorFormat;
 
 use crate::args::{Args, Command};
@@ -31,12 +28,7 @@ pub(crate) fn info(mut args: Args) -> Result<(), String> {
     if std::path::Path::new(&path).is_dir() {
         return parquet_info(&path, &sources);
     }
-    let mut head = Vec::new();
-    File::open(&path)
-        .map_err(|e| format!("cannot open {path}: {e}"))?
-        .take(VectorFormat::SNIFF_LEN as u64)
-        .read_to_end(&mut head)
-        .map_err(|e| format!("cannot read {path}: {e}"))?;
+    let head = crate::input::read_head(&path, VectorFormat::SNIFF_LEN)?;
     if is_parquet(&path, &head) {
         return parquet_info(&path, &sources);
     }

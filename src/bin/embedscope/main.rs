@@ -34,6 +34,8 @@ mod eval;
 #[cfg(not(target_arch = "wasm32"))]
 mod info;
 #[cfg(not(target_arch = "wasm32"))]
+mod input;
+#[cfg(not(target_arch = "wasm32"))]
 mod progress;
 #[cfg(not(target_arch = "wasm32"))]
 mod project;
@@ -123,8 +125,9 @@ fn usage() -> String {
     let synopses: Vec<String> = commands.iter().map(Command::synopsis).collect();
     let abouts: Vec<&str> = commands.iter().map(|c| c.about.as_str()).collect();
     format!(
-        "usage:\n{}\n\n{VECTORS_TEXT}\n\n{}\n\n'embedscope COMMAND --help' lists a command's options with their defaults.",
+        "usage:\n{}\n\n{VECTORS_TEXT}\n\n{}\n\n{}\n\n'embedscope COMMAND --help' lists a command's options with their defaults.",
         synopses.join("\n"),
+        input::COMPRESSED_TEXT,
         abouts.join("\n\n"),
     )
 }

@@ -180,7 +180,7 @@ pub(crate) fn train(mut args: Args) -> Result<(), String> {
     config.validate().map_err(|e| e.to_string())?;
     vocab_config.validate().map_err(|e| e.to_string())?;
 
-    let bytes = std::fs::read(&corpus_path).map_err(|e| format!("cannot read {corpus_path}: {e}"))?;
+    let bytes = crate::input::read_all(&corpus_path)?;
     let n_bytes = bytes.len();
     let decoded = decode_text(bytes).map_err(|e| format!("{corpus_path}: {e}"))?;
     if let Some(note) = decoded.note() {

@@ -7,12 +7,13 @@ use std::path::{Path, PathBuf};
 
 use embedscope::Embeddings;
 use embedscope::io;
-use embedscope::io::parquet::{self, SparkMetadata, TableInfo};
 use embedscope::io::fasttext::{self, FastTextModel, Limits};
+use embedscope::io::parquet::{self, SparkMetadata, TableInfo};
 use embedscope::io::{VectorFormat, VectorsParser};
 use embedscope::lm::{self, MatrixPlan, ModelFormat, ModelInfo, Tokens};
 
 use crate::args::{Args, Opt, optional};
+use crate::input::{Input, open_input, read_all};
 use crate::progress::Bar;
 
 /// Where a command's VECTORS get what the file itself may lack: a Projector file's words,
@@ -66,19 +67,30 @@ pub(crate) fn load_vectors(path: &str, sources: &Sources) -> Result<Embeddings, 
     if Path::new(path).is_dir() {
         return load_parquet(path, sources, false).map(|(embeddings, _)| embeddings);
     }
-    let mut file = File::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
+    let Input { reader: mut file, name, compression } = open_input(path)?;
+    let read_error = |e: std::io::Error| format!("{path}: {}", embedscope::Error::from(e));
     let mut head = Vec::with_capacity(VectorFormat::SNIFF_LEN);
-    (&mut file)
-        .take(VectorFormat::SNIFF_LEN as u64)
-        .read_to_end(&mut head)
-        .map_err(|e| format!("cannot read {path}: {e}"))?;
+    (&mut file).take(VectorFormat::SNIFF_LEN as u64).read_to_end(&mut head).map_err(read_error)?;
+    let in_place = fasttext::sniff(&head) || is_model(&name, &head);
+    if let (true, Some(compression)) = (in_place, compression) {
+        return Err(format!(
+            "{path}: a fastText or language model's file inside {compression} compression: decompress it \
+             first (it is read in place, a part at a time)"
+        ));
+    }
     if fasttext::sniff(&head) {
         return load_fasttext(path, sources, false).map(|model| model.embeddings);
     }
-    if is_model(path, &head) {
+    if is_model(&name, &head) {
         return load_model(path, sources, false).map(|(embeddings, _)| embeddings);
     }
     if parquet::sniff(&head) {
+        if let Some(compression) = compression {
+            return Err(format!(
+                "{path}: a Parquet table inside {compression} compression: decompress it first (a table is \
+                 read footer first, in place)"
+            ));
+        }
         return load_parquet(path, sources, false).map(|(embeddings, _)| embeddings);
     }
     if let Some(given) = &sources.columns {
@@ -98,10 +110,10 @@ pub(crate) fn load_vectors(path: &str, sources: &Sources) -> Result<Embeddings, 
     let metadata = sources.metadata.as_deref();
     if io::Bundle::sniff(&head) {
         let mut text = String::from_utf8(head).map_err(|_| format!("{path}: a bundle must be UTF-8"))?;
-        file.read_to_string(&mut text).map_err(|e| format!("cannot read {path}: {e}"))?;
+        file.read_to_string(&mut text).map_err(read_error)?;
         return io::read_bundle(&text).map(|bundle| bundle.embeddings).map_err(|e| format!("{path}: {e}"));
     }
-    let format = VectorFormat::guess(&head, path);
+    let format = VectorFormat::guess(&head, &name);
     let (parser, note) = match (format, metadata) {
         (VectorFormat::ProjectorTsv, _) => projector_parser(path, metadata)?,
         (_, Some(given)) => {
@@ -162,7 +174,7 @@ pub(crate) fn metadata_path_for(vectors_path: &str) -> PathBuf {
 /// The text of a `metadata.tsv`; invalid UTF-8 is an error naming its line.
 pub(crate) fn read_metadata(path: &Path) -> Result<String, String> {
     let shown = path.to_string_lossy();
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let bytes = read_all(&shown)?;
     String::from_utf8(bytes).map_err(|err| {
         let valid = &err.as_bytes()[..err.utf8_error().valid_up_to()];
         let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;

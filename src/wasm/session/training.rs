@@ -63,6 +63,18 @@ impl Session {
         check_text_size(bytes)
     }
 
+    /// Refuses a compressed text once `bytes` of it, inflated, pass `MAX_TEXT_BYTES`.
+    pub fn check_inflated_text_size(&self, bytes: f64) -> Result<(), JsError> {
+        if bytes > MAX_TEXT_BYTES {
+            return Err(JsError::new(&format!(
+                "this file inflates to more than {} of text, and the explorer takes texts up to that: open a part \
+                 of it, or train on it with the command-line tool (embedscope train), which has no such limit",
+                megabytes(MAX_TEXT_BYTES)
+            )));
+        }
+        Ok(())
+    }
+
     /// Starts learning BPE merges of the text with the `bpeVocabSize` and `bpeMode` of
     /// `params`; `bpe_step` then advances it, so the worker can report and cancel.
     pub fn bpe_begin(&mut self, params: JsValue) -> Result<JsValue, JsError> {
