@@ -239,7 +239,10 @@ async function wholeVocabulary(browser, url) {
         input.value = q;
         input.dispatchEvent(new Event('input', { bubbles: true }));
         const handled = performance.now() - started;
-        const painted = () => resolve({ query: q, handled, answered: performance.now() - started, count: count.textContent });
+        const { map } = window.explorer.view;
+        const draws = map.draws;
+        const painted = () => resolve({ query: q, handled, answered: performance.now() - started, count: count.textContent,
+          drawn: map.draws > draws ? map.drawTimes.at(-1) : null });
         const check = () => (count.textContent !== before || q === '' ? requestAnimationFrame(painted) : requestAnimationFrame(check));
         requestAnimationFrame(check);
       }), query));
@@ -251,7 +254,7 @@ async function wholeVocabulary(browser, url) {
       `page JS heap ${Math.round(r.heap / 2 ** 20)} MB`);
     const searches = finds.filter((f) => f.query !== '');
     console.log(`Find over ${words} labels, keystroke to the count shown and the next frame painted: ` +
-      `${searches.map((f) => `“${f.query}” ${f.answered.toFixed(0)} ms (${f.count}; its handler ${f.handled.toFixed(0)} ms)`).join(', ')}; ` +
+      `${searches.map((f) => `“${f.query}” ${f.answered.toFixed(0)} ms (${f.count}; its handler ${f.handled.toFixed(0)} ms, the map's redraw ${f.drawn?.toFixed(0) ?? '–'} ms)`).join(', ')}; ` +
       `a frame is 16.7 ms`);
   } finally {
     await page.close();
