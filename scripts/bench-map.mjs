@@ -228,7 +228,8 @@ async function wholeVocabulary(browser, url) {
       };
     });
     // Find typed over every label: from the keystroke to the count shown and the next frame
-    // painted (the matches tested, the map redrawn with them marked), a few searches in turn.
+    // painted (the matches tested, the map redrawn with them marked), and in which animation
+    // frame after the keystroke the map drew them, a few searches in turn.
     const finds = [];
     for (const query of ['a', 'ab', 'b', 'zz', 'v1', '']) {
       finds.push(await page.evaluate((q) => new Promise((resolve) => {
@@ -241,9 +242,15 @@ async function wholeVocabulary(browser, url) {
         const handled = performance.now() - started;
         const { map } = window.explorer.view;
         const draws = map.draws;
+        // Animation frames until the map has drawn the matches (that frame is the one shown).
+        let frames = 0;
         const painted = () => resolve({ query: q, handled, answered: performance.now() - started, count: count.textContent,
-          drawn: map.draws > draws ? map.drawTimes.at(-1) : null });
-        const check = () => (count.textContent !== before || q === '' ? requestAnimationFrame(painted) : requestAnimationFrame(check));
+          drawn: map.draws > draws ? map.drawTimes.at(-1) : null, frames });
+        const check = () => {
+          frames += 1;
+          if ((count.textContent !== before || q === '') && map.draws > draws) requestAnimationFrame(painted);
+          else requestAnimationFrame(check);
+        };
         requestAnimationFrame(check);
       }), query));
     }
@@ -254,7 +261,8 @@ async function wholeVocabulary(browser, url) {
       `page JS heap ${Math.round(r.heap / 2 ** 20)} MB`);
     const searches = finds.filter((f) => f.query !== '');
     console.log(`Find over ${words} labels, keystroke to the count shown and the next frame painted: ` +
-      `${searches.map((f) => `“${f.query}” ${f.answered.toFixed(0)} ms (${f.count}; its handler ${f.handled.toFixed(0)} ms, the map's redraw ${f.drawn?.toFixed(0) ?? '–'} ms)`).join(', ')}; ` +
+      `${searches.map((f) => `“${f.query}” ${f.answered.toFixed(0)} ms, drawn in animation frame ${f.frames} after the keystroke ` +
+        `(${f.count}; its handler ${f.handled.toFixed(0)} ms, the map's redraw ${f.drawn?.toFixed(0) ?? '–'} ms)`).join(', ')}; ` +
       `a frame is 16.7 ms`);
   } finally {
     await page.close();
