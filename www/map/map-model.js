@@ -21,6 +21,8 @@ const LISTED_MATCHES = 12;
 const EMPHASISED = 30;
 /** Search matches labelled before the frequent words, where their labels fit. */
 const PREFERRED = 400;
+/** Matches kept in order for the lists and the labels placed first. */
+const FIRST_MATCHES = Math.max(LISTED_MATCHES, PREFERRED);
 /** Most words a selection or search may isolate: as many as the map may show. */
 export const MAX_ISOLATE = WORDS_SHOWN.max;
 
@@ -63,22 +65,32 @@ export function matcher(words, query, regex) {
 }
 
 /**
- * The indices of `words` a search matches (`found`, null without a search), or what is
- * wrong with the expression (`error`, '' when nothing is).
+ * The indices of `words` a search matches (`found`, null without a search), also as one flag
+ * a word (`mask`, for the map's styles) and the first few (`first`, for the lists), or what
+ * is wrong with the expression (`error`, '' when nothing is). Worked out once a search and
+ * word list, and read at every redraw: 250,000 words must not be walked again per frame.
  * @param {string[]} words @param {string} query @param {boolean} regex
- * @returns {{found: Set<number>|null, error: string}}
+ * @returns {{found: Set<number>|null, mask: Uint8Array|null, first: number[], error: string}}
  */
 function findMatches(words, query, regex) {
   let test;
   try {
     test = matcher(words, query, regex);
   } catch (error) {
-    return { found: null, error: `Not a regular expression: ${error.message}` };
+    return { found: null, mask: null, first: [], error: `Not a regular expression: ${error.message}` };
   }
-  if (!test) return { found: null, error: '' };
+  if (!test) return { found: null, mask: null, first: [], error: '' };
   const found = new Set();
-  for (let i = 0; i < words.length; i += 1) if (test(i)) found.add(i);
-  return { found, error: '' };
+  const mask = new Uint8Array(words.length);
+  const first = [];
+  for (let i = 0; i < words.length; i += 1) {
+    if (test(i)) {
+      found.add(i);
+      mask[i] = 1;
+      if (first.length < FIRST_MATCHES) first.push(i);
+    }
+  }
+  return { found, mask, first, error: '' };
 }
 
 export class MapModel {
@@ -359,7 +371,7 @@ export class MapModel {
       this.panel.showMatches(null, [], error);
       return null;
     }
-    const listed = [...found].slice(0, LISTED_MATCHES).map((i) => words[i]);
+    const listed = this.matchesKept.first.slice(0, LISTED_MATCHES).map((i) => words[i]);
     this.panel.showMatches(found.size, listed, '');
     this.showVocabMatches(found.size === 0 && !this.search.regex && this.frame ? this.search.query : null);
     return found;
@@ -525,7 +537,7 @@ export class MapModel {
         arrows,
         // A handful of matches stand out like the selection; many are only coloured and labelled first.
         highlighted: [...a.filter(known), ...chosen.slice(0, EMPHASISED), ...(matches && matches.size <= EMPHASISED ? matches : [])],
-        preferred: [...chosen.slice(EMPHASISED), ...(matches ? [...matches].slice(0, PREFERRED) : [])],
+        preferred: [...chosen.slice(EMPHASISED), ...(matches ? this.matchesKept.first.slice(0, PREFERRED) : [])],
         trails: this.host.trails([...new Set([selected, ...this.selection].filter((w) => w != null))]),
         caption: this.host.caption(),
         clusterNames: this.clusterNames(frame),
@@ -592,7 +604,12 @@ export class MapModel {
       chosen.forEach((i) => { styles[i] = MATCH; });
     }
     if (matches) {
-      for (let i = 0; i < n; i += 1) if (!matches.has(i) && !chosen.includes(i)) styles[i] = DIMMED;
+      // The selected words keep their style; the others that do not match are dimmed (words
+      // placed beyond the frame's list, neighbours laid on the map, never match).
+      const kept = chosen.map((i) => styles[i]);
+      const { mask } = this.matchesKept;
+      for (let i = 0; i < n; i += 1) if (!mask[i]) styles[i] = DIMMED;
+      chosen.forEach((i, j) => { styles[i] = kept[j]; });
     }
     return styles;
   }
