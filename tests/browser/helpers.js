@@ -158,18 +158,26 @@ export const lossChart = (page) => page.getByRole('img', { name: /^Loss per epoc
 export const stat = (page, name) => page.locator(`[data-stat="${name}"]`);
 
 /**
+ * Numbers in [0, 1) from `seed`, the same on every run: mulberry32, in 32-bit integer steps (a
+ * multiplication in doubles would lose bits).
+ * @param {number} seed @returns {() => number}
+ */
+export function seededRandom(seed) {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
  * A word2vec text file of `n` words in 12 seeded clusters of `dim` dimensions (word i is `v`
  * and i in base 36): whole vocabularies for the map's tests and benchmark.
  */
 export function clusteredVectorsText(n, dim) {
-  // mulberry32, seeded: 32-bit integer steps (a multiplication in doubles would lose bits).
-  let seed = 11;
-  const next = () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(11);
   const centres = Array.from({ length: 12 }, () => Array.from({ length: dim }, () => 4 * next() - 2));
   const lines = [`${n} ${dim}`];
   for (let i = 0; i < n; i += 1) {

@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { button, clusteredVectorsText, combobox, explorerSuite, field, mapCanvas, RESULTS, settleMap, showParameters, stat, waitUntilDone } from './helpers.js';
+import { button, clusteredVectorsText, combobox, explorerSuite, field, mapCanvas, RESULTS, seededRandom, settleMap, showParameters, stat, waitUntilDone } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -162,13 +162,7 @@ function letters(i) {
  * 100 topics (a word's topic is its number modulo 100), shuffled with a seeded generator.
  */
 function topicalText(n, times) {
-  let seed = 7;
-  const next = () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(7);
   const sentences = [];
   for (let topic = 0; topic < 100; topic += 1) {
     const said = [];
@@ -186,20 +180,28 @@ function topicalText(n, times) {
   return `${sentences.join('.\n')}.\n`;
 }
 
+/**
+ * Opens the generated text at `path` and gets it ready to train with every one of its `words`
+ * words on the map: min count 1, `dim` dimensions, `epochs` epochs.
+ */
+async function openGeneratedText(page, path, { words, dim, epochs }) {
+  await page.getByLabel('Open a file…').setInputFiles(path);
+  await showParameters(page);
+  await field(page, 'Min count').fill('1');
+  await field(page, 'Dimensions').fill(String(dim));
+  await field(page, 'Epochs').fill(String(epochs));
+  await stat(page, 'Vocabulary').filter({ hasText: words.toLocaleString('en') }).waitFor({ timeout: 120_000 });
+  const wordsShown = page.getByRole('spinbutton', { name: 'Words shown' });
+  await wordsShown.fill(String(words));
+  await wordsShown.press('Enter');
+}
+
 test('250,000 words trained: the map follows training, the timeline replays its frames and a trail joins them', { timeout: 600_000 }, async () => {
   const path = join(RESULTS, 'whole-vocabulary-text.txt');
   await writeFile(path, topicalText(WORDS, 3));
   const { page, problems } = await suite.openExplorer();
   try {
-    await page.getByLabel('Open a file…').setInputFiles(path);
-    await showParameters(page);
-    await field(page, 'Min count').fill('1');
-    await field(page, 'Dimensions').fill('8');
-    await field(page, 'Epochs').fill('3');
-    await stat(page, 'Vocabulary').filter({ hasText: '250,000' }).waitFor({ timeout: 120_000 });
-    const wordsShown = page.getByRole('spinbutton', { name: 'Words shown' });
-    await wordsShown.fill(String(WORDS));
-    await wordsShown.press('Enter');
+    await openGeneratedText(page, path, { words: WORDS, dim: 8, epochs: 3 });
     await button(page, 'Train').click();
     // Frames of every word come while training, not only at its end.
     const drawn = page.locator('#map-drawn');
@@ -260,15 +262,7 @@ for (const [method, name] of [['umap', 'UMAP'], ['tsne', 't-SNE']]) {
     await writeFile(path, topicalText(LAYOUT_WORDS, 6));
     const { page, problems } = await suite.openExplorer();
     try {
-      await page.getByLabel('Open a file…').setInputFiles(path);
-      await showParameters(page);
-      await field(page, 'Min count').fill('1');
-      await field(page, 'Dimensions').fill('16');
-      await field(page, 'Epochs').fill('1');
-      await stat(page, 'Vocabulary').filter({ hasText: '50,000' }).waitFor({ timeout: 120_000 });
-      const wordsShown = page.getByRole('spinbutton', { name: 'Words shown' });
-      await wordsShown.fill(String(LAYOUT_WORDS));
-      await wordsShown.press('Enter');
+      await openGeneratedText(page, path, { words: LAYOUT_WORDS, dim: 16, epochs: 1 });
       await button(page, 'Train').click();
       await waitUntilDone(page, 120_000);
       // The map's first frame (of the vectors as they stand) is enough to go on from.
