@@ -68,10 +68,7 @@ test('labels by zoom: never one over another, more words as the view zooms in, t
   const find = page.getByRole('searchbox', { name: 'Find on the map' });
   await find.fill('o');
   await settle(page);
-  const matches = await page.evaluate(() => {
-    const found = window.explorer.mapModel.matches();
-    return [...(found ?? [])].map((i) => window.explorer.mapModel.scene.words[i]);
-  });
+  const matches = await page.evaluate(() => window.explorer.mapModel.matchedWords());
   assert.ok(matches.length > 0, 'the search finds words');
   const found = await labels(page);
   if (matches.length <= 30) {

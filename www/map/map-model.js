@@ -14,6 +14,7 @@ import { displayToken } from '../shared/tokens.js';
 import { CATEGORIES, DIMMED, FREQUENCY_BASE, FREQUENCY_STEPS, MATCH, PLAIN } from './palette.js';
 import { isWordsShown, WORDS_SHOWN } from './map-panel.js';
 import { failureParts } from '../shared/failure.js';
+import { eachMatch } from './search.js';
 
 /** Matches listed by name under the search box. */
 const LISTED_MATCHES = 12;
@@ -39,58 +40,29 @@ const ORDINAL_SUFFIX = { one: 'st', two: 'nd', few: 'rd', other: 'th' };
 /** "1st", "1,234th". */
 const ordinal = (n) => `${integer.format(n)}${ORDINAL_SUFFIX[ordinalRule.select(n)]}`;
 
-/** The words of a list in lower case, made once a list: a search tests them at each keystroke. @type {WeakMap<string[], string[]>} */
-const lowerCased = new WeakMap();
-
 /**
- * A search's test for the word at an index of `words`: a case-insensitive substring, or a
- * regular expression (JavaScript syntax, case-insensitive). Throws a SyntaxError for a bad
- * expression.
- * @param {string[]} words @param {string} query @param {boolean} regex
- * @returns {((i: number) => boolean)|null}
- */
-export function matcher(words, query, regex) {
-  if (!query) return null;
-  if (regex) {
-    const pattern = new RegExp(query, 'iu');
-    return (i) => pattern.test(words[i]);
-  }
-  const needle = query.toLocaleLowerCase();
-  let lower = lowerCased.get(words);
-  if (!lower) {
-    lower = words.map((word) => word.toLocaleLowerCase());
-    lowerCased.set(words, lower);
-  }
-  return (i) => lower[i].includes(needle);
-}
-
-/**
- * The indices of `words` a search matches (`found`, null without a search), also as one flag
- * a word (`mask`, for the map's styles) and the first few (`first`, for the lists), or what
+ * What a search matches among `words` (`count`, null without a search), as one flag a word
+ * (`mask`, for the map's styles) and the first few indices (`first`, for the lists), or what
  * is wrong with the expression (`error`, '' when nothing is). Worked out once a search and
  * word list, and read at every redraw: 250,000 words must not be walked again per frame.
  * @param {string[]} words @param {string} query @param {boolean} regex
- * @returns {{found: Set<number>|null, mask: Uint8Array|null, first: number[], error: string}}
+ * @returns {{count: number|null, mask: Uint8Array|null, first: number[], error: string}}
  */
 function findMatches(words, query, regex) {
-  let test;
-  try {
-    test = matcher(words, query, regex);
-  } catch (error) {
-    return { found: null, mask: null, first: [], error: `Not a regular expression: ${error.message}` };
-  }
-  if (!test) return { found: null, mask: null, first: [], error: '' };
-  const found = new Set();
+  if (!query) return { count: null, mask: null, first: [], error: '' };
   const mask = new Uint8Array(words.length);
   const first = [];
-  for (let i = 0; i < words.length; i += 1) {
-    if (test(i)) {
-      found.add(i);
+  let count = 0;
+  try {
+    eachMatch(words, query, regex, (i) => {
       mask[i] = 1;
+      count += 1;
       if (first.length < FIRST_MATCHES) first.push(i);
-    }
+    });
+  } catch (error) {
+    return { count: null, mask: null, first: [], error: `Not a regular expression: ${error.message}` };
   }
-  return { found, mask, first, error: '' };
+  return { count, mask, first, error: '' };
 }
 
 export class MapModel {
@@ -355,8 +327,8 @@ export class MapModel {
   }
 
   /**
-   * The plotted words the search matches, or null without a search (a bad expression says
-   * so). Every redraw asks, and a wheel's zoom redraws each frame: the answer is kept for
+   * What the search matches among the plotted words (`{count, mask, first}`, see
+   * findMatches), or null without a search (a bad expression says so). Every redraw asks, and a wheel's zoom redraws each frame: the answer is kept for
    * the same words and search, since testing 250,000 words takes about 17 ms.
    */
   matches() {
@@ -366,14 +338,14 @@ export class MapModel {
     if (kept?.words !== words || kept.query !== query || kept.regex !== regex) {
       this.matchesKept = { words, query, regex, ...findMatches(words, query, regex) };
     }
-    const { found, error } = this.matchesKept;
-    if (!found) {
-      this.panel.showMatches(null, [], error);
+    const found = this.matchesKept;
+    if (found.count == null) {
+      this.panel.showMatches(null, [], found.error);
       return null;
     }
-    const listed = this.matchesKept.first.slice(0, LISTED_MATCHES).map((i) => words[i]);
-    this.panel.showMatches(found.size, listed, '');
-    this.showVocabMatches(found.size === 0 && !this.search.regex && this.frame ? this.search.query : null);
+    const listed = found.first.slice(0, LISTED_MATCHES).map((i) => words[i]);
+    this.panel.showMatches(found.count, listed, '');
+    this.showVocabMatches(found.count === 0 && !this.search.regex && this.frame ? this.search.query : null);
     return found;
   }
 
@@ -424,7 +396,8 @@ export class MapModel {
 
   matchedWords() {
     const found = this.matches();
-    return found ? [...found].map((i) => this.frame.words[i]) : [];
+    const words = this.frame?.words ?? [];
+    return found ? words.filter((_, i) => found.mask[i]) : [];
   }
 
   /**
@@ -536,8 +509,8 @@ export class MapModel {
         neighbours: neighbours.map((n) => at(n.word)).filter(known),
         arrows,
         // A handful of matches stand out like the selection; many are only coloured and labelled first.
-        highlighted: [...a.filter(known), ...chosen.slice(0, EMPHASISED), ...(matches && matches.size <= EMPHASISED ? matches : [])],
-        preferred: [...chosen.slice(EMPHASISED), ...(matches ? this.matchesKept.first.slice(0, PREFERRED) : [])],
+        highlighted: [...a.filter(known), ...chosen.slice(0, EMPHASISED), ...(matches && matches.count <= EMPHASISED ? matches.first : [])],
+        preferred: [...chosen.slice(EMPHASISED), ...(matches ? matches.first.slice(0, PREFERRED) : [])],
         trails: this.host.trails([...new Set([selected, ...this.selection].filter((w) => w != null))]),
         caption: this.host.caption(),
         clusterNames: this.clusterNames(frame),
@@ -588,30 +561,48 @@ export class MapModel {
   /** Each point's style: its colour class, dimmed when a search leaves it out. */
   styles(frame, n, matches, chosen) {
     const styles = new Uint8Array(n).fill(PLAIN);
-    const nFrame = frame.words.length;
     const { kind } = this.colour;
-    if (kind === 'frequency') {
-      // Frequency rank is the word's index (ids are in frequency order); a log scale, since
-      // counts fall off as a power law.
-      const top = Math.log(nFrame + 1);
-      for (let i = 0; i < nFrame; i += 1) {
-        styles[i] = FREQUENCY_BASE + Math.min(FREQUENCY_STEPS - 1, Math.floor((FREQUENCY_STEPS * Math.log(i + 1)) / top));
-      }
-    } else if (kind === 'clusters' && frame.clusters) {
-      for (let i = 0; i < nFrame; i += 1) styles[i] = frame.clusters[i] % CATEGORIES;
-    } else if (kind === 'search') {
-      matches?.forEach((i) => { styles[i] = MATCH; });
+    const coloured = this.colourClasses(frame, kind);
+    if (coloured) styles.set(coloured);
+    else if (kind === 'search') {
+      if (matches) for (let i = 0; i < matches.mask.length; i += 1) if (matches.mask[i]) styles[i] = MATCH;
       chosen.forEach((i) => { styles[i] = MATCH; });
     }
     if (matches) {
       // The selected words keep their style; the others that do not match are dimmed (words
       // placed beyond the frame's list, neighbours laid on the map, never match).
       const kept = chosen.map((i) => styles[i]);
-      const { mask } = this.matchesKept;
+      const { mask } = matches;
       for (let i = 0; i < n; i += 1) if (!mask[i]) styles[i] = DIMMED;
       chosen.forEach((i, j) => { styles[i] = kept[j]; });
     }
     return styles;
+  }
+
+  /**
+   * The colour class of each of `frame`'s words when coloured by frequency or clusters, else
+   * null: kept for the same frame's words and colouring, since every redraw asks (a log a
+   * word is a few milliseconds at 250,000).
+   */
+  colourClasses(frame, kind) {
+    const nFrame = frame.words.length;
+    const source = kind === 'frequency' ? nFrame : kind === 'clusters' ? frame.clusters : null;
+    if (source == null) return null;
+    const kept = this.classesKept;
+    if (kept?.kind === kind && kept.source === source) return kept.classes;
+    const classes = new Uint8Array(nFrame);
+    if (kind === 'frequency') {
+      // Frequency rank is the word's index (ids are in frequency order); a log scale, since
+      // counts fall off as a power law.
+      const top = Math.log(nFrame + 1);
+      for (let i = 0; i < nFrame; i += 1) {
+        classes[i] = FREQUENCY_BASE + Math.min(FREQUENCY_STEPS - 1, Math.floor((FREQUENCY_STEPS * Math.log(i + 1)) / top));
+      }
+    } else {
+      for (let i = 0; i < nFrame; i += 1) classes[i] = source[i] % CATEGORIES;
+    }
+    this.classesKept = { kind, source, classes };
+    return classes;
   }
 
   /** What the legend shows for the colouring: `{kind, entries: [{style, text}]}`. */

@@ -1,7 +1,6 @@
 //! The map as a scene: its frame (where plotters would put it), the checked scatter, and
 //! the label widths measured with the canvas, placed by `geometry` and turned into shapes.
 
-use std::collections::HashSet;
 use std::rc::Rc;
 
 use js_sys::JsString;
@@ -241,17 +240,24 @@ impl<'a> Scatter<'a> {
         // most frequent visible ones as a grid of cells offers (`plot::labels`): at 250,000
         // points, offering every one would cost more than drawing them.
         let first = options.first_labels();
-        let must_label: HashSet<usize> = options.must_label().into_iter().collect();
-        let first_set: HashSet<usize> = first.iter().copied().collect();
+        // As a flag a point (the options' indices are checked against the points): looked up
+        // for every point a cell offers, where hashing cost more than the lookups' worth.
+        let flags = |indices: &[usize]| {
+            let mut flags = vec![false; points.len()];
+            indices.iter().for_each(|&i| flags[i] = true);
+            flags
+        };
+        let must_label = flags(&options.must_label());
+        let first_set = flags(&first);
         let cell = (CELL.0 * scene::LABEL_FONT * s, CELL.1 * scene::LABEL_FONT * s);
         let dimmed = |i: usize| self.styles[i] == scene::DIMMED;
         let frequent = label_candidates(&points, options.label_count as usize, &area, cell, PER_CELL, |i| {
-            first_set.contains(&i) || dimmed(i)
+            first_set[i] || dimmed(i)
         });
         let order = label_order(self.labels.len(), &first, frequent);
         let mut requests = Vec::with_capacity(order.len());
         for (point, _) in order {
-            let must = must_label.contains(&point);
+            let must = must_label[point];
             if points[point].0.is_nan() || (!must && dimmed(point)) {
                 continue;
             }
@@ -265,12 +271,7 @@ impl<'a> Scatter<'a> {
         let names = self.place_names(&viewport, &area, s, measure);
         let reserved: Vec<Rect> = names.iter().map(|name| name.rect).collect();
         let width = |point: usize| {
-            measure.width(
-                point,
-                emphasis[point].font_weight(),
-                scene::LABEL_FONT * s,
-                must_label.contains(&point),
-            )
+            measure.width(point, emphasis[point].font_weight(), scene::LABEL_FONT * s, must_label[point])
         };
         let boxes = place_labels(&points, &requests, width, &geometry, &area, &reserved)?;
         let placed: Vec<(usize, Rect)> =
