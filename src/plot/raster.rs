@@ -243,17 +243,33 @@ impl Raster {
     /// full-screen map natively, where `discs` lays 1,000 dots in 0.3 ms), so dots sparser
     /// than one in [`SPARSE_PIXELS`] pixels of the clip are laid by `discs`.
     pub fn dots(&mut self, centres: &[Px], radius: f64, paint: Paint, clip: &Rect) {
+        self.dots_among(centres, radius, paint, clip, centres.len());
+    }
+
+    /// `dots` for a part of a drawing of `crowd` dots in all, laid a colour at a time (a map
+    /// whose search dims most of its words): the dots are counted by cells of 2 × 2 pixels
+    /// when the whole drawing is crowded, not only when this part is. Whether dots pile up is
+    /// the drawing's: 250,000 dots split in two colours of 125,000 would otherwise each be
+    /// counted by pixel, at four times the stamps (natively 20.7 ms for the pair against
+    /// 6.2 ms for the 250,000 in one colour).
+    pub fn dots_among(&mut self, centres: &[Px], radius: f64, paint: Paint, clip: &Rect, crowd: usize) {
         let (left, top, right, bottom) = self.bounds(clip);
         let pixels = (f64::from((right - left).max(0.0)) * f64::from((bottom - top).max(0.0))) as usize;
         if centres.len().saturating_mul(SPARSE_PIXELS) < pixels {
             self.discs(centres, radius, paint, clip);
         } else {
-            self.summed_dots(centres, radius, paint, clip);
+            self.summed_dots_among(centres, radius, paint, clip, crowd.max(centres.len()));
         }
     }
 
     /// `dots` by summed optical depth, whatever their number.
+    #[cfg(test)]
     fn summed_dots(&mut self, centres: &[Px], radius: f64, paint: Paint, clip: &Rect) {
+        self.summed_dots_among(centres, radius, paint, clip, centres.len());
+    }
+
+    /// `dots` by summed optical depth, whatever their number, in a drawing of `crowd` dots.
+    fn summed_dots_among(&mut self, centres: &[Px], radius: f64, paint: Paint, clip: &Rect, crowd: usize) {
         let key = (radius.to_bits(), None, paint.alpha.to_bits());
         let found = self.stamps.iter().position(|s| s.key == key);
         let index = found.unwrap_or_else(|| {
@@ -280,7 +296,7 @@ impl Raster {
         // 2 × 2 pixels: a quarter of the stamps where they pile up, and a dot alone in its
         // cell is still drawn where it is.
         let pixels = ((clip.2 - clip.0).max(0) * (clip.3 - clip.1).max(0)) as usize;
-        let shift = u32::from(centres.len() * CROWDED > pixels);
+        let shift = u32::from(crowd.saturating_mul(CROWDED) > pixels);
         let grid = Grid::new(clip, side as i64, shift);
         let bands = grid.rows.div_ceil(BAND_ROWS);
         self.keys.clear();
@@ -532,12 +548,12 @@ const DEPTH_UNIT: f64 = 1024.0;
 /// cell's column.
 const PHASE_BITS: u32 = 12;
 const BIN_COUNT_SHIFT: u32 = PHASE_BITS;
-/// `Raster::dots` counts by cells of 2 × 2 pixels when it has more than one dot for this
-/// many pixels of the clip.
 /// Dots sparser than one in this many pixels of the clip are laid one by one (`discs`):
 /// natively, 10,000 dots over a 1,760 × 1,080 clip took 3.8 ms that way and 5.1 ms summed,
 /// 100,000 took 77 ms and 9.5 ms.
 const SPARSE_PIXELS: usize = 100;
+/// `Raster::dots` counts by cells of 2 × 2 pixels when its drawing has more than one dot for
+/// this many pixels of the clip.
 const CROWDED: usize = 8;
 /// Rows of a band of `Raster::dots`: its bins (16 rows of a few thousand columns) stay in
 /// the processor's cache.
@@ -821,6 +837,39 @@ mod tests {
         blended.reset(40, 40, WHITE);
         blended.discs(&[(11.5, 11.25); 2], 2.5, paint, &ALL);
         assert!(largest_difference(&blended, &summed) <= 2, "{}", largest_difference(&blended, &summed));
+    }
+
+    #[test]
+    fn a_part_of_a_crowded_drawing_is_counted_by_cells_like_the_whole() {
+        // The two dots in one 2 × 2 cell above, alone: not crowded by themselves, each is drawn
+        // where it is; as a colour's share of a drawing of 400 dots, at the first one's place.
+        let paint = Paint::new(30, 90, 200, 0.75);
+        let pair = [(11.5, 11.25), (12.5, 12.75)];
+        let drawn = |crowd: usize| {
+            let mut raster = Raster::new();
+            raster.reset(40, 40, WHITE);
+            raster.summed_dots_among(&pair, 2.5, paint, &ALL, crowd);
+            raster
+        };
+        let mut apart = Raster::new();
+        apart.reset(40, 40, WHITE);
+        apart.discs(&pair, 2.5, paint, &ALL);
+        let mut stacked = Raster::new();
+        stacked.reset(40, 40, WHITE);
+        stacked.discs(&[pair[0]; 2], 2.5, paint, &ALL);
+        assert!(largest_difference(&apart, &drawn(2)) <= 2, "alone, each where it is");
+        assert!(largest_difference(&stacked, &drawn(400)) <= 2, "in a crowd, at the first one's place");
+        assert!(largest_difference(&apart, &stacked) > 20, "the two drawings differ enough to tell");
+        // `dots_among` hands the crowd on (two dots over 1,600 pixels are sparse: laid one by
+        // one whatever the crowd, so the summed path is reached with a smaller clip).
+        let mut part = Raster::new();
+        part.reset(40, 40, WHITE);
+        let clip = Rect { left: 8.0, top: 8.0, right: 18.0, bottom: 18.0 };
+        part.dots_among(&pair, 2.5, paint, &clip, 400);
+        let mut whole = Raster::new();
+        whole.reset(40, 40, WHITE);
+        whole.summed_dots_among(&pair, 2.5, paint, &clip, 400);
+        assert_eq!(largest_difference(&part, &whole), 0);
     }
 
     #[test]

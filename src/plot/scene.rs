@@ -168,11 +168,14 @@ pub enum Shape {
     /// Later shapes, up to `Unclip`, are clipped to the rectangle.
     Clip(Rect),
     Unclip,
-    /// Filled circles of one radius and colour.
+    /// Filled circles of one radius and colour, part of a drawing of `crowd` dots in all
+    /// (a map lays its dots a colour at a time: whether they pile up is the map's, see
+    /// `Raster::dots_among`).
     Dots {
         centres: Vec<Px>,
         radius: f64,
         fill: Paint,
+        crowd: usize,
     },
     /// A filled circle with an outline.
     Disc {
@@ -346,7 +349,7 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
             Emphasis::Plain => (palette.style(style, palette.point).alpha_times(0.75), plain_radius),
             _ => (palette.style(style, palette.labelled_point).alpha_times(0.95), DOT * s),
         };
-        shapes.push(Shape::Dots { centres, radius, fill });
+        shapes.push(Shape::Dots { centres, radius, fill, crowd: visible });
     }
     // The density layer over the dots: a quarter of a million dots pile up into one grey
     // shape, and only shading laid over them, with its lines, shows where they crowd.

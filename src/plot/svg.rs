@@ -29,7 +29,7 @@ pub fn write_svg(svg: &mut String, shapes: &[Shape]) {
                 write_density(svg, field, *place, bands, *line, *width);
                 Ok(())
             }
-            Shape::Dots { centres, radius, fill } => {
+            Shape::Dots { centres, radius, fill, .. } => {
                 let _ = write!(svg, r#"<g fill="{}">"#, fill.css());
                 for (x, y) in centres {
                     let _ = write!(svg, r#"<circle cx="{x:.2}" cy="{y:.2}" r="{radius}"/>"#);

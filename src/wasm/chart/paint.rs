@@ -74,7 +74,9 @@ impl Chart {
             match shape {
                 Shape::Clip(area) => clip = Some(*area),
                 Shape::Unclip => clip = None,
-                Shape::Dots { centres, radius, fill } => self.raster.dots(centres, *radius, *fill, &within),
+                Shape::Dots { centres, radius, fill, crowd } => {
+                    self.raster.dots_among(centres, *radius, *fill, &within, *crowd)
+                }
                 Shape::Rects { rects, fill } => self.raster.rects(rects, *fill, &within),
                 // Filled, then stroked, as the canvas draws it.
                 Shape::Disc { centre, radius, fill, outline, width } => {
