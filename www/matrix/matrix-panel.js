@@ -355,7 +355,7 @@ export class MatrixPanel {
       ctx.font = `600 ${LABEL_FONT_PX}px system-ui, sans-serif`;
       ctx.textAlign = 'left';
       ctx.fillStyle = css.ink;
-      ctx.fillText('Input (the embeddings)', layout.x0, TITLE_PX / 2, paneWidth);
+      ctx.fillText('Input', layout.x0, TITLE_PX / 2, paneWidth);
       ctx.fillText('Output (context)', layout.x1, TITLE_PX / 2, paneWidth);
     }
 
@@ -364,28 +364,25 @@ export class MatrixPanel {
     ctx.font = `${LABEL_FONT_PX}px system-ui, sans-serif`;
     ctx.textAlign = 'right';
     ctx.fillStyle = css.ink;
+    // The selected word's label is always written, and the labels too near it are not.
+    const selected = this.selectedRow == null ? -1 : this.selectedRow - band.firstRow;
+    const shown = selected >= 0 && selected < band.rows;
     const every = Math.ceil(MIN_LABEL_ROW_PX / cell.height);
     for (let r = Math.floor(every / 2); r < band.rows; r += every) {
       const y = layout.y0 + (r + 0.5) * cell.height;
       if (y + LABEL_FONT_PX / 2 > height + 1) break;
+      if (shown && r !== selected && Math.abs(r - selected) * cell.height < LABEL_FONT_PX) continue;
       ctx.fillText(labels[r], labelWidth - 4, y, labelWidth - 6);
     }
 
-    // The selected word's row, outlined across the labels and both matrices, its label
-    // written even where the rows are too short for every label.
-    const selected = this.selectedRow == null ? -1 : this.selectedRow - band.firstRow;
-    if (selected >= 0 && selected < band.rows) {
+    // The selected word's row, outlined across the labels and both matrices.
+    if (shown) {
       const y = layout.y0 + selected * cell.height;
       const right = (layout.x1 ?? layout.x0) + layout.width;
       ctx.strokeStyle = css.ink;
       ctx.lineWidth = 2;
       ctx.strokeRect(1, y, right - 2, Math.max(2, cell.height));
-      if (every > 1) {
-        ctx.fillStyle = css.background;
-        ctx.fillRect(0, y + cell.height / 2 - LABEL_FONT_PX / 2 - 1, labelWidth - 2, LABEL_FONT_PX + 2);
-        ctx.fillStyle = css.ink;
-        ctx.fillText(labels[selected], labelWidth - 4, y + cell.height / 2, labelWidth - 6);
-      }
+      if (every > 1) ctx.fillText(labels[selected], labelWidth - 4, y + cell.height / 2, labelWidth - 6);
     }
   }
 
