@@ -101,7 +101,7 @@ test('after training the sample, the card shows its matrix: the size the worker 
   await heatmap(page).hover({ position: { x: x0 + width * (12.5 / 50), y: y0 + height * (5.5 / 32) } });
   const tooltip = page.locator('#matrix-tooltip');
   await tooltip.waitFor();
-  const [, word, row, dimension, value] = (await tooltip.textContent()).match(/^(.+) \(row (\d+)\) · dimension (\d+) of the input matrix\n(.+)$/);
+  const [, word, row, dimension, value] = (await tooltip.textContent()).match(/^(.+) \(row (\d+)\) · input dimension (\d+)\n(.+)$/);
   assert.deepEqual([word, row, dimension], [words[5], '6', '13']);
   const expected = exported.vectors.get(word)[12];
   assert.equal(value, `${expected < 0 ? '−' : ''}${Math.abs(expected).toPrecision(4)}`);
@@ -270,7 +270,7 @@ test('the output matrix beside the input one; a row found is selected everywhere
   const tooltip = page.locator('#matrix-tooltip');
   await heatmap(page).hover({ position: { x: x1 + width * (3.5 / 50), y: 40 } });
   await tooltip.waitFor();
-  assert.match(await tooltip.textContent(), /· dimension 4 of the output matrix\n/);
+  assert.match(await tooltip.textContent(), /· output dimension 4\n/);
   await page.screenshot({ path: join(RESULTS, 'matrix-output.png'), clip: await card(page).boundingBox() });
 
   // "Row of": a word beyond the band shown moves the band to it, outlines it, and selects it on the page.

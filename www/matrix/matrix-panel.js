@@ -203,10 +203,10 @@ export class MatrixPanel {
     const word = displayToken(band.words[at.row]);
     const rank = integer.format(band.firstRow + at.row + 1);
     const values = at.matrix === 'output' ? band.outputValues : band.values;
-    const which = at.matrix === 'output' ? ' of the output matrix' : band.outputValues ? ' of the input matrix' : '';
+    const which = at.matrix === 'output' ? 'output ' : band.outputValues ? 'input ' : '';
     this.tooltip.textContent = at.col === 'label'
       ? `${word} · row ${rank}: click to select it`
-      : `${word} (row ${rank}) · dimension ${integer.format(band.firstCol + at.col + 1)}${which}\n${valueText(values[at.row * band.cols + at.col])}`;
+      : `${word} (row ${rank}) · ${which}dimension ${integer.format(band.firstCol + at.col + 1)}\n${valueText(values[at.row * band.cols + at.col])}`;
     this.canvas.style.cursor = at.col === 'label' ? 'pointer' : '';
     this.tooltip.hidden = false;
     // Beside the pointer, flipped to its left in the right half, and kept on the card.

@@ -39,6 +39,8 @@ export class Sampling {
     if ((trained ? model : null) === this.model) return;
     this.model = trained ? model : null;
     this.word = null;
+    // Another model: the last one's word and chart go at once.
+    this.panel.showMessage('Reading the vocabulary\'s counts…');
     if (!trained) {
       this.panel.showMessage(model == null
         ? 'Train on a text to see how its words are sampled.'
