@@ -91,10 +91,15 @@
  *   'layout', the points moving, `iteration` of `iterations` (t-SNE iterations, UMAP
  *   epochs); `done` at the last; `warm` when the run started from the map before it (the
  *   vectors moved on) rather than from a PCA of the words
- * @typedef {import('./pkg/embedscope.js').MatrixBandDto & {values: Float32Array}} MatrixBand  a band of the
+ * @typedef {import('./pkg/embedscope.js').MatrixBandDto & {values: Float32Array, outputValues?: Float32Array}} MatrixBand  a band of the
  *   matrix of the vectors queried: `rows` rows from `firstRow` (the vocabulary's order) and `cols` columns
  *   from `firstCol`, cut at the matrix's edges; `values` holds them row by row, transferred; `min` and
- *   `max` are the band's extremes (0 for an empty band)
+ *   `max` are the band's extremes (0 for an empty band); `outputValues`, the same cells of the output
+ *   (context) matrix, when `output` is 'trained'
+ * @typedef {import('./pkg/embedscope.js').WordSamplingDto} WordSampling  what subsampling and the noise
+ *   distribution do to a word of the trainer's vocabulary, and the words most often in its window
+ * @typedef {import('./pkg/embedscope.js').ZipfDto} Zipf  the vocabulary's frequency, keep and noise
+ *   probabilities at ranks spread on a log scale
  * @typedef {import('./pkg/embedscope.js').HistoryDto} NeighbourHistory  a word's nearest
  *   neighbours at the end of each epoch the worker kept: kept for the `nWords` most frequent
  *   words (1,000), 10 each, at most 64 epochs thinned evenly plus the newest
@@ -220,6 +225,12 @@
  * @typedef {{type: 'matrixBand', id: number, firstRow: number, rows: number, firstCol: number, cols: number}} MatrixBandRequest
  *   replies `matrixBand` with the band of the vectors queried (trained so far, or opened) that these ask
  *   for (0-based), cut at the matrix's edges; fails before there are vectors
+ * @typedef {{type: 'matrixRow', id: number, word: string}} MatrixRowRequest
+ *   replies `{row: number}`, the word's row in the matrix; fails for a word the vectors lack
+ * @typedef {{type: 'wordSampling', id: number, word: string, partners: number}} WordSamplingRequest
+ *   replies `{sampling: WordSampling}` with `partners` window partners at most; fails without a trainer
+ * @typedef {{type: 'zipf', id: number, points: number}} ZipfRequest
+ *   replies `{zipf: Zipf}` with at most `points` ranks; fails without a trainer
  * @typedef {{type: 'density', id: number, coords: Float32Array, columns: number, rows: number, range: number[],
  *   bandwidth: number}} DensityRequest
  *   replies `density` with `values`, the kernel density estimate of the points `coords` at the nodes of a
@@ -248,7 +259,7 @@
  *   pool; only the browser tests send it, to test recovery
  * @typedef {PrepareRequest|ReadTextRequest|StripMarkupRequest|LearnBpeRequest|TrainRequest|PauseRequest|StopRequest|ProjectRequest
  *   |NeighboursRequest|AnalogyRequest|CompleteRequest|FindWordsRequest|NeighbourHistoryRequest|TokenInfoRequest|MatrixBandRequest|DensityRequest|OpenFilesRequest
- *   |EvaluateRequest|ExportRequest|ThreadsRequest|TestPanicRequest} Request
+ *   |MatrixRowRequest|WordSamplingRequest|ZipfRequest|EvaluateRequest|ExportRequest|ThreadsRequest|TestPanicRequest} Request
  */
 
 /**
@@ -287,6 +298,9 @@
  * @typedef {{type: 'findWords', id: number, matches: VocabMatches}} FindWordsReply
  * @typedef {{type: 'tokenInfo', id: number, info: TokenInfo}} TokenInfoReply
  * @typedef {{type: 'matrixBand', id: number} & MatrixBand} MatrixBandReply
+ * @typedef {{type: 'matrixRow', id: number, row: number}} MatrixRowReply
+ * @typedef {{type: 'wordSampling', id: number, sampling: WordSampling}} WordSamplingReply
+ * @typedef {{type: 'zipf', id: number, zipf: Zipf}} ZipfReply
  * @typedef {{type: 'density', id: number, values: Float32Array}} DensityReply  its buffer transferred
  * @typedef {{type: 'openFiles', id: number, kind: 'text'} | {type: 'openFiles', id: number, kind: 'vectors',
  *   model: number, info: VectorsInfo & {model?: ModelInfoDto, fastText?: string, fastTextWords?: number}, params?: Params|null, epochLosses?: number[], timeline?: TimelineData|null}
@@ -309,7 +323,7 @@
  *   the wasm instance trapped (a Rust panic); the page must start a new worker
  * @typedef {ReadyMessage|PreparedReply|TextReply|LearnBpeReply|BpeProgressMessage|StateMessage
  *   |ProgressMessage|ProjectionMessage|NeighboursReply|AnalogyReply|CompleteReply|FindWordsReply
- *   |TokenInfoReply|MatrixBandReply|DensityReply|OpenFilesReply|ReadProgressMessage|TokenizeProgressMessage|LoadProgressMessage|EvalProgressMessage|EvaluateReply|ExportReply
+ *   |TokenInfoReply|MatrixBandReply|MatrixRowReply|WordSamplingReply|ZipfReply|DensityReply|OpenFilesReply|ReadProgressMessage|TokenizeProgressMessage|LoadProgressMessage|EvalProgressMessage|EvaluateReply|ExportReply
  *   |ThreadsReply|ErrorMessage|FatalMessage} WorkerMessage
  */
 

@@ -3,17 +3,20 @@
 //!
 //! `config` holds the parameters, `noise` the noise distribution, `sgns` one gradient
 //! step, `hogwild` the one type through which threads share the vectors, and `trainer` the
-//! driver that walks the corpus and owns the learning-rate schedule.
+//! driver that walks the corpus and owns the learning-rate schedule; `sampling` says what
+//! subsampling and the noise distribution do to each word, for the page.
 
 mod config;
 mod hogwild;
 mod noise;
 mod replica;
+mod sampling;
 mod sgns;
 mod trainer;
 mod worker;
 
 pub use config::{MAX_MODEL_BYTES, MAX_THREADS, TrainConfig};
-pub use noise::AliasTable;
+pub use noise::{AliasTable, unigram_probabilities};
+pub use sampling::{Partner, WordSampling, ZipfCurve, window_partners, word_sampling, zipf_curve};
 pub use sgns::{Logistic, Scratch, sgns_update};
 pub use trainer::{Clock, MAX_SEGMENT, Progress, Trainer};

@@ -8,6 +8,22 @@
 
 use rand::Rng;
 
+/// Each type's weight in the noise distribution: its count raised to `exponent` (0.75 in
+/// word2vec), which lifts rare words against frequent ones.
+fn unigram_weights(counts: &[u64], exponent: f64) -> Vec<f64> {
+    counts.iter().map(|&c| (c as f64).powf(exponent)).collect()
+}
+
+/// The probability of each type as a noise word, the distribution [`AliasTable::unigram`]
+/// draws from: `count^exponent / Σ count^exponent`.
+///
+/// **Unchecked precondition:** some count is positive.
+pub fn unigram_probabilities(counts: &[u64], exponent: f64) -> Vec<f64> {
+    let weights = unigram_weights(counts, exponent);
+    let total: f64 = weights.iter().sum();
+    weights.into_iter().map(|w| w / total).collect()
+}
+
 /// Draws type ids with probability proportional to given weights.
 ///
 /// **Architecture Invariant:** `columns` has one entry per type; every alias is a valid id.
@@ -19,10 +35,10 @@ pub struct AliasTable {
 }
 
 impl AliasTable {
-    /// The noise distribution of SGNS: `count^exponent`, normalised.
+    /// The noise distribution of SGNS: `count^exponent`, normalised
+    /// ([`unigram_probabilities`]).
     pub fn unigram(counts: &[u64], exponent: f64) -> AliasTable {
-        let weights: Vec<f64> = counts.iter().map(|&c| (c as f64).powf(exponent)).collect();
-        AliasTable::new(&weights)
+        AliasTable::new(&unigram_weights(counts, exponent))
     }
 
     /// **Unchecked precondition:** `weights` is non-empty, finite, non-negative, with a positive sum.
@@ -108,6 +124,23 @@ mod tests {
         let unigram = frequencies(&AliasTable::unigram(&counts, 1.0), 100_000);
         for (f, p) in unigram.iter().zip([0.5, 0.25, 0.125, 0.125]) {
             assert!((f - p).abs() < 0.01, "{unigram:?}");
+        }
+    }
+
+    #[test]
+    fn unigram_probabilities_are_what_the_table_draws() {
+        let counts = [500u64, 120, 30, 7, 1];
+        let probabilities = unigram_probabilities(&counts, 0.75);
+        let total: f64 = counts.iter().map(|&c| (c as f64).powf(0.75)).sum();
+        for (p, &c) in probabilities.iter().zip(&counts) {
+            assert!((p - (c as f64).powf(0.75) / total).abs() < 1e-15);
+        }
+        assert!((probabilities.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        let draws = 200_000;
+        let drawn = frequencies(&AliasTable::unigram(&counts, 0.75), draws);
+        for (got, p) in drawn.iter().zip(&probabilities) {
+            let tolerance = 4.0 * (p * (1.0 - p) / draws as f64).sqrt() + 1e-9;
+            assert!((got - p).abs() <= tolerance, "expected {p:.5}, got {got:.5}");
         }
     }
 

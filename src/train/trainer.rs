@@ -238,6 +238,20 @@ impl Trainer {
         self.epoch >= self.config.epochs
     }
 
+    /// The output (context) vectors as they stand, row by row in the vocabulary's order:
+    /// what a word is scored against as a context or a noise word.
+    pub fn output_rows(&self) -> &[f32] {
+        &self.output
+    }
+
+    /// The probability that subsampling keeps a token of type `id`, as the trainer draws it:
+    /// [`crate::text::Vocab::keep_probabilities`] at the resolution of its 32-bit coin.
+    ///
+    /// **Unchecked precondition:** `id` is in the vocabulary.
+    pub fn keep_probability(&self, id: u32) -> f64 {
+        (self.keep[id as usize] as f64 / 4_294_967_296.0).min(1.0)
+    }
+
     /// A copy of the input vectors as it stands, with the vocabulary's words.
     pub fn to_embeddings(&self) -> Result<Embeddings> {
         Embeddings::with_words(self.corpus.vocab().table().clone(), self.config.dim, self.input.clone())

@@ -199,6 +199,11 @@ test('every dtype and quantization, and a sharded model: the rows the page holds
       assert.equal(await page.locator('[data-model="Tensor"]').textContent(), model.tensor);
       const tokenizer = await page.locator('[data-model="Tokenizer"]').textContent();
       assert.ok(tokenizer.startsWith(model.tokenizer), tokenizer);
+      // It draws the input matrix alone, and says why (the band is asked for once the card is seen).
+      await page.locator('#matrix-card').scrollIntoViewIfNeeded();
+      await page.waitForFunction(() => window.explorer.matrix.shown?.output === 'model');
+      assert.match(await page.locator('#matrix-output').textContent(), /its output matrix \(the unembedding, lm_head\) is not read/);
+      assert.equal(await page.evaluate(() => window.explorer.matrix.shown.outputValues), undefined);
 
       const idOfWord = idsOfWords(await exportedRows(page), model.rows);
       const want = nearest(model.rows, model.query, 5);

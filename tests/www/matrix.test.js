@@ -4,7 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  MAX_ROWS, cellAt, cellText, compactValue, firstBand, levels, moved, openWays, rangeText, sideSteps, sizeText, valueText, withinMatrix, zoomed,
+  MAX_ROWS, cellAt, cellText, compactValue, firstBand, levels, moved, openWays, outputText, parametersText, rangeText, showingRow, sideSteps, sizeText,
+  valueText, withinMatrix, zoomed,
 } from '../../www/matrix/band.js';
 import { cellColour, darkTextOn, paintValues, scaleOf } from '../../www/matrix/colours.js';
 
@@ -88,13 +89,38 @@ test('the cell under the pointer: a row and column, or the row label left of the
   // Cells from (60, 15), 200 × 100 px, for 10 rows × 4 columns: 50 × 10 px each.
   const layout = { x0: 60, y0: 15, width: 200, height: 100 };
   const shape = { rows: 10, cols: 4 };
-  assert.deepEqual(cellAt(layout, shape, 60, 15), { row: 0, col: 0 });
-  assert.deepEqual(cellAt(layout, shape, 159.9, 34.9), { row: 1, col: 1 });
-  assert.deepEqual(cellAt(layout, shape, 259, 114), { row: 9, col: 3 });
-  assert.deepEqual(cellAt(layout, shape, 10, 40), { row: 2, col: 'label' });
+  assert.deepEqual(cellAt(layout, shape, 60, 15), { row: 0, col: 0, matrix: 'input' });
+  assert.deepEqual(cellAt(layout, shape, 159.9, 34.9), { row: 1, col: 1, matrix: 'input' });
+  assert.deepEqual(cellAt(layout, shape, 259, 114), { row: 9, col: 3, matrix: 'input' });
+  assert.deepEqual(cellAt(layout, shape, 10, 40), { row: 2, col: 'label', matrix: 'input' });
   assert.equal(cellAt(layout, shape, 100, 10), null, 'the dimensions above');
   assert.equal(cellAt(layout, shape, 100, 115), null, 'below');
   assert.equal(cellAt(layout, shape, 260, 50), null, 'right');
+  // The output matrix beside it, from x1 = 280 (a gap of 20 px), as wide.
+  const both = { ...layout, x1: 280 };
+  assert.equal(cellAt(both, shape, 270, 50), null, 'between the two matrices');
+  assert.deepEqual(cellAt(both, shape, 280, 15), { row: 0, col: 0, matrix: 'output' });
+  assert.deepEqual(cellAt(both, shape, 479, 114), { row: 9, col: 3, matrix: 'output' });
+  assert.equal(cellAt(both, shape, 480, 50), null, 'right of the output matrix');
+});
+
+test('the parameters and the compression: one matrix opened, two trained', () => {
+  assert.equal(parametersText(kjv, 'trained'),
+    'One-hot 8,378 wide → dense 50 wide: 168 times narrower. Parameters: 418,900 in the input matrix + 418,900 in the output matrix = 837,800.');
+  assert.equal(parametersText(kjv, 'opened'), 'One-hot 8,378 wide → dense 50 wide: 168 times narrower. Parameters: 418,900.');
+  assert.equal(parametersText({ totalRows: 30, dim: 16 }, 'model'), 'One-hot 30 wide → dense 16 wide: 1.9 times narrower. Parameters: 480.');
+  assert.match(outputText('trained'), /output \(context\) matrix/);
+  assert.match(outputText('opened'), /input matrix only/);
+  assert.match(outputText('model'), /not read/);
+});
+
+test('a row found is shown where the band shows it, else centred within the matrix', () => {
+  const at = band(100, 32, 0, 50);
+  assert.deepEqual(showingRow(at, kjv, 100), at, 'the first row shown: the band stays');
+  assert.deepEqual(showingRow(at, kjv, 131), at, 'the last row shown');
+  assert.deepEqual(showingRow(at, kjv, 500), band(484, 32, 0, 50));
+  assert.deepEqual(showingRow(at, kjv, 3), band(0, 32, 0, 50), 'near the start: from row 0');
+  assert.deepEqual(showingRow(at, kjv, 8377), band(8346, 32, 0, 50), 'the last row: the band ends with it');
 });
 
 const palette = { negative: [0, 0, 200], zero: [250, 250, 250], positive: [200, 0, 0] };

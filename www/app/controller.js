@@ -4,8 +4,9 @@
 // that tokenizer is chosen), the frames the map shows and the link to its view. It composes
 // the rest, each knowing no DOM: the map (map/map-model.js), the timeline
 // (timeline/timeline.js), the queries (queries/queries.js), the benchmarks
-// (evaluation/evaluations.js), the Export card's files (exports/exports.js) and the Matrix
-// card's band (matrix/matrix.js).
+// (evaluation/evaluations.js), the Export card's files (exports/exports.js), the Matrix
+// card's band (matrix/matrix.js) and the Sampling card's numbers (sampling/sampling.js). A word
+// selected anywhere (the map, a list, the matrix's rows) is selected in all of them.
 import { DEFAULTS, KJV_PRESET, SAMPLE_PRESET } from '../training/params.js';
 import { Parameters } from '../training/parameters.js';
 import { LossSeries } from '../training/loss-series.js';
@@ -20,6 +21,7 @@ import { Queries } from '../queries/queries.js';
 import { Evaluations } from '../evaluation/evaluations.js';
 import { Exports } from '../exports/exports.js';
 import { Matrix } from '../matrix/matrix.js';
+import { Sampling } from '../sampling/sampling.js';
 
 /** @typedef {import('../protocol.js').Projection} Projection */
 /** @typedef {import('../protocol.js').Progress} Progress */
@@ -75,12 +77,21 @@ export class Controller {
       hasSource: () => Boolean(this.source),
       isBpe: () => this.tokenizer === 'bpe',
       request,
+      selected: (word) => {
+        this.matrix.showSelected(word);
+        this.sampling.show(word);
+      },
     });
     this.evaluations = new Evaluations(view.evaluationPanel, worker, { model: () => this.model, changed: () => this.showState() });
     this.exports = new Exports(view, this.mapModel, this.timeline, { request, saved: () => { this.unsaved = false; } });
     this.matrix = new Matrix(view.matrixPanel, worker, {
       model: () => (this.showsModel ? this.model : null),
       version: () => this.progress?.tokensDone ?? 0,
+      select: (word) => this.queries.select(word),
+    });
+    this.sampling = new Sampling(view.samplingPanel, worker, {
+      model: () => (this.showsModel ? this.model : null),
+      trained: () => Boolean(this.source),
       select: (word) => this.queries.select(word),
     });
     /** @type {TrainingState} the worker's state, as its last `state` message said (see `mirror`) */
@@ -676,6 +687,7 @@ export class Controller {
     if (state !== 'loaded' && state !== 'loading' && (this.progress || this.learning)) this.paintProgress();
     this.retitleQuestion();
     this.matrix.update();
+    this.sampling.update();
     if (state === 'done' && this.isSample && !this.sanityShown) {
       this.sanityShown = true;
       this.sanityCheck();

@@ -11,7 +11,8 @@
 // elements: the form (training/params-form.js), opening a text (training/source-panel.js),
 // the progress and training buttons (training/progress-panel.js), the queries
 // (queries/queries-panel.js), the evaluation card (evaluation/evaluation-panel.js), the Export
-// card (exports/export-panel.js), the Matrix card (matrix/matrix-panel.js), the map's (map/)
+// card (exports/export-panel.js), the Matrix card (matrix/matrix-panel.js), the Sampling
+// card (sampling/sampling-panel.js), the guided tour (tour/tour-panel.js), the map's (map/)
 // and the timeline's (timeline/).
 import { MapPanel } from '../map/map-panel.js';
 import { MapView } from '../map/map-view.js';
@@ -24,6 +25,8 @@ import { QueriesPanel } from '../queries/queries-panel.js';
 import { EvaluationPanel } from '../evaluation/evaluation-panel.js';
 import { ExportPanel } from '../exports/export-panel.js';
 import { MatrixPanel } from '../matrix/matrix-panel.js';
+import { SamplingPanel } from '../sampling/sampling-panel.js';
+import { TourPanel } from '../tour/tour-panel.js';
 import { revealInvisible } from '../shared/tokens.js';
 import { $ } from '../shared/dom.js';
 
@@ -40,6 +43,8 @@ export class View {
     this.evaluationPanel = new EvaluationPanel();
     this.exportPanel = new ExportPanel();
     this.matrixPanel = new MatrixPanel();
+    this.samplingPanel = new SamplingPanel();
+    this.tour = new TourPanel();
     this.lossCanvas = $('loss-chart');
     this.lossChart = new Chart(this.lossCanvas);
     this.map = new MapView(Chart, { canvas: $('plot'), tooltip: $('tooltip'), region: $('map-region-box'), empty: $('plot-empty'), drawn: $('map-drawn') });
@@ -73,6 +78,7 @@ export class View {
       this.map.applyPalette();
       this.mapPanel.setPalette(this.map.palette);
       this.matrixPanel.applyPalette();
+      this.samplingPanel.applyPalette();
       this.onResize();
     };
     let stored = 'auto';

@@ -185,6 +185,49 @@ export function explanation({ totalRows, dim }) {
     + ' One row a token, in the vocabulary\'s order (most frequent first).';
 }
 
+/**
+ * The matrix's parameters and how much narrower it makes a token, in the card's words:
+ * "One-hot 8,378 wide → dense 50 wide: 168 times narrower. Parameters: 418,900 in the input
+ * matrix + 418,900 in the output matrix = 837,800." With `output` 'trained' SGNS learns both
+ * matrices; vectors opened from a file, or a language model's, bring the input matrix alone.
+ * @param {Totals} totals @param {'trained'|'opened'|'model'} output
+ */
+export function parametersText({ totalRows, dim }, output) {
+  const ratio = totalRows / dim;
+  const narrower = ratio >= 10 ? integer.format(Math.round(ratio)) : ratio.toPrecision(2);
+  const shape = `One-hot ${integer.format(totalRows)} wide → dense ${integer.format(dim)} wide: ${narrower} times narrower.`;
+  const one = totalRows * dim;
+  return output === 'trained'
+    ? `${shape} Parameters: ${integer.format(one)} in the input matrix + ${integer.format(one)} in the output matrix = ${integer.format(2 * one)}.`
+    : `${shape} Parameters: ${integer.format(one)}.`;
+}
+
+/**
+ * What the card says of the output (context) matrix: what it is beside the input matrix,
+ * or why it is not shown.
+ * @param {'trained'|'opened'|'model'} output
+ */
+export function outputText(output) {
+  if (output === 'trained') {
+    return 'Right: the output (context) matrix, which skip-gram with negative sampling learns beside the input one.'
+      + ' A pair scores σ(input row · output row): high for words seen together in a window, low for the sampled noise words.'
+      + ' It starts at zero; the map and the neighbours use the input rows.';
+  }
+  if (output === 'model') return 'A language model\'s token embeddings: its output matrix (the unembedding, lm_head) is not read, so only the input matrix is shown.';
+  return 'Vectors opened from a file hold the input matrix only: the output (context) matrix stayed with the trainer that made them.';
+}
+
+/**
+ * The first row of a band of `rows` rows that shows `row`: the band as it is when it
+ * shows it already, else the band centred on it, within the matrix.
+ * @param {Band} band @param {Totals} totals @param {number} row
+ * @returns {Band}
+ */
+export function showingRow(band, totals, row) {
+  if (row >= band.firstRow && row < band.firstRow + band.rows) return band;
+  return withinMatrix({ ...band, firstRow: row - Math.floor(band.rows / 2) }, totals);
+}
+
 /** A value as the tooltip and the legend say it: 4 significant digits, a true minus sign ("−0.1234"). */
 export function valueText(value) {
   return `${value < 0 ? '−' : ''}${Math.abs(value).toPrecision(4)}`;
@@ -209,16 +252,21 @@ export function cellText(value, scale) {
 }
 
 /**
- * The band's row under CSS px (x, y) of a canvas laid out as `layout` (the cells from
- * (x0, y0), `width` × `height`, the row labels left of them), and its column there, or
- * 'label' over the labels; null above, below or right of the cells.
- * @param {{x0: number, y0: number, width: number, height: number}} layout
+ * The band's row under CSS px (x, y) of a canvas laid out as `layout` (the input matrix's
+ * cells from (x0, y0), `width` × `height`, the row labels left of them, and, with `x1`, the
+ * output matrix's cells as wide from x1), its column there, or 'label' over the labels, and
+ * which matrix; null above, below or right of the cells, and between the two matrices.
+ * @param {{x0: number, y0: number, width: number, height: number, x1?: number|null}} layout
  * @param {{rows: number, cols: number}} band @param {number} x @param {number} y
- * @returns {{row: number, col: number|'label'}|null}
+ * @returns {{row: number, col: number|'label', matrix: 'input'|'output'}|null}
  */
 export function cellAt(layout, band, x, y) {
-  if (!band.rows || !band.cols || y < layout.y0 || y >= layout.y0 + layout.height || x < 0 || x >= layout.x0 + layout.width) return null;
+  if (!band.rows || !band.cols || y < layout.y0 || y >= layout.y0 + layout.height || x < 0) return null;
   const row = Math.min(band.rows - 1, Math.floor((y - layout.y0) / (layout.height / band.rows)));
-  if (x < layout.x0) return { row, col: 'label' };
-  return { row, col: Math.min(band.cols - 1, Math.floor((x - layout.x0) / (layout.width / band.cols))) };
+  if (x < layout.x0) return { row, col: 'label', matrix: 'input' };
+  /** @param {number} left */
+  const col = (left) => Math.min(band.cols - 1, Math.floor((x - left) / (layout.width / band.cols)));
+  if (x < layout.x0 + layout.width) return { row, col: col(layout.x0), matrix: 'input' };
+  if (layout.x1 != null && x >= layout.x1 && x < layout.x1 + layout.width) return { row, col: col(layout.x1), matrix: 'output' };
+  return null;
 }

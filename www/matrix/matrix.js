@@ -9,7 +9,11 @@
 // well within a frame. One request is out at a time; what changed meanwhile is asked for
 // when it answers. Off screen, the card asks for nothing until it is seen. A band of vectors
 // that gave way is not drawn (the host says which model is current).
-import { FIRST_REQUEST, firstBand, moved, openWays, withinMatrix, zoomed } from './band.js';
+//
+// A word selected anywhere on the page (the map, the neighbours, this card's rows or its
+// search field) is the card's selected row: the band moves to show it, outlined. Clicking a
+// row, or finding a word, selects it on the page through the host.
+import { FIRST_REQUEST, firstBand, moved, openWays, showingRow, withinMatrix, zoomed } from './band.js';
 
 /** @typedef {import('./matrix-panel.js').MatrixPanel} MatrixPanel */
 /** @typedef {import('../protocol.js').MatrixBand} MatrixBand */
@@ -51,7 +55,10 @@ export class Matrix {
     panel.bindMove((rows, cols) => this.change(this.totals && moved(this.band, this.totals, rows, cols)));
     panel.bindFirst(() => this.change(this.totals && firstBand(this.totals)));
     panel.bindSelect((word) => host.select(word));
+    panel.bindFind((word) => this.find(word));
     panel.bindVisible(() => this.ask());
+    /** @type {{word: string, row: number}|null} the word selected on the page, and its row */
+    this.selected = null;
     panel.showMessage('No vectors yet: train on a text, or open vectors.');
   }
 
@@ -67,6 +74,8 @@ export class Matrix {
       this.band = null;
       this.totals = null;
       this.shown = null;
+      this.selected = null;
+      this.panel.setSelected(null);
       clearTimeout(this.timer);
       this.timer = null;
       if (model == null) {
@@ -81,6 +90,50 @@ export class Matrix {
       this.timer = null;
       this.ask();
     }, wait);
+  }
+
+  /**
+   * The person asked for `word`'s row (the search field): the band shows it and the page
+   * selects the word; a word the vectors lack is said under the field.
+   * @param {string} word
+   */
+  async find(word) {
+    const row = await this.rowOf(word, true);
+    if (row == null) return;
+    this.panel.showFindMessage('');
+    this.reveal(word, row);
+    this.host.select(word);
+  }
+
+  /**
+   * `word` was selected on the page: its row is outlined and the band moves to show it.
+   * @param {string} word
+   */
+  async showSelected(word) {
+    // Selected again (the band may have moved away since): its row is known.
+    const row = this.selected?.word === word ? this.selected.row : await this.rowOf(word, false);
+    if (row != null) this.reveal(word, row);
+  }
+
+  /** `word`'s row in the current model's matrix, or null (said under the search field when `say`). */
+  async rowOf(word, say) {
+    const model = this.model;
+    if (model == null) return null;
+    try {
+      const { row } = await this.worker.request('matrixRow', { word });
+      return this.model === model ? row : null;
+    } catch (error) {
+      if (say && this.model === model) this.panel.showFindMessage(error.message);
+      return null;
+    }
+  }
+
+  /** Outlines `row`, `word`'s, and moves the band to show it. @param {string} word @param {number} row */
+  reveal(word, row) {
+    this.selected = { word, row };
+    this.panel.setSelected(row);
+    // Before the matrix's size is known, the first band shown moves to it (`show`).
+    if (this.band && this.totals) this.change(showingRow(this.band, this.totals, row));
   }
 
   /** The model and how far its vectors have trained, as one key. */
@@ -133,7 +186,8 @@ export class Matrix {
   show(reply, version) {
     this.seen = version;
     this.totals = { totalRows: reply.totalRows, dim: reply.dim };
-    this.band = withinMatrix(this.band ?? firstBand(this.totals), this.totals);
+    const first = this.selected ? showingRow(firstBand(this.totals), this.totals, this.selected.row) : firstBand(this.totals);
+    this.band = withinMatrix(this.band ?? first, this.totals);
     this.shown = reply;
     this.panel.showBand(reply, openWays(this.band, this.totals));
   }

@@ -23,9 +23,9 @@ export class Queries {
    * @param {import('../map/map-model.js').MapModel} mapModel
    * @param {import('../timeline/timeline.js').Timeline} timeline
    * @param {{model: () => number|null, idle: () => boolean, hasSource: () => boolean, isBpe: () => boolean,
-   *   request: (type: string, fields?: object) => Promise<any>}} host  the controller: the current model, whether
-   *   nothing is open, whether a text was (not vectors alone), its tokenizer, and its request that shows a
-   *   failure as a notice
+   *   request: (type: string, fields?: object) => Promise<any>, selected: (word: string) => void}} host  the
+   *   controller: the current model, whether nothing is open, whether a text was (not vectors alone), its
+   *   tokenizer, its request that shows a failure as a notice, and what else follows the selected word
    */
   constructor(panel, worker, mapModel, timeline, host) {
     this.panel = panel;
@@ -104,6 +104,7 @@ export class Queries {
     this.panel.showNeighbours(word, reply.neighbours, reply.built);
     this.mapModel.setAnswers({ selected: word, neighbours: reply.neighbours });
     this.timeline.showHistory(word);
+    this.host.selected(word);
     if (!this.host.hasSource()) return true;
     const info = await this.host.request('tokenInfo', { token: word, maxLines: CONCORDANCE_LINES });
     if (info && this.selected === word && this.host.model() === model) this.panel.showTokenInfo(info.info, this.host.isBpe());

@@ -833,7 +833,16 @@ const handlers = {
   /** A band of the vectors' matrix, for the Matrix card; its values transferred, not copied. */
   matrixBand({ id, firstRow, rows, firstCol, cols }) {
     const band = session.matrix_band(firstRow, rows, firstCol, cols);
-    post({ type: 'matrixBand', id, ...band }, [band.values.buffer]);
+    post({ type: 'matrixBand', id, ...band }, band.outputValues ? [band.values.buffer, band.outputValues.buffer] : [band.values.buffer]);
+  },
+  matrixRow({ word }) {
+    return { row: session.matrix_row(word) };
+  },
+  wordSampling({ word, partners }) {
+    return { sampling: session.word_sampling(word, partners) };
+  },
+  zipf({ points }) {
+    return { zipf: session.zipf_curve(points) };
   },
   /** A word's neighbours at the end of each epoch (the session keeps them as it trains). */
   neighbourHistory({ word, k }) {

@@ -8,13 +8,14 @@
 //! `#[tsify(type = ...)]` narrows a `&'static str` to the words it can hold.
 //!
 //! One file per topic, as the session's rooms: `training`, `files`, `queries`, `maps`,
-//! `matrix`, `evaluation`.
+//! `matrix`, `sampling`, `evaluation`.
 
 mod evaluation;
 mod files;
 mod maps;
 mod matrix;
 mod queries;
+mod sampling;
 mod training;
 
 pub use evaluation::{EvalProgressDto, analogy_report_dto, similarity_report_dto};
@@ -26,4 +27,5 @@ pub use matrix::MatrixBandDto;
 pub use queries::{
     AnalogyDto, MergeDto, MessagePartDto, NeighbourDto, RankedWordDto, TokenInfoDto, VocabMatchesDto,
 };
+pub use sampling::{PartnerDto, WordSamplingDto, ZipfDto};
 pub use training::{BpeProgressDto, CorpusStats, Params, ProgressDto};

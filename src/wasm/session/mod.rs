@@ -12,6 +12,7 @@
 //! - `models`: a language model's embedding matrix, read from its file a slice at a time.
 //! - `tables`: a Parquet table of vectors (Spark's Word2VecModel), read column chunk by chunk.
 //! - `matrix`: a band of the vectors' matrix, rows × dimensions, for the Matrix card.
+//! - `sampling`: a word's keep and noise probabilities and window partners, the Zipf chart.
 //! - `evaluation`: analogy and similarity benchmarks run on the vectors.
 
 mod evaluation;
@@ -20,6 +21,7 @@ mod maps;
 mod matrix;
 mod models;
 mod queries;
+mod sampling;
 mod tables;
 mod training;
 
