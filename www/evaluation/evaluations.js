@@ -108,8 +108,22 @@ export class Evaluations {
   }
 }
 
-/** One line on a benchmark's result. @param {import('../protocol.js').EvaluationReport} report */
+/**
+ * One line on a benchmark's result, saying how many of its words a fastText model built from
+ * their n-grams. @param {import('../protocol.js').EvaluationReport} report
+ */
 export function evaluationSummary(report) {
+  return `${scores(report)}${builtWords(report.builtFromNgrams)}`;
+}
+
+/** The benchmark's words built from n-grams, as the CLI's eval says them; '' for none. @param {number} n */
+function builtWords(n) {
+  if (!n) return '';
+  return ` ${n.toLocaleString('en')} of the benchmark's words ${n === 1 ? 'is' : 'are'} not in the vocabulary: built from n-grams.`;
+}
+
+/** The scores' part of `evaluationSummary`. @param {import('../protocol.js').EvaluationReport} report */
+function scores(report) {
   const share = (n, of) => `${n.toLocaleString('en')} of ${of.toLocaleString('en')} (${of ? ((100 * n) / of).toFixed(1) : '0.0'} %)`;
   if (report.kind === 'analogies') {
     const t = report.total;
