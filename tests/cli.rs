@@ -990,7 +990,8 @@ fn a_fasttext_model_answers_for_its_words_and_builds_others_from_ngrams() {
     assert!(eval.status.success(), "{eval:?}");
     assert!(
         stdout(&eval).contains("found 4 of 4 pairs")
-            && stdout(&eval).contains("2 of the benchmark's words are not in the vocabulary: built from n-grams"),
+            && stdout(&eval)
+                .contains("2 of the benchmark's words are not in the vocabulary: built from n-grams"),
         "{}",
         stdout(&eval)
     );
@@ -999,7 +1000,10 @@ fn a_fasttext_model_answers_for_its_words_and_builds_others_from_ngrams() {
     let questions = dir.join("questions.txt");
     std::fs::write(&questions, ": one\nnight dark light day\nnigth dark light day\n").unwrap();
     let eval = stdout(&embedscope(&["eval", &path, "--analogies", questions.to_str().unwrap()]));
-    assert!(eval.contains("1 of the benchmark's words is not in the vocabulary: built from n-grams"), "{eval}");
+    assert!(
+        eval.contains("1 of the benchmark's words is not in the vocabulary: built from n-grams"),
+        "{eval}"
+    );
     // The most frequent words kept: a word past them is built from its n-grams.
     let kept = embedscope(&["analogy", &path, "night", "day", "dark", "--max-words", "3"]);
     assert!(stderr(&kept).contains("kept 3 of 5 words"), "{kept:?}");
