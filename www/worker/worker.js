@@ -324,21 +324,25 @@ async function fileText(file, entry) {
 /**
  * How `file` is sniffed: its first bytes and name, or, when it is compressed, those of the
  * file inside (`entry` names a zip's); `entries` lists a zip's files when it holds several
- * and none is named.
+ * and none is named. A zip of the Embedding Projector's pair is sniffed as its vectors.tsv
+ * (`entry`), the words from its metadata.tsv (`metadataEntry`).
  * @param {File} file @param {string} [entry]
- * @returns {Promise<{head: Uint8Array, name: string, compression: string|null, entries?: string[]}>}
+ * @returns {Promise<{head: Uint8Array, name: string, compression: string|null, entries?: string[], entry?: string, metadataEntry?: string}>}
  */
 async function sniffable(file, entry) {
   const first = await head(file);
   const compression = wasm.compression_of(first) ?? null;
   if (compression == null) return { head: first, name: file.name, compression };
+  let metadataEntry;
   if (compression === 'zip' && entry == null) {
     const entries = wasm.zip_entries(syncReader(file), file.size, file.name);
-    if (entries.length > 1) return { head: first, name: file.name, compression, entries };
+    const pair = entries.length > 1 ? wasm.projector_pair(entries) : undefined;
+    if (entries.length > 1 && !pair) return { head: first, name: file.name, compression, entries };
+    [entry, metadataEntry] = pair ?? [];
   }
   const inside = openInside(file, entry);
   try {
-    return { head: inside.read(SNIFF_BYTES), name: inside.inner_name(), compression };
+    return { head: inside.read(SNIFF_BYTES), name: inside.inner_name(), compression, entry, metadataEntry };
   } finally {
     inside.free();
   }
@@ -382,12 +386,14 @@ async function trainLoop() {
  * slices, while `isCurrent()`: `stop` cancels the read by moving `loads` on. Returns false
  * when cancelled. A compressed file is read as the file inside (`entry` names a zip's), its
  * progress counting the compressed bytes.
- * @param {File} file @param {string} format @param {File|undefined} metadata @param {() => boolean} isCurrent
+ * @param {File} file @param {string} format
+ * @param {{file: File, entry?: string}|undefined} metadata  a Projector vectors.tsv's metadata.tsv: a file, or a zip's entry
+ * @param {() => boolean} isCurrent
  * @param {number|undefined} maxWords  the most frequent words of a fastText model to keep
  * @param {boolean} compressed @param {string} [entry]
  */
 async function loadVectors(file, format, metadata, isCurrent, maxWords, compressed, entry) {
-  const metadataText = metadata ? await fileText(metadata) : undefined;
+  const metadataText = metadata ? await fileText(metadata.file, metadata.entry) : undefined;
   if (!isCurrent()) return false;
   if (format === 'fasttext') session.fasttext_begin(file.name, file.size, maxWords);
   else session.load_begin(format, file.name, metadataText);
@@ -586,24 +592,6 @@ async function readTableFooter(file, isCurrent) {
   }
 }
 
-/** The text of a benchmark: a built-in one, or a file the person opened. */
-async function benchmarkSource(benchmark) {
-  if (benchmark.kind === 'file') return benchmarkText(benchmark.file);
-  return wasm.benchmark_text(benchmark.name);
-}
-
-/**
- * A benchmark file's text; a zip of several files is refused, as the benchmark card opens
- * one file. @param {File} file
- */
-async function benchmarkText(file) {
-  const { entries } = await sniffable(file);
-  if (entries) {
-    throw new Error(`${file.name} holds ${entries.length} files (${entries.slice(0, 5).join(', ')}${entries.length > 5 ? ', …' : ''}): open the benchmark file itself, or a zip that holds it alone`);
-  }
-  return fileText(file);
-}
-
 /** The session's writer of each export format (www/protocol.js `ExportRequest`). */
 const EXPORTS = {
   bundle: (request) => session.export_bundle(request.timeline ?? null),
@@ -645,9 +633,11 @@ const handlers = {
     if (metadataOnly) {
       throw new Error(`${metadataOnly.file.name} is a Spark model's metadata: open it together with the model's data/ part files, or drop the model's folder`);
     }
-    const metadata = files.length === 2 ? files.find((f) => /metadata/i.test(f.name)) : undefined;
-    const file = files.find((f) => f !== metadata);
-    const { kind: format, compression } = sniffed.find((s) => s.file === file);
+    const metadataFile = files.length === 2 ? files.find((f) => /metadata/i.test(f.name)) : undefined;
+    const file = files.find((f) => f !== metadataFile);
+    const { kind: format, compression, entry: inside = entry, metadataEntry } = sniffed.find((s) => s.file === file);
+    // The Projector's pair: two files dropped together, or one zip of both.
+    const metadata = metadataFile ? { file: metadataFile } : metadataEntry ? { file, entry: metadataEntry } : undefined;
     if (format == null) {
       if (files.length > 1) throw new Error('open one text at a time (or a vectors.tsv with its metadata.tsv)');
       return { kind: 'text' };
@@ -658,7 +648,7 @@ const handlers = {
     fire('openVectors');
     try {
       if (format === 'bundle') {
-        const text = await fileText(file, entry);
+        const text = await fileText(file, inside);
         if (!isCurrent()) throw stopped();
         const opened = session.open_bundle(text, file.name, file.size);
         // The session's text gave way to the vectors (a failed open leaves it as it was).
@@ -666,7 +656,7 @@ const handlers = {
         return { kind: 'vectors', model, ...opened };
       }
       // `stop` has cancelled the parser and answered with the state from before.
-      if (!(await loadVectors(file, format, metadata, isCurrent, maxWords, compression != null, entry))) throw stopped();
+      if (!(await loadVectors(file, format, metadata, isCurrent, maxWords, compression != null, inside))) throw stopped();
       const info = session.load_finish(file.size);
       vectorsOpened();
       return { kind: 'vectors', model, info };
@@ -841,11 +831,16 @@ const handlers = {
   },
   /**
    * Scores the vectors on a benchmark, in chunks, posting `evalProgress` between them. A
-   * newer evaluation replaces one still running, which then fails saying so.
+   * newer evaluation replaces one still running, which then fails saying so. A benchmark
+   * file that is a zip of several, none named, is answered with its files to choose from.
    */
   async evaluate({ benchmark, restrict, ignoreCase, purpose }) {
     const mine = ++evaluations;
-    const text = await benchmarkSource(benchmark);
+    if (benchmark.kind === 'file' && benchmark.entry == null) {
+      const { entries } = await sniffable(benchmark.file);
+      if (entries) return { entries, file: benchmark.file.name };
+    }
+    const text = benchmark.kind === 'file' ? await fileText(benchmark.file, benchmark.entry) : wasm.benchmark_text(benchmark.name);
     let progress = session.eval_begin(text, restrict ?? undefined, ignoreCase);
     let chunk = 16;
     while (progress.done < progress.total) {
