@@ -50,11 +50,11 @@ with zipfile.ZipFile(f'{out}/vectors-nested.zip', 'w', zipfile.ZIP_DEFLATED) as 
 # The Embedding Projector's pair in one zip.
 rows = [line.split(' ') for line in vectors.decode().splitlines()[1:]]
 with zipfile.ZipFile(f'{out}/projector.zip', 'w', zipfile.ZIP_DEFLATED) as z:
-    z.writestr('metadata.tsv', ''.join(row[0] + '\n' for row in rows))
-    z.writestr('vectors.tsv', ''.join('\t'.join(row[1:]) + '\n' for row in rows))
+    z.writestr('metadata.tsv', ''.join(row[0] + '\\n' for row in rows))
+    z.writestr('vectors.tsv', ''.join('\\t'.join(row[1:]) + '\\n' for row in rows))
 # Two benchmarks in one zip.
 with zipfile.ZipFile(f'{out}/benchmarks.zip', 'w', zipfile.ZIP_DEFLATED) as z:
-    z.writestr('questions-words.txt', ': circle\nw0 w1 w10 w11\nw20 w21 w30 w31\n')
+    z.writestr('questions-words.txt', ': circle\\nw0 w1 w10 w11\\nw20 w21 w30 w31\\n')
     z.writestr('pairs.tsv.gz', gzip.compress(sys.argv[2].encode()))
 bad = bytearray(bz2.compress(text))
 for i in range(len(bad) // 2, len(bad) // 2 + 64):
