@@ -204,14 +204,38 @@ async function readSource(source, wanted) {
 }
 
 /**
- * `file` in slices of LOAD_SLICE_BYTES, each with its offset, read one at a time, so a
- * large file never sits in memory twice and progress can be posted in between.
- * @param {Blob} file
+ * `file`'s bytes from `start` to `end` (the whole file unless told) in slices of
+ * LOAD_SLICE_BYTES, each with its offset, read one at a time, so a large file never sits in
+ * memory twice and progress can be posted in between.
+ * @param {Blob} file @param {number} [start] @param {number} [end]
  */
-async function* slices(file) {
-  for (let offset = 0; offset < file.size; offset += LOAD_SLICE_BYTES) {
-    yield { offset, bytes: new Uint8Array(await file.slice(offset, offset + LOAD_SLICE_BYTES).arrayBuffer()) };
+async function* slices(file, start = 0, end = file.size) {
+  for (let offset = start; offset < end; offset += LOAD_SLICE_BYTES) {
+    yield { offset, bytes: new Uint8Array(await file.slice(offset, Math.min(end, offset + LOAD_SLICE_BYTES)).arrayBuffer()) };
   }
+}
+
+/**
+ * Pushes the pieces of a file into the session one at a time, as `pieces` reads them:
+ * `push(piece)` gives the session a piece and returns the `loadProgress` to post, and the
+ * worker answers messages before the next piece. Stops once `isCurrent()` is false (`stop`
+ * moved `loads` on) or, after a piece, `more()` is. Returns the piece it stopped at when
+ * cancelled, else null.
+ * @template T
+ * @param {AsyncIterable<T>} pieces @param {() => boolean} isCurrent
+ * @param {(piece: NoInfer<T>) => {bytesDone: number, bytesTotal: number, words: number, rows?: boolean}} push
+ * @param {() => boolean} [more]
+ * @returns {Promise<T|null>}
+ */
+async function pushPieces(pieces, isCurrent, push, more = () => true) {
+  for await (const piece of pieces) {
+    if (!isCurrent()) return piece;
+    post({ type: 'loadProgress', ...push(piece) });
+    await yieldToMessages();
+    if (!isCurrent()) return piece;
+    if (!more()) break;
+  }
+  return null;
 }
 
 /**
@@ -397,21 +421,15 @@ async function loadVectors(file, format, metadata, isCurrent, maxWords, compress
   if (!isCurrent()) return false;
   if (format === 'fasttext') session.fasttext_begin(file.name, file.size, maxWords);
   else session.load_begin(format, file.name, metadataText);
+  /** @type {AsyncIterable<{bytes: Uint8Array, done: number, total: number}>} */
   const pieces = compressed
     ? contents(file, entry)
     : (async function* () {
         for await (const { offset, bytes } of slices(file)) yield { bytes, done: offset + bytes.length, total: file.size };
       })();
-  for await (const { bytes, done, total } of pieces) {
-    if (!isCurrent()) return false;
-    const words = session.load_push(bytes);
-    post({ type: 'loadProgress', bytesDone: done, bytesTotal: total, words });
-    await yieldToMessages();
-    if (!isCurrent()) return false;
-    // A fastText model's output matrix, after the vectors, is never read.
-    if (!session.load_wants_more()) break;
-  }
-  return true;
+  const push = ({ bytes, done, total }) => ({ bytesDone: done, bytesTotal: total, words: session.load_push(bytes) });
+  // A fastText model's output matrix, after the vectors, is never read.
+  return (await pushPieces(pieces, isCurrent, push, () => session.load_wants_more())) == null;
 }
 
 /** The session's text gave way to vectors opened from a file: a new model, the plain map. */
@@ -470,15 +488,9 @@ async function openModel(sniffed, tensor) {
     const tokenizerBytes = tokenizer ? new Uint8Array(await tokenizer.arrayBuffer()) : undefined;
     if (!isCurrent()) throw stopped(found);
     const range = session.model_begin(chosen, tokenizerBytes, tokenizer?.name);
-    const end = range.offset + range.length;
-    for (let offset = range.offset; offset < end; offset += LOAD_SLICE_BYTES) {
-      const bytes = new Uint8Array(await found.slice(offset, Math.min(end, offset + LOAD_SLICE_BYTES)).arrayBuffer());
-      if (!isCurrent()) throw stopped(found);
-      const rows = session.model_push(bytes);
-      post({ type: 'loadProgress', bytesDone: offset + bytes.length - range.offset, bytesTotal: range.length, words: rows, rows: true });
-      await yieldToMessages();
-      if (!isCurrent()) throw stopped(found);
-    }
+    const push = ({ offset, bytes }) =>
+      ({ bytesDone: offset + bytes.length - range.offset, bytesTotal: range.length, words: session.model_push(bytes), rows: true });
+    if (await pushPieces(slices(found, range.offset, range.offset + range.length), isCurrent, push)) throw stopped(found);
     const info = session.model_finish();
     vectorsOpened();
     return { kind: 'vectors', model, info };
@@ -547,23 +559,10 @@ async function openTable(sniffed, columns) {
     }
     const groups = session.table_begin(columns?.word, columns?.vector);
     const total = parts.reduce((sum, file) => sum + file.size, 0);
-    let before = 0;
-    for (const [index, file] of parts.entries()) {
-      for (let group = 0; group < groups[index]; group++) {
-        const [wordStart, wordLength, vectorStart, vectorLength] = session.table_ranges(index, group);
-        const [words, vectors] = await Promise.all([
-          file.slice(wordStart, wordStart + wordLength).arrayBuffer(),
-          file.slice(vectorStart, vectorStart + vectorLength).arrayBuffer(),
-        ]);
-        if (!isCurrent()) throw stopped(file.name);
-        const rows = session.table_push(index, group, new Uint8Array(words), new Uint8Array(vectors));
-        const done = before + (groups[index] ? file.size * (group + 1) / groups[index] : file.size);
-        post({ type: 'loadProgress', bytesDone: Math.round(done), bytesTotal: total, words: rows });
-        await yieldToMessages();
-        if (!isCurrent()) throw stopped(file.name);
-      }
-      before += file.size;
-    }
+    const push = ({ index, group, words, vectors, done }) =>
+      ({ bytesDone: Math.round(done), bytesTotal: total, words: session.table_push(index, group, words, vectors) });
+    const stoppedAt = await pushPieces(columnChunks(parts, groups), isCurrent, push);
+    if (stoppedAt) throw stopped(stoppedAt.file.name);
     const info = session.table_finish();
     vectorsOpened();
     return { kind: 'vectors', model, info };
@@ -573,6 +572,29 @@ async function openTable(sniffed, columns) {
       fire('openFailed');
     }
     throw error;
+  }
+}
+
+/**
+ * The two column chunks of each row group of the table the session has begun (`table_begin`
+ * gave `groups`, the row groups of each part), read by `File.slice`, each with how far the
+ * parts are read (`done` bytes, the row groups counted as equal shares of their file).
+ * @param {File[]} parts @param {ArrayLike<number>} groups
+ * @returns {AsyncGenerator<{index: number, group: number, file: File, words: Uint8Array, vectors: Uint8Array, done: number}>}
+ */
+async function* columnChunks(parts, groups) {
+  let before = 0;
+  for (const [index, file] of parts.entries()) {
+    for (let group = 0; group < groups[index]; group++) {
+      const [wordStart, wordLength, vectorStart, vectorLength] = session.table_ranges(index, group);
+      const [words, vectors] = await Promise.all([
+        file.slice(wordStart, wordStart + wordLength).arrayBuffer(),
+        file.slice(vectorStart, vectorStart + vectorLength).arrayBuffer(),
+      ]);
+      const done = before + (file.size * (group + 1)) / groups[index];
+      yield { index, group, file, words: new Uint8Array(words), vectors: new Uint8Array(vectors), done };
+    }
+    before += file.size;
   }
 }
 
