@@ -99,6 +99,9 @@ test('a fastText model opens: neighbours of known words and of misspellings buil
     assert.match(built ?? '', /^\d of the benchmark's words (is|are) not in the vocabulary: built from n-grams$/, cli);
     assert.ok(summary.endsWith(` ${built}.`), `${name}: ${summary}`);
   }
+  // An analogy table wider than the inspector scrolls inside the card, which keeps to the inspector.
+  const card = page.getByRole('region', { name: 'Evaluation' });
+  assert.ok(await card.evaluate((section) => section.scrollWidth <= section.clientWidth), 'the Evaluation card fits the inspector');
   await page.screenshot({ path: join(RESULTS, 'fasttext-evaluation.png'), fullPage: true });
 
   // An older fastText's model, without a magic number.
