@@ -875,6 +875,25 @@ mod tests {
         assert!(err.to_string().contains("checksum (CRC-32)"), "{err}");
     }
 
+    /// Reads the bomb `reader` inflates a MiB at a time: it must fail soon past the grace,
+    /// saying it looks like a zip bomb.
+    fn assert_stops_the_bomb(reader: &mut Decompressed, what: &str) {
+        let mut buf = vec![0; 1 << 20];
+        let err = loop {
+            match reader.read(&mut buf) {
+                Ok(0) => panic!("{what}: the bomb was inflated whole"),
+                Ok(_) => {}
+                Err(err) => break err,
+            }
+        };
+        assert!(reader.inflated() <= RATIO_GRACE + (8 << 20), "{what} stopped at {}", reader.inflated());
+        let message = Error::from(err).to_string();
+        assert!(
+            message.contains("zip bomb") && message.contains("decompress it yourself"),
+            "{what}: {message}"
+        );
+    }
+
     #[test]
     fn a_zip_bomb_is_refused_before_it_fills_memory() {
         // 64 MiB of zeros: well past the grace, and over 200 times smaller compressed.
@@ -896,21 +915,7 @@ mod tests {
                 }
                 Err(other) => panic!("{compression}: {other}"),
             };
-            let mut buf = vec![0; 1 << 20];
-            let err = loop {
-                match reader.read(&mut buf) {
-                    Ok(0) => panic!("{compression}: the bomb was inflated whole"),
-                    Ok(_) => {}
-                    Err(err) => break err,
-                }
-            };
-            assert!(
-                reader.inflated() <= RATIO_GRACE + (8 << 20),
-                "{compression} stopped at {}",
-                reader.inflated()
-            );
-            let message = Error::from(err).to_string();
-            assert!(message.contains("zip bomb") && message.contains("decompress it yourself"), "{message}");
+            assert_stops_the_bomb(&mut reader, &compression.to_string());
         }
     }
 
@@ -1007,17 +1012,7 @@ mod tests {
         let bomb = gzip(&vec![0u8; 64 << 20]);
         let file = zip_of(&[("bomb.txt.gz", &bomb)], zip::CompressionMethod::STORE);
         let mut reader = Compressed::open(Cursor::new(file)).unwrap().unwrap().into_reader(None).unwrap();
-        let mut buf = vec![0; 1 << 20];
-        let err = loop {
-            match reader.read(&mut buf) {
-                Ok(0) => panic!("the bomb inside the zip was inflated whole"),
-                Ok(_) => {}
-                Err(err) => break err,
-            }
-        };
-        assert!(reader.inflated() <= RATIO_GRACE + (8 << 20), "stopped at {}", reader.inflated());
-        let message = Error::from(err).to_string();
-        assert!(message.contains("zip bomb"), "{message}");
+        assert_stops_the_bomb(&mut reader, "gzip in a zip");
         // A zip inside is no stream: refused, saying what to do.
         let inner = zip_of(&[("kjv.txt", &data)], zip::CompressionMethod::DEFLATE);
         for (file, expected) in [
