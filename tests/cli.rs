@@ -982,6 +982,28 @@ fn a_fasttext_model_answers_for_its_words_and_builds_others_from_ngrams() {
     assert_eq!(stdout(&built).lines().count(), 4);
     let vector = stdout(&embedscope(&["vector", &path, "nigth"]));
     assert_eq!(vector.split_whitespace().count(), 3, "{vector}");
+    // A benchmark's words built from n-grams are counted, each once.
+    let pairs = dir.join("pairs.txt");
+    std::fs::write(&pairs, "night nigth 8\nday dark 2\nligth nigth 6\nlight day 3\n").unwrap();
+    let pairs = pairs.to_str().unwrap();
+    let eval = embedscope(&["eval", &path, "--similarity", pairs]);
+    assert!(eval.status.success(), "{eval:?}");
+    assert!(
+        stdout(&eval).contains("found 4 of 4 pairs")
+            && stdout(&eval)
+                .contains("2 of the benchmark's words are not in the vocabulary: built from n-grams"),
+        "{}",
+        stdout(&eval)
+    );
+    let eval = stdout(&embedscope(&["eval", &path, "--similarity", pairs, "--json"]));
+    assert!(eval.contains(r#""builtFromNgrams":2"#), "{eval}");
+    let questions = dir.join("questions.txt");
+    std::fs::write(&questions, ": one\nnight dark light day\nnigth dark light day\n").unwrap();
+    let eval = stdout(&embedscope(&["eval", &path, "--analogies", questions.to_str().unwrap()]));
+    assert!(
+        eval.contains("1 of the benchmark's words is not in the vocabulary: built from n-grams"),
+        "{eval}"
+    );
     // The most frequent words kept: a word past them is built from its n-grams.
     let kept = embedscope(&["analogy", &path, "night", "day", "dark", "--max-words", "3"]);
     assert!(stderr(&kept).contains("kept 3 of 5 words"), "{kept:?}");

@@ -1,7 +1,8 @@
 //! Compressed files through the command-line tool: a gzip, bzip2, xz or zip copy of a text,
-//! a vectors file or a benchmark gives what the plain file gives, to the bit on one thread;
-//! a zip of several files is named as ARCHIVE:ENTRY; a bad archive is one line saying what
-//! to do.
+//! a vectors file or a benchmark gives what the plain file gives, to the bit on one thread,
+//! also when a compressed file sits in a zip; a zip of several files is named as
+//! ARCHIVE:ENTRY, a zip of the Projector's pair opens as the pair; a bad archive is one line
+//! saying what to do.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -63,6 +64,17 @@ fn zip_of(files: &[(&str, &[u8])]) -> Vec<u8> {
     writer.finish().unwrap().into_inner()
 }
 
+/// A zip of `files` stored, not deflated, as archives of files compressed already often are.
+fn zip_stored(files: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut writer = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::STORE);
+    for (name, data) in files {
+        writer.start_file(*name, options).unwrap();
+        writer.write_all(data).unwrap();
+    }
+    writer.finish().unwrap().into_inner()
+}
+
 /// `data` written as `name` in `dir`, and its gzip, bzip2, xz and zip copies; the zip's
 /// copy is called `.zip.bin` and the gzip one has no extension, as the compression is told
 /// from the bytes, not the name.
@@ -113,6 +125,18 @@ fn compressed_copies_of_the_kjv_train_the_plain_texts_vectors_bit_for_bit() {
     };
     let expected = train(&plain, "plain.bin");
     assert!(expected.len() > 100_000);
+    // A compressed copy inside a zip is unwrapped too.
+    let text = std::fs::read(&plain).unwrap();
+    let nested = [
+        ("kjv-gz.zip", zip_stored(&[("kjv.txt.gz", &gzip(&text))])),
+        ("kjv-xz.zip", zip_of(&[("corpus/kjv.txt.xz", &xz(&text))])),
+    ];
+    let mut compressed = compressed;
+    for (name, bytes) in nested {
+        let path = dir.join(name).to_str().unwrap().to_string();
+        std::fs::write(&path, bytes).unwrap();
+        compressed.push(path);
+    }
     for (i, corpus) in compressed.iter().enumerate() {
         assert!(train(corpus, &format!("{i}.bin")) == expected, "{corpus} trained other vectors");
     }
@@ -198,6 +222,41 @@ fn a_zip_of_several_files_is_named_by_entry() {
 }
 
 #[test]
+fn compressed_vectors_in_a_zip_and_the_projectors_pair_in_a_zip_answer_as_the_plain_files() {
+    let dir = scratch_dir("nested");
+    let vectors = "4 2\nking 1 0.5\nqueen 0.9 0.7\nman 0.2 -1\nwoman 0.1 -0.8\n";
+    let plain = dir.join("v.vec");
+    std::fs::write(&plain, vectors).unwrap();
+    let expected = neighbours_of(&plain, "king");
+    assert!(expected.contains("queen"), "{expected}");
+    let nested = dir.join("vectors.zip");
+    std::fs::write(&nested, zip_of(&[("vectors.vec.gz", &gzip(vectors.as_bytes()))])).unwrap();
+    assert_eq!(neighbours_of(&nested, "king"), expected);
+
+    // The Projector's pair, as files side by side and as one zip of both.
+    let tsv = "1\t0.5\n0.9\t0.7\n0.2\t-1\n0.1\t-0.8\n";
+    let words = "king\nqueen\nman\nwoman\n";
+    let pair = dir.join("pair");
+    std::fs::create_dir_all(&pair).unwrap();
+    std::fs::write(pair.join("vectors.tsv"), tsv).unwrap();
+    std::fs::write(pair.join("metadata.tsv"), words).unwrap();
+    let expected = neighbours_of(&pair.join("vectors.tsv"), "king");
+    assert!(expected.contains("queen"), "{expected}");
+    for (name, files) in [
+        ("pair.zip", vec![("metadata.tsv", words), ("vectors.tsv", tsv)]),
+        ("kjv-pair.zip", vec![("run/kjv-vectors.tsv", tsv), ("run/kjv-metadata.tsv", words)]),
+    ] {
+        let zip = dir.join(name);
+        let files: Vec<(&str, &[u8])> = files.iter().map(|(n, d)| (*n, d.as_bytes())).collect();
+        std::fs::write(&zip, zip_of(&files)).unwrap();
+        assert_eq!(neighbours_of(&zip, "king"), expected, "{name}");
+        let vectors_entry = files.iter().find(|(n, _)| n.ends_with("vectors.tsv")).unwrap().0;
+        let named = format!("{}:{vectors_entry}", zip.to_str().unwrap());
+        assert_eq!(neighbours_of(Path::new(&named), "king"), expected, "{named}");
+    }
+}
+
+#[test]
 fn bad_archives_are_one_line_saying_what_to_do() {
     let dir = scratch_dir("bad");
     let text = kjv_slice(300_000);
@@ -216,12 +275,14 @@ fn bad_archives_are_one_line_saying_what_to_do() {
     tar[257..263].copy_from_slice(b"ustar\0");
     tar.extend_from_slice(&text);
     std::fs::write(path("corpus.tar.gz"), gzip(&tar)).unwrap();
+    std::fs::write(path("zips.zip"), zip_stored(&[("corpora.zip", &zip_of(&[("kjv.txt", &text)]))])).unwrap();
     for (file, expected) in [
         ("cut.gz", "this gzip file is cut short"),
         ("corrupt.xz", "this xz file is corrupt"),
         ("empty.zip", "this zip archive holds no file"),
         ("bomb.bz2", "it looks like a zip bomb"),
         ("corpus.tar.gz", "it looks like a tar archive, several files in one: extract it (tar -xf)"),
+        ("zips.zip", "'corpora.zip' in this zip archive is a zip archive itself"),
     ] {
         let out = embedscope(&["train", &path(file), "--out", &path("out.txt"), "--quiet"]);
         assert!(!out.status.success(), "{file} trained");

@@ -106,8 +106,9 @@
  */
 
 /**
- * A benchmark: one the project writes for the built-in sample, or a file.
- * @typedef {{kind: 'builtin', name: 'planted-analogies'|'planted-similarity'} | {kind: 'file', file: File}} Benchmark
+ * A benchmark: one the project writes for the built-in sample, or a file (`entry` names the
+ * file chosen in a zip of several; a compressed file is read as the file inside).
+ * @typedef {{kind: 'builtin', name: 'planted-analogies'|'planted-similarity'} | {kind: 'file', file: File, entry?: string}} Benchmark
  */
 
 /**
@@ -312,7 +313,9 @@
  * @typedef {{type: 'loadProgress', bytesDone: number, bytesTotal: number, words: number, rows?: boolean}} LoadProgressMessage
  *   `rows`: a model's matrix is read, and `words` counts its rows (`bytesTotal` the matrix's bytes, not the file's)
  * @typedef {{type: 'evalProgress', purpose: 'benchmark'|'sanity', done: number, total: number}} EvalProgressMessage
- * @typedef {{type: 'evaluate', id: number, report: EvaluationReport}} EvaluateReply
+ * @typedef {{type: 'evaluate', id: number, report: EvaluationReport}
+ *   | {type: 'evaluate', id: number, entries: string[], file: string}} EvaluateReply
+ *   `entries`: the benchmark file is a zip of several and names none: the person picks one (`entry`)
  * @typedef {{type: 'export', id: number, bytes: Uint8Array}} ExportReply
  *   the file's bytes, their buffer transferred, not copied
  * @typedef {{type: 'error', id: number|null, message: string, parts?: MessagePart[]|null}} ErrorMessage

@@ -242,6 +242,9 @@ pub struct AnalogyReport {
     pub worst: Vec<AnsweredQuestion>,
     /// The number of candidate words: `restrict` capped by the vocabulary size.
     pub n_candidates: usize,
+    /// The distinct query words of the covered questions that the vocabulary lacks, scored by
+    /// the vector their character n-grams build (a fastText model's); 0 for other vectors.
+    pub built_from_ngrams: usize,
 }
 
 /// Runs an analogy benchmark a chunk of questions at a time.
@@ -271,6 +274,8 @@ pub struct AnalogyEvaluator {
     /// n-grams (a fastText model's), each named by the id `n_words + its index` here.
     built: Vec<Vec<f32>>,
     built_ids: HashMap<String, usize>,
+    /// Whether each of `built` is a query word of a covered question, which the report counts.
+    built_covered: Vec<bool>,
 }
 
 /// A covered question of the current chunk while the candidates are scanned.
@@ -327,6 +332,7 @@ impl AnalogyEvaluator {
             cosines: Vec::new(),
             built: Vec::new(),
             built_ids: HashMap::new(),
+            built_covered: Vec::new(),
         })
     }
 
@@ -371,6 +377,7 @@ impl AnalogyEvaluator {
             overall,
             worst: self.worst.clone(),
             n_candidates: self.lookup.n_candidates,
+            built_from_ngrams: self.built_covered.iter().filter(|&&covered| covered).count(),
         }
     }
 
@@ -396,6 +403,7 @@ impl AnalogyEvaluator {
                         None => emb.built_vector(word).map(|mut unit| {
                             linalg::normalize(&mut unit);
                             self.built.push(unit);
+                            self.built_covered.push(false);
                             let id = self.n_words + self.built.len() - 1;
                             self.built_ids.insert(word.clone(), id);
                             id
@@ -407,6 +415,9 @@ impl AnalogyEvaluator {
             let section = &mut self.sections[question.section];
             section.covered += 1;
             let query = [a, b, c];
+            for k in query.iter().filter_map(|id| id.checked_sub(self.n_words)) {
+                self.built_covered[k] = true;
+            }
             let slots = query.map(|word_idx| {
                 *slot_of.entry(word_idx).or_insert_with(|| {
                     self.query_words.push(word_idx);
@@ -788,6 +799,7 @@ mod tests {
             let options = AnalogyOptions { restrict: None, ignore_case: false, worst: usize::MAX };
             let report = evaluate_analogies(&e, &set, options).unwrap();
             let mut built = 0;
+            let mut built_words = std::collections::HashSet::new();
             for (question, section) in set.questions().iter().zip(&report.sections) {
                 let [a, b, c, d] = &question.words;
                 let covered = e.index_of(d).is_some()
@@ -797,6 +809,7 @@ mod tests {
                     continue;
                 }
                 built += usize::from([a, b, c].iter().any(|w| e.built_from_ngrams(w)));
+                built_words.extend([a, b, c].into_iter().filter(|w| e.built_from_ngrams(w)));
                 for method in [AnalogyMethod::CosAdd, AnalogyMethod::CosMul] {
                     let all = e.analogy(a, b, c, e.len(), method, None).unwrap();
                     let correct = all.first().is_some_and(|top| top.word == *d);
@@ -804,6 +817,8 @@ mod tests {
                 }
             }
             assert!(built > 3, "the benchmark asks of words built from n-grams ({built})");
+            // Each word built counts once, and only from the questions it took part in.
+            assert_eq!(report.built_from_ngrams, built_words.len());
         }
     }
 

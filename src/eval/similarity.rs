@@ -5,6 +5,8 @@
 //! Spearman's rank correlation (tied values get the average of their ranks) and Pearson's
 //! correlation, both over the pairs whose two words are known.
 
+use std::collections::HashSet;
+
 use super::{GENSIM_RESTRICT, Lookup, content_lines, malformed};
 use crate::error::Result;
 use crate::linalg;
@@ -182,6 +184,9 @@ pub struct SimilarityReport {
     /// The found pairs whose two ranks differ most, worst first (ties in file order); at most
     /// [`SimilarityOptions::worst`], and only pairs whose ranks differ.
     pub worst: Vec<PairDisagreement>,
+    /// The distinct words of the found pairs that the vocabulary lacks, scored by the vector
+    /// their character n-grams build (a fastText model's); 0 for other vectors.
+    pub built_from_ngrams: usize,
 }
 
 impl SimilarityReport {
@@ -203,19 +208,26 @@ pub fn evaluate_similarity(
     let lookup = Lookup::new(emb, options.restrict, options.ignore_case)?;
     let mut found: Vec<&SimilarityPair> = Vec::new();
     let mut cosines: Vec<f32> = Vec::new();
-    // A word the vocabulary lacks may be built from its n-grams (a fastText model's).
+    let mut built_words: HashSet<&str> = HashSet::new();
+    // A word the vocabulary lacks may be built from its n-grams (a fastText model's); the
+    // flag says it was.
     let unit = |word: &str| match lookup.find(emb, word) {
-        Some(idx) => Some(emb.unit_vector(idx)),
+        Some(idx) => Some((emb.unit_vector(idx), false)),
         None if emb.index_of(word).is_none() => emb.built_vector(word).map(|mut built| {
             linalg::normalize(&mut built);
-            std::borrow::Cow::Owned(built)
+            (std::borrow::Cow::Owned(built), true)
         }),
         None => None,
     };
     for pair in &set.pairs {
-        if let [Some(a), Some(b)] = pair.words.each_ref().map(|w| unit(w)) {
+        if let [Some((a, a_built)), Some((b, b_built))] = pair.words.each_ref().map(|w| unit(w)) {
             found.push(pair);
             cosines.push(linalg::dot(&a, &b));
+            for (word, built) in pair.words.iter().zip([a_built, b_built]) {
+                if built {
+                    built_words.insert(word);
+                }
+            }
         }
     }
     let human: Vec<f64> = found.iter().map(|p| p.score).collect();
@@ -245,6 +257,7 @@ pub fn evaluate_similarity(
         spearman: pearson(&human_ranks, &model_ranks),
         pearson: pearson(&human, &model),
         worst,
+        built_from_ngrams: built_words.len(),
     })
 }
 
@@ -341,6 +354,7 @@ mod tests {
             evaluate_similarity(&emb, &set, SimilarityOptions { worst: 10, ..SimilarityOptions::default() })
                 .unwrap();
         assert_eq!((report.pairs, report.found), (6, 6));
+        assert_eq!(report.built_from_ngrams, 1, "unicorn");
         let cosine = emb.similarity("p", "unicorn").unwrap();
         assert!((cosine - 2.0 / 5f32.sqrt()).abs() < 1e-6);
         let listed = report.worst.iter().find(|w| w.words[1] == "unicorn").expect("its rank differs");
@@ -348,7 +362,14 @@ mod tests {
         // Restricted, a word of the vocabulary beyond the limit stays unknown (p r, p s, q s,
         // r s): only a word the vocabulary lacks is built.
         let restricted = SimilarityOptions { restrict: Some(2), ..SimilarityOptions::default() };
-        assert_eq!(evaluate_similarity(&emb, &set, restricted).unwrap().found, 2);
+        let report = evaluate_similarity(&emb, &set, restricted).unwrap();
+        assert_eq!((report.found, report.built_from_ngrams), (2, 1));
+        // A word built twice is counted once; vectors without n-grams build none.
+        let twice = SimilaritySet::parse("p unicorn 3\nq unicorn 4\nunicorn p 2\n").unwrap();
+        let report = evaluate_similarity(&emb, &twice, SimilarityOptions::default()).unwrap();
+        assert_eq!((report.found, report.built_from_ngrams), (3, 1));
+        let report = evaluate_similarity(&plane(), &set, SimilarityOptions::default()).unwrap();
+        assert_eq!((report.found, report.built_from_ngrams), (5, 0));
     }
 
     #[test]

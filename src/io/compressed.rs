@@ -222,12 +222,8 @@ impl<R: Read + Seek + 'static> Compressed<R> {
                         "a {compression} file holds one file, not several: there is no '{name}' to choose in it"
                     )));
                 }
-                let decoder: Box<dyn Read> = match compression {
-                    Compression::Gzip => Box::new(flate2::read::MultiGzDecoder::new(source)),
-                    Compression::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(source)),
-                    _ => Box::new(lzma_rust2::XzReader::new_mem_limit(source, true, XZ_MEMORY_KIB)),
-                };
-                return Ok(Decompressed::new(compression, decoder, read, None));
+                let decoder = stream_decoder(compression, Box::new(source));
+                return Decompressed::layered(compression, decoder, read, None, None);
             }
             Opened::Zip(archive) => archive,
         };
@@ -282,7 +278,50 @@ impl<R: Read + Seek + 'static> Compressed<R> {
             )));
         };
         let checked = Box::new(Checked { inner: flate2::CrcReader::new(decoder), crc, size, done: 0 });
-        Ok(Decompressed::new(compression, checked, read, Some(compressed_size)))
+        let entry = Some(chosen.name.clone());
+        Decompressed::layered(compression, checked, read, Some(compressed_size), entry)
+    }
+}
+
+/// The decoder of a gzip, bzip2 or xz stream (several one after another read as one).
+/// **Unchecked precondition:** `compression` is not zip, which is no stream.
+fn stream_decoder(compression: Compression, source: Box<dyn Read>) -> Box<dyn Read> {
+    match compression {
+        Compression::Gzip => Box::new(flate2::read::MultiGzDecoder::new(source)),
+        Compression::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(source)),
+        _ => Box::new(lzma_rust2::XzReader::new_mem_limit(source, true, XZ_MEMORY_KIB)),
+    }
+}
+
+/// The Embedding Projector's pair among a zip's `names`: the `vectors.tsv` and the
+/// `metadata.tsv` that names its rows, as indices into `names`, when the zip holds just these
+/// two files, side by side and named as [`metadata_name_for`] pairs them.
+pub fn projector_pair<S: AsRef<str>>(names: &[S]) -> Option<(usize, usize)> {
+    let [a, b] = names else { return None };
+    let split = |name: &str| match name.rsplit_once('/') {
+        Some((folder, file)) => (folder.to_string(), file.to_string()),
+        None => (String::new(), name.to_string()),
+    };
+    let ((folder_a, file_a), (folder_b, file_b)) = (split(a.as_ref()), split(b.as_ref()));
+    if folder_a != folder_b || file_a == file_b {
+        return None;
+    }
+    if metadata_name_for(&file_a) == file_b {
+        Some((0, 1))
+    } else if metadata_name_for(&file_b) == file_a {
+        Some((1, 0))
+    } else {
+        None
+    }
+}
+
+/// The name of the `metadata.tsv` that goes with the Projector vectors file `vectors_name`:
+/// its last `vectors` turned into `metadata` (`kjv-vectors.tsv`: `kjv-metadata.tsv`), or
+/// `metadata.tsv` when it holds no `vectors`.
+pub fn metadata_name_for(vectors_name: &str) -> String {
+    match vectors_name.rfind("vectors") {
+        Some(at) => format!("{}metadata{}", &vectors_name[..at], &vectors_name[at + "vectors".len()..]),
+        None => "metadata.tsv".to_string(),
     }
 }
 
@@ -362,9 +401,13 @@ impl Read for Checked {
 }
 
 /// The file inside a compressed file, as a `Read`: see the module documentation. Its errors
-/// are `io::Error`s carrying an [`Error`]; [`Decompressed::error`] gets it back.
+/// are `io::Error`s carrying an [`Error`]; `Error::from` gets it back.
 pub struct Decompressed {
     compression: Compression,
+    /// The compression of the file inside, unwrapped too (a `kjv.txt.gz` in a zip).
+    nested: Option<Compression>,
+    /// The zip's entry read.
+    entry: Option<String>,
     decoder: Box<dyn Read>,
     read: Arc<AtomicU64>,
     total: Option<u64>,
@@ -378,11 +421,61 @@ impl Decompressed {
         read: Arc<AtomicU64>,
         total: Option<u64>,
     ) -> Self {
-        Decompressed { compression, decoder, read, total, inflated: 0 }
+        Decompressed { compression, nested: None, entry: None, decoder, read, total, inflated: 0 }
     }
 
+    /// `decoder`'s bytes, or, when they are a gzip, bzip2 or xz file themselves, the file
+    /// inside that (one layer more, never two). Both layers' bytes are bounded by the limits
+    /// against the outer file's compressed bytes, so a bomb inside an archive is stopped as
+    /// one outside. A zip inside is refused: it is read from its end, not as a stream.
+    fn layered(
+        compression: Compression,
+        decoder: Box<dyn Read>,
+        read: Arc<AtomicU64>,
+        total: Option<u64>,
+        entry: Option<String>,
+    ) -> Result<Decompressed> {
+        let mut outer = Decompressed::new(compression, decoder, read.clone(), total);
+        let mut head = Vec::with_capacity(Compression::SNIFF_LEN);
+        (&mut outer).take(Compression::SNIFF_LEN as u64).read_to_end(&mut head)?;
+        let nested = Compression::sniff(&head);
+        if nested == Some(Compression::Zip) {
+            let what = entry.as_deref().map_or_else(
+                || format!("the file inside this {compression} file"),
+                |e| format!("'{e}' in this zip archive"),
+            );
+            return Err(Error::Archive(format!(
+                "{what} is a zip archive itself, which is read from its end, not as a stream: take it out of \
+                 the {compression} file and open it"
+            )));
+        }
+        let again: Box<dyn Read> = Box::new(io::Cursor::new(head).chain(outer));
+        let decoder = match nested {
+            Some(inner) => stream_decoder(inner, again),
+            None => again,
+        };
+        Ok(Decompressed { compression, nested, entry, decoder, read, total, inflated: 0 })
+    }
+
+    /// The compressed file's compression (a zip's, for a `kjv.txt.gz` in a zip).
     pub fn compression(&self) -> Compression {
         self.compression
+    }
+
+    /// The compression of the file inside, when it was compressed too and is read inflated.
+    pub fn nested(&self) -> Option<Compression> {
+        self.nested
+    }
+
+    /// The name of the file read, from which its format may be guessed: the zip's entry
+    /// (without its folders), else `file_name` without its compression's extension; without
+    /// the nested compression's extension too (`kjv.txt.gz` in a zip: `kjv.txt`).
+    pub fn name_inside(&self, file_name: &str) -> String {
+        let outer = match &self.entry {
+            Some(entry) => entry.rsplit('/').next().unwrap_or(entry).to_string(),
+            None => self.compression.inner_name(file_name),
+        };
+        self.nested.map_or_else(|| outer.clone(), |nested| nested.inner_name(&outer))
     }
 
     /// The compressed bytes read so far (of a zip, of the entry's data), for progress.
@@ -402,7 +495,8 @@ impl Decompressed {
         self.inflated
     }
 
-    /// The decoder's error `err` as a person reads it.
+    /// The decoder's error `err` as a person reads it; an error of the outer layer, under a
+    /// nested one, is already an [`Error`].
     fn decoder_error(&self, err: io::Error) -> Error {
         if let Some(SourceFailed(message)) =
             err.get_ref().and_then(|inner| inner.downcast_ref::<SourceFailed>())
@@ -412,7 +506,8 @@ impl Decompressed {
         if let Some(error) = err.get_ref().and_then(|inner| inner.downcast_ref::<Error>()) {
             return error.clone();
         }
-        let (what, test) = (self.compression.name(), self.compression.test_command());
+        let layer = self.nested.unwrap_or(self.compression);
+        let (what, test) = (layer.name(), layer.test_command());
         if err.kind() == io::ErrorKind::UnexpectedEof {
             Error::Archive(format!(
                 "this {what} file is cut short (it ends inside its compressed data): download it again, or test a copy with {test}"
@@ -780,6 +875,25 @@ mod tests {
         assert!(err.to_string().contains("checksum (CRC-32)"), "{err}");
     }
 
+    /// Reads the bomb `reader` inflates a MiB at a time: it must fail soon past the grace,
+    /// saying it looks like a zip bomb.
+    fn assert_stops_the_bomb(reader: &mut Decompressed, what: &str) {
+        let mut buf = vec![0; 1 << 20];
+        let err = loop {
+            match reader.read(&mut buf) {
+                Ok(0) => panic!("{what}: the bomb was inflated whole"),
+                Ok(_) => {}
+                Err(err) => break err,
+            }
+        };
+        assert!(reader.inflated() <= RATIO_GRACE + (8 << 20), "{what} stopped at {}", reader.inflated());
+        let message = Error::from(err).to_string();
+        assert!(
+            message.contains("zip bomb") && message.contains("decompress it yourself"),
+            "{what}: {message}"
+        );
+    }
+
     #[test]
     fn a_zip_bomb_is_refused_before_it_fills_memory() {
         // 64 MiB of zeros: well past the grace, and over 200 times smaller compressed.
@@ -801,21 +915,7 @@ mod tests {
                 }
                 Err(other) => panic!("{compression}: {other}"),
             };
-            let mut buf = vec![0; 1 << 20];
-            let err = loop {
-                match reader.read(&mut buf) {
-                    Ok(0) => panic!("{compression}: the bomb was inflated whole"),
-                    Ok(_) => {}
-                    Err(err) => break err,
-                }
-            };
-            assert!(
-                reader.inflated() <= RATIO_GRACE + (8 << 20),
-                "{compression} stopped at {}",
-                reader.inflated()
-            );
-            let message = Error::from(err).to_string();
-            assert!(message.contains("zip bomb") && message.contains("decompress it yourself"), "{message}");
+            assert_stops_the_bomb(&mut reader, &compression.to_string());
         }
     }
 
@@ -858,6 +958,96 @@ mod tests {
                 _ => panic!("{expected} was not named"),
             }
         }
+    }
+
+    #[test]
+    fn a_compressed_file_inside_is_unwrapped_once_and_named_without_its_extension() {
+        let data = prose(300_000, 13);
+        for inner in [Compression::Gzip, Compression::Bzip2, Compression::Xz] {
+            let nested = compress(inner, &data);
+            let ext = match inner {
+                Compression::Gzip => "gz",
+                Compression::Bzip2 => "bz2",
+                _ => "xz",
+            };
+            let entry = format!("corpus/kjv.txt.{ext}");
+            let files = [
+                (Compression::Gzip, gzip(&nested), format!("kjv.txt.{ext}.gz")),
+                (Compression::Xz, xz(&nested), format!("kjv.txt.{ext}.xz")),
+                (
+                    Compression::Zip,
+                    zip_of(&[(&entry, &nested)], zip::CompressionMethod::STORE),
+                    "a.zip".into(),
+                ),
+                (
+                    Compression::Zip,
+                    zip_of(&[(&entry, &nested)], zip::CompressionMethod::DEFLATE),
+                    "a.zip".into(),
+                ),
+            ];
+            for (outer, file, name) in files {
+                assert_eq!(inflate(file.clone(), None).unwrap(), data, "{inner} in {outer}");
+                assert_eq!(inflate_sliced(file.clone(), None, 5).unwrap(), data, "{inner} in {outer}");
+                let reader = Compressed::open(Cursor::new(file)).unwrap().unwrap().into_reader(None).unwrap();
+                assert_eq!((reader.compression(), reader.nested()), (outer, Some(inner)));
+                assert_eq!(reader.name_inside(&name), "kjv.txt", "{inner} in {outer}");
+            }
+        }
+        // One layer, never two: a gzip inside a gzip inside a gzip gives the innermost gzip.
+        let twice = gzip(&gzip(&data));
+        assert_eq!(inflate(gzip(&twice), None).unwrap(), gzip(&data));
+        // A plain file inside keeps its name and says nothing is nested.
+        let reader = Compressed::open(Cursor::new(gzip(&data))).unwrap().unwrap().into_reader(None).unwrap();
+        assert_eq!((reader.nested(), reader.name_inside("kjv.txt.gz")), (None, "kjv.txt".to_string()));
+    }
+
+    #[test]
+    fn a_nested_layer_says_what_is_wrong_with_it() {
+        let data = prose(300_000, 14);
+        let gz = gzip(&data);
+        let cut = zip_of(&[("kjv.txt.gz", &gz[..gz.len() / 2])], zip::CompressionMethod::STORE);
+        let message = archive_message(inflate(cut, None));
+        assert!(message.contains("this gzip file is cut short"), "{message}");
+        // A bomb inside a stored zip is stopped as one outside: against the zip's bytes.
+        let bomb = gzip(&vec![0u8; 64 << 20]);
+        let file = zip_of(&[("bomb.txt.gz", &bomb)], zip::CompressionMethod::STORE);
+        let mut reader = Compressed::open(Cursor::new(file)).unwrap().unwrap().into_reader(None).unwrap();
+        assert_stops_the_bomb(&mut reader, "gzip in a zip");
+        // A zip inside is no stream: refused, saying what to do.
+        let inner = zip_of(&[("kjv.txt", &data)], zip::CompressionMethod::DEFLATE);
+        for (file, expected) in [
+            (
+                zip_of(&[("corpora.zip", &inner)], zip::CompressionMethod::STORE),
+                "'corpora.zip' in this zip archive",
+            ),
+            (gzip(&inner), "the file inside this gzip file"),
+        ] {
+            let message = archive_message(inflate(file, None));
+            assert!(
+                message.starts_with(expected) && message.contains("is a zip archive itself"),
+                "{message}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_projectors_pair_is_told_by_its_names() {
+        let pair = |names: &[&str]| projector_pair(names);
+        assert_eq!(pair(&["vectors.tsv", "metadata.tsv"]), Some((0, 1)));
+        assert_eq!(pair(&["metadata.tsv", "vectors.tsv"]), Some((1, 0)));
+        assert_eq!(pair(&["run/kjv-vectors.tsv", "run/kjv-metadata.tsv"]), Some((0, 1)));
+        assert_eq!(pair(&["embeddings.tsv", "metadata.tsv"]), Some((0, 1)));
+        for names in [
+            &["vectors.tsv", "labels.tsv"][..],
+            &["a/vectors.tsv", "b/metadata.tsv"],
+            &["vectors.tsv", "metadata.tsv", "readme.md"],
+            &["metadata.tsv", "metadata.tsv"],
+            &["vectors.tsv"],
+        ] {
+            assert_eq!(pair(names), None, "{names:?}");
+        }
+        assert_eq!(metadata_name_for("kjv-vectors.tsv"), "kjv-metadata.tsv");
+        assert_eq!(metadata_name_for("v.tsv"), "metadata.tsv");
     }
 
     #[test]

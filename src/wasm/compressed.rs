@@ -26,13 +26,22 @@ pub fn zip_entries(read: Function, size: f64, name: &str) -> Result<Vec<String>,
     Ok(opened.entries().iter().map(|entry| entry.name.clone()).collect())
 }
 
+/// The Embedding Projector's pair among a zip's `entries` (as `zip_entries` lists them):
+/// `[vectors, metadata]` when the zip holds just a `vectors.tsv` and its `metadata.tsv`
+/// ([`crate::io::compressed::projector_pair`]), else `undefined`.
+#[wasm_bindgen]
+pub fn projector_pair(entries: Vec<String>) -> Option<Vec<String>> {
+    let (vectors, metadata) = crate::io::compressed::projector_pair(&entries)?;
+    Some(vec![entries[vectors].clone(), entries[metadata].clone()])
+}
+
 /// The file inside a compressed file, read a slice at a time.
 #[wasm_bindgen]
 pub struct CompressedFile {
     reader: Decompressed,
     /// The compressed file's name, which errors name.
     name: String,
-    /// The file inside's name: the entry's, or the name without `.gz`, `.bz2`, `.xz`.
+    /// The file inside's name (`Decompressed::name_inside`).
     inner: String,
 }
 
@@ -49,14 +58,8 @@ impl CompressedFile {
         entry: Option<String>,
     ) -> Result<CompressedFile, JsError> {
         let opened = open(read, size, name)?;
-        let compression = opened.compression();
-        let inner = match (&entry, opened.entries().first()) {
-            (Some(entry), _) => entry.clone(),
-            (None, Some(only)) => only.name.clone(),
-            (None, None) => compression.inner_name(name),
-        };
         let reader = opened.into_reader(entry.as_deref()).map_err(|e| in_file(name, e))?;
-        let inner = inner.rsplit('/').next().unwrap_or(&inner).to_string();
+        let inner = reader.name_inside(name);
         Ok(CompressedFile { reader, name: name.to_string(), inner })
     }
 
@@ -86,7 +89,7 @@ impl CompressedFile {
     }
 
     /// The name of the file inside: a zip entry's (without its folders), or the compressed
-    /// file's without `.gz`, `.bz2` or `.xz`.
+    /// file's without `.gz`, `.bz2` or `.xz`; a nested compression's extension dropped too.
     pub fn inner_name(&self) -> String {
         self.inner.clone()
     }

@@ -1,8 +1,9 @@
 // Compressed files, as a person drops them: a text, a vectors file and a benchmark gzipped,
-// bzip2-ed, xz-ed or zipped open as the file inside (a zip of several asks which); a corrupt
-// archive and a zip bomb are refused with a message, and what was open stays open. The
-// archives are written by Python's own gzip, bz2, lzma and zipfile modules. In Chromium,
-// against Vite.
+// bzip2-ed, xz-ed or zipped open as the file inside, also a compressed file inside a zip (a
+// zip of several asks which, for a benchmark too; a zip of the Projector's pair opens as the
+// pair); a corrupt archive and a zip bomb are refused with a message, and what was open stays
+// open. The archives are written by Python's own gzip, bz2, lzma and zipfile modules. In
+// Chromium, against Vite.
 //
 // Run with `node --test tests/browser/` after scripts/build-wasm.sh; `npm test` does both.
 import { after, before, test } from 'node:test';
@@ -41,6 +42,20 @@ vectors = sys.stdin.buffer.read()
 open(f'{out}/vectors.txt.gz', 'wb').write(gzip.compress(vectors))
 with zipfile.ZipFile(f'{out}/vectors.zip', 'w', zipfile.ZIP_DEFLATED) as z:
     z.writestr('vectors.txt', vectors)
+# A compressed file inside a zip, stored as archives of compressed files often are.
+with zipfile.ZipFile(f'{out}/nested.zip', 'w', zipfile.ZIP_STORED) as z:
+    z.writestr('kjv.txt.gz', gzip.compress(text))
+with zipfile.ZipFile(f'{out}/vectors-nested.zip', 'w', zipfile.ZIP_DEFLATED) as z:
+    z.writestr('vectors.vec.bz2', bz2.compress(vectors))
+# The Embedding Projector's pair in one zip.
+rows = [line.split(' ') for line in vectors.decode().splitlines()[1:]]
+with zipfile.ZipFile(f'{out}/projector.zip', 'w', zipfile.ZIP_DEFLATED) as z:
+    z.writestr('metadata.tsv', ''.join(row[0] + '\\n' for row in rows))
+    z.writestr('vectors.tsv', ''.join('\\t'.join(row[1:]) + '\\n' for row in rows))
+# Two benchmarks in one zip.
+with zipfile.ZipFile(f'{out}/benchmarks.zip', 'w', zipfile.ZIP_DEFLATED) as z:
+    z.writestr('questions-words.txt', ': circle\\nw0 w1 w10 w11\\nw20 w21 w30 w31\\n')
+    z.writestr('pairs.tsv.gz', gzip.compress(sys.argv[2].encode()))
 bad = bytearray(bz2.compress(text))
 for i in range(len(bad) // 2, len(bad) // 2 + 64):
     bad[i] ^= 0x5A
@@ -48,6 +63,9 @@ open(f'{out}/corrupt.txt.bz2', 'wb').write(bad)
 # 64 MiB of zeros in 64 KiB: past 200 times its size once 16 MiB are out.
 open(f'{out}/bomb.txt.gz', 'wb').write(gzip.compress(bytes(64 << 20), compresslevel=9))
 `;
+
+/** Word pairs of the circle's words scored by closeness, a similarity benchmark. */
+const PAIRS = 'w0\tw1\t9\nw0\tw60\t1\nw10\tw11\t8\nw10\tw40\t3\nw10\tw70\t2\n';
 
 /** Words on a circle, so w10's nearest neighbours are w9 and w11. */
 function circleVectors(n, dim) {
@@ -61,8 +79,9 @@ function circleVectors(n, dim) {
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'embedscope-compressed-'));
-  execFileSync('.tools/venv/bin/python', ['-c', WRITE_ARCHIVES, dir], { input: circleVectors(120, 8) });
-  for (const name of ['kjv.txt', 'kjv.txt.gz', 'kjv.txt.bz2', 'kjv-download', 'kjv.zip', 'two.zip', 'vectors.txt.gz', 'vectors.zip', 'corrupt.txt.bz2', 'bomb.txt.gz']) {
+  execFileSync('.tools/venv/bin/python', ['-c', WRITE_ARCHIVES, dir, PAIRS], { input: circleVectors(120, 8) });
+  for (const name of ['kjv.txt', 'kjv.txt.gz', 'kjv.txt.bz2', 'kjv-download', 'kjv.zip', 'two.zip', 'vectors.txt.gz', 'vectors.zip', 'corrupt.txt.bz2', 'bomb.txt.gz',
+    'nested.zip', 'vectors-nested.zip', 'projector.zip', 'benchmarks.zip']) {
     files[name] = readFileSync(join(dir, name));
   }
   await suite.ready;
@@ -151,11 +170,10 @@ test('a corrupt archive and a zip bomb are refused, and the vectors open before 
 test('a gzipped benchmark is scored as the plain file, and the pickers offer compressed files', { timeout: 120_000 }, async () => {
   // The zip, as the gzip copy is open already: the page then says it opened another file.
   await openVectors('vectors.zip');
-  const pairs = 'w0\tw1\t9\nw0\tw60\t1\nw10\tw11\t8\nw10\tw40\t3\nw10\tw70\t2\n';
   const scored = (file) => evaluateFile(page, file);
-  const plain = await scored({ name: 'pairs.tsv', mimeType: 'text/plain', buffer: Buffer.from(pairs) });
+  const plain = await scored({ name: 'pairs.tsv', mimeType: 'text/plain', buffer: Buffer.from(PAIRS) });
   assert.match(plain, /^Spearman [\d.]+, Pearson [\d.]+ over 5 of 5 pairs/);
-  assert.equal(await scored({ name: 'pairs.tsv.gz', mimeType: 'application/gzip', buffer: gzipSync(pairs) }), plain);
+  assert.equal(await scored({ name: 'pairs.tsv.gz', mimeType: 'application/gzip', buffer: gzipSync(PAIRS) }), plain);
   // A person's file picker shows the compressed files.
   for (const label of ['Open a file…', 'Open a benchmark file…']) {
     const accept = await page.getByLabel(label).getAttribute('accept');
@@ -174,4 +192,54 @@ test('a large compressed vectors file is read with progress in its compressed by
   const total = `of ${(gz.length / 1024 ** 2).toFixed(1)} MB`;
   assert.ok(seen.every((line) => line.includes(total)), `${total}: ${JSON.stringify(seen)}`);
   assert.equal((await neighboursOf('w123')).length, 10);
+});
+
+test('a compressed text or vectors file inside a zip opens as the plain file', { timeout: 120_000 }, async () => {
+  await open('kjv.txt');
+  const plain = await textStats('kjv.txt');
+  await open('nested.zip');
+  assert.deepEqual(await textStats('nested.zip'), plain);
+  await open('vectors-nested.zip');
+  await page.locator('#progress-text', { hasText: 'vectors of 8 dimensions from vectors-nested.zip.' }).waitFor({ timeout: 60_000 });
+  assert.equal(await stat(page, 'Vocabulary').textContent(), '120');
+  assert.deepEqual((await neighboursOf('w10')).slice(0, 2).sort(), ['w11', 'w9']);
+});
+
+test("a zip of the Projector's vectors.tsv and metadata.tsv opens as the pair, without asking which", { timeout: 120_000 }, async () => {
+  await open('projector.zip');
+  await page.locator('#progress-text', { hasText: 'vectors of 8 dimensions from projector.zip.' }).waitFor({ timeout: 60_000 });
+  assert.equal(await page.getByRole('form', { name: 'Choose the file in the archive' }).isVisible(), false);
+  assert.equal(await stat(page, 'Vocabulary').textContent(), '120');
+  // The words are the metadata's, not row numbers.
+  assert.deepEqual((await neighboursOf('w10')).slice(0, 2).sort(), ['w11', 'w9']);
+  await page.screenshot({ path: join(RESULTS, 'compressed-projector-pair.png'), fullPage: true });
+});
+
+test('a zip of several benchmarks asks which to evaluate, and evaluates the one chosen', { timeout: 120_000 }, async () => {
+  await openVectors('vectors.txt.gz');
+  const plain = await evaluateFile(page, { name: 'pairs.tsv', mimeType: 'text/plain', buffer: Buffer.from(PAIRS) });
+  await page.getByLabel('Open a benchmark file…').setInputFiles([{ name: 'benchmarks.zip', mimeType: 'application/zip', buffer: files['benchmarks.zip'] }]);
+  await button(page, 'Evaluate').click();
+  const chooser = page.getByRole('form', { name: 'Choose the benchmark in the archive' });
+  await chooser.waitFor();
+  assert.match(await chooser.textContent(), /benchmarks\.zip holds 2 files: choose the benchmark to evaluate/);
+  assert.doesNotMatch(await page.locator('#evaluation-message').textContent(), /Cannot evaluate/);
+  await page.screenshot({ path: join(RESULTS, 'compressed-choose-benchmark.png'), fullPage: true });
+  const message = page.locator('#evaluation-message');
+  await chooser.getByRole('combobox', { name: 'File' }).selectOption('pairs.tsv.gz');
+  await chooser.getByRole('button', { name: 'Evaluate this file' }).click();
+  await message.filter({ hasText: /^Spearman/ }).waitFor();
+  assert.equal(await message.textContent(), plain);
+  assert.equal(await chooser.isVisible(), false);
+  assert.equal(await page.getByRole('combobox', { name: 'Benchmark' }).locator('option:checked').textContent(), 'Your file: benchmarks.zip:pairs.tsv.gz');
+  // Evaluate again takes the file chosen; another file chosen in the zip, another benchmark.
+  await message.evaluate((element) => { element.textContent = ''; });
+  await button(page, 'Evaluate').click();
+  await message.filter({ hasText: /^Spearman/ }).waitFor();
+  assert.equal(await message.textContent(), plain);
+  await page.getByLabel('Open a benchmark file…').setInputFiles([{ name: 'benchmarks.zip', mimeType: 'application/zip', buffer: files['benchmarks.zip'] }]);
+  await button(page, 'Evaluate').click();
+  await chooser.getByRole('combobox', { name: 'File' }).selectOption('questions-words.txt');
+  await chooser.getByRole('button', { name: 'Evaluate this file' }).click();
+  await message.filter({ hasText: /^3CosAdd/ }).waitFor();
 });

@@ -1,6 +1,7 @@
 // fastText .bin models dropped on the page: gensim's test models (one an older fastText wrote
 // without a magic number, named without its extension), their neighbours the CLI's for a
-// word of the vocabulary and for a misspelling built from n-grams, marked so; a supervised
+// word of the vocabulary and for a misspelling built from n-grams, marked so, and the
+// benchmark's words built so counted on the Evaluation card as the CLI counts them; a supervised
 // model and a cut one refused, the model open before staying open. In Chromium, against Vite.
 //
 // Run with `node --test tests/browser/` after scripts/build-wasm.sh and cargo build --release
@@ -8,12 +9,16 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { button, combobox, explorerSuite, RESULTS, stat } from './helpers.js';
+import { button, combobox, evaluateFile, explorerSuite, RESULTS, stat } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
+/** Where the benchmarks the CLI reads are written. */
+const scratch = mkdtempSync(join(tmpdir(), 'embedscope-fasttext-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
 
 const EMBEDSCOPE = './target/release/embedscope';
 const lib = '.tools/venv/lib';
@@ -79,6 +84,25 @@ test('a fastText model opens: neighbours of known words and of misspellings buil
     assert.deepEqual(words, cliNeighbours(path, word, k), word);
   }
   await page.screenshot({ path: join(RESULTS, 'fasttext-ngrams.png'), fullPage: true });
+
+  // A benchmark's words the model lacks are built from n-grams: the Evaluation card says how
+  // many, in the CLI's words.
+  for (const [name, benchmark, option] of [
+    ['pairs.txt', 'landlady lnadlady 9\nдаже джае 8\nlandlady даже 2\nlnadlady джае 1\nлнадлады landlady 3\n', '--similarity'],
+    ['questions.txt', ': misspelt\nlnadlady landlady джае даже\nlandlady lnadlady даже джае\n', '--analogies'],
+  ]) {
+    const summary = await evaluateFile(page, { name, mimeType: 'text/plain', buffer: Buffer.from(benchmark) });
+    const benchmarkPath = join(scratch, name);
+    writeFileSync(benchmarkPath, benchmark);
+    const cli = execFileSync(EMBEDSCOPE, ['eval', path, option, benchmarkPath], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const built = cli.split('\n').find((line) => line.endsWith('built from n-grams'));
+    assert.match(built ?? '', /^\d of the benchmark's words (is|are) not in the vocabulary: built from n-grams$/, cli);
+    assert.ok(summary.endsWith(` ${built}.`), `${name}: ${summary}`);
+  }
+  // An analogy table wider than the inspector scrolls inside the card, which keeps to the inspector.
+  const card = page.getByRole('region', { name: 'Evaluation' });
+  assert.ok(await card.evaluate((section) => section.scrollWidth <= section.clientWidth), 'the Evaluation card fits the inspector');
+  await page.screenshot({ path: join(RESULTS, 'fasttext-evaluation.png'), fullPage: true });
 
   // An older fastText's model, without a magic number.
   await open([await model('lee_fasttext.bin', 'lee_fasttext.bin')]);

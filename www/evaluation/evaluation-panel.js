@@ -1,11 +1,11 @@
 // @ts-check
 // The evaluation card: the benchmark chosen (built in, or a file opened or dropped on the
-// card), Evaluate, its progress, the scores and the worst-answered items, and the sanity
-// check's line after training on the sample. The only code touching those elements; text
-// from benchmark files is set with textContent.
+// card; of a zip of several, the file chosen in it), Evaluate, its progress, the scores and
+// the worst-answered items, and the sanity check's line after training on the sample. The
+// only code touching those elements; text from benchmark files is set with textContent.
 import { integer, percent } from '../shared/format.js';
 import { displayToken, revealInvisible } from '../shared/tokens.js';
-import { $ } from '../shared/dom.js';
+import { $, offerChoice } from '../shared/dom.js';
 
 export class EvaluationPanel {
   /**
@@ -15,12 +15,24 @@ export class EvaluationPanel {
   bindEvaluate(handler) {
     $('evaluation-form').addEventListener('submit', (event) => {
       event.preventDefault();
-      handler({
-        benchmark: $('benchmark').value,
-        restrict: Math.max(1, Math.floor(Number($('eval-restrict').value) || 30000)),
-        ignoreCase: $('eval-ignore-case').checked,
-      });
+      handler(settings());
     });
+  }
+
+  /**
+   * Offers the files of a benchmark zip that holds several; `handler(name, settings)`
+   * evaluates the one chosen, which the benchmark's choice then names. Null hides the offer.
+   * @param {{entries: string[], file: string}|null} offer
+   * @param {(name: string, settings: {benchmark: string, restrict: number, ignoreCase: boolean}) => void} [handler]
+   */
+  offerBenchmarkEntries(offer, handler) {
+    offerChoice('benchmark-entry', offer && {
+      note: `${revealInvisible(offer.file)} holds ${integer.format(offer.entries.length)} files: choose the benchmark to evaluate.`,
+      options: offer.entries.map((name) => [name, revealInvisible(name)]),
+    }, offer && handler ? (name) => {
+      $('benchmark').querySelector('option[value="file"]').textContent = `Your file: ${revealInvisible(`${offer.file}:${name}`)}`;
+      handler(name, settings());
+    } : undefined);
   }
 
   /** `handler()` when the person chooses another benchmark (see also `bindBenchmarkFile`). */
@@ -158,4 +170,13 @@ export class EvaluationPanel {
     this.showEvaluationMessage(null);
     this.showEvaluationReport(null);
   }
+}
+
+/** The evaluation form's settings: the benchmark chosen, the most frequent words, whether case is ignored. */
+function settings() {
+  return {
+    benchmark: $('benchmark').value,
+    restrict: Math.max(1, Math.floor(Number($('eval-restrict').value) || 30000)),
+    ignoreCase: $('eval-ignore-case').checked,
+  };
 }

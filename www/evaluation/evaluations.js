@@ -24,11 +24,14 @@ export class Evaluations {
     this.choice = 0;
     /** @type {File|null} the benchmark file the person opened */
     this.benchmarkFile = null;
+    /** @type {string|undefined} the file chosen in that file, a zip of several */
+    this.benchmarkEntry = undefined;
     /** @type {Promise<unknown>|null} the evaluations asked for so far, ended (one after another) */
     this.queue = null;
     panel.bindEvaluate((settings) => this.evaluate(settings));
     panel.bindBenchmarkFile((file) => {
       this.benchmarkFile = file;
+      this.benchmarkEntry = undefined;
       this.chosen();
     });
     panel.bindBenchmarkChange(() => this.chosen());
@@ -37,6 +40,7 @@ export class Evaluations {
   /** Another benchmark is chosen: the scores on the card (or coming) are the last one's, and go. */
   chosen() {
     this.choice += 1;
+    this.panel.offerBenchmarkEntries(null);
     this.panel.showEvaluationMessage(null);
     this.panel.showEvaluationReport(null);
   }
@@ -61,20 +65,32 @@ export class Evaluations {
       this.panel.showEvaluationMessage('Open a benchmark file first (Open a benchmark file…, or drop it on this card).');
       return;
     }
-    const source = benchmark === 'file' ? { kind: 'file', file: this.benchmarkFile } : { kind: 'builtin', name: benchmark };
+    const source = benchmark === 'file'
+      ? { kind: 'file', file: this.benchmarkFile, entry: this.benchmarkEntry }
+      : { kind: 'builtin', name: benchmark };
     // The scores shown are the last benchmark's: they go, whatever this one gives.
+    this.panel.offerBenchmarkEntries(null);
     this.panel.showEvaluationReport(null);
     this.panel.showEvaluationMessage('Evaluating…');
     const running = { model: this.host.model(), choice: this.choice };
     this.running = running;
     this.host.changed();
     try {
-      const report = await this.evaluation({ benchmark: source, restrict, ignoreCase, purpose: 'benchmark' });
+      const reply = await this.evaluation({ benchmark: source, restrict, ignoreCase, purpose: 'benchmark' });
       // Vectors that gave way meanwhile took their answers with them (see `Controller.reset`),
       // and another benchmark chosen meanwhile is not the one scored.
       if (!this.current(running)) return;
-      this.panel.showEvaluationMessage(evaluationSummary(report));
-      this.panel.showEvaluationReport(report);
+      if (!('report' in reply)) {
+        // A zip of several files: the person picks the benchmark, which is then evaluated.
+        this.panel.showEvaluationMessage(null);
+        this.panel.offerBenchmarkEntries(reply, (name, settings) => {
+          this.benchmarkEntry = name;
+          this.evaluate(settings);
+        });
+        return;
+      }
+      this.panel.showEvaluationMessage(evaluationSummary(reply.report));
+      this.panel.showEvaluationReport(reply.report);
     } catch (error) {
       if (this.current(running)) this.panel.showEvaluationMessage(`Cannot evaluate: ${error.message}`);
     } finally {
@@ -87,29 +103,46 @@ export class Evaluations {
   async sanityCheck() {
     const model = this.host.model();
     try {
-      const report = await this.evaluation({
+      const reply = await this.evaluation({
         benchmark: { kind: 'builtin', name: 'planted-analogies' }, restrict: null, ignoreCase: false, purpose: 'sanity',
       });
-      if (this.host.model() === model) this.panel.showSanity(`Sanity check on the planted analogies: ${evaluationSummary(report)}`);
+      // A built-in benchmark is one file: its reply is a report.
+      if (this.host.model() === model && 'report' in reply) this.panel.showSanity(`Sanity check on the planted analogies: ${evaluationSummary(reply.report)}`);
     } catch (error) {
       if (this.host.model() === model) this.panel.showSanity(`The sanity check failed: ${error.message}`);
     }
   }
 
   /**
-   * Runs an `evaluate` request once the evaluations asked for before it have ended: the
+   * Runs an `evaluate` request once the evaluations asked for before it have ended (its reply
+   * a report, or a zip's files to choose the benchmark from): the
    * worker lets a newer evaluation replace a running one, and the sanity check must not
    * replace one the person started (nor the other way round).
    */
   evaluation(fields) {
+    /** @type {Promise<import('../protocol.js').EvaluateReply>} */
     const run = (this.queue ?? Promise.resolve()).then(() => this.worker.request('evaluate', fields));
     this.queue = run.catch(() => {});
-    return run.then(({ report }) => report);
+    return run;
   }
 }
 
-/** One line on a benchmark's result. @param {import('../protocol.js').EvaluationReport} report */
+/**
+ * One line on a benchmark's result, saying how many of its words a fastText model built from
+ * their n-grams. @param {import('../protocol.js').EvaluationReport} report
+ */
 export function evaluationSummary(report) {
+  return `${scores(report)}${builtWords(report.builtFromNgrams)}`;
+}
+
+/** The benchmark's words built from n-grams, as the CLI's eval says them; '' for none. @param {number} n */
+function builtWords(n) {
+  if (!n) return '';
+  return ` ${n.toLocaleString('en')} of the benchmark's words ${n === 1 ? 'is' : 'are'} not in the vocabulary: built from n-grams.`;
+}
+
+/** The scores' part of `evaluationSummary`. @param {import('../protocol.js').EvaluationReport} report */
+function scores(report) {
   const share = (n, of) => `${n.toLocaleString('en')} of ${of.toLocaleString('en')} (${of ? ((100 * n) / of).toFixed(1) : '0.0'} %)`;
   if (report.kind === 'analogies') {
     const t = report.total;

@@ -5,7 +5,7 @@
 // and notes from files are set with textContent, through revealInvisible.
 import { capitalised, formatBytes, integer, percent, termsAndValues } from '../shared/format.js';
 import { revealInvisible } from '../shared/tokens.js';
-import { $ } from '../shared/dom.js';
+import { $, offerChoice } from '../shared/dom.js';
 import { filesIn } from './dropped-files.js';
 
 /** @typedef {import('../protocol.js').CorpusStats} CorpusStats */
@@ -255,29 +255,4 @@ export class SourcePanel {
           ? 'Vectors only, in the order of the table\'s rows (it holds no counts, so the map\'s "most frequent" words are its first rows): explore, evaluate or export them.'
           : 'Vectors only, most frequent word first as the file lists them: explore, evaluate or export them.';
   }
-}
-
-/**
- * Shows the chooser `${id}-choice` (its note, its select's options as [value, label]) and
- * calls `handler(value)` with the one submitted; a null `offer` hides it.
- * @param {string} id @param {{note: string, options: string[][]}|null} offer @param {(value: string) => void} [handler]
- */
-function offerChoice(id, offer, handler) {
-  const form = $(`${id}-choice`);
-  form.hidden = offer == null;
-  if (!offer || !handler) return;
-  $(`${id}-note`).textContent = offer.note;
-  const select = /** @type {HTMLSelectElement} */ ($(`${id}-select`));
-  select.replaceChildren(...offer.options.map(([value, label]) => {
-    const option = document.createElement('option');
-    option.value = value;
-    option.textContent = label;
-    return option;
-  }));
-  form.onsubmit = (event) => {
-    event.preventDefault();
-    form.hidden = true;
-    handler(select.value);
-  };
-  select.focus();
 }

@@ -204,14 +204,38 @@ async function readSource(source, wanted) {
 }
 
 /**
- * `file` in slices of LOAD_SLICE_BYTES, each with its offset, read one at a time, so a
- * large file never sits in memory twice and progress can be posted in between.
- * @param {Blob} file
+ * `file`'s bytes from `start` to `end` (the whole file unless told) in slices of
+ * LOAD_SLICE_BYTES, each with its offset, read one at a time, so a large file never sits in
+ * memory twice and progress can be posted in between.
+ * @param {Blob} file @param {number} [start] @param {number} [end]
  */
-async function* slices(file) {
-  for (let offset = 0; offset < file.size; offset += LOAD_SLICE_BYTES) {
-    yield { offset, bytes: new Uint8Array(await file.slice(offset, offset + LOAD_SLICE_BYTES).arrayBuffer()) };
+async function* slices(file, start = 0, end = file.size) {
+  for (let offset = start; offset < end; offset += LOAD_SLICE_BYTES) {
+    yield { offset, bytes: new Uint8Array(await file.slice(offset, Math.min(end, offset + LOAD_SLICE_BYTES)).arrayBuffer()) };
   }
+}
+
+/**
+ * Pushes the pieces of a file into the session one at a time, as `pieces` reads them:
+ * `push(piece)` gives the session a piece and returns the `loadProgress` to post, and the
+ * worker answers messages before the next piece. Stops once `isCurrent()` is false (`stop`
+ * moved `loads` on) or, after a piece, `more()` is. Returns the piece it stopped at when
+ * cancelled, else null.
+ * @template T
+ * @param {AsyncIterable<T>} pieces @param {() => boolean} isCurrent
+ * @param {(piece: NoInfer<T>) => {bytesDone: number, bytesTotal: number, words: number, rows?: boolean}} push
+ * @param {() => boolean} [more]
+ * @returns {Promise<T|null>}
+ */
+async function pushPieces(pieces, isCurrent, push, more = () => true) {
+  for await (const piece of pieces) {
+    if (!isCurrent()) return piece;
+    post({ type: 'loadProgress', ...push(piece) });
+    await yieldToMessages();
+    if (!isCurrent()) return piece;
+    if (!more()) break;
+  }
+  return null;
 }
 
 /**
@@ -324,21 +348,25 @@ async function fileText(file, entry) {
 /**
  * How `file` is sniffed: its first bytes and name, or, when it is compressed, those of the
  * file inside (`entry` names a zip's); `entries` lists a zip's files when it holds several
- * and none is named.
+ * and none is named. A zip of the Embedding Projector's pair is sniffed as its vectors.tsv
+ * (`entry`), the words from its metadata.tsv (`metadataEntry`).
  * @param {File} file @param {string} [entry]
- * @returns {Promise<{head: Uint8Array, name: string, compression: string|null, entries?: string[]}>}
+ * @returns {Promise<{head: Uint8Array, name: string, compression: string|null, entries?: string[], entry?: string, metadataEntry?: string}>}
  */
 async function sniffable(file, entry) {
   const first = await head(file);
   const compression = wasm.compression_of(first) ?? null;
   if (compression == null) return { head: first, name: file.name, compression };
+  let metadataEntry;
   if (compression === 'zip' && entry == null) {
     const entries = wasm.zip_entries(syncReader(file), file.size, file.name);
-    if (entries.length > 1) return { head: first, name: file.name, compression, entries };
+    const pair = entries.length > 1 ? wasm.projector_pair(entries) : undefined;
+    if (entries.length > 1 && !pair) return { head: first, name: file.name, compression, entries };
+    [entry, metadataEntry] = pair ?? [];
   }
   const inside = openInside(file, entry);
   try {
-    return { head: inside.read(SNIFF_BYTES), name: inside.inner_name(), compression };
+    return { head: inside.read(SNIFF_BYTES), name: inside.inner_name(), compression, entry, metadataEntry };
   } finally {
     inside.free();
   }
@@ -382,30 +410,26 @@ async function trainLoop() {
  * slices, while `isCurrent()`: `stop` cancels the read by moving `loads` on. Returns false
  * when cancelled. A compressed file is read as the file inside (`entry` names a zip's), its
  * progress counting the compressed bytes.
- * @param {File} file @param {string} format @param {File|undefined} metadata @param {() => boolean} isCurrent
+ * @param {File} file @param {string} format
+ * @param {{file: File, entry?: string}|undefined} metadata  a Projector vectors.tsv's metadata.tsv: a file, or a zip's entry
+ * @param {() => boolean} isCurrent
  * @param {number|undefined} maxWords  the most frequent words of a fastText model to keep
  * @param {boolean} compressed @param {string} [entry]
  */
 async function loadVectors(file, format, metadata, isCurrent, maxWords, compressed, entry) {
-  const metadataText = metadata ? await fileText(metadata) : undefined;
+  const metadataText = metadata ? await fileText(metadata.file, metadata.entry) : undefined;
   if (!isCurrent()) return false;
   if (format === 'fasttext') session.fasttext_begin(file.name, file.size, maxWords);
   else session.load_begin(format, file.name, metadataText);
+  /** @type {AsyncIterable<{bytes: Uint8Array, done: number, total: number}>} */
   const pieces = compressed
     ? contents(file, entry)
     : (async function* () {
         for await (const { offset, bytes } of slices(file)) yield { bytes, done: offset + bytes.length, total: file.size };
       })();
-  for await (const { bytes, done, total } of pieces) {
-    if (!isCurrent()) return false;
-    const words = session.load_push(bytes);
-    post({ type: 'loadProgress', bytesDone: done, bytesTotal: total, words });
-    await yieldToMessages();
-    if (!isCurrent()) return false;
-    // A fastText model's output matrix, after the vectors, is never read.
-    if (!session.load_wants_more()) break;
-  }
-  return true;
+  const push = ({ bytes, done, total }) => ({ bytesDone: done, bytesTotal: total, words: session.load_push(bytes) });
+  // A fastText model's output matrix, after the vectors, is never read.
+  return (await pushPieces(pieces, isCurrent, push, () => session.load_wants_more())) == null;
 }
 
 /** The session's text gave way to vectors opened from a file: a new model, the plain map. */
@@ -464,15 +488,9 @@ async function openModel(sniffed, tensor) {
     const tokenizerBytes = tokenizer ? new Uint8Array(await tokenizer.arrayBuffer()) : undefined;
     if (!isCurrent()) throw stopped(found);
     const range = session.model_begin(chosen, tokenizerBytes, tokenizer?.name);
-    const end = range.offset + range.length;
-    for (let offset = range.offset; offset < end; offset += LOAD_SLICE_BYTES) {
-      const bytes = new Uint8Array(await found.slice(offset, Math.min(end, offset + LOAD_SLICE_BYTES)).arrayBuffer());
-      if (!isCurrent()) throw stopped(found);
-      const rows = session.model_push(bytes);
-      post({ type: 'loadProgress', bytesDone: offset + bytes.length - range.offset, bytesTotal: range.length, words: rows, rows: true });
-      await yieldToMessages();
-      if (!isCurrent()) throw stopped(found);
-    }
+    const push = ({ offset, bytes }) =>
+      ({ bytesDone: offset + bytes.length - range.offset, bytesTotal: range.length, words: session.model_push(bytes), rows: true });
+    if (await pushPieces(slices(found, range.offset, range.offset + range.length), isCurrent, push)) throw stopped(found);
     const info = session.model_finish();
     vectorsOpened();
     return { kind: 'vectors', model, info };
@@ -541,23 +559,10 @@ async function openTable(sniffed, columns) {
     }
     const groups = session.table_begin(columns?.word, columns?.vector);
     const total = parts.reduce((sum, file) => sum + file.size, 0);
-    let before = 0;
-    for (const [index, file] of parts.entries()) {
-      for (let group = 0; group < groups[index]; group++) {
-        const [wordStart, wordLength, vectorStart, vectorLength] = session.table_ranges(index, group);
-        const [words, vectors] = await Promise.all([
-          file.slice(wordStart, wordStart + wordLength).arrayBuffer(),
-          file.slice(vectorStart, vectorStart + vectorLength).arrayBuffer(),
-        ]);
-        if (!isCurrent()) throw stopped(file.name);
-        const rows = session.table_push(index, group, new Uint8Array(words), new Uint8Array(vectors));
-        const done = before + (groups[index] ? file.size * (group + 1) / groups[index] : file.size);
-        post({ type: 'loadProgress', bytesDone: Math.round(done), bytesTotal: total, words: rows });
-        await yieldToMessages();
-        if (!isCurrent()) throw stopped(file.name);
-      }
-      before += file.size;
-    }
+    const push = ({ index, group, words, vectors, done }) =>
+      ({ bytesDone: Math.round(done), bytesTotal: total, words: session.table_push(index, group, words, vectors) });
+    const stoppedAt = await pushPieces(columnChunks(parts, groups), isCurrent, push);
+    if (stoppedAt) throw stopped(stoppedAt.file.name);
     const info = session.table_finish();
     vectorsOpened();
     return { kind: 'vectors', model, info };
@@ -567,6 +572,29 @@ async function openTable(sniffed, columns) {
       fire('openFailed');
     }
     throw error;
+  }
+}
+
+/**
+ * The two column chunks of each row group of the table the session has begun (`table_begin`
+ * gave `groups`, the row groups of each part), read by `File.slice`, each with how far the
+ * parts are read (`done` bytes, the row groups counted as equal shares of their file).
+ * @param {File[]} parts @param {ArrayLike<number>} groups
+ * @returns {AsyncGenerator<{index: number, group: number, file: File, words: Uint8Array, vectors: Uint8Array, done: number}>}
+ */
+async function* columnChunks(parts, groups) {
+  let before = 0;
+  for (const [index, file] of parts.entries()) {
+    for (let group = 0; group < groups[index]; group++) {
+      const [wordStart, wordLength, vectorStart, vectorLength] = session.table_ranges(index, group);
+      const [words, vectors] = await Promise.all([
+        file.slice(wordStart, wordStart + wordLength).arrayBuffer(),
+        file.slice(vectorStart, vectorStart + vectorLength).arrayBuffer(),
+      ]);
+      const done = before + (file.size * (group + 1)) / groups[index];
+      yield { index, group, file, words: new Uint8Array(words), vectors: new Uint8Array(vectors), done };
+    }
+    before += file.size;
   }
 }
 
@@ -584,24 +612,6 @@ async function readTableFooter(file, isCurrent) {
     if (needed === 0) return;
     wanted = needed;
   }
-}
-
-/** The text of a benchmark: a built-in one, or a file the person opened. */
-async function benchmarkSource(benchmark) {
-  if (benchmark.kind === 'file') return benchmarkText(benchmark.file);
-  return wasm.benchmark_text(benchmark.name);
-}
-
-/**
- * A benchmark file's text; a zip of several files is refused, as the benchmark card opens
- * one file. @param {File} file
- */
-async function benchmarkText(file) {
-  const { entries } = await sniffable(file);
-  if (entries) {
-    throw new Error(`${file.name} holds ${entries.length} files (${entries.slice(0, 5).join(', ')}${entries.length > 5 ? ', …' : ''}): open the benchmark file itself, or a zip that holds it alone`);
-  }
-  return fileText(file);
 }
 
 /** The session's writer of each export format (www/protocol.js `ExportRequest`). */
@@ -645,9 +655,11 @@ const handlers = {
     if (metadataOnly) {
       throw new Error(`${metadataOnly.file.name} is a Spark model's metadata: open it together with the model's data/ part files, or drop the model's folder`);
     }
-    const metadata = files.length === 2 ? files.find((f) => /metadata/i.test(f.name)) : undefined;
-    const file = files.find((f) => f !== metadata);
-    const { kind: format, compression } = sniffed.find((s) => s.file === file);
+    const metadataFile = files.length === 2 ? files.find((f) => /metadata/i.test(f.name)) : undefined;
+    const file = files.find((f) => f !== metadataFile);
+    const { kind: format, compression, entry: inside = entry, metadataEntry } = sniffed.find((s) => s.file === file);
+    // The Projector's pair: two files dropped together, or one zip of both.
+    const metadata = metadataFile ? { file: metadataFile } : metadataEntry ? { file, entry: metadataEntry } : undefined;
     if (format == null) {
       if (files.length > 1) throw new Error('open one text at a time (or a vectors.tsv with its metadata.tsv)');
       return { kind: 'text' };
@@ -658,7 +670,7 @@ const handlers = {
     fire('openVectors');
     try {
       if (format === 'bundle') {
-        const text = await fileText(file, entry);
+        const text = await fileText(file, inside);
         if (!isCurrent()) throw stopped();
         const opened = session.open_bundle(text, file.name, file.size);
         // The session's text gave way to the vectors (a failed open leaves it as it was).
@@ -666,7 +678,7 @@ const handlers = {
         return { kind: 'vectors', model, ...opened };
       }
       // `stop` has cancelled the parser and answered with the state from before.
-      if (!(await loadVectors(file, format, metadata, isCurrent, maxWords, compression != null, entry))) throw stopped();
+      if (!(await loadVectors(file, format, metadata, isCurrent, maxWords, compression != null, inside))) throw stopped();
       const info = session.load_finish(file.size);
       vectorsOpened();
       return { kind: 'vectors', model, info };
@@ -850,11 +862,16 @@ const handlers = {
   },
   /**
    * Scores the vectors on a benchmark, in chunks, posting `evalProgress` between them. A
-   * newer evaluation replaces one still running, which then fails saying so.
+   * newer evaluation replaces one still running, which then fails saying so. A benchmark
+   * file that is a zip of several, none named, is answered with its files to choose from.
    */
   async evaluate({ benchmark, restrict, ignoreCase, purpose }) {
     const mine = ++evaluations;
-    const text = await benchmarkSource(benchmark);
+    if (benchmark.kind === 'file' && benchmark.entry == null) {
+      const { entries } = await sniffable(benchmark.file);
+      if (entries) return { entries, file: benchmark.file.name };
+    }
+    const text = benchmark.kind === 'file' ? await fileText(benchmark.file, benchmark.entry) : wasm.benchmark_text(benchmark.name);
     let progress = session.eval_begin(text, restrict ?? undefined, ignoreCase);
     let chunk = 16;
     while (progress.done < progress.total) {

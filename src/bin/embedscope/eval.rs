@@ -81,11 +81,6 @@ pub(crate) fn eval(mut args: Args) -> Result<(), String> {
     let similarity =
         similarity_path.map(|p| read_benchmark(&p, SimilaritySet::parse).map(|set| (p, set))).transpose()?;
     let embeddings = load_vectors(&path, &sources)?;
-    if embeddings.subwords().is_some() {
-        eprintln!(
-            "note: {path} is a fastText model: a benchmark's word it lacks is scored by the vector its n-grams build"
-        );
-    }
     let mut json_out: Vec<(String, Value)> = vec![
         ("vectors".into(), path.as_str().into()),
         ("words".into(), embeddings.len().into()),
@@ -127,6 +122,7 @@ pub(crate) fn eval(mut args: Args) -> Result<(), String> {
                 if ignore_case { ", ignoring case" } else { "" }
             );
             print_analogy_report(&report);
+            print_built(report.built_from_ngrams);
         }
     }
     if let Some((file, set)) = similarity {
@@ -156,6 +152,7 @@ pub(crate) fn eval(mut args: Args) -> Result<(), String> {
                 report.oov_ratio() * 100.0
             );
             print_similarity_report(&report);
+            print_built(report.built_from_ngrams);
         }
     }
     if json {
@@ -197,6 +194,7 @@ pub(crate) fn analogy_json(file: &str, report: &AnalogyReport, ignore_case: bool
         ("ignoreCase".into(), ignore_case.into()),
         ("overall".into(), section_json(&report.overall)),
         ("sections".into(), Value::Array(report.sections.iter().map(section_json).collect())),
+        ("builtFromNgrams".into(), report.built_from_ngrams.into()),
         ("worst".into(), Value::Array(worst.collect())),
     ])
 }
@@ -228,6 +226,7 @@ pub(crate) fn similarity_json(
         ("oovRatio".into(), report.oov_ratio().into()),
         ("spearman".into(), figure(report.spearman)),
         ("pearson".into(), figure(report.pearson)),
+        ("builtFromNgrams".into(), report.built_from_ngrams.into()),
         ("worst".into(), Value::Array(worst.collect())),
     ])
 }
@@ -282,6 +281,15 @@ pub(crate) fn print_analogy_report(report: &AnalogyReport) {
             "  rank {:<6} {a} : {b} :: {c} : {d}   answered {answer}   ({}, line {})",
             question.rank, report.sections[question.section].name, question.line
         );
+    }
+}
+
+/// How many of a benchmark's words a fastText model built from their n-grams, when any did.
+pub(crate) fn print_built(built_from_ngrams: usize) {
+    match built_from_ngrams {
+        0 => {}
+        1 => println!("1 of the benchmark's words is not in the vocabulary: built from n-grams"),
+        n => println!("{n} of the benchmark's words are not in the vocabulary: built from n-grams"),
     }
 }
 

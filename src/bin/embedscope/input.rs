@@ -7,6 +7,7 @@ use std::fs::File;
 use std::io::Read;
 use std::path::Path;
 
+use embedscope::io::compressed::projector_pair;
 use embedscope::io::{Compressed, Compression};
 
 /// A file a command reads, opened.
@@ -18,13 +19,17 @@ pub(crate) struct Input {
     pub(crate) name: String,
     /// Its compression, if any.
     pub(crate) compression: Option<Compression>,
+    /// When it is the `vectors.tsv` of a zip holding the Embedding Projector's pair, the
+    /// `ARCHIVE.zip:ENTRY` of the `metadata.tsv` beside it.
+    pub(crate) metadata: Option<String>,
 }
 
 /// What the help says about compressed files.
 pub(crate) const COMPRESSED_TEXT: &str = "\
 Any file may be compressed with gzip, bzip2 or xz, or be a zip holding it (told from its
-first bytes, whatever its name); a zip of several files is named as ARCHIVE.zip:ENTRY,
-e.g. corpora.zip:text8.";
+first bytes, whatever its name; a compressed file in a zip too); a zip of several files is
+named as ARCHIVE.zip:ENTRY, e.g. corpora.zip:text8, except a zip of a Projector
+vectors.tsv and its metadata.tsv, which opens as the pair.";
 
 /// Opens `path` (see the module documentation). Errors are one line naming the file: a
 /// zip of several files and no entry named lists them and says how to name one.
@@ -43,12 +48,18 @@ fn open_as(path: &str, verb: &str) -> Result<Input, String> {
             return Err(format!("{file_path} is not a zip archive, so it holds no {path} to open"));
         }
         let reader = Box::new(File::open(file_path).map_err(|e| format!("cannot {verb} {path}: {e}"))?);
-        return Ok(Input { reader, name, compression: None });
+        return Ok(Input { reader, name, compression: None, metadata: None });
     };
     let compression = compressed.compression();
-    let entries = compressed.entries();
-    if entry.is_none() && entries.len() > 1 {
-        let names: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
+    let names: Vec<&str> = compressed.entries().iter().map(|e| e.name.as_str()).collect();
+    // The Projector's pair opens as its vectors.tsv, the words from the metadata.tsv beside it.
+    let pair = projector_pair(&names).map(|(vectors, metadata)| (names[vectors], names[metadata]));
+    let (entry, metadata) = match (entry, pair) {
+        (None, Some((vectors, metadata))) => (Some(vectors), Some(metadata)),
+        (Some(entry), Some((vectors, metadata))) if entry == vectors => (Some(entry), Some(metadata)),
+        (entry, _) => (entry, None),
+    };
+    if entry.is_none() && names.len() > 1 {
         return Err(format!(
             "{file_path} holds {} files ({}): name the one to open as {file_path}:ENTRY, e.g. {file_path}:{}",
             names.len(),
@@ -56,15 +67,12 @@ fn open_as(path: &str, verb: &str) -> Result<Input, String> {
             names[0]
         ));
     }
-    let inner = match (compression, entry) {
-        (Compression::Zip, Some(entry)) => entry.to_string(),
-        (Compression::Zip, None) => entries[0].name.clone(),
-        _ => compression.inner_name(&name),
-    };
-    let reader = compressed.into_reader(entry).map_err(|e| format!("{path}: {e}"))?;
-    // The entry's own name, without the folders a zip keeps it in.
-    let name = inner.rsplit('/').next().unwrap_or(&inner).to_string();
-    Ok(Input { reader: Box::new(reader), name, compression: Some(compression) })
+    let metadata = metadata.map(|metadata| format!("{file_path}:{metadata}"));
+    // Owned, as reading the entry ends the archive its name is borrowed from.
+    let entry = entry.map(str::to_string);
+    let reader = compressed.into_reader(entry.as_deref()).map_err(|e| format!("{path}: {e}"))?;
+    let name = reader.name_inside(&name);
+    Ok(Input { reader: Box::new(reader), name, compression: Some(compression), metadata })
 }
 
 /// `ARCHIVE.zip:ENTRY` as the archive's path and the entry's name; any other path, a file

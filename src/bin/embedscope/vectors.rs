@@ -67,7 +67,7 @@ pub(crate) fn load_vectors(path: &str, sources: &Sources) -> Result<Embeddings, 
     if Path::new(path).is_dir() {
         return load_parquet(path, sources, false).map(|(embeddings, _)| embeddings);
     }
-    let Input { reader: mut file, name, compression } = open_input(path)?;
+    let Input { reader: mut file, name, compression, metadata: paired } = open_input(path)?;
     let read_error = |e: std::io::Error| format!("{path}: {}", embedscope::Error::from(e));
     let mut head = Vec::with_capacity(VectorFormat::SNIFF_LEN);
     (&mut file).take(VectorFormat::SNIFF_LEN as u64).read_to_end(&mut head).map_err(read_error)?;
@@ -115,7 +115,8 @@ pub(crate) fn load_vectors(path: &str, sources: &Sources) -> Result<Embeddings, 
     }
     let format = VectorFormat::guess(&head, &name);
     let (parser, note) = match (format, metadata) {
-        (VectorFormat::ProjectorTsv, _) => projector_parser(path, metadata)?,
+        // A zip of the Projector's pair names its metadata.tsv.
+        (VectorFormat::ProjectorTsv, _) => projector_parser(path, metadata.or(paired.as_deref()))?,
         (_, Some(given)) => {
             return Err(format!(
                 "--metadata {given} only applies to a Projector vectors.tsv, and {path} is {format}"
@@ -164,11 +165,7 @@ pub(crate) fn projector_parser(
 pub(crate) fn metadata_path_for(vectors_path: &str) -> PathBuf {
     let path = Path::new(vectors_path);
     let name = path.file_name().map(|name| name.to_string_lossy()).unwrap_or_default();
-    let metadata_name = match name.rfind("vectors") {
-        Some(at) => format!("{}metadata{}", &name[..at], &name[at + "vectors".len()..]),
-        None => "metadata.tsv".to_string(),
-    };
-    path.with_file_name(metadata_name)
+    path.with_file_name(io::compressed::metadata_name_for(&name))
 }
 
 /// The text of a `metadata.tsv`; invalid UTF-8 is an error naming its line.

@@ -60,6 +60,8 @@ pub struct AnalogyReportDto {
     pub total: SectionDto,
     pub worst: Vec<WorstQuestionDto>,
     pub n_candidates: usize,
+    /// The benchmark's words the vocabulary lacks, built from a fastText model's n-grams.
+    pub built_from_ngrams: usize,
 }
 
 pub fn analogy_report_dto(report: AnalogyReport) -> AnalogyReportDto {
@@ -71,6 +73,7 @@ pub fn analogy_report_dto(report: AnalogyReport) -> AnalogyReportDto {
             .map(|q| WorstQuestionDto { words: q.words, answer: q.answer, rank: q.rank, line: q.line })
             .collect(),
         n_candidates: report.n_candidates,
+        built_from_ngrams: report.built_from_ngrams,
     }
 }
 
@@ -96,6 +99,8 @@ pub struct SimilarityReportDto {
     pub spearman: Option<f64>,
     pub pearson: Option<f64>,
     pub worst: Vec<PairDto>,
+    /// The benchmark's words the vocabulary lacks, built from a fastText model's n-grams.
+    pub built_from_ngrams: usize,
 }
 
 pub fn similarity_report_dto(report: &SimilarityReport) -> SimilarityReportDto {
@@ -115,5 +120,6 @@ pub fn similarity_report_dto(report: &SimilarityReport) -> SimilarityReportDto {
                 line: p.line,
             })
             .collect(),
+        built_from_ngrams: report.built_from_ngrams,
     }
 }
