@@ -704,7 +704,7 @@ export class Controller {
     if (epochEnded) this.timeline.epochEnded();
     if (progress.loss > 0) {
       const at = progress.done ? progress.epochs : progress.epoch - 1 + progress.epochTokensDone / progress.epochTokens;
-      this.withinEpoch.push(at, progress.loss);
+      this.withinEpoch.push(at, progress.loss, progress.positiveLoss, progress.negativeLoss);
     }
     this.view.progressPanel.showProgress(progress, this.state);
     this.drawLoss();
@@ -718,7 +718,9 @@ export class Controller {
 
   drawLoss() {
     const p = this.progress;
-    this.view.drawLoss(p ? p.epochs : 1, p ? p.epochLosses : [], this.withinEpoch.points(), this.timeline.marker());
+    // Vectors opened from a bundle bring their epochs' losses without the two terms.
+    const terms = { epochs: p?.epochPositiveLosses.flatMap((positive, i) => [positive, p.epochNegativeLosses[i]]) ?? [], within: this.withinEpoch.termPoints() };
+    this.view.drawLoss(p ? p.epochs : 1, p ? p.epochLosses : [], this.withinEpoch.points(), this.timeline.marker(), terms);
   }
 
   // ---- the map (www/map/map-model.js has the rest)
@@ -747,4 +749,7 @@ export class Controller {
 }
 
 /** A finished run's progress, for vectors re-opened from a bundle with their losses. */
-const EMPTY_PROGRESS = { epoch: 0, epochs: 0, epochTokensDone: 0, epochTokens: 0, tokensDone: 0, tokensTotal: 0, alpha: 0, loss: 0, tokensPerSec: 0, done: true, epochLosses: [] };
+const EMPTY_PROGRESS = {
+  epoch: 0, epochs: 0, epochTokensDone: 0, epochTokens: 0, tokensDone: 0, tokensTotal: 0, alpha: 0, loss: 0, positiveLoss: 0, negativeLoss: 0,
+  tokensPerSec: 0, done: true, epochLosses: [], epochPositiveLosses: [], epochNegativeLosses: [],
+};

@@ -184,9 +184,15 @@ export class View {
    * @param {number[]} epochLosses
    * @param {Float64Array} withinEpoch  flat [fractional epoch, loss, …], bounded (see LossSeries)
    * @param {{at: number, label: string}|null} marker  the moment the map shows (the timeline's)
+   * @param {{epochs: number[], within: Float64Array}} terms  the loss's two terms: flat
+   *   [positive, negative, …] a finished epoch, and flat [fractional epoch, positive, negative, …]
    */
-  drawLoss(epochs, epochLosses, withinEpoch, marker = null) {
-    this.lossChart.draw_loss(epochs, new Float64Array(epochLosses), withinEpoch, marker?.at, marker?.label);
+  drawLoss(epochs, epochLosses, withinEpoch, marker = null, terms = { epochs: [], within: new Float64Array() }) {
+    const epochTerms = new Float64Array(terms.epochs);
+    this.lossChart.draw_loss(epochs, new Float64Array(epochLosses), withinEpoch, epochTerms, terms.within, marker?.at, marker?.label);
+    $('loss-legend').hidden = terms.within.length === 0 && epochTerms.length === 0;
+    this.lossCanvas.dataset.epochTerms = JSON.stringify([...epochTerms]);
+    this.lossCanvas.dataset.withinTerms = String(terms.within.length / 3);
     this.lossCanvas.dataset.marker = marker ? marker.label : '';
     this.lossCanvas.setAttribute('aria-label', epochLosses.length
       ? `Loss per epoch: ${epochLosses.map((loss, i) => `${i + 1}: ${loss.toFixed(4)}`).join(', ')}`

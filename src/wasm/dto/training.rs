@@ -10,7 +10,7 @@ use crate::params::{RunParams, TokenizerSpec};
 use crate::text::{
     BpeConfig, BpeMode, BpeProgress, Corpus, Tokenizer, VocabConfig, WordTokenizer, count_holding_whitespace,
 };
-use crate::train::{Progress, TrainConfig};
+use crate::train::{Progress, TrainConfig, Trainer};
 
 /// Training parameters as the page's form sends them; a missing field takes its default.
 #[derive(Debug, Clone, Deserialize)]
@@ -186,14 +186,21 @@ pub struct ProgressDto {
     pub tokens_done: u64,
     pub tokens_total: u64,
     pub alpha: f32,
+    /// The epoch's mean loss so far, and its two terms: `loss = positive_loss + negative_loss`.
     pub loss: f64,
+    pub positive_loss: f64,
+    pub negative_loss: f64,
     pub tokens_per_sec: f64,
     pub done: bool,
+    /// Each finished epoch's mean loss, and its two terms.
     pub epoch_losses: Vec<f64>,
+    pub epoch_positive_losses: Vec<f64>,
+    pub epoch_negative_losses: Vec<f64>,
 }
 
 impl ProgressDto {
-    pub fn new(p: Progress, epoch_losses: &[f64]) -> ProgressDto {
+    pub fn new(p: Progress, trainer: &Trainer) -> ProgressDto {
+        let terms = trainer.epoch_loss_terms();
         ProgressDto {
             epoch: p.epoch,
             epochs: p.epochs,
@@ -203,9 +210,13 @@ impl ProgressDto {
             tokens_total: p.tokens_total,
             alpha: p.alpha,
             loss: p.loss,
+            positive_loss: p.loss_terms.positive,
+            negative_loss: p.loss_terms.negative,
             tokens_per_sec: p.tokens_per_sec,
             done: p.done,
-            epoch_losses: epoch_losses.to_vec(),
+            epoch_losses: trainer.epoch_losses().to_vec(),
+            epoch_positive_losses: terms.iter().map(|t| t.positive).collect(),
+            epoch_negative_losses: terms.iter().map(|t| t.negative).collect(),
         }
     }
 }

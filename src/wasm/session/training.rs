@@ -209,7 +209,7 @@ impl Session {
             }
             Err(err) => return Err(js_error(err)),
         };
-        let out = to_js(&ProgressDto::new(progress.clone(), training.trainer.epoch_losses()))?;
+        let out = to_js(&ProgressDto::new(progress.clone(), &training.trainer))?;
         // A chunk stops at an epoch's end, so this sees every epoch end once, whatever the chunks.
         if progress.epoch_tokens > 0 && progress.epoch_tokens_done == progress.epoch_tokens {
             let embeddings = training.embeddings()?;
@@ -247,7 +247,7 @@ impl Session {
     /// The progress without training.
     pub fn progress(&self) -> Result<JsValue, JsError> {
         let trainer = &self.training().ok_or_else(no_text)?.trainer;
-        to_js(&ProgressDto::new(trainer.progress(), trainer.epoch_losses()))
+        to_js(&ProgressDto::new(trainer.progress(), trainer))
     }
 }
 
