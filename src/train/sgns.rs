@@ -151,20 +151,23 @@ pub(crate) fn output_step<R: Rows + ?Sized>(
     outputs.fetch(words);
     dot_rows(hidden, outputs, words, dots);
     coefs.clear();
-    let mut loss = PairLoss::default();
-    for (i, &x) in dots.iter().enumerate() {
+    // The observed word first, then the noise words: each loop knows its label.
+    let (&observed, noise) = dots.split_first()?;
+    if !observed.is_finite() {
+        return None;
+    }
+    let (positive, gradient) = logistic.log_logistic_loss(observed, true);
+    coefs.push(alpha * gradient);
+    let mut negative = 0.0;
+    for &x in noise {
         if !x.is_finite() {
             return None;
         }
-        let observed = i == 0;
-        let (term, gradient) = logistic.log_logistic_loss(x, observed);
-        if observed {
-            loss.positive = term;
-        } else {
-            loss.negative += term;
-        }
+        let (term, gradient) = logistic.log_logistic_loss(x, false);
+        negative += term;
         coefs.push(alpha * gradient);
     }
+    let loss = PairLoss { positive, negative };
     update_rows(hidden, outputs, words, coefs, grad);
     for &word in words {
         outputs.updated(word as usize);

@@ -98,6 +98,8 @@ export class Controller {
     view.progressPanel.bindTrain(() => this.train());
     view.progressPanel.bindPauseResume(() => this.control(this.state === 'paused' ? 'train' : 'pause'));
     view.progressPanel.bindStop(() => this.stop());
+    view.stepPanel.bindStep((count) => this.stepUpdates(count));
+    view.stepPanel.bindResume(() => this.control('train'));
     view.bindResize(() => { this.mapModel.redraw(); this.drawLoss(); });
     // Closing the tab would lose vectors trained here and not exported: the browser asks first.
     view.bindLeave(() => this.unsaved);
@@ -475,6 +477,7 @@ export class Controller {
       this.progress = null;
       this.learning = null;
       this.withinEpoch = new LossSeries();
+      this.view.stepPanel.clear();
       this.timeline.clear();
       this.preparedParams = JSON.stringify(params);
       /** The form as it was for the model prepared: a link trains the text with it again. */
@@ -632,6 +635,12 @@ export class Controller {
     if (reply) this.mirror(reply.state);
   }
 
+  /** The step mode's `count` single updates of the paused training (the worker sends their progress). */
+  async stepUpdates(count) {
+    const reply = await this.request('stepUpdates', { count });
+    if (reply) this.view.stepPanel.show(reply);
+  }
+
   /** The worker's reply, or null after showing why it failed (a request that a newer one replaced fails silently). */
   async request(type, fields) {
     try {
@@ -671,6 +680,7 @@ export class Controller {
       canExport: hasVectors,
       canEvaluate: hasVectors && !this.evaluations.running,
     });
+    this.view.stepPanel.enable(state === 'paused', JSON.parse(this.preparedParams ?? '{}').model === 'cbow');
     // The sample is known as such before the worker has prepared it (then `isSample`).
     this.view.evaluationPanel.offerPlanted(this.isSample || this.source?.kind === 'sample');
     if (state !== 'loaded' && state !== 'loading' && (this.progress || this.learning)) this.paintProgress();

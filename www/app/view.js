@@ -20,6 +20,7 @@ import { readPalette } from '../map/palette.js';
 import { ParamsForm } from '../training/params-form.js';
 import { SourcePanel } from '../training/source-panel.js';
 import { ProgressPanel } from '../training/progress-panel.js';
+import { StepPanel } from '../training/step-panel.js';
 import { QueriesPanel } from '../queries/queries-panel.js';
 import { EvaluationPanel } from '../evaluation/evaluation-panel.js';
 import { ExportPanel } from '../exports/export-panel.js';
@@ -36,6 +37,7 @@ export class View {
     this.paramsForm = new ParamsForm();
     this.sourcePanel = new SourcePanel();
     this.progressPanel = new ProgressPanel();
+    this.stepPanel = new StepPanel();
     this.queriesPanel = new QueriesPanel();
     this.evaluationPanel = new EvaluationPanel();
     this.exportPanel = new ExportPanel();

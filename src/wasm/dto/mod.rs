@@ -26,4 +26,4 @@ pub use matrix::MatrixBandDto;
 pub use queries::{
     AnalogyDto, MergeDto, MessagePartDto, NeighbourDto, RankedWordDto, TokenInfoDto, VocabMatchesDto,
 };
-pub use training::{BpeProgressDto, CorpusStats, Params, ProgressDto};
+pub use training::{BpeProgressDto, CorpusStats, Params, ProgressDto, StepUpdatesDto, UpdateDto};

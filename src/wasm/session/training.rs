@@ -11,7 +11,9 @@ use crate::fingerprint;
 use crate::map::NeighbourHistory;
 use crate::text::{BpeConfig, BpeLearner, BpeTokenizer, CorpusBuilder, Markup, Tokenizer, decode_text};
 use crate::train::Trainer;
-use crate::wasm::dto::{BpeProgressDto, CorpusStats, Params, ProgressDto, TextInfo};
+use crate::wasm::dto::{
+    BpeProgressDto, CorpusStats, Params, ProgressDto, StepUpdatesDto, TextInfo, UpdateDto,
+};
 
 /// The text being tokenized into a corpus, a piece at a time, with the parameters it is for.
 pub(super) struct Preparing {
@@ -242,6 +244,24 @@ impl Session {
             }
         }
         distinct.len()
+    }
+
+    /// The step mode: performs the next `count` skip-gram updates one at a time, on one
+    /// thread whatever the pool's size (`Trainer::step_update`), and returns the last one with
+    /// the progress (`StepUpdatesDto`). The next `step` goes on from there.
+    pub fn step_updates(&mut self, count: u32) -> Result<JsValue, JsError> {
+        let Source::Text(run) = &mut self.source else { return Err(no_text()) };
+        let trainer = &mut run.training.as_mut().ok_or_else(no_text)?.trainer;
+        let (mut last, mut updates) = (None, 0);
+        while updates < count {
+            match trainer.step_update().map_err(js_error)? {
+                Some(report) => last = Some(report),
+                None => break,
+            }
+            updates += 1;
+        }
+        let update = last.map(|report| UpdateDto::new(report, trainer));
+        to_js(&StepUpdatesDto { update, updates, progress: ProgressDto::new(trainer.progress(), trainer) })
     }
 
     /// The progress without training.
