@@ -196,6 +196,9 @@
  * @typedef {{type: 'train', id: number}} TrainRequest
  *   Start (or resume) the chunked training loop; replies `state`.
  * @typedef {{type: 'pause', id: number}} PauseRequest      replies `state`
+ * @typedef {{type: 'stepUpdates', id: number, count: number}} StepUpdatesRequest
+ *   The step mode, while paused: the next `count` skip-gram updates one at a time, on one
+ *   thread; sends `progress` and a frame, and replies `StepUpdatesDto` (the last update).
  * @typedef {{type: 'stop', id: number}} StopRequest        replies `state`; the vectors stay for queries.
  *   While a vectors file is read, it cancels the read and replies with the state from before it.
  * @typedef {{type: 'project', id: number, mapSpec: MapSpec}} ProjectRequest
@@ -258,7 +261,7 @@
  * @typedef {{type: 'testPanic', id: number, inThread?: boolean}} TestPanicRequest
  *   panics inside wasm on purpose, in the worker or (inThread) in a training thread of the
  *   pool; only the browser tests send it, to test recovery
- * @typedef {PrepareRequest|ReadTextRequest|StripMarkupRequest|LearnBpeRequest|TrainRequest|PauseRequest|StopRequest|ProjectRequest
+ * @typedef {PrepareRequest|ReadTextRequest|StripMarkupRequest|LearnBpeRequest|TrainRequest|PauseRequest|StepUpdatesRequest|StopRequest|ProjectRequest
  *   |NeighboursRequest|AnalogyRequest|CompleteRequest|FindWordsRequest|NeighbourHistoryRequest|TokenInfoRequest|MatrixBandRequest|DensityRequest|OpenFilesRequest
  *   |MatrixRowRequest|WordSamplingRequest|ZipfRequest|EvaluateRequest|ExportRequest|ThreadsRequest|TestPanicRequest} Request
  */

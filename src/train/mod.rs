@@ -18,5 +18,5 @@ mod worker;
 pub use config::{MAX_MODEL_BYTES, MAX_THREADS, TrainConfig};
 pub use noise::{AliasTable, unigram_probabilities};
 pub use sampling::{Partner, WordSampling, ZipfCurve, window_partners, word_sampling, zipf_curve};
-pub use sgns::{Logistic, Scratch, sgns_update};
-pub use trainer::{Clock, MAX_SEGMENT, Progress, Trainer};
+pub use sgns::{Logistic, PairLoss, Scratch, sgns_update};
+pub use trainer::{Clock, LossTerms, MAX_SEGMENT, Progress, Trainer, UpdateReport};

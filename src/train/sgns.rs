@@ -12,6 +12,9 @@
 //! so each output vector moves by `α (y - σ(x)) u` and the input vector by
 //! `α Σ (y - σ(x)) v`, applied after all outputs are updated, as in word2vec.c.
 //!
+//! The two terms of `L` are kept apart ([`PairLoss`]): the positive one falls as the model
+//! scores the observed pair higher, the negative one as it scores the noise words lower.
+//!
 //! The 1 + k dot products of a pair are computed together, before any output moves
 //! ([`dot_rows`]), then every output moves in one pass ([`update_rows`]). word2vec.c
 //! interleaves them, which differs only when a noise word is drawn twice for one pair: there
@@ -62,6 +65,21 @@ impl Logistic {
     }
 }
 
+/// The loss of one step, in its two terms: `-log σ(u_w · v_c)` for the observed word
+/// (`positive`) and `-Σ_i log σ(-u_w · v_{n_i})` for the noise words (`negative`).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct PairLoss {
+    pub positive: f32,
+    pub negative: f32,
+}
+
+impl PairLoss {
+    /// The whole loss of the step.
+    pub fn total(self) -> f32 {
+        self.positive + self.negative
+    }
+}
+
 /// The buffers one SGD step needs, allocated once per trainer (or thread).
 #[derive(Debug, Clone)]
 pub struct Scratch {
@@ -86,6 +104,12 @@ impl Scratch {
     pub(crate) fn grad(&self) -> &[f32] {
         &self.grad
     }
+
+    /// The dot products of the last step, taken before it moved any vector: the observed
+    /// word's, then each noise word's.
+    pub(crate) fn dots(&self) -> &[f32] {
+        &self.dots
+    }
 }
 
 /// Updates `input` (the vector of the input word) and the rows of `outputs` (the output
@@ -103,7 +127,7 @@ pub fn sgns_update<R: Rows + ?Sized>(
     words: &[u32],
     alpha: f32,
     scratch: &mut Scratch,
-) -> Option<f32> {
+) -> Option<PairLoss> {
     let loss = output_step(logistic, input, outputs, words, alpha, scratch)?;
     axpy(1.0, &scratch.grad, input);
     Some(loss)
@@ -121,21 +145,29 @@ pub(crate) fn output_step<R: Rows + ?Sized>(
     words: &[u32],
     alpha: f32,
     scratch: &mut Scratch,
-) -> Option<f32> {
+) -> Option<PairLoss> {
     let Scratch { grad, dots, coefs } = scratch;
     dots.resize(words.len(), 0.0);
     outputs.fetch(words);
     dot_rows(hidden, outputs, words, dots);
     coefs.clear();
-    let mut loss = 0.0;
-    for (i, &x) in dots.iter().enumerate() {
+    // The observed word first, then the noise words: each loop knows its label.
+    let (&observed, noise) = dots.split_first()?;
+    if !observed.is_finite() {
+        return None;
+    }
+    let (positive, gradient) = logistic.log_logistic_loss(observed, true);
+    coefs.push(alpha * gradient);
+    let mut negative = 0.0;
+    for &x in noise {
         if !x.is_finite() {
             return None;
         }
-        let (pair_loss, gradient) = logistic.log_logistic_loss(x, i == 0);
-        loss += pair_loss;
+        let (term, gradient) = logistic.log_logistic_loss(x, false);
+        negative += term;
         coefs.push(alpha * gradient);
     }
+    let loss = PairLoss { positive, negative };
     update_rows(hidden, outputs, words, coefs, grad);
     for &word in words {
         outputs.updated(word as usize);
@@ -186,7 +218,7 @@ mod tests {
 
         // x0 = u·v0 = 0.5, x1 = u·v1 = -1.
         let (s0, s1) = (sigmoid(0.5), sigmoid(-1.0));
-        let expected_loss = -s0.ln() - (1.0 - s1).ln();
+        let (expected_positive, expected_negative) = (-s0.ln(), -(1.0 - s1).ln());
         let a = alpha as f64;
         let (g0, g1) = (a * (1.0 - s0), a * (0.0 - s1));
         // Outputs move along the old input; the input moves along the old outputs.
@@ -194,7 +226,9 @@ mod tests {
         let expected_input = [1.0 + g0 * 0.5 - g1, 0.0 + g0 * 0.5 + g1 * 2.0];
 
         let close = |a: f32, b: f64| (a as f64 - b).abs() < 1e-3;
-        assert!(close(loss, expected_loss), "{loss} vs {expected_loss}");
+        assert!(close(loss.positive, expected_positive), "{loss:?} vs {expected_positive}");
+        assert!(close(loss.negative, expected_negative), "{loss:?} vs {expected_negative}");
+        assert_eq!(loss.total(), loss.positive + loss.negative);
         for (got, want) in outputs.iter().zip(expected_outputs) {
             assert!(close(*got, want), "outputs {outputs:?} vs {expected_outputs:?}");
         }

@@ -17,7 +17,8 @@
 //! Hogwild updates ([`super::hogwild`]), each job with its own random generator derived from
 //! the seed. Taking pieces in turn, as gensim's job queue does, keeps a thread that the
 //! system leaves waiting from holding up the others at the step's end. The learning rate
-//! follows the tokens all threads have walked (read at each segment's start), and each thread's loss is summed in `f64`. A step
+//! follows the tokens all threads have walked (read at each segment's start), and each thread's loss is summed in `f64`,
+//! its two terms apart ([`LossTerms`]). A step
 //! then ends at a segment boundary: at most `max_tokens` tokens, or one segment when the
 //! first segment is longer.
 //!
@@ -44,7 +45,7 @@ use super::config::{MAX_MODEL_BYTES, TrainConfig};
 use super::hogwild::Hogwild;
 use super::noise::AliasTable;
 use super::replica::{MERGE_AFTER, MERGE_AFTER_CBOW, Replica, replicated_rows};
-use super::sgns::Logistic;
+use super::sgns::{Logistic, PairLoss};
 use super::worker::{Model, Worker};
 use crate::error::{Error, Result};
 use crate::text::Corpus;
@@ -83,12 +84,42 @@ pub struct Progress {
     /// The learning rate now.
     pub alpha: f32,
     /// Mean loss per training pair (per centre word for CBOW) so far in this epoch (0
-    /// before the first one).
+    /// before the first one): `loss_terms.total()`.
     pub loss: f64,
+    /// The two terms of `loss`.
+    pub loss_terms: LossTerms,
     /// Tokens walked per second of time spent inside `step`.
     pub tokens_per_sec: f64,
     /// Whether every epoch is finished.
     pub done: bool,
+}
+
+/// A loss in the two terms of negative sampling ([`PairLoss`]): `positive` from the
+/// observed pairs of the text, `negative` from the noise words. Sums in `f64` while an epoch
+/// runs, means per pair (per centre word for CBOW) once reported.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct LossTerms {
+    pub positive: f64,
+    pub negative: f64,
+}
+
+impl LossTerms {
+    /// The whole loss, the sum of the two terms.
+    pub fn total(self) -> f64 {
+        self.positive + self.negative
+    }
+
+    pub(super) fn add(&mut self, loss: PairLoss) {
+        self.positive += f64::from(loss.positive);
+        self.negative += f64::from(loss.negative);
+    }
+
+    fn sum(terms: impl Iterator<Item = LossTerms>) -> LossTerms {
+        terms.fold(LossTerms::default(), |a, b| LossTerms {
+            positive: a.positive + b.positive,
+            negative: a.negative + b.negative,
+        })
+    }
 }
 
 /// Trains word2vec vectors over a corpus, a chunk at a time.
@@ -117,8 +148,12 @@ pub struct Trainer {
     /// The current segment, when loaded (one thread only): its start in the corpus, its
     /// length, and the next kept token to train; its kept tokens are the first worker's.
     segment: Option<Segment>,
+    /// The window [`Trainer::step_update`] left half done (one thread only).
+    window: Option<OpenWindow>,
 
+    /// Each finished epoch's mean loss, and its two terms.
     epoch_losses: Vec<f64>,
+    epoch_loss_terms: Vec<LossTerms>,
     seconds: f64,
     failed: Option<Error>,
     /// Test hook: the thread that panics at its next threaded step
@@ -131,6 +166,59 @@ struct Segment {
     start: usize,
     len: usize,
     next: usize,
+}
+
+/// A skip-gram window that [`Trainer::step_update`] has opened and not finished: its kept
+/// tokens `from..to` around kept token `centre`, the next context to train, the epoch's tokens
+/// walked once the centre is done, and the learning rate drawn at the centre.
+#[derive(Debug, Clone, Copy)]
+struct OpenWindow {
+    centre: usize,
+    from: usize,
+    to: usize,
+    next_context: usize,
+    walked: u64,
+    alpha: f32,
+}
+
+impl OpenWindow {
+    /// The next context of the window, if any is left (the centre is not one).
+    fn context(&self) -> Option<usize> {
+        (self.next_context..self.to).find(|&c| c != self.centre)
+    }
+}
+
+/// What one skip-gram update did ([`Trainer::step_update`]): the pair, its noise words,
+/// their scores before and after, and the rows it moved. Positions are token offsets in the
+/// corpus; words are vocabulary ids.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UpdateReport {
+    /// The epoch (from 1) and the learning rate of the update.
+    pub epoch: u32,
+    pub alpha: f32,
+    /// The segment being trained (a sentence, or [`MAX_SEGMENT`] tokens of a longer one):
+    /// its first token and its length.
+    pub segment_start: usize,
+    pub segment_len: usize,
+    /// The segment's tokens that subsampling kept, the ones windows are formed from.
+    pub kept: Vec<usize>,
+    /// The centre token and the first and last kept token of its window.
+    pub centre_at: usize,
+    pub window: (usize, usize),
+    /// The context token (word2vec's skip-gram predicts the centre from each context word).
+    pub context_at: usize,
+    /// The context word: its input row moved.
+    pub input_word: u32,
+    /// The centre word, then the noise words drawn: their output rows moved.
+    pub output_words: Vec<u32>,
+    /// σ(u·v) of the input row with each output row, before and after the update.
+    pub scores_before: Vec<f64>,
+    pub scores_after: Vec<f64>,
+    /// Each output word's term of the pair's loss (`-log σ(u·v)` for the centre word,
+    /// `-log σ(-u·v)` for a noise word), as training counted it.
+    pub loss_terms: Vec<f64>,
+    /// The pair's loss, in its two terms.
+    pub loss: PairLoss,
 }
 
 impl Trainer {
@@ -201,7 +289,9 @@ impl Trainer {
             epoch_done: 0,
             sentence: 0,
             segment: None,
+            window: None,
             epoch_losses: Vec::new(),
+            epoch_loss_terms: Vec::new(),
             seconds: 0.0,
             failed: None,
             panic_thread: None,
@@ -231,6 +321,11 @@ impl Trainer {
     /// Mean loss per pair of each finished epoch.
     pub fn epoch_losses(&self) -> &[f64] {
         &self.epoch_losses
+    }
+
+    /// The two terms of each of [`Trainer::epoch_losses`].
+    pub fn epoch_loss_terms(&self) -> &[LossTerms] {
+        &self.epoch_loss_terms
     }
 
     /// Whether every epoch is finished.
@@ -270,13 +365,25 @@ impl Trainer {
         }
         let started = (self.clock)();
         let epoch_tokens = self.corpus.n_tokens() as u64;
+        if let Err(err) = self.finish_window() {
+            self.failed = Some(err.clone());
+            return Err(err);
+        }
         if self.epoch_done == epoch_tokens && !self.is_done() {
             self.finish_epoch();
         }
         if !self.is_done() {
             let budget_end = self.epoch_done.saturating_add(max_tokens).min(epoch_tokens);
             let trained = if self.config.threads > 1 {
-                if self.epoch_done < budget_end { self.advance_threads(budget_end) } else { Ok(()) }
+                // A segment begun by `step_update` ends on the first thread, as it began.
+                let mut trained = Ok(());
+                while self.segment.is_some() && self.epoch_done < budget_end && trained.is_ok() {
+                    trained = self.advance(budget_end);
+                }
+                if trained.is_ok() && self.epoch_done < budget_end {
+                    trained = self.advance_threads(budget_end);
+                }
+                trained
             } else {
                 let mut trained = Ok(());
                 while self.epoch_done < budget_end && trained.is_ok() {
@@ -305,9 +412,9 @@ impl Trainer {
         } else {
             self.epoch as u64 * epoch_tokens + self.epoch_done
         };
-        let loss = match (done, self.epoch_mean_loss()) {
-            (true, _) => self.epoch_losses.last().copied().unwrap_or(0.0),
-            (false, mean) => mean,
+        let loss_terms = match done {
+            true => self.epoch_loss_terms.last().copied().unwrap_or_default(),
+            false => self.epoch_mean_loss(),
         };
         Progress {
             epoch: (self.epoch + 1).min(self.config.epochs),
@@ -317,30 +424,200 @@ impl Trainer {
             tokens_done,
             tokens_total: epoch_tokens * self.config.epochs as u64,
             alpha: alpha_at(&self.config, epoch_tokens, tokens_done),
-            loss,
+            loss: loss_terms.total(),
+            loss_terms,
             tokens_per_sec: if self.seconds > 0.0 { tokens_done as f64 / self.seconds } else { 0.0 },
             done,
         }
     }
 
     /// The mean loss of this epoch's pairs so far, over every thread (0 before any).
-    fn epoch_mean_loss(&self) -> f64 {
+    fn epoch_mean_loss(&self) -> LossTerms {
         let pairs: u64 = self.workers.iter().map(|w| w.pairs).sum();
         if pairs == 0 {
-            return 0.0;
+            return LossTerms::default();
         }
-        self.workers.iter().map(|w| w.loss).sum::<f64>() / pairs as f64
+        let sums = LossTerms::sum(self.workers.iter().map(|w| w.loss));
+        LossTerms { positive: sums.positive / pairs as f64, negative: sums.negative / pairs as f64 }
     }
 
     fn finish_epoch(&mut self) {
-        self.epoch_losses.push(self.epoch_mean_loss());
+        let mean = self.epoch_mean_loss();
+        self.epoch_losses.push(mean.total());
+        self.epoch_loss_terms.push(mean);
         self.epoch += 1;
         self.epoch_done = 0;
         self.sentence = 0;
         for worker in &mut self.workers {
-            worker.loss = 0.0;
+            worker.loss = LossTerms::default();
             worker.pairs = 0;
         }
+    }
+
+    /// Performs the next skip-gram update alone, exactly as [`Trainer::step`] would have
+    /// (the same random draws in the same order), and reports it; `None` once every epoch
+    /// is done. Updates run on the first thread's generator and buffers whatever
+    /// `threads` is: a later [`Trainer::step`] finishes the window and segment begun here
+    /// first, so on one thread the vectors are those of an uninterrupted run.
+    ///
+    /// Fails with [`Error::InvalidParameter`] for CBOW, whose update is a whole window, and
+    /// with [`Error::Diverged`] as [`Trainer::step`] does.
+    pub fn step_update(&mut self) -> Result<Option<UpdateReport>> {
+        if let Some(err) = &self.failed {
+            return Err(err.clone());
+        }
+        if self.config.cbow {
+            return Err(Error::InvalidParameter {
+                name: "cbow",
+                value: "true".into(),
+                expected: "skip-gram: one update at a time shows one (word, context) pair".into(),
+            });
+        }
+        let started = (self.clock)();
+        let report = self.next_update();
+        if let Err(err) = &report {
+            self.failed = Some(err.clone());
+        }
+        self.seconds += ((self.clock)() - started).max(0.0);
+        report
+    }
+
+    fn next_update(&mut self) -> Result<Option<UpdateReport>> {
+        let Some(mut window) = self.open_next_window() else { return Ok(None) };
+        let context = window.context().expect("an open window has a context left");
+        let segment = self.segment.expect("an open window lies in a segment");
+        let dim = self.config.dim;
+        let worker = &mut self.workers[0];
+        let input_word = worker.kept[context];
+        let mut model = Model {
+            config: &self.config,
+            logistic: &self.logistic,
+            noise: &self.noise,
+            input: &mut self.input,
+            output: self.output.as_mut_slice(),
+        };
+        let epoch = self.epoch + 1;
+        let Some(loss) = worker.train_pair(&mut model, window.centre, context, window.alpha) else {
+            let tokens_done = self.epoch as u64 * self.corpus.n_tokens() as u64 + window.walked;
+            return Err(Error::Diverged { epoch, tokens_done });
+        };
+        let output_words = worker.words.clone();
+        // The update scored every output word before moving any row (`output_step`).
+        let before = worker.scratch.dots().to_vec();
+        let input = &self.input[input_word as usize * dim..][..dim];
+        let after: Vec<f32> = output_words
+            .iter()
+            .map(|&w| crate::linalg::dot(input, &self.output[w as usize * dim..][..dim]))
+            .collect();
+        let loss_terms = before
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| f64::from(self.logistic.log_logistic_loss(x, i == 0).0))
+            .collect();
+        let at = |kept: usize| segment.start + worker.kept_offsets[kept] as usize;
+        let report = UpdateReport {
+            epoch,
+            alpha: window.alpha,
+            segment_start: segment.start,
+            segment_len: segment.len,
+            kept: (0..worker.kept.len()).map(at).collect(),
+            centre_at: at(window.centre),
+            window: (at(window.from), at(window.to - 1)),
+            context_at: at(context),
+            input_word,
+            scores_before: before.iter().map(|&x| sigmoid(f64::from(x))).collect(),
+            scores_after: after.iter().map(|&x| sigmoid(f64::from(x))).collect(),
+            output_words,
+            loss_terms,
+            loss,
+        };
+        window.next_context = context + 1;
+        self.window = Some(window);
+        if window.context().is_none() {
+            self.close_window();
+        }
+        Ok(Some(report))
+    }
+
+    /// The open window, or the next one with a pair in it, opened as `advance` would open
+    /// it; `None` when training is done.
+    fn open_next_window(&mut self) -> Option<OpenWindow> {
+        let epoch_tokens = self.corpus.n_tokens() as u64;
+        loop {
+            if let Some(window) = self.window {
+                return Some(window);
+            }
+            if self.epoch_done == epoch_tokens && !self.is_done() {
+                self.finish_epoch();
+            }
+            if self.is_done() {
+                return None;
+            }
+            let segment = match self.segment {
+                Some(segment) => segment,
+                None => self.load_segment(),
+            };
+            self.segment = Some(segment);
+            let centre = segment.next;
+            if centre == self.workers[0].kept.len() {
+                // Nothing kept is left: the rest of the segment is walked.
+                self.epoch_done = (segment.start + segment.len) as u64;
+                self.segment = None;
+                continue;
+            }
+            let walked = segment.start as u64 + self.workers[0].kept_offsets[centre] as u64 + 1;
+            let tokens_done = self.epoch as u64 * epoch_tokens + walked - 1;
+            let alpha = alpha_at(&self.config, epoch_tokens, tokens_done);
+            let model = Model {
+                config: &self.config,
+                logistic: &self.logistic,
+                noise: &self.noise,
+                input: &mut self.input,
+                output: self.output.as_mut_slice(),
+            };
+            let (from, to) = self.workers[0].open_window(&model, centre);
+            self.window = Some(OpenWindow { centre, from, to, next_context: from, walked, alpha });
+            if to - from < 2 {
+                self.close_window();
+            }
+        }
+    }
+
+    /// Ends the open window's centre as `advance` does after training it.
+    fn close_window(&mut self) {
+        let (Some(window), Some(mut segment)) = (self.window.take(), self.segment) else { return };
+        segment.next = window.centre + 1;
+        self.epoch_done = window.walked;
+        let end = (segment.start + segment.len) as u64;
+        if segment.next == self.workers[0].kept.len() {
+            self.epoch_done = end;
+        }
+        self.segment = if self.epoch_done == end { None } else { Some(segment) };
+    }
+
+    /// Trains what is left of the window `step_update` opened, so `step` goes on from a
+    /// centre boundary.
+    fn finish_window(&mut self) -> Result<()> {
+        while let Some(mut window) = self.window {
+            let Some(context) = window.context() else {
+                self.close_window();
+                break;
+            };
+            let mut model = Model {
+                config: &self.config,
+                logistic: &self.logistic,
+                noise: &self.noise,
+                input: &mut self.input,
+                output: self.output.as_mut_slice(),
+            };
+            if self.workers[0].train_pair(&mut model, window.centre, context, window.alpha).is_none() {
+                let tokens_done = self.epoch as u64 * self.corpus.n_tokens() as u64 + window.walked;
+                return Err(Error::Diverged { epoch: self.epoch + 1, tokens_done });
+            }
+            window.next_context = context + 1;
+            self.window = Some(window);
+        }
+        Ok(())
     }
 
     /// One thread: trains the current segment (loading one if needed) until it ends or the
@@ -536,6 +813,11 @@ fn alpha_at(config: &TrainConfig, epoch_tokens: u64, tokens_done: u64) -> f32 {
     (alpha - (alpha - min_alpha) * fraction) as f32
 }
 
+/// The exact logistic function, for reports (training reads [`Logistic`]'s table).
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
 /// A float uniform in [0, 1) from the top 24 bits of a draw.
 fn unit_float(rng: &mut impl Rng) -> f32 {
     (rng.next_u32() >> 8) as f32 * (1.0 / 16_777_216.0)
@@ -605,6 +887,92 @@ mod tests {
         assert_eq!(whole.input, small.input);
         assert_eq!(whole.input, one.input);
         assert_eq!(whole.epoch_losses(), small.epoch_losses());
+    }
+
+    #[test]
+    fn single_updates_then_resuming_give_the_vectors_of_an_uninterrupted_run() {
+        for shared_noise in [false, true] {
+            let config = TrainConfig { shared_noise, ..small_config() };
+            let run = |trainer: &mut Trainer| {
+                while !trainer.is_done() {
+                    trainer.step(10_000).unwrap();
+                }
+            };
+            let mut whole = Trainer::new(corpus(&text()), config, no_clock).unwrap();
+            run(&mut whole);
+
+            // Updates one at a time, chunks between them, across the first epoch's end.
+            let mut stepped = Trainer::new(corpus(&text()), config, no_clock).unwrap();
+            let ids = stepped.corpus().ids().to_vec();
+            let (mut reports, mut rising) = (0, 0);
+            // Updates: a number, or (None) until the second epoch has begun.
+            for (chunk, updates) in [(0, Some(37)), (100, Some(1)), (500, Some(5)), (300, None), (7, Some(3))]
+            {
+                stepped.step(chunk).unwrap();
+                let mut left = updates.unwrap_or(usize::MAX);
+                while left > 0 && (updates.is_some() || stepped.progress().epoch < 2) {
+                    left -= 1;
+                    let report = stepped.step_update().unwrap().expect("training is not done");
+                    assert_eq!(report.output_words[0], ids[report.centre_at]);
+                    assert_eq!(report.input_word, ids[report.context_at]);
+                    assert!(report.window.0 <= report.context_at && report.context_at <= report.window.1);
+                    assert_ne!(report.context_at, report.centre_at);
+                    assert!(
+                        report.kept.contains(&report.centre_at) && report.kept.contains(&report.context_at)
+                    );
+                    let n = report.output_words.len();
+                    assert!(
+                        report.scores_before.len() == n
+                            && report.scores_after.len() == n
+                            && report.loss_terms.len() == n
+                    );
+                    assert_eq!(report.loss_terms[0] as f32, report.loss.positive);
+                    let noise: f64 = report.loss_terms[1..].iter().sum();
+                    assert!((noise - f64::from(report.loss.negative)).abs() < 1e-4, "{report:?}");
+                    assert!(report.alpha <= config.alpha && report.alpha >= config.min_alpha);
+                    reports += 1;
+                    rising += usize::from(report.scores_after[0] > report.scores_before[0]);
+                }
+            }
+            // The text's pair scores higher after its update, nearly always.
+            assert!(rising * 10 > reports * 9, "{rising} of {reports}");
+            assert!(stepped.progress().epoch >= 2, "the updates crossed an epoch's end");
+            run(&mut stepped);
+            assert_eq!(whole.input, stepped.input, "shared noise {shared_noise}");
+            assert_eq!(whole.output, stepped.output);
+            assert_eq!(whole.epoch_losses(), stepped.epoch_losses());
+
+            // Nothing but single updates, to the end.
+            let mut single = Trainer::new(corpus(&text()), config, no_clock).unwrap();
+            while single.step_update().unwrap().is_some() {}
+            assert!(single.is_done() || single.step(1).unwrap().done);
+            assert_eq!(whole.input, single.input);
+            assert_eq!(single.step_update(), Ok(None));
+        }
+    }
+
+    #[test]
+    fn single_updates_on_several_threads_hand_over_to_them_and_cbow_has_none() {
+        let config = TrainConfig { threads: 2, ..small_config() };
+        let (_, threaded) = train_on_pool(&text(), config, 333, 2);
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        pool.install(|| {
+            let mut trainer = Trainer::new(corpus(&text()), config, no_clock).unwrap();
+            for _ in 0..50 {
+                trainer.step_update().unwrap().unwrap();
+            }
+            let mut walked = trainer.progress().tokens_done;
+            while !trainer.is_done() {
+                let p = trainer.step(333).unwrap();
+                assert!(p.tokens_done > walked, "{p:?}");
+                walked = p.tokens_done;
+            }
+            assert_eq!(trainer.progress().tokens_done, threaded.progress().tokens_total);
+            assert_eq!(trainer.epoch_losses().len(), 3);
+        });
+        let cbow = TrainConfig { cbow: true, ..small_config() };
+        let mut trainer = Trainer::new(corpus(&text()), cbow, no_clock).unwrap();
+        assert!(matches!(trainer.step_update(), Err(Error::InvalidParameter { name: "cbow", .. })));
     }
 
     #[test]

@@ -107,7 +107,9 @@ test('Chart draws a sharp, hit-testable scatter and a loss chart', { timeout: 12
           attempt(() => window.scatter.draw_scatter(new Float32Array(2), ['a'], { selcted: 0 })),
           attempt(() => window.scatter.draw_scatter(new Float32Array(2), ['a'], { selected: 4 })),
           attempt(() => window.scatter.draw_scatter(new Float32Array([0, NaN]), ['a'], {})),
-          attempt(() => window.scatter.draw_loss(3, [1], [0.5])),
+          attempt(() => window.scatter.draw_loss(3, [1], [0.5], [], [])),
+          attempt(() => window.scatter.draw_loss(3, [1], [], [1], [])),
+          attempt(() => window.scatter.draw_loss(3, [1], [], [], [0.5, 1, Number.NaN])),
         ];
       });
       assert.match(errors[0], /2 coordinates per word: got 3 coordinates for 2 words/);
@@ -115,6 +117,8 @@ test('Chart draws a sharp, hit-testable scatter and a loss chart', { timeout: 12
       assert.match(errors[2], /point index 4 .* out of range for 1 points/);
       assert.match(errors[3], /coordinate 1 of point 0 \("a"\) is not a finite number/);
       assert.match(errors[4], /odd length 1/);
+      assert.match(errors[5], /epoch_terms must be \[positive, negative, \.\.\.\] .* got lengths 1 and 0/);
+      assert.match(errors[6], /not finite/);
 
       // The loss chart: blank before, lines and epoch dots after.
       const loss = await page.evaluate(() => {
@@ -124,22 +128,30 @@ test('Chart draws a sharp, hit-testable scatter and a loss chart', { timeout: 12
           const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
           let drawn = 0;
           let accent = 0;
+          let arrow = 0;
           for (let p = 0; p < data.length; p += 4) {
             if (data[p + 3] !== 0 && (data[p] !== 255 || data[p + 1] !== 255 || data[p + 2] !== 255)) drawn++;
             if (data[p] === 0xd9 && data[p + 1] === 0x48 && data[p + 2] === 0x0f) accent++;
+            if (data[p] === 0x5f && data[p + 1] === 0x3d && data[p + 2] === 0xc4) arrow++;
           }
-          return { drawn, accent };
+          return { drawn, accent, arrow };
         };
         const before = count();
         const within = [];
         for (let x = 0.05; x < 3.5; x += 0.05) within.push(x, 2.2 + Math.exp(-x) + 0.08 * Math.sin(17 * x));
-        chart.draw_loss(5, [2.95, 2.5, 2.35], within);
-        return { before, after: count(), backing: [canvas.width, canvas.height] };
+        chart.draw_loss(5, [2.95, 2.5, 2.35], within, [], []);
+        const totalOnly = count();
+        // The two terms: positive and negative, a pair an epoch and [x, positive, negative] within.
+        const terms = within.flatMap((value, i) => (i % 2 === 0 ? [value] : [0.3 * value, 0.7 * value]));
+        chart.draw_loss(5, [2.95, 2.5, 2.35], within, [0.9, 2.05, 0.75, 1.75, 0.7, 1.65], terms);
+        return { before, totalOnly, after: count(), backing: [canvas.width, canvas.height] };
       });
       assert.deepEqual(loss.backing, [960, 440]);
       assert.equal(loss.before.drawn, 0, 'a new chart is blank');
       assert.ok(loss.after.drawn > 5000, `draw_loss drew only ${loss.after.drawn} pixels`);
       assert.ok(loss.after.accent > 100, 'the epoch losses are drawn in the accent colour');
+      assert.equal(loss.totalOnly.arrow, 0, 'no terms, no term lines');
+      assert.ok(loss.after.arrow > 100, `the negative term is drawn in the arrow colour: ${loss.after.arrow} pixels`);
 
       await mkdir(RESULTS, { recursive: true });
       await page.screenshot({ path: join(RESULTS, 'plot.png'), fullPage: true });

@@ -109,6 +109,8 @@ export class Controller {
     view.progressPanel.bindTrain(() => this.train());
     view.progressPanel.bindPauseResume(() => this.control(this.state === 'paused' ? 'train' : 'pause'));
     view.progressPanel.bindStop(() => this.stop());
+    view.stepPanel.bindStep((count) => this.stepUpdates(count));
+    view.stepPanel.bindResume(() => this.control('train'));
     view.bindResize(() => { this.mapModel.redraw(); this.drawLoss(); });
     // Closing the tab would lose vectors trained here and not exported: the browser asks first.
     view.bindLeave(() => this.unsaved);
@@ -486,6 +488,7 @@ export class Controller {
       this.progress = null;
       this.learning = null;
       this.withinEpoch = new LossSeries();
+      this.view.stepPanel.clear();
       this.timeline.clear();
       this.preparedParams = JSON.stringify(params);
       /** The form as it was for the model prepared: a link trains the text with it again. */
@@ -643,6 +646,12 @@ export class Controller {
     if (reply) this.mirror(reply.state);
   }
 
+  /** The step mode's `count` single updates of the paused training (the worker sends their progress). */
+  async stepUpdates(count) {
+    const reply = await this.request('stepUpdates', { count });
+    if (reply) this.view.stepPanel.show(reply);
+  }
+
   /** The worker's reply, or null after showing why it failed (a request that a newer one replaced fails silently). */
   async request(type, fields) {
     try {
@@ -682,6 +691,7 @@ export class Controller {
       canExport: hasVectors,
       canEvaluate: hasVectors && !this.evaluations.running,
     });
+    this.view.stepPanel.enable(state === 'paused', JSON.parse(this.preparedParams ?? '{}').model === 'cbow');
     // The sample is known as such before the worker has prepared it (then `isSample`).
     this.view.evaluationPanel.offerPlanted(this.isSample || this.source?.kind === 'sample');
     if (state !== 'loaded' && state !== 'loading' && (this.progress || this.learning)) this.paintProgress();
@@ -716,7 +726,7 @@ export class Controller {
     if (epochEnded) this.timeline.epochEnded();
     if (progress.loss > 0) {
       const at = progress.done ? progress.epochs : progress.epoch - 1 + progress.epochTokensDone / progress.epochTokens;
-      this.withinEpoch.push(at, progress.loss);
+      this.withinEpoch.push(at, progress.loss, progress.positiveLoss, progress.negativeLoss);
     }
     this.view.progressPanel.showProgress(progress, this.state);
     this.drawLoss();
@@ -730,7 +740,9 @@ export class Controller {
 
   drawLoss() {
     const p = this.progress;
-    this.view.drawLoss(p ? p.epochs : 1, p ? p.epochLosses : [], this.withinEpoch.points(), this.timeline.marker());
+    // Vectors opened from a bundle bring their epochs' losses without the two terms.
+    const terms = { epochs: p?.epochPositiveLosses.flatMap((positive, i) => [positive, p.epochNegativeLosses[i]]) ?? [], within: this.withinEpoch.termPoints() };
+    this.view.drawLoss(p ? p.epochs : 1, p ? p.epochLosses : [], this.withinEpoch.points(), this.timeline.marker(), terms);
   }
 
   // ---- the map (www/map/map-model.js has the rest)
@@ -759,4 +771,7 @@ export class Controller {
 }
 
 /** A finished run's progress, for vectors re-opened from a bundle with their losses. */
-const EMPTY_PROGRESS = { epoch: 0, epochs: 0, epochTokensDone: 0, epochTokens: 0, tokensDone: 0, tokensTotal: 0, alpha: 0, loss: 0, tokensPerSec: 0, done: true, epochLosses: [] };
+const EMPTY_PROGRESS = {
+  epoch: 0, epochs: 0, epochTokensDone: 0, epochTokens: 0, tokensDone: 0, tokensTotal: 0, alpha: 0, loss: 0, positiveLoss: 0, negativeLoss: 0,
+  tokensPerSec: 0, done: true, epochLosses: [], epochPositiveLosses: [], epochNegativeLosses: [],
+};

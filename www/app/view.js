@@ -21,6 +21,7 @@ import { readPalette } from '../map/palette.js';
 import { ParamsForm } from '../training/params-form.js';
 import { SourcePanel } from '../training/source-panel.js';
 import { ProgressPanel } from '../training/progress-panel.js';
+import { StepPanel } from '../training/step-panel.js';
 import { QueriesPanel } from '../queries/queries-panel.js';
 import { EvaluationPanel } from '../evaluation/evaluation-panel.js';
 import { ExportPanel } from '../exports/export-panel.js';
@@ -39,6 +40,7 @@ export class View {
     this.paramsForm = new ParamsForm();
     this.sourcePanel = new SourcePanel();
     this.progressPanel = new ProgressPanel();
+    this.stepPanel = new StepPanel();
     this.queriesPanel = new QueriesPanel();
     this.evaluationPanel = new EvaluationPanel();
     this.exportPanel = new ExportPanel();
@@ -190,9 +192,15 @@ export class View {
    * @param {number[]} epochLosses
    * @param {Float64Array} withinEpoch  flat [fractional epoch, loss, …], bounded (see LossSeries)
    * @param {{at: number, label: string}|null} marker  the moment the map shows (the timeline's)
+   * @param {{epochs: number[], within: Float64Array}} terms  the loss's two terms: flat
+   *   [positive, negative, …] a finished epoch, and flat [fractional epoch, positive, negative, …]
    */
-  drawLoss(epochs, epochLosses, withinEpoch, marker = null) {
-    this.lossChart.draw_loss(epochs, new Float64Array(epochLosses), withinEpoch, marker?.at, marker?.label);
+  drawLoss(epochs, epochLosses, withinEpoch, marker = null, terms = { epochs: [], within: new Float64Array() }) {
+    const epochTerms = new Float64Array(terms.epochs);
+    this.lossChart.draw_loss(epochs, new Float64Array(epochLosses), withinEpoch, epochTerms, terms.within, marker?.at, marker?.label);
+    $('loss-legend').hidden = terms.within.length === 0 && epochTerms.length === 0;
+    this.lossCanvas.dataset.epochTerms = JSON.stringify([...epochTerms]);
+    this.lossCanvas.dataset.withinTerms = String(terms.within.length / 3);
     this.lossCanvas.dataset.marker = marker ? marker.label : '';
     this.lossCanvas.setAttribute('aria-label', epochLosses.length
       ? `Loss per epoch: ${epochLosses.map((loss, i) => `${i + 1}: ${loss.toFixed(4)}`).join(', ')}`

@@ -779,6 +779,17 @@ const handlers = {
   pause({ id }) {
     fire('pause', id);
   },
+  /**
+   * The step mode: `count` single skip-gram updates of the paused training, on one thread;
+   * sends the progress and a fresh frame, and replies with the last update.
+   */
+  stepUpdates({ count }) {
+    if (currentState() !== 'paused') throw new Error('Pause training first: the step mode walks a paused training.');
+    const stepped = session.step_updates(count);
+    post({ type: 'progress', progress: stepped.progress, threads: 1 });
+    showFreshVectors();
+    return stepped;
+  },
   stop({ id }) {
     // A text being tokenized for training (its BPE merges just learned, the state still
     // 'learning') stops too, and the trainer from before stays.

@@ -18,15 +18,22 @@ impl Chart {
     /// Draws the loss chart: `epoch_losses` (mean loss of each finished epoch, at x = 1, 2,
     /// ...) and `within_epoch` (flat `[x, loss, x, loss, ...]` samples where x is a
     /// fractional epoch, e.g. 1.25), with axes "epoch" and "loss"; fits the y range to the
-    /// data; the x range is `0..=epochs`. `marker`, when given, is the moment the map shows
-    /// (a fractional epoch, as the timeline replays it), drawn as a vertical line in the trail
-    /// colour with `marker_label` beside it. Fails on an odd `within_epoch` length or a value
-    /// that is not finite.
+    /// data; the x range is `0..=epochs`. `epoch_terms` (flat `[positive, negative, ...]`,
+    /// one pair a finished epoch) and `within_terms` (flat `[x, positive, negative, ...]`)
+    /// are the loss's two terms, drawn in the first class colour (positive) and the arrow
+    /// colour (negative); either may be empty, as for vectors opened with their losses only.
+    /// `marker`, when given, is the moment the map shows (a fractional epoch, as the timeline
+    /// replays it), drawn as a vertical line in the trail colour with `marker_label` beside it.
+    /// Fails on a length that does not fit its stride or a value that is not finite. The
+    /// series come as separate typed arrays, each copied once across the boundary.
+    #[allow(clippy::too_many_arguments)]
     pub fn draw_loss(
         &mut self,
         epochs: u32,
         epoch_losses: &[f64],
         within_epoch: &[f64],
+        epoch_terms: &[f64],
+        within_terms: &[f64],
         marker: Option<f64>,
         marker_label: Option<String>,
     ) -> Result<(), JsError> {
@@ -36,13 +43,32 @@ impl Chart {
                 within_epoch.len()
             )));
         }
-        if epoch_losses.iter().chain(within_epoch).chain(&marker).any(|v| !v.is_finite()) {
+        if !epoch_terms.len().is_multiple_of(2) || !within_terms.len().is_multiple_of(3) {
+            return Err(JsError::new(&format!(
+                "epoch_terms must be [positive, negative, ...] and within_terms [x, positive, negative, ...], \
+                 got lengths {} and {}",
+                epoch_terms.len(),
+                within_terms.len()
+            )));
+        }
+        let values = epoch_losses.iter().chain(within_epoch).chain(epoch_terms).chain(within_terms);
+        if values.chain(&marker).any(|v| !v.is_finite()) {
             return Err(JsError::new("the loss data contains a value that is not finite"));
         }
         let samples: Vec<(f64, f64)> = within_epoch.chunks_exact(2).map(|s| (s[0], s[1])).collect();
         let epoch_points: Vec<(f64, f64)> =
             epoch_losses.iter().enumerate().map(|(i, &loss)| ((i + 1) as f64, loss)).collect();
-        let losses = epoch_losses.iter().copied().chain(samples.iter().map(|s| s.1));
+        // The terms' series: the epochs' points, then the samples within them, of each term.
+        let term = |t: usize| -> [Vec<(f64, f64)>; 2] {
+            let epochs =
+                epoch_terms.chunks_exact(2).enumerate().map(|(i, p)| ((i + 1) as f64, p[t])).collect();
+            let within = within_terms.chunks_exact(3).map(|s| (s[0], s[1 + t])).collect();
+            [epochs, within]
+        };
+        let positive_colour = self.palette.classes.first().copied().unwrap_or(self.palette.labelled_point);
+        let terms = [(term(0), positive_colour), (term(1), self.palette.arrow)];
+        let term_values = epoch_terms.iter().chain(within_terms.chunks_exact(3).flat_map(|s| &s[1..]));
+        let losses = epoch_losses.iter().chain(term_values).copied().chain(samples.iter().map(|s| s.1));
         let range = DataRange { x: (0.0, f64::from(epochs.max(1))), y: fit_axis(losses, 0.08) };
 
         let root = self.root()?;
@@ -58,6 +84,18 @@ impl Chart {
         let dot = px(scene::EMPHASISED_DOT * s);
         let spacing = (area.right - area.left) / f64::from(epochs.max(1));
         let dotted = spacing >= 4.0 * f64::from(dot);
+        // The terms under the total: each its samples thin, its epochs' means a line.
+        for ([epoch_means, within], paint) in terms {
+            let colour = rgb(paint);
+            let line = ShapeStyle::from(&colour).stroke_width(px(scene::LINE * s));
+            chart.draw_series(LineSeries::new(within, line)).map_err(drawing_error)?;
+            let means = ShapeStyle::from(&colour).stroke_width(px(scene::TRAIL * s));
+            chart.draw_series(LineSeries::new(epoch_means.iter().copied(), means)).map_err(drawing_error)?;
+            if dotted {
+                let dots = epoch_means.into_iter().map(|p| Circle::new(p, dot - 1, colour.filled()));
+                chart.draw_series(dots).map_err(drawing_error)?;
+            }
+        }
         chart.draw_series(LineSeries::new(epoch_points.iter().copied(), bold)).map_err(drawing_error)?;
         if dotted {
             let dots = epoch_points.into_iter().map(|p| Circle::new(p, dot, accent.filled()));

@@ -10,7 +10,7 @@ use crate::params::{RunParams, TokenizerSpec};
 use crate::text::{
     BpeConfig, BpeMode, BpeProgress, Corpus, Tokenizer, VocabConfig, WordTokenizer, count_holding_whitespace,
 };
-use crate::train::{Progress, TrainConfig};
+use crate::train::{Progress, TrainConfig, Trainer, UpdateReport};
 
 /// Training parameters as the page's form sends them; a missing field takes its default.
 #[derive(Debug, Clone, Deserialize)]
@@ -186,14 +186,21 @@ pub struct ProgressDto {
     pub tokens_done: u64,
     pub tokens_total: u64,
     pub alpha: f32,
+    /// The epoch's mean loss so far, and its two terms: `loss = positive_loss + negative_loss`.
     pub loss: f64,
+    pub positive_loss: f64,
+    pub negative_loss: f64,
     pub tokens_per_sec: f64,
     pub done: bool,
+    /// Each finished epoch's mean loss, and its two terms.
     pub epoch_losses: Vec<f64>,
+    pub epoch_positive_losses: Vec<f64>,
+    pub epoch_negative_losses: Vec<f64>,
 }
 
 impl ProgressDto {
-    pub fn new(p: Progress, epoch_losses: &[f64]) -> ProgressDto {
+    pub fn new(p: Progress, trainer: &Trainer) -> ProgressDto {
+        let terms = trainer.epoch_loss_terms();
         ProgressDto {
             epoch: p.epoch,
             epochs: p.epochs,
@@ -203,9 +210,13 @@ impl ProgressDto {
             tokens_total: p.tokens_total,
             alpha: p.alpha,
             loss: p.loss,
+            positive_loss: p.loss_terms.positive,
+            negative_loss: p.loss_terms.negative,
             tokens_per_sec: p.tokens_per_sec,
             done: p.done,
-            epoch_losses: epoch_losses.to_vec(),
+            epoch_losses: trainer.epoch_losses().to_vec(),
+            epoch_positive_losses: terms.iter().map(|t| t.positive).collect(),
+            epoch_negative_losses: terms.iter().map(|t| t.negative).collect(),
         }
     }
 }
@@ -233,4 +244,78 @@ impl From<BpeProgress> for BpeProgressDto {
             done: p.done,
         }
     }
+}
+
+/// Tokens shown on each side of a step's window: the sentence around it, not all of a long one.
+const STEP_CONTEXT_TOKENS: usize = 12;
+
+/// One skip-gram update for the step mode ([`Trainer::step_update`]), with words for ids.
+#[derive(Debug, Serialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct UpdateDto {
+    pub epoch: u32,
+    pub alpha: f32,
+    /// The sentence around the window: its tokens from `first_at` (a corpus position), each
+    /// with whether subsampling kept it.
+    pub first_at: usize,
+    pub tokens: Vec<String>,
+    pub kept: Vec<bool>,
+    /// Whether the shown tokens start at the sentence's start and end at its end.
+    pub sentence_start: bool,
+    pub sentence_end: bool,
+    /// Corpus positions: the centre token, the context token, the window's first and last.
+    pub centre_at: usize,
+    pub context_at: usize,
+    pub window_from: usize,
+    pub window_to: usize,
+    /// The context word (its input row moved) and the output words: the centre, then the
+    /// noise words (their output rows moved).
+    pub input_word: String,
+    pub output_words: Vec<String>,
+    pub scores_before: Vec<f64>,
+    pub scores_after: Vec<f64>,
+    pub loss_terms: Vec<f64>,
+    pub positive_loss: f32,
+    pub negative_loss: f32,
+}
+
+impl UpdateDto {
+    pub fn new(report: UpdateReport, trainer: &Trainer) -> UpdateDto {
+        let corpus = trainer.corpus();
+        let words = corpus.vocab().words();
+        let word = |id: u32| words[id as usize].clone();
+        let segment_end = report.segment_start + report.segment_len;
+        let first_at = report.window.0.saturating_sub(STEP_CONTEXT_TOKENS).max(report.segment_start);
+        let end = (report.window.1 + 1 + STEP_CONTEXT_TOKENS).min(segment_end);
+        UpdateDto {
+            epoch: report.epoch,
+            alpha: report.alpha,
+            first_at,
+            tokens: corpus.ids()[first_at..end].iter().map(|&id| word(id)).collect(),
+            kept: (first_at..end).map(|at| report.kept.binary_search(&at).is_ok()).collect(),
+            sentence_start: first_at == report.segment_start,
+            sentence_end: end == segment_end,
+            centre_at: report.centre_at,
+            context_at: report.context_at,
+            window_from: report.window.0,
+            window_to: report.window.1,
+            input_word: word(report.input_word),
+            output_words: report.output_words.iter().map(|&id| word(id)).collect(),
+            scores_before: report.scores_before,
+            scores_after: report.scores_after,
+            loss_terms: report.loss_terms,
+            positive_loss: report.loss.positive,
+            negative_loss: report.loss.negative,
+        }
+    }
+}
+
+/// What `Session::step_updates` did: the last update of those asked for (none once training
+/// is done), how many ran, and the progress after them.
+#[derive(Debug, Serialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct StepUpdatesDto {
+    pub update: Option<UpdateDto>,
+    pub updates: u32,
+    pub progress: ProgressDto,
 }

@@ -11,7 +11,9 @@ use crate::fingerprint;
 use crate::map::NeighbourHistory;
 use crate::text::{BpeConfig, BpeLearner, BpeTokenizer, CorpusBuilder, Markup, Tokenizer, decode_text};
 use crate::train::Trainer;
-use crate::wasm::dto::{BpeProgressDto, CorpusStats, Params, ProgressDto, TextInfo};
+use crate::wasm::dto::{
+    BpeProgressDto, CorpusStats, Params, ProgressDto, StepUpdatesDto, TextInfo, UpdateDto,
+};
 
 /// The text being tokenized into a corpus, a piece at a time, with the parameters it is for.
 pub(super) struct Preparing {
@@ -209,7 +211,7 @@ impl Session {
             }
             Err(err) => return Err(js_error(err)),
         };
-        let out = to_js(&ProgressDto::new(progress.clone(), training.trainer.epoch_losses()))?;
+        let out = to_js(&ProgressDto::new(progress.clone(), &training.trainer))?;
         // A chunk stops at an epoch's end, so this sees every epoch end once, whatever the chunks.
         if progress.epoch_tokens > 0 && progress.epoch_tokens_done == progress.epoch_tokens {
             let embeddings = training.embeddings()?;
@@ -244,10 +246,28 @@ impl Session {
         distinct.len()
     }
 
+    /// The step mode: performs the next `count` skip-gram updates one at a time, on one
+    /// thread whatever the pool's size (`Trainer::step_update`), and returns the last one with
+    /// the progress (`StepUpdatesDto`). The next `step` goes on from there.
+    pub fn step_updates(&mut self, count: u32) -> Result<JsValue, JsError> {
+        let Source::Text(run) = &mut self.source else { return Err(no_text()) };
+        let trainer = &mut run.training.as_mut().ok_or_else(no_text)?.trainer;
+        let (mut last, mut updates) = (None, 0);
+        while updates < count {
+            match trainer.step_update().map_err(js_error)? {
+                Some(report) => last = Some(report),
+                None => break,
+            }
+            updates += 1;
+        }
+        let update = last.map(|report| UpdateDto::new(report, trainer));
+        to_js(&StepUpdatesDto { update, updates, progress: ProgressDto::new(trainer.progress(), trainer) })
+    }
+
     /// The progress without training.
     pub fn progress(&self) -> Result<JsValue, JsError> {
         let trainer = &self.training().ok_or_else(no_text)?.trainer;
-        to_js(&ProgressDto::new(trainer.progress(), trainer.epoch_losses()))
+        to_js(&ProgressDto::new(trainer.progress(), trainer))
     }
 }
 

@@ -1,0 +1,78 @@
+// The step mode, in Chromium against the Vite dev server: pause the sample's training, walk
+// through single skip-gram updates (Step, ×10, ×100) and see each one's sentence, window,
+// pair, noise words, scores and rows; then Resume trains to the end at full speed.
+//
+// Run with `node --test tests/browser/step-mode.test.js` after scripts/build-wasm.sh.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { button, explorerSuite, field, RESULTS, showParameters, stat, waitUntilDone } from './helpers.js';
+
+const suite = explorerSuite({ before, after });
+
+/** What the step panel shows of the last update. */
+const shown = (page) => page.evaluate(() => ({
+  count: document.getElementById('step-count').textContent,
+  centre: [...document.querySelectorAll('#step-sentence .centre')].map((s) => ({ word: s.textContent, inWindow: s.classList.contains('in-window') })),
+  context: [...document.querySelectorAll('#step-sentence .context')].map((s) => ({ word: s.textContent, inWindow: s.classList.contains('in-window') })),
+  pair: document.getElementById('step-pair').textContent,
+  rows: [...document.querySelectorAll('#step-scores tr')].map((tr) => [...tr.cells].map((td) => td.textContent)),
+  moved: document.getElementById('step-rows').textContent,
+  tokensDone: window.explorer.progress.tokensDone,
+}));
+
+test('paused training walks through single updates, then resumes to the end', async () => {
+  const { page, problems } = await suite.openExplorer();
+  await button(page, 'Use the built-in sample').click();
+  await stat(page, 'Vocabulary').waitFor();
+  await showParameters(page);
+  await field(page, 'Epochs').fill('40');
+  await page.getByText('One update at a time', { exact: true }).click();
+  assert.ok(await button(page, 'Step').isDisabled(), 'no step before training');
+
+  await button(page, 'Train').click();
+  await page.waitForFunction(() => (window.explorer.progress?.tokensDone ?? 0) > 0);
+  assert.ok(await button(page, 'Step ×10').isDisabled(), 'no step while training runs');
+  assert.match(await page.locator('#step-why').textContent(), /Pause training/);
+  await button(page, 'Pause').click();
+  await page.waitForFunction(() => document.getElementById('progress-text').textContent.startsWith('Paused.'));
+  assert.ok(!(await button(page, 'Step').isDisabled()), 'steps offered while paused');
+
+  await button(page, 'Step').click();
+  await page.locator('#step-update').waitFor();
+  const one = await shown(page);
+  assert.equal(one.count, 'One update; the last one:');
+  assert.equal(one.centre.length, 1);
+  assert.equal(one.context.length, 1);
+  assert.ok(one.centre[0].inWindow && one.context[0].inWindow, 'centre and context lie in the window');
+  assert.match(one.pair, new RegExp(`context word “${one.context[0].word}” predicts the centre word “${one.centre[0].word}”, against \\d noise words`));
+  assert.match(one.pair, /learning rate 0\.0\d{4}/);
+  // The pair, then its noise words: scores are probabilities, shares add up to about 100 %.
+  assert.ok(one.rows.length >= 2 && one.rows.length <= 6, `${one.rows.length} rows`);
+  assert.deepEqual(one.rows[0].slice(0, 2), [one.centre[0].word, 'text']);
+  assert.ok(one.rows.slice(1).every((row) => row[1] === 'noise'));
+  for (const row of one.rows) {
+    for (const cell of [row[2], row[3]]) assert.ok(Number(cell) > 0 && Number(cell) < 1, `score ${cell}`);
+  }
+  const shares = one.rows.reduce((sum, row) => sum + Number.parseFloat(row[4]), 0);
+  assert.ok(Math.abs(shares - 100) <= one.rows.length, `shares add up to ${shares} %`);
+  assert.match(one.moved, new RegExp(`Rows moved: “${one.context[0].word}” in the input matrix; “${one.centre[0].word}”`));
+
+  await button(page, 'Step ×10').click();
+  await page.waitForFunction(() => document.getElementById('step-count').textContent.startsWith('10 updates'));
+  await button(page, 'Step ×100').click();
+  await page.waitForFunction(() => document.getElementById('step-count').textContent.startsWith('100 updates'));
+  const hundred = await shown(page);
+  assert.ok(hundred.tokensDone > one.tokensDone, `a hundred updates walk on: ${one.tokensDone} → ${hundred.tokensDone}`);
+  assert.match(await page.locator('#progress-text').textContent(), /^Paused\./);
+  await page.locator('#step-panel').screenshot({ path: join(RESULTS, 'step-mode.png') });
+
+  await button(page, 'Resume at full speed').click();
+  await page.waitForFunction(() => !document.getElementById('progress-text').textContent.startsWith('Paused.'));
+  assert.ok(await button(page, 'Step').isDisabled(), 'no step once training runs again');
+  await waitUntilDone(page, 120_000);
+  const losses = JSON.parse(await page.locator('#loss-chart').getAttribute('data-epoch-losses'));
+  assert.equal(losses.length, 40);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
