@@ -42,8 +42,11 @@ use scatter::{Measure, Scatter, Texts};
 
 /// Labels one draw may measure: measuring is a call into the canvas, and the first draw of
 /// 10,000 new words would take most of 100 ms measuring them all. A label not yet measured
-/// is left out of that draw, and the page draws again at the next display frame.
-const MEASURES_PER_DRAW: usize = 200;
+/// is left out of that draw, and the page draws again at the next display frame. Each label
+/// measured also has its text drawn once for its mask (`glyphs`): a search over 250,000 words
+/// redrew in 18 to 26 ms with 200 a draw and in 15 to 21 ms with 100 (`node
+/// scripts/bench-map.mjs --whole`), its further matches labelled a frame later.
+const MEASURES_PER_DRAW: usize = 100;
 /// Labels longer than this many characters end in an ellipsis.
 const MAX_LABEL_CHARS: usize = 24;
 /// The space around the data, as a fraction of its span on each side.
