@@ -16,7 +16,7 @@
 // `bindSelect` (www/matrix/matrix.js decides what the band becomes).
 import { bindMapInput } from '../map/interaction.js';
 import { css, readColours } from '../map/palette.js';
-import { $ } from '../shared/dom.js';
+import { $, readyCanvas } from '../shared/dom.js';
 import { formatBytes, integer, percent, termsAndValues } from '../shared/format.js';
 import { displayToken } from '../shared/tokens.js';
 import { cellAt, cellText, compactValue, explanation, outputText, parametersText, rangeText, sizeText, valueText } from './band.js';
@@ -321,17 +321,9 @@ export class MatrixPanel {
 
   /** Draws the band (or clears the canvas without one), sized to the canvas's CSS box. */
   draw() {
-    const canvas = this.canvas;
-    const [width, height] = [canvas.clientWidth, canvas.clientHeight];
-    if (!width || !height || !this.palette) return;
-    const ratio = window.devicePixelRatio || 1;
-    if (canvas.width !== Math.round(width * ratio) || canvas.height !== Math.round(height * ratio)) {
-      canvas.width = Math.round(width * ratio);
-      canvas.height = Math.round(height * ratio);
-    }
-    const ctx = canvas.getContext('2d');
-    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    ctx.clearRect(0, 0, width, height);
+    const ready = this.palette ? readyCanvas(this.canvas) : null;
+    if (!ready) return;
+    const { ctx, width, height } = ready;
     const band = this.band;
     this.layout = null;
     if (!band?.rows || !band.cols) return;

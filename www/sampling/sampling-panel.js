@@ -6,7 +6,7 @@
 // noise probabilities against rank on log axes, the selected word marked. The only code
 // touching the card's elements; the numbers come from the worker, zipf.js places them.
 import { css, readColours } from '../map/palette.js';
-import { $ } from '../shared/dom.js';
+import { $, readyCanvas } from '../shared/dom.js';
 import { integer, termsAndValues } from '../shared/format.js';
 import { displayToken } from '../shared/tokens.js';
 import { CURVES, chartScales, decadeText, probabilityText, samplingFacts } from './zipf.js';
@@ -98,17 +98,9 @@ export class SamplingPanel {
 
   /** The chart, sized to the canvas's CSS box: three curves, the decades, the word marked. */
   draw() {
-    const canvas = this.canvas;
-    const [width, height] = [canvas.clientWidth, canvas.clientHeight];
-    if (!width || !height || !this.colours) return;
-    const ratio = window.devicePixelRatio || 1;
-    if (canvas.width !== Math.round(width * ratio) || canvas.height !== Math.round(height * ratio)) {
-      canvas.width = Math.round(width * ratio);
-      canvas.height = Math.round(height * ratio);
-    }
-    const ctx = canvas.getContext('2d');
-    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    ctx.clearRect(0, 0, width, height);
+    const ready = this.colours ? readyCanvas(this.canvas) : null;
+    if (!ready) return;
+    const { ctx, width, height } = ready;
     const zipf = this.zipf;
     if (!zipf?.ranks.length) return;
     const c = this.colours;

@@ -1,6 +1,7 @@
 // @ts-check
-// The page's one lookup of an element by id, for app/view.js and the panels, and the one
-// way a card offers a choice among names (a zip's files, a model's tensors).
+// The page's one lookup of an element by id, for app/view.js and the panels; the one way a
+// card offers a choice among names (a zip's files, a model's tensors); the one way a card
+// readies a canvas it draws on.
 
 /**
  * The element of index.html with `id`. Typed `any` on purpose: which element an id names
@@ -39,4 +40,25 @@ export function offerChoice(id, offer, handler) {
     handler(select.value);
   };
   select.focus();
+}
+
+/**
+ * A canvas drawn by JS (the Matrix card's band, the Sampling card's chart) made ready to
+ * draw: its pixels sized to its CSS box at the device's pixel ratio, its context scaled to
+ * CSS pixels and cleared. Null while it has no box (a card not laid out).
+ * @param {HTMLCanvasElement} canvas
+ * @returns {{ctx: CanvasRenderingContext2D, width: number, height: number}|null}
+ */
+export function readyCanvas(canvas) {
+  const [width, height] = [canvas.clientWidth, canvas.clientHeight];
+  if (!width || !height) return null;
+  const ratio = window.devicePixelRatio || 1;
+  if (canvas.width !== Math.round(width * ratio) || canvas.height !== Math.round(height * ratio)) {
+    canvas.width = Math.round(width * ratio);
+    canvas.height = Math.round(height * ratio);
+  }
+  const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'));
+  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+  ctx.clearRect(0, 0, width, height);
+  return { ctx, width, height };
 }
