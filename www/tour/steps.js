@@ -14,7 +14,8 @@ export const STEPS = Object.freeze([
     title: 'Train on the built-in sample',
     text: 'The page opens on a small text the project writes itself, with planted structure: kings and queens, men and women, '
       + 'countries and capitals. Train learns a vector for each of its words with word2vec (skip-gram with negative sampling). '
-      + 'Press it now, and go on with Next while it trains.',
+      + 'Press it now, and go on with Next while it trains. With another text or vectors open, Train trains that text or '
+      + 'is off: press "Use the built-in sample" above it first.',
   },
   {
     target: 'plot',
