@@ -99,20 +99,13 @@ impl Worker {
             let scale = 1.0 / (to - from - 1) as f32;
             self.hidden.iter_mut().for_each(|h| *h *= scale);
             self.draw_noise(model.noise, target, config.negative);
-            let loss = output_step(
-                model.logistic,
-                &self.hidden,
-                model.output,
-                &self.words,
-                alpha,
-                &mut self.scratch,
-            )?;
+            output_step(model.logistic, &self.hidden, model.output, &self.words, alpha, &mut self.scratch)?;
             // word2vec.c adds the whole gradient of the mean to every context word.
             for context in (from..to).filter(|&c| c != centre) {
                 let word = self.kept[context] as usize;
                 crate::linalg::axpy(1.0, self.scratch.grad(), &mut model.input[word * dim..(word + 1) * dim]);
             }
-            self.loss.add(loss);
+            self.loss.add(self.scratch.loss());
             self.pairs += 1;
             return Some(());
         }
