@@ -10,6 +10,8 @@
 //! - [`layout`]: t-SNE and UMAP, iterative maps that keep neighbourhoods, stepped in slices
 //!   and warm-started from the previous frame; [`Pacer`] (`pace.rs`) sizes those slices by
 //!   the clock.
+//! - [`projected_shift`] and [`NeighbourPlacement`] (`movement.rs`): how far rows that
+//!   training moved go on the map, exactly on a projection, estimated on t-SNE and UMAP.
 //! - [`Timeline`] (`timeline.rs`): a run's frames and each epoch's nearest neighbours, for
 //!   replaying a finished run.
 //!
@@ -20,6 +22,7 @@
 mod align;
 mod kmeans;
 pub mod layout;
+mod movement;
 mod pace;
 mod pca;
 mod projection;
@@ -27,6 +30,9 @@ mod timeline;
 
 pub use align::{IDENTITY, Transform2, align_signs, apply_2d, procrustes_2d};
 pub use kmeans::{KMeans, MAX_CLUSTERS};
+pub use movement::{
+    ESTIMATE_NEIGHBOURS, ESTIMATE_PERPLEXITY, NeighbourPlacement, arrow_scale, projected_shift,
+};
 pub use pace::{Pacer, Piece, SliceReport};
 pub use pca::{Pca, PcaBuilder};
 pub use projection::{Axis, KMEANS_WORK_PER_FRAME, MAX_COMPONENTS, MapSpec, Projection, frame_clusters};

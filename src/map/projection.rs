@@ -139,6 +139,18 @@ impl AxisMap {
         linalg::dot(&v, &self.direction) - self.offset
     }
 
+    /// `at` for a vector that need not be a row of the embeddings.
+    fn at_vector(&self, vector: &[f32]) -> f32 {
+        let v = if self.unit {
+            let mut unit = vector.to_vec();
+            linalg::normalize(&mut unit);
+            Cow::Owned(unit)
+        } else {
+            Cow::Borrowed(vector)
+        };
+        linalg::dot(&v, &self.direction) - self.offset
+    }
+
     /// The principal component `k` of `pca` as an axis, with its share of the variance;
     /// a component `pca` lacks is the zero axis.
     fn component(pca: &Pca, k: usize, unit: bool) -> (AxisMap, Option<f32>) {
@@ -346,6 +358,16 @@ impl Projection {
     /// `word_idx < emb.len()`.
     pub fn place(&self, emb: &Embeddings, word_idx: usize) -> [f32; 2] {
         let mut p = [self.axes[0].at(emb, word_idx), self.axes[1].at(emb, word_idx)];
+        align::apply_2d(&self.transform, &mut p);
+        p
+    }
+
+    /// Where a row of `vector` would sit in this frame: the same projection as `place`, for
+    /// a vector that is no row of the embeddings (a word's row before a training step).
+    ///
+    /// **Unchecked precondition:** `vector` has the embeddings' dimension.
+    pub fn place_vector(&self, vector: &[f32]) -> [f32; 2] {
+        let mut p = [self.axes[0].at_vector(vector), self.axes[1].at_vector(vector)];
         align::apply_2d(&self.transform, &mut p);
         p
     }

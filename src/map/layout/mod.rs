@@ -27,6 +27,7 @@ mod tsne;
 mod umap;
 
 pub use knn::Knn;
+pub(crate) use tsne::conditional_row;
 pub use tsne::{EARLY_ITERATIONS, Tsne, TsneParams};
 pub use umap::{LARGE as UMAP_LARGE, Umap, UmapParams};
 

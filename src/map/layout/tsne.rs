@@ -395,8 +395,8 @@ impl RowWeights for TsneWeights {
 const WEIGHTS_WORK_PER_NEIGHBOUR: u64 = 1_200;
 
 /// The conditional probabilities `p_j|i ∝ exp(−β d_j²)` of one row, summing to 1, with β
-/// bisected until the entropy is `target` (the log of the perplexity).
-fn conditional_row(squared: &[f64], target: f64, weights: &mut [f64]) {
+/// bisected until the entropy is `target` (the log of the perplexity); returns that β.
+pub(crate) fn conditional_row(squared: &[f64], target: f64, weights: &mut [f64]) -> f64 {
     // Shifting by the nearest distance changes no probability and keeps exp from underflowing.
     let nearest = squared.iter().copied().fold(f64::INFINITY, f64::min);
     let (mut beta, mut low, mut high) = (1.0f64, 0.0f64, f64::INFINITY);
@@ -423,6 +423,7 @@ fn conditional_row(squared: &[f64], target: f64, weights: &mut [f64]) {
     }
     let sum: f64 = weights.iter().sum();
     weights.iter_mut().for_each(|w| *w /= sum);
+    beta
 }
 
 /// PCA coordinates scaled to openTSNE's spread, or random ones of that spread.
