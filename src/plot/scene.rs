@@ -123,6 +123,12 @@ pub const LINE: f64 = 1.25;
 pub const ARROW: f64 = 2.0;
 const ARROW_HEAD: f64 = 9.0;
 pub const TRAIL: f64 = 2.0;
+/// The longest a move's arrow is drawn: a short mark beside its word, not a line across the map.
+pub const MOVE_MAX: f64 = 56.0;
+/// Moves shorter than this are not drawn: an arrow needs room for its head.
+const MOVE_MIN: f64 = 1.5;
+const MOVE_WIDTH: f64 = 1.5;
+const MOVE_HEAD: f64 = 7.0;
 /// Steps of opacity a trail fades through, oldest faintest: a trail costs this many paths at
 /// most, not one per segment.
 pub const TRAIL_SHADES: usize = 6;
@@ -284,6 +290,8 @@ pub struct ScatterMarks<'a> {
     pub hovered: Option<usize>,
     pub neighbours: &'a [usize],
     pub arrows: &'a [[usize; 2]],
+    /// Moves (the step mode's rows moved), each `(start, tip)` from [`move_arrow`].
+    pub moves: &'a [(Px, Px)],
     /// Paths of positions, oldest first, drawn as lines that fade with age.
     pub trails: &'a [Vec<Px>],
     /// A line in the plotting area's top-left corner (the moment a replay shows), over all.
@@ -319,8 +327,24 @@ pub fn trail_shade(j: usize, n: usize) -> usize {
     ((j + 1) * TRAIL_SHADES).div_ceil(n.max(1)) - 1
 }
 
+/// The arrow of a move drawn at `s` drawing pixels per CSS pixel, from `tail` (where the
+/// word's row was, its move scaled) to its `point`, as `(start, tip)`: cut to [`MOVE_MAX`]
+/// from the point, none when either end is not drawn or it is shorter than [`MOVE_MIN`].
+pub fn move_arrow(tail: Px, point: Px, s: f64) -> Option<(Px, Px)> {
+    if [tail.0, tail.1, point.0, point.1].iter().any(|v| !v.is_finite()) {
+        return None;
+    }
+    let (dx, dy) = (point.0 - tail.0, point.1 - tail.1);
+    let length = dx.hypot(dy);
+    if length < MOVE_MIN * s {
+        return None;
+    }
+    let keep = (MOVE_MAX * s / length).min(1.0);
+    Some(((point.0 - dx * keep, point.1 - dy * keep), point))
+}
+
 /// The shapes of the scatter in painting order: muted dots, the density layer, trails, neighbour lines, analogy arrows,
-/// emphasised dots, the hover ring, then the labels (the most important last, on top).
+/// moves, emphasised dots, the hover ring, then the labels (the most important last, on top).
 /// `scale` is the drawing's pixels per CSS pixel.
 pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
     let s = scale;
@@ -405,6 +429,22 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
         shapes.push(Shape::Segments { segments: vec![(start, shaft_end)], stroke: colour, width: ARROW * s });
         let corners = arrow_head(start, tip, ARROW_HEAD * s, ARROW_HEAD * 0.7 * s).to_vec();
         shapes.push(Shape::Polygon { corners, fill: colour });
+    }
+    // Moves, thinner than the analogy arrows and in the trails' colour (both say where words
+    // went), their heads at the dot's rim; the labels' backdrops go over them.
+    if !marks.moves.is_empty() {
+        let colour = palette.trail.alpha_times(0.9);
+        let mut shafts = Vec::new();
+        for &(start, point) in marks.moves {
+            let (start, tip) = shorten(start, point, 0.0, DOT * s);
+            let length = (tip.0 - start.0).hypot(tip.1 - start.1);
+            let head = (MOVE_HEAD * s).min(0.6 * length);
+            let (_, shaft_end) = shorten(start, tip, 0.0, head * 0.5);
+            shafts.push((start, shaft_end));
+            let corners = arrow_head(start, tip, head, head * 0.8).to_vec();
+            shapes.push(Shape::Polygon { corners, fill: colour });
+        }
+        shapes.push(Shape::Segments { segments: shafts, stroke: colour, width: MOVE_WIDTH * s });
     }
 
     let disc = |centre: Px, radius: f64, fill: Paint| Shape::Disc {
@@ -624,6 +664,16 @@ pub(super) mod tests {
         arrows: &[[usize; 2]],
         trails: &[Vec<Px>],
     ) -> Vec<Shape> {
+        shapes_with_moves(selected, neighbours, arrows, trails, &[])
+    }
+
+    fn shapes_with_moves(
+        selected: Option<usize>,
+        neighbours: &[usize],
+        arrows: &[[usize; 2]],
+        trails: &[Vec<Px>],
+        moves: &[(Px, Px)],
+    ) -> Vec<Shape> {
         let positions = [(20.0, 20.0), (50.0, 50.0), (90.0, 30.0), (f64::NAN, f64::NAN)];
         let emphasis = [Emphasis::Strong, Emphasis::Marked, Emphasis::Labelled, Emphasis::Plain];
         let labels = [(0, Rect { left: 27.0, top: 14.0, right: 60.0, bottom: 26.0 })];
@@ -637,6 +687,7 @@ pub(super) mod tests {
             hovered: None,
             neighbours,
             arrows,
+            moves,
             trails,
             caption: Some("epoch 2, <1.2 M> tokens"),
             labels: &labels,
@@ -788,5 +839,50 @@ pub(super) mod tests {
         assert!(first_trail < selection);
         // Every segment of a short trail is drawn, in the strongest shade last.
         assert_eq!((0..3).map(|j| trail_shade(j, 3)).collect::<Vec<_>>(), [1, 3, 5]);
+    }
+
+    #[test]
+    fn a_move_is_cut_short_from_its_point_and_left_out_when_too_short_or_not_drawn() {
+        let point = (100.0, 50.0);
+        // 30 pixels to the left: drawn as it is.
+        assert_eq!(move_arrow((70.0, 50.0), point, 1.0), Some(((70.0, 50.0), point)));
+        // 300 pixels up and to the left: cut to MOVE_MAX from the point, in the same direction.
+        let (start, tip) = move_arrow((100.0 - 180.0, 50.0 - 240.0), point, 1.0).unwrap();
+        assert_eq!(tip, point);
+        let (dx, dy) = (point.0 - start.0, point.1 - start.1);
+        assert!((dx.hypot(dy) - MOVE_MAX).abs() < 1e-9, "{start:?}");
+        assert!((dy / dx - 240.0 / 180.0).abs() < 1e-9);
+        // At twice the pixels per CSS pixel, twice as long.
+        let (start, _) = move_arrow((100.0 - 300.0, 50.0), point, 2.0).unwrap();
+        assert!((point.0 - start.0 - 2.0 * MOVE_MAX).abs() < 1e-9);
+        assert_eq!(move_arrow((99.5, 50.0), point, 1.0), None, "too short for a head");
+        assert_eq!(move_arrow((70.0, 50.0), (f64::NAN, f64::NAN), 1.0), None, "a point not drawn");
+    }
+
+    #[test]
+    fn moves_are_arrows_in_the_trail_colour_over_the_analogy_arrows_and_under_the_labels() {
+        let moves = [((50.0, 20.0), (90.0, 30.0)), ((40.0, 60.0), (50.0, 50.0))];
+        let list = shapes_with_moves(None, &[], &[[1, 2]], &[], &moves);
+        let colour = Palette::LIGHT.trail.alpha_times(0.9);
+        let heads: Vec<usize> = (0..list.len())
+            .filter(|&i| matches!(&list[i], Shape::Polygon { fill, .. } if *fill == colour))
+            .collect();
+        assert_eq!(heads.len(), 2);
+        let shafts = list
+            .iter()
+            .position(|s| matches!(s, Shape::Segments { width, stroke, .. } if *width == MOVE_WIDTH && *stroke == colour))
+            .expect("the shafts");
+        let Shape::Segments { segments, .. } = &list[shafts] else { unreachable!() };
+        assert_eq!(segments.len(), 2);
+        // Each shaft starts at its tail and stops short of its point (the dot, then the head).
+        assert_eq!(segments[0].0, (50.0, 20.0));
+        assert!(segments[0].1.0 < 90.0 - DOT && segments[0].1.0 > 70.0, "{:?}", segments[0]);
+        // Each head's tip touches its dot's rim.
+        let Shape::Polygon { corners, .. } = &list[heads[0]] else { unreachable!() };
+        let rim = (corners[0].0 - 90.0).hypot(corners[0].1 - 30.0);
+        assert!((rim - DOT).abs() < 1e-9, "{rim}");
+        let analogy = list.iter().position(|s| matches!(s, Shape::Polygon { fill, .. } if *fill != colour));
+        let first_label = list.iter().position(|s| matches!(s, Shape::Label { .. }));
+        assert!(analogy < Some(heads[0]) && Some(shafts) < first_label);
     }
 }

@@ -125,6 +125,8 @@ pub struct Chart {
     label_boxes: Vec<Rect>,
     /// The cluster names the last map drew.
     names: Vec<String>,
+    /// The moves the last map drew: point, arrow start, arrow tip (drawing pixels).
+    moves: Vec<(u32, Px, Px)>,
     /// Whether the last map left labels unmeasured (see `MEASURES_PER_DRAW`).
     labels_deferred: bool,
     /// The map's background, grid, axes and dots are drawn into this buffer, which then
@@ -168,6 +170,7 @@ impl Chart {
             labelled: Vec::new(),
             label_boxes: Vec::new(),
             names: Vec::new(),
+            moves: Vec::new(),
             labels_deferred: false,
             raster: Raster::new(),
             masks: Masks::new(),
@@ -237,7 +240,7 @@ impl Chart {
     /// extra words such as neighbours added to the plot). `styles` gives each point's colour
     /// (255 plain, 254 dimmed, else a class of the palette's `classes`), or is empty for all
     /// plain. `options` is `{ xLabel, yLabel, labelCount, hovered, selected, neighbours,
-    /// arrows, highlighted, preferred, fixedRange, trails, caption, clusterNames }`, each
+    /// arrows, moves, highlighted, preferred, fixedRange, trails, caption, clusterNames }`, each
     /// optional:
     ///
     /// - the first `labelCount` points are labelled in frequency order, skipping a label
@@ -245,6 +248,9 @@ impl Chart {
     /// - `hovered`, `selected` (index or null) are always labelled and drawn emphasised;
     /// - `neighbours` (indices) get a line from `selected` and their labels shown;
     /// - `arrows` (`[from, to]` pairs) are drawn as arrows with both ends labelled;
+    /// - `moves` (`{point, dx, dy}`) are drawn as short arrows in the trail colour from
+    ///   `(dx, dy)` data units before the point to the point (a word's row moved by training,
+    ///   its move scaled), each cut to `MOVE_MAX` pixels, under the labels;
     /// - `highlighted` (indices) are drawn emphasised and labelled;
     /// - `preferred` (indices) are labelled before the frequent ones, where they fit;
     /// - `fixedRange` (`[xmin, xmax, ymin, ymax]` or null) is the data range shown (the
@@ -283,6 +289,7 @@ impl Chart {
         self.labelled = drawn.labelled;
         self.label_boxes = drawn.boxes;
         self.names = drawn.names;
+        self.moves = drawn.moves;
         self.paint(&drawn.shapes)
     }
 
@@ -375,6 +382,17 @@ impl Chart {
     /// The cluster names the last map drew (it draws them when zoomed out, where they fit).
     pub fn cluster_names_drawn(&self) -> Vec<String> {
         self.names.clone()
+    }
+
+    /// The moves the last map drew, `[point, x0, y0, x1, y1, …]` with each arrow's start and
+    /// tip in CSS pixels (a move whose point is not drawn, or too short, is left out).
+    pub fn moves_drawn(&self) -> Vec<f64> {
+        let s = self.points_scale;
+        (self.moves.iter())
+            .flat_map(|&(point, start, tip)| {
+                [f64::from(point), start.0 / s, start.1 / s, tip.0 / s, tip.1 / s]
+            })
+            .collect()
     }
 
     /// Whether the last map left labels for the next draw, having measured its share:

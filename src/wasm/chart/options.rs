@@ -17,12 +17,23 @@ pub(super) struct ScatterOptions {
     pub(super) selected: Option<u32>,
     pub(super) neighbours: Vec<u32>,
     pub(super) arrows: Vec<[u32; 2]>,
+    pub(super) moves: Vec<MoveMark>,
     pub(super) highlighted: Vec<u32>,
     pub(super) preferred: Vec<u32>,
     pub(super) fixed_range: Option<[f64; 4]>,
     pub(super) trails: Vec<Vec<f64>>,
     pub(super) caption: Option<String>,
     pub(super) cluster_names: Vec<ClusterName>,
+}
+
+/// A word's move, drawn as an arrow ending at its point from `(dx, dy)` data units before it
+/// (see `Chart::draw_map`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct MoveMark {
+    pub(super) point: u32,
+    pub(super) dx: f64,
+    pub(super) dy: f64,
 }
 
 /// A cluster's name and where it goes, in data coordinates (see `Chart::draw_map`).
@@ -45,7 +56,7 @@ impl ScatterOptions {
     /// The option names as JS spells them. serde-wasm-bindgen reads only the fields it knows
     /// (so `deny_unknown_fields` has no effect); `from_js` checks the names itself, so that a
     /// misspelt option fails instead of being ignored.
-    const NAMES: [&str; 13] = [
+    const NAMES: [&str; 14] = [
         "xLabel",
         "yLabel",
         "labelCount",
@@ -53,6 +64,7 @@ impl ScatterOptions {
         "selected",
         "neighbours",
         "arrows",
+        "moves",
         "highlighted",
         "preferred",
         "fixedRange",
@@ -84,6 +96,7 @@ impl ScatterOptions {
         let indices = (options.hovered.iter().chain(&options.selected))
             .chain(&options.neighbours)
             .chain(options.arrows.iter().flatten())
+            .chain(options.moves.iter().map(|m| &m.point))
             .chain(&options.highlighted)
             .chain(&options.preferred);
         if let Some(bad) = indices.copied().find(|&i| i as usize >= n_points) {
@@ -95,6 +108,9 @@ impl ScatterOptions {
             options.trails.iter().position(|t| t.len() % 2 != 0 || t.iter().any(|v| !v.is_finite()))
         {
             return Err(JsError::new(&format!("trail {bad} must be [x0, y0, x1, y1, …] of finite numbers")));
+        }
+        if let Some(bad) = options.moves.iter().position(|m| !(m.dx.is_finite() && m.dy.is_finite())) {
+            return Err(JsError::new(&format!("move {bad} must have a finite dx and dy")));
         }
         if let Some(bad) = options.cluster_names.iter().position(|n| !(n.x.is_finite() && n.y.is_finite())) {
             return Err(JsError::new(&format!("cluster name {bad} must be at finite coordinates")));

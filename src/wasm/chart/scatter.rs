@@ -73,6 +73,8 @@ pub(super) struct Drawn {
     pub(super) names: Vec<String>,
     pub(super) area: Rect,
     pub(super) range: DataRange,
+    /// The moves drawn: each point's index and its arrow's start and tip, in drawing pixels.
+    pub(super) moves: Vec<(u32, Px, Px)>,
     pub(super) shapes: Vec<Shape>,
 }
 
@@ -287,6 +289,15 @@ impl<'a> Scatter<'a> {
         let neighbours: Vec<usize> = options.neighbours.iter().map(as_usize).collect();
         let arrows: Vec<[usize; 2]> =
             options.arrows.iter().map(|[a, b]| [*a as usize, *b as usize]).collect();
+        let moves: Vec<(u32, Px, Px)> = (options.moves.iter())
+            .filter_map(|m| {
+                let i = m.point as usize;
+                let (x, y) = (f64::from(self.coords[2 * i]), f64::from(self.coords[2 * i + 1]));
+                let tail = viewport.to_pixel(x - m.dx, y - m.dy);
+                scene::move_arrow(tail, points[i], s).map(|(start, tip)| (m.point, start, tip))
+            })
+            .collect();
+        let move_marks: Vec<(Px, Px)> = moves.iter().map(|&(_, start, tip)| (start, tip)).collect();
         let trails: Vec<Vec<Px>> = (options.trails.iter())
             .map(|t| t.chunks_exact(2).map(|xy| viewport.to_pixel(xy[0], xy[1])).collect())
             .collect();
@@ -298,6 +309,7 @@ impl<'a> Scatter<'a> {
             hovered: options.hovered.as_ref().map(as_usize),
             neighbours: &neighbours,
             arrows: &arrows,
+            moves: &move_marks,
             trails: &trails,
             caption: options.caption.as_deref(),
             labels: &placed,
@@ -311,6 +323,6 @@ impl<'a> Scatter<'a> {
         let labelled = placed.iter().map(|&(point, _)| point as u32).collect();
         let boxes = placed.iter().map(|&(_, b)| b).chain(names.iter().map(|name| name.rect)).collect();
         let names = names.into_iter().map(|name| name.text).collect();
-        Ok(Drawn { points, labelled, boxes, names, area, range, shapes })
+        Ok(Drawn { points, labelled, boxes, names, area, range, moves, shapes })
     }
 }

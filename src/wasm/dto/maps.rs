@@ -241,3 +241,23 @@ impl ProjectionDto {
         }
     }
 }
+
+/// The input rows the step mode's last updates moved, as the map shows them
+/// (`Session::step_moves`): each moved word the map shows, and its shift on the map from
+/// where its row was before the updates to where it is now, already multiplied by `scale`.
+#[derive(Debug, Serialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct StepMovesDto {
+    /// The updates that moved them.
+    pub updates: u32,
+    pub words: Vec<String>,
+    /// `[dx0, dy0, dx1, dy1, …]` in the map's data units, times `scale`.
+    pub shifts: Vec<f64>,
+    /// The factor the shifts are drawn at: 1, 2 or 5 times a power of ten.
+    pub scale: f64,
+    /// Whether the shifts are estimated among each word's neighbours (a t-SNE or UMAP map,
+    /// which has no projection) rather than projected exactly.
+    pub estimated: bool,
+    /// Moved words the map does not show.
+    pub off_map: usize,
+}

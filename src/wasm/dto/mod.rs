@@ -22,7 +22,7 @@ pub use evaluation::{EvalProgressDto, analogy_report_dto, similarity_report_dto}
 pub use files::{
     MatrixRangeDto, ModelInfoDto, TableColumnDto, TableColumnsDto, TensorDto, TextInfo, VectorsInfo,
 };
-pub use maps::{AxesDto, LayoutFrameDto, LayoutProgressDto, MapSpecDto, ProjectionDto};
+pub use maps::{AxesDto, LayoutFrameDto, LayoutProgressDto, MapSpecDto, ProjectionDto, StepMovesDto};
 pub use matrix::MatrixBandDto;
 pub use queries::{
     AnalogyDto, MergeDto, MessagePartDto, NeighbourDto, RankedWordDto, TokenInfoDto, VocabMatchesDto,

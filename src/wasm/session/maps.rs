@@ -68,7 +68,7 @@ impl LayoutRun {
     }
 
     /// The coordinates to show: the layout's, or a warm start's initial ones while building.
-    fn coords(&self) -> Option<&[f32]> {
+    pub(super) fn coords(&self) -> Option<&[f32]> {
         match &self.state {
             LayoutState::Building { initial, .. } => initial.as_deref(),
             LayoutState::Running(layout) => Some(layout.coords()),

@@ -11,6 +11,7 @@
 //! - `files`: vectors files, fastText models and bundles, read and written.
 //! - `models`: a language model's embedding matrix, read from its file a slice at a time.
 //! - `tables`: a Parquet table of vectors (Spark's Word2VecModel), read column chunk by chunk.
+//! - `moves`: the rows the step mode's last updates moved, as arrows on the map.
 //! - `matrix`: a band of the vectors' matrix, rows × dimensions, for the Matrix card.
 //! - `sampling`: a word's keep and noise probabilities and window partners, the Zipf chart.
 //! - `evaluation`: analogy and similarity benchmarks run on the vectors.
@@ -20,6 +21,7 @@ mod files;
 mod maps;
 mod matrix;
 mod models;
+mod moves;
 mod queries;
 mod sampling;
 mod tables;
@@ -130,6 +132,9 @@ struct Training {
     history: NeighbourHistory,
     /// The vectors queries see.
     queried: Queried,
+    /// The input rows the last `step_updates` moved, as they were before it; none once
+    /// training goes on at full speed.
+    moved: Option<moves::MovedRows>,
 }
 
 /// The vectors queries see while a trainer trains.

@@ -5,6 +5,7 @@ use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 
+use super::moves::MovedRows;
 use super::{Bpe, Queried, Session, Source, TextRun, Training, clock, js_error, no_text, to_js};
 use crate::error::Error;
 use crate::fingerprint;
@@ -177,6 +178,7 @@ impl Session {
             params: trained_params,
             history,
             queried: Queried::Nothing,
+            moved: None,
         });
         self.frame = None;
         self.layout = None;
@@ -188,6 +190,7 @@ impl Session {
         let max_tokens = max_tokens.max(0.0) as u64;
         let Source::Text(run) = &mut self.source else { return Err(no_text()) };
         let mut training = run.training.take().ok_or_else(no_text)?;
+        training.moved = None;
         // Through the pool, which ends this instance with a message if a thread panics.
         let (trainer, stepped) = self.pool.step(training.trainer, max_tokens);
         training.trainer = trainer;
@@ -248,18 +251,26 @@ impl Session {
 
     /// The step mode: performs the next `count` skip-gram updates one at a time, on one
     /// thread whatever the pool's size (`Trainer::step_update`), and returns the last one with
-    /// the progress (`StepUpdatesDto`). The next `step` goes on from there.
+    /// the progress (`StepUpdatesDto`). The next `step` goes on from there. The input rows the
+    /// updates moved are kept as they were before them, for `step_moves`.
     pub fn step_updates(&mut self, count: u32) -> Result<JsValue, JsError> {
         let Source::Text(run) = &mut self.source else { return Err(no_text()) };
-        let trainer = &mut run.training.as_mut().ok_or_else(no_text)?.trainer;
-        let (mut last, mut updates) = (None, 0);
+        let training = run.training.as_mut().ok_or_else(no_text)?;
+        let before = training.embeddings()?;
+        let trainer = &mut training.trainer;
+        let (mut last, mut updates, mut moved_words) = (None, 0, Vec::new());
         while updates < count {
             match trainer.step_update().map_err(js_error)? {
-                Some(report) => last = Some(report),
+                Some(report) => {
+                    moved_words.push(report.input_word);
+                    last = Some(report);
+                }
                 None => break,
             }
             updates += 1;
         }
+        training.moved = Some(MovedRows::new(&before, moved_words, updates));
+        let trainer = &training.trainer;
         let update = last.map(|report| UpdateDto::new(report, trainer));
         to_js(&StepUpdatesDto { update, updates, progress: ProgressDto::new(trainer.progress(), trainer) })
     }
