@@ -2,9 +2,14 @@
 //! (`wasm-bindgen-test-runner` with chromedriver; `scripts/test.sh` runs it).
 #![cfg(target_arch = "wasm32")]
 
-use embedscope::Session;
+use std::collections::HashMap;
+
+use embedscope::map::{MapSpec, NeighbourPlacement, Projection, arrow_scale, projected_shift};
 use embedscope::params::spec::SAMPLE_PRESET;
 use embedscope::planted::{SAMPLE_SENTENCES, planted_analogies, planted_corpus, sample_corpus};
+use embedscope::text::{Corpus, VocabConfig, WhitespaceTokenizer};
+use embedscope::train::{TrainConfig, Trainer, UpdateReport, unigram_probabilities};
+use embedscope::{Embeddings, Session};
 use js_sys::{Array, Float32Array, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
@@ -677,4 +682,320 @@ fn a_band_of_the_matrix_is_cut_at_its_edges() {
     assert_eq!(field(&band, "values").dyn_into::<Float32Array>().unwrap().length(), 0);
     let band = session.matrix_band(0, 4, 3, 3).unwrap();
     assert_eq!((number(&band, "cols"), number(&band, "max")), (0.0, 0.0));
+}
+
+/// `value[key]` as numbers.
+fn numbers(value: &JsValue, key: &str) -> Vec<f64> {
+    Array::from(&field(value, key)).iter().map(|v| v.as_f64().expect("a number")).collect()
+}
+
+/// The trainer the session makes of `text` with `sample_params` and subsampling at `sample`,
+/// `epochs` epochs on one thread, made here from the core's own parts to check the
+/// session's answers against.
+fn reference_trainer(text: &str, sample: f64, epochs: u32) -> Trainer {
+    let p = SAMPLE_PRESET;
+    let vocab = VocabConfig { min_count: p.min_count, ..VocabConfig::default() };
+    let corpus = Corpus::build(text, &WhitespaceTokenizer, &vocab).unwrap();
+    let config = TrainConfig {
+        dim: p.dim,
+        window: p.window,
+        negative: p.negative,
+        sample,
+        alpha: p.alpha as f32,
+        epochs,
+        seed: p.seed,
+        threads: 1,
+        ..TrainConfig::default()
+    };
+    Trainer::new(corpus, config, || 0.0).unwrap()
+}
+
+/// `sample_params` with subsampling at `sample`, `epochs` epochs, one thread.
+fn reference_params(sample: f64, epochs: u32) -> JsValue {
+    sample_params(&[("sample", sample.into()), ("epochs", epochs.into()), ("threads", 1.into())])
+}
+
+#[wasm_bindgen_test]
+fn matrix_rows_are_the_vocabulary_ids() {
+    let mut session = Session::new();
+    assert!(error_message(session.matrix_row("king")).contains("no text loaded"));
+    let text = sample_corpus();
+    prepare(&mut session, &text, reference_params(1e-3, 1)).unwrap();
+    let trainer = reference_trainer(&text, 1e-3, 1);
+    let words = trainer.corpus().vocab().words();
+    for (id, word) in words.iter().enumerate() {
+        assert_eq!(session.matrix_row(word).unwrap(), id, "{word}");
+    }
+    // The row is the one the Matrix card draws for the word.
+    let row = session.matrix_row("queen").unwrap();
+    let band = session.matrix_band(row, 1, 0, usize::MAX).unwrap();
+    assert_eq!(strings(&field(&band, "words")), ["queen"]);
+    // A word the vocabulary lacks: the error offers the spelling it has.
+    let message = error_message(session.matrix_row("quen"));
+    assert!(message.contains("quen") && message.contains("queen"), "{message}");
+}
+
+#[wasm_bindgen_test]
+fn a_words_sampling_is_the_trainers_own() {
+    let mut session = Session::new();
+    assert!(error_message(session.word_sampling("king", 5)).contains("no text loaded"));
+    let text = sample_corpus();
+    let sample = 1e-3;
+    prepare(&mut session, &text, reference_params(sample, 1)).unwrap();
+    let trainer = reference_trainer(&text, sample, 1);
+    let vocab = trainer.corpus().vocab();
+    let counts = vocab.counts();
+    let total: u64 = counts.iter().sum();
+    let noise = unigram_probabilities(counts, trainer.config().ns_exponent);
+    let first = vocab.words()[0].clone();
+    let last = vocab.words()[vocab.len() - 1].clone();
+    for word in [first.as_str(), "king", last.as_str()] {
+        let id = vocab.id(word).unwrap();
+        let got = session.word_sampling(word, 5).unwrap();
+        assert_eq!(number(&got, "rank"), f64::from(id), "{word}");
+        assert_eq!(number(&got, "count"), counts[id as usize] as f64, "{word}");
+        assert_eq!(number(&got, "frequency"), counts[id as usize] as f64 / total as f64, "{word}");
+        assert_eq!(number(&got, "keep"), trainer.keep_probability(id), "{word}");
+        assert_eq!(number(&got, "noise"), noise[id as usize], "{word}");
+        assert_eq!(number(&got, "window"), SAMPLE_PRESET.window as f64);
+        assert_eq!(
+            (number(&got, "sample"), number(&got, "nsExponent")),
+            (sample, trainer.config().ns_exponent)
+        );
+    }
+    // Subsampling keeps fewer of the most frequent word's tokens than of the rarest's.
+    let keep = |word: &str| number(&session.word_sampling(word, 0).unwrap(), "keep");
+    assert!(keep(&first) < 0.9 && keep(&last) == 1.0, "{} {}", keep(&first), keep(&last));
+
+    // The window partners, counted here by brute force: every token within the window of
+    // one of "king" in its sentence (the sample's sentences are shorter than a segment).
+    let king = vocab.id("king").unwrap();
+    let ids = trainer.corpus().ids();
+    let mut expected: HashMap<String, u64> = HashMap::new();
+    let mut start = 0;
+    for &end in trainer.corpus().sentence_ends() {
+        for at in (start..end).filter(|&at| ids[at] == king) {
+            let window = SAMPLE_PRESET.window;
+            for other in
+                (at.saturating_sub(window).max(start)..(at + window + 1).min(end)).filter(|&o| o != at)
+            {
+                *expected.entry(vocab.words()[ids[other] as usize].clone()).or_default() += 1;
+            }
+        }
+        start = end;
+    }
+    let partners = Array::from(&field(&session.word_sampling("king", 100_000).unwrap(), "partners"));
+    let got: Vec<(String, u64)> = partners
+        .iter()
+        .map(|p| (field(&p, "word").as_string().unwrap(), number(&p, "count") as u64))
+        .collect();
+    assert_eq!(got.len(), expected.len());
+    assert!(got.windows(2).all(|w| w[0].1 >= w[1].1), "most frequent first: {got:?}");
+    for (word, count) in &got {
+        assert_eq!(Some(count), expected.get(word), "{word}");
+    }
+    let few = Array::from(&field(&session.word_sampling("king", 3).unwrap(), "partners"));
+    assert_eq!(few.length(), 3);
+    assert_eq!(field(&few.get(0), "word").as_string().unwrap(), got[0].0);
+
+    let message = error_message(session.word_sampling("kingg", 5));
+    assert!(message.contains("kingg") && message.contains("king"), "{message}");
+}
+
+#[wasm_bindgen_test]
+fn the_zipf_curve_is_the_trainers_probabilities_at_log_spaced_ranks() {
+    let mut session = Session::new();
+    assert!(error_message(session.zipf_curve(40)).contains("no text loaded"));
+    let text = sample_corpus();
+    prepare(&mut session, &text, reference_params(1e-3, 1)).unwrap();
+    let trainer = reference_trainer(&text, 1e-3, 1);
+    let vocab = trainer.corpus().vocab();
+    let counts = vocab.counts();
+    let total: u64 = counts.iter().sum();
+    let noise = unigram_probabilities(counts, trainer.config().ns_exponent);
+    let zipf = session.zipf_curve(40).unwrap();
+    assert_eq!(number(&zipf, "vocabSize"), vocab.len() as f64);
+    let ranks: Vec<usize> = numbers(&zipf, "ranks").into_iter().map(|r| r as usize).collect();
+    assert!(ranks.len() > 10 && ranks.len() <= 40, "{ranks:?}");
+    assert_eq!((ranks[0], ranks[ranks.len() - 1]), (0, vocab.len() - 1));
+    assert!(ranks.windows(2).all(|w| w[0] < w[1]), "{ranks:?}");
+    // Evenly spread on a log scale: the gaps between ranks grow.
+    assert!(ranks[ranks.len() - 1] - ranks[ranks.len() - 2] > ranks[2] - ranks[1], "{ranks:?}");
+    let (got_counts, frequency, keep, got_noise) = (
+        numbers(&zipf, "counts"),
+        numbers(&zipf, "frequency"),
+        numbers(&zipf, "keep"),
+        numbers(&zipf, "noise"),
+    );
+    for (i, &rank) in ranks.iter().enumerate() {
+        assert_eq!(got_counts[i], counts[rank] as f64, "rank {rank}");
+        assert_eq!(frequency[i], counts[rank] as f64 / total as f64, "rank {rank}");
+        assert_eq!(keep[i], trainer.keep_probability(rank as u32), "rank {rank}");
+        assert_eq!(got_noise[i], noise[rank], "rank {rank}");
+    }
+
+    // Vectors opened from a file were sampled elsewhere.
+    let file = "2 2\nking 1 0\nqueen 0 1\n";
+    let format = session.sniff(file.as_bytes(), "v.txt").expect("vectors");
+    session.load_begin(&format, "v.txt", None).unwrap();
+    session.load_push(file.as_bytes()).unwrap();
+    session.load_finish(file.len() as f64).unwrap();
+    assert!(error_message(session.zipf_curve(40)).contains("sampled elsewhere"));
+    assert!(error_message(session.word_sampling("king", 5)).contains("sampled elsewhere"));
+}
+
+/// Checks the session's `UpdateDto` against the trainer's own report of the same update.
+fn check_update(got: &JsValue, expected: &UpdateReport, words: &[String]) {
+    let word = |id: u32| words[id as usize].clone();
+    assert_eq!(field(got, "inputWord").as_string(), Some(word(expected.input_word)));
+    assert_eq!(
+        strings(&field(got, "outputWords")),
+        expected.output_words.iter().map(|&w| word(w)).collect::<Vec<_>>()
+    );
+    assert_eq!(numbers(got, "scoresBefore"), expected.scores_before);
+    assert_eq!(numbers(got, "scoresAfter"), expected.scores_after);
+    assert_eq!(numbers(got, "lossTerms"), expected.loss_terms);
+    assert_eq!(number(got, "centreAt"), expected.centre_at as f64);
+    assert_eq!(number(got, "contextAt"), expected.context_at as f64);
+    assert_eq!(number(got, "epoch"), f64::from(expected.epoch));
+    assert_eq!(number(got, "alpha"), f64::from(expected.alpha));
+    assert_eq!(number(got, "positiveLoss"), f64::from(expected.loss.positive));
+    assert_eq!(number(got, "negativeLoss"), f64::from(expected.loss.negative));
+}
+
+#[wasm_bindgen_test]
+fn single_updates_are_the_trainers_and_training_goes_on_from_them_to_the_same_vectors() {
+    let mut session = Session::new();
+    assert!(error_message(session.step_updates(1)).contains("no text loaded"));
+    let text = planted_corpus(300, 3);
+    prepare(&mut session, &text, reference_params(1e-3, 2)).unwrap();
+    let mut reference = reference_trainer(&text, 1e-3, 2);
+    let words = reference.corpus().vocab().words().to_vec();
+
+    let one = session.step_updates(1).unwrap();
+    assert_eq!(number(&one, "updates"), 1.0);
+    check_update(&field(&one, "update"), &reference.step_update().unwrap().unwrap(), &words);
+    // Ten more: the last is the trainer's tenth next update.
+    let ten = session.step_updates(10).unwrap();
+    assert_eq!(number(&ten, "updates"), 10.0);
+    let last = (0..10).map(|_| reference.step_update().unwrap().unwrap()).last().unwrap();
+    check_update(&field(&ten, "update"), &last, &words);
+    let progress = field(&ten, "progress");
+    assert_eq!(number(&progress, "tokensDone"), reference.progress().tokens_done as f64);
+    assert!(number(&progress, "tokensDone") > 0.0);
+
+    // Training on at full speed ends with the vectors of a run never stepped one update at a time.
+    while !field(&session.step(1_000.0).unwrap(), "done").is_truthy() {}
+    let mut whole = reference_trainer(&text, 1e-3, 2);
+    while !whole.step(u64::MAX).unwrap().done {}
+    let band = session.matrix_band(0, usize::MAX, 0, usize::MAX).unwrap();
+    let values = field(&band, "values").dyn_into::<Float32Array>().unwrap().to_vec();
+    let expected = whole.to_embeddings().unwrap();
+    assert_eq!(values, expected.raw_rows(expected.len()).to_vec());
+
+    // Once training is done, no update is left.
+    let none = session.step_updates(5).unwrap();
+    assert!(field(&none, "update").is_null() || field(&none, "update").is_undefined());
+    assert_eq!(number(&none, "updates"), 0.0);
+}
+
+/// The larger side of the box around `coords`, as the session measures a map.
+fn extent(coords: &[f32]) -> f64 {
+    let (xs, ys): (Vec<f64>, Vec<f64>) =
+        coords.chunks_exact(2).map(|p| (f64::from(p[0]), f64::from(p[1]))).unzip();
+    let span = |v: &[f64]| {
+        v.iter().copied().fold(f64::NEG_INFINITY, f64::max) - v.iter().copied().fold(f64::INFINITY, f64::min)
+    };
+    span(&xs).max(span(&ys))
+}
+
+/// The words whose input rows `updates` single updates of `trainer` move, each once in the
+/// order first moved, with the vectors from before them.
+fn moved_by(trainer: &mut Trainer, updates: usize) -> (Vec<usize>, Embeddings) {
+    let before = trainer.to_embeddings().unwrap();
+    let mut moved = Vec::new();
+    for _ in 0..updates {
+        let word = trainer.step_update().unwrap().unwrap().input_word as usize;
+        if !moved.contains(&word) {
+            moved.push(word);
+        }
+    }
+    (moved, before)
+}
+
+#[wasm_bindgen_test]
+fn the_moves_of_single_updates_are_their_rows_shifts_on_the_map() {
+    let mut session = Session::new();
+    let text = planted_corpus(300, 3);
+    prepare(&mut session, &text, reference_params(1e-3, 2)).unwrap();
+    let mut reference = reference_trainer(&text, 1e-3, 2);
+    session.step(3_000.0).unwrap();
+    reference.step(3_000).unwrap();
+    assert!(error_message(session.step_moves("pca")).contains("no single updates"));
+
+    // On principal components: the frame fitted here on the vectors after the updates (the
+    // session's first frame, aligned to none) places both rows of each moved word.
+    session.step_updates(20).unwrap();
+    let (moved, before) = moved_by(&mut reference, 20);
+    let after = reference.to_embeddings().unwrap();
+    session.projection(300, 0, 1).unwrap();
+    let moves = session.step_moves("pca").unwrap();
+    let frame = Projection::fit(&after, &MapSpec::components(300, 0, 1), None).unwrap();
+    let shifts: Vec<[f64; 2]> =
+        moved.iter().map(|&w| projected_shift(&frame, &before.vector(w), &after.vector(w))).collect();
+    let scale = arrow_scale(&shifts, extent(frame.coords()));
+    assert!(scale >= 10.0, "one step's moves are small and drawn larger: ×{scale}");
+    assert_eq!(number(&moves, "scale"), scale);
+    assert_eq!(number(&moves, "updates"), 20.0);
+    assert_eq!(
+        strings(&field(&moves, "words")),
+        moved.iter().map(|&w| after.word(w).to_string()).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        numbers(&moves, "shifts"),
+        shifts.iter().flat_map(|[x, y]| [x * scale, y * scale]).collect::<Vec<_>>()
+    );
+    assert!(!field(&moves, "estimated").is_truthy());
+    assert_eq!(number(&moves, "offMap"), 0.0);
+    // Words the map does not show are counted, not drawn.
+    session.projection(2, 0, 1).unwrap();
+    let few = session.step_moves("pca").unwrap();
+    let shown = moved.iter().filter(|&&w| w < 2).count();
+    assert_eq!(strings(&field(&few, "words")).len(), shown);
+    assert_eq!(number(&few, "offMap"), (moved.len() - shown) as f64);
+
+    // On a t-SNE map: both rows placed among the laid-out words nearest the row after.
+    assert!(error_message(session.step_moves("tsne")).contains("no t-SNE or UMAP map"));
+    let spec =
+        from_json(r#"{"nWords": 60, "method": "tsne", "layout": {"perplexity": 5, "iterations": 100}}"#);
+    session.layout_begin(spec, false).unwrap();
+    run_layout(&mut session, 50.0);
+    session.step_updates(20).unwrap();
+    let (moved, before) = moved_by(&mut reference, 20);
+    let after = reference.to_embeddings().unwrap();
+    let coords =
+        field(&session.layout_frame().unwrap(), "coords").dyn_into::<Float32Array>().unwrap().to_vec();
+    let moves = session.step_moves("tsne").unwrap();
+    let unit = after.unit_rows(60);
+    let placement = NeighbourPlacement::new(&unit, after.dim(), &coords);
+    let laid_out: Vec<usize> = moved.into_iter().filter(|&w| w < 60).collect();
+    assert!(!laid_out.is_empty());
+    let shifts: Vec<[f64; 2]> =
+        laid_out.iter().map(|&w| placement.shift(&before.vector(w), &after.vector(w), Some(w))).collect();
+    let scale = arrow_scale(&shifts, extent(&coords));
+    assert_eq!(
+        strings(&field(&moves, "words")),
+        laid_out.iter().map(|&w| after.word(w).to_string()).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        numbers(&moves, "shifts"),
+        shifts.iter().flat_map(|[x, y]| [x * scale, y * scale]).collect::<Vec<_>>()
+    );
+    assert!(field(&moves, "estimated").is_truthy());
+    assert!(numbers(&moves, "shifts").iter().any(|&v| v != 0.0));
+    assert!(error_message(session.step_moves("mds")).contains("'pca', 'tsne' or 'umap'"));
+
+    // Training on at full speed takes them away.
+    session.step(100.0).unwrap();
+    assert!(error_message(session.step_moves("pca")).contains("no single updates"));
 }

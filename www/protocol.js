@@ -98,6 +98,8 @@
  *   (context) matrix, when `output` is 'trained'
  * @typedef {import('./pkg/embedscope.js').WordSamplingDto} WordSampling  what subsampling and the noise
  *   distribution do to a word of the trainer's vocabulary, and the words most often in its window
+ * @typedef {import('./pkg/embedscope.js').StepMovesDto} StepMoves  the input rows the step mode's
+ *   last updates moved: each word the map shows and its shift on it, times `scale`
  * @typedef {import('./pkg/embedscope.js').ZipfDto} Zipf  the vocabulary's frequency, keep and noise
  *   probabilities at ranks spread on a log scale
  * @typedef {import('./pkg/embedscope.js').HistoryDto} NeighbourHistory  a word's nearest
@@ -198,7 +200,8 @@
  * @typedef {{type: 'pause', id: number}} PauseRequest      replies `state`
  * @typedef {{type: 'stepUpdates', id: number, count: number}} StepUpdatesRequest
  *   The step mode, while paused: the next `count` skip-gram updates one at a time, on one
- *   thread; sends `progress` and a frame, and replies `StepUpdatesDto` (the last update).
+ *   thread; sends `progress` and a frame, and replies `StepUpdatesDto` (the last update)
+ *   with `moves`, the input rows they moved on that frame's map (`StepMoves`, or null).
  * @typedef {{type: 'stop', id: number}} StopRequest        replies `state`; the vectors stay for queries.
  *   While a vectors file is read, it cancels the read and replies with the state from before it.
  * @typedef {{type: 'project', id: number, mapSpec: MapSpec}} ProjectRequest

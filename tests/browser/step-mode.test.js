@@ -1,14 +1,35 @@
 // The step mode, in Chromium against the Vite dev server: pause the sample's training, walk
 // through single skip-gram updates (Step, ×10, ×100) and see each one's sentence, window,
-// pair, noise words, scores and rows; then Resume trains to the end at full speed.
+// pair, noise words, scores and rows, and on the map the words they moved as short arrows;
+// then Resume trains to the end at full speed, and the arrows go.
 //
 // Run with `node --test tests/browser/step-mode.test.js` after scripts/build-wasm.sh.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { button, explorerSuite, field, RESULTS, showParameters, stat, waitUntilDone } from './helpers.js';
+import { button, explorerSuite, field, mapCanvas, RESULTS, showParameters, stat, waitUntilDone } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
+
+// Where the map drew its arrows is pixels to a person: the test asks the map's Chart
+// (`moves_drawn`) and the scene it drew (its caption) through `window.explorer`.
+
+/** The arrows the map drew (`{word, length, tipOnPoint}`), its caption and the legend's text. */
+const mapMoves = (page) => page.evaluate(() => {
+  const { map } = window.explorer.view;
+  const flat = Array.from(map.chart.moves_drawn());
+  const arrows = [];
+  for (let i = 0; i + 5 <= flat.length; i += 5) {
+    const [point, x0, y0, x1, y1] = flat.slice(i, i + 5);
+    const at = map.chart.point_position(point);
+    arrows.push({
+      word: map.scene.words[point],
+      length: Math.hypot(x1 - x0, y1 - y0),
+      tipOnPoint: at != null && Math.hypot(at[0] - x1, at[1] - y1) < 0.01,
+    });
+  }
+  return { arrows, caption: map.scene?.options.caption ?? null, legend: document.getElementById('map-legend').textContent };
+});
 
 /** What the step panel shows of the last update. */
 const shown = (page) => page.evaluate(() => ({
@@ -60,16 +81,38 @@ test('paused training walks through single updates, then resumes to the end', as
 
   await button(page, 'Step ×10').click();
   await page.waitForFunction(() => document.getElementById('step-count').textContent.startsWith('10 updates'));
+  // The context words the ten updates moved, as arrows ending at their points, scaled and said so.
+  await page.waitForFunction(() => window.explorer.view.map.chart.moves_drawn().length > 0);
+  const ten = await mapMoves(page);
+  assert.ok(ten.arrows.length >= 1 && ten.arrows.length <= 10, `${ten.arrows.length} arrows`);
+  assert.ok(ten.arrows.every((a) => a.tipOnPoint), 'each arrow ends at its word');
+  assert.ok(ten.arrows.every((a) => a.length > 1 && a.length <= 56.01), `short arrows: ${ten.arrows.map((a) => a.length.toFixed(1))}`);
+  assert.ok(ten.arrows.some((a) => a.length > 8), 'a visible one');
+  assert.match(ten.caption, /^Arrows: how the last 10 updates moved their context words, ×[125](,?0)*$/);
+  const scale = ten.caption.match(/×([\d,]+)/)[1];
+  assert.ok(Number(scale.replaceAll(',', '')) >= 10, `one step's moves are drawn larger: ×${scale}`);
+  assert.match(ten.legend, new RegExp(`input row moved by the step mode, drawn ×${scale}`));
   await button(page, 'Step ×100').click();
   await page.waitForFunction(() => document.getElementById('step-count').textContent.startsWith('100 updates'));
   const hundred = await shown(page);
   assert.ok(hundred.tokensDone > one.tokensDone, `a hundred updates walk on: ${one.tokensDone} → ${hundred.tokensDone}`);
   assert.match(await page.locator('#progress-text').textContent(), /^Paused\./);
   await page.locator('#step-panel').screenshot({ path: join(RESULTS, 'step-mode.png') });
+  await page.waitForFunction(() => /last 100 updates/.test(window.explorer.view.map.scene?.options.caption ?? ''));
+  const moved = await mapMoves(page);
+  assert.ok(moved.arrows.length > ten.arrows.length, `a hundred updates move more words: ${moved.arrows.length}`);
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await mapCanvas(page).scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => window.explorer.view.map.chart.moves_drawn().length > 0);
+  await page.screenshot({ path: join(RESULTS, 'step-mode-map.png') });
 
   await button(page, 'Resume at full speed').click();
   await page.waitForFunction(() => !document.getElementById('progress-text').textContent.startsWith('Paused.'));
   assert.ok(await button(page, 'Step').isDisabled(), 'no step once training runs again');
+  await page.waitForFunction(() => window.explorer.view.map.chart.moves_drawn().length === 0);
+  const resumed = await mapMoves(page);
+  assert.equal(resumed.caption, null);
+  assert.doesNotMatch(resumed.legend, /moved by the step mode/);
   await waitUntilDone(page, 120_000);
   const losses = JSON.parse(await page.locator('#loss-chart').getAttribute('data-epoch-losses'));
   assert.equal(losses.length, 40);

@@ -649,7 +649,9 @@ export class Controller {
   /** The step mode's `count` single updates of the paused training (the worker sends their progress). */
   async stepUpdates(count) {
     const reply = await this.request('stepUpdates', { count });
-    if (reply) this.view.stepPanel.show(reply);
+    if (!reply) return;
+    this.view.stepPanel.show(reply);
+    this.mapModel.showMoves(reply.moves);
   }
 
   /** The worker's reply, or null after showing why it failed (a request that a newer one replaced fails silently). */
@@ -669,6 +671,8 @@ export class Controller {
    */
   mirror(state) {
     this.state = state;
+    // The step mode's moves belong to a paused training: going on at full speed moves every row.
+    if (state !== 'paused') this.mapModel.showMoves(null);
     this.showState();
   }
 

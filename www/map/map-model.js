@@ -28,6 +28,9 @@ const FIRST_MATCHES = Math.max(LISTED_MATCHES, PREFERRED);
 export const MAX_ISOLATE = WORDS_SHOWN.max;
 
 
+/** The settings that change where the map puts a word (a new colouring or extra words do not). */
+const MAP_CHANGES = ['method', 'layout', 'nWords', 'xComponent', 'yComponent', 'axes', 'isolate'];
+
 /** The layouts' names as the page shows them. */
 const METHOD_NAMES = { tsne: 't-SNE', umap: 'UMAP' };
 
@@ -141,6 +144,8 @@ export class MapModel {
     this.frame = null;
     this.scene = null;
     this.hovered = null;
+    /** @type {import('../protocol.js').StepMoves|null} the rows the step mode's last updates moved, drawn as arrows */
+    this.moves = null;
     /** The selected word (its neighbours are listed) and the answers drawn with it. */
     this.answers = { selected: null, neighbours: [], analogyWords: null };
     /** Words selected together (shift-click, a region), in the order chosen. */
@@ -180,6 +185,17 @@ export class MapModel {
   }
 
   /**
+   * Draws the input rows the step mode's last updates moved as short arrows, each from where
+   * its word's row was (its move scaled by `moves.scale`) to where it is; null takes them away.
+   * @param {import('../protocol.js').StepMoves|null} moves
+   */
+  showMoves(moves) {
+    if (moves === this.moves) return;
+    this.moves = moves;
+    this.redraw();
+  }
+
+  /**
    * Asks the worker for a frame with `changes` to the settings; `refit` lets the camera fit
    * the new frame (another projection, other words). An error (an unknown axis word) is
    * shown by the panel, and the settings before it stay.
@@ -187,6 +203,8 @@ export class MapModel {
   async project(changes, { refit = false } = {}) {
     const previous = this.settings;
     this.settings = { ...this.settings, ...changes };
+    // Moves were measured on the map before: another projection or other words would misplace them.
+    if (MAP_CHANGES.some((key) => key in changes)) this.moves = null;
     // Another map may place other words (a t-SNE map places no neighbour it did not lay out).
     if ('method' in changes || 'nWords' in changes || 'isolate' in changes) this.settings.extraWords = this.wantedExtraWords();
     try {
@@ -492,7 +510,12 @@ export class MapModel {
     const matches = this.matches();
     const chosen = this.selection.map(at).filter(known);
     const styles = this.styles(frame, words.length, matches, chosen);
-    this.panel.showLegend(this.legend(frame, styles));
+    // A replayed frame (the timeline's caption says which) is not the one the moves were measured on.
+    const replayed = this.host.caption();
+    const moves = replayed == null ? this.moveMarks(at) : [];
+    const legend = this.legend(frame, styles);
+    const moveEntries = moves.length ? [{ line: 'move', text: moveLegend(this.moves) }] : [];
+    this.panel.showLegend({ ...legend, entries: [...legend.entries, ...moveEntries] });
     const [xLabel, yLabel] = frame.axisLabels ?? this.componentNames(frame);
     return {
       frame,
@@ -510,12 +533,25 @@ export class MapModel {
         arrows,
         // A handful of matches stand out like the selection; many are only coloured and labelled first.
         highlighted: [...a.filter(known), ...chosen.slice(0, EMPHASISED), ...(matches && matches.count <= EMPHASISED ? matches.first : [])],
-        preferred: [...chosen.slice(EMPHASISED), ...(matches ? matches.first.slice(0, PREFERRED) : [])],
+        preferred: [...moves.map((m) => m.point), ...chosen.slice(EMPHASISED), ...(matches ? matches.first.slice(0, PREFERRED) : [])],
+        moves,
         trails: this.host.trails([...new Set([selected, ...this.selection].filter((w) => w != null))]),
-        caption: this.host.caption(),
+        caption: replayed ?? (moves.length ? moveCaption(this.moves) : null),
         clusterNames: this.clusterNames(frame),
       },
     };
+  }
+
+  /**
+   * The moves to draw, `{point, dx, dy}` for the scatter, of the moved words the scene holds
+   * (`at` gives a word's point).
+   * @param {(word: string) => number|undefined} at
+   */
+  moveMarks(at) {
+    if (!this.moves) return [];
+    const { words, shifts } = this.moves;
+    return words.map((word, i) => ({ point: at(word), dx: shifts[2 * i], dy: shifts[2 * i + 1] }))
+      .filter((m) => m.point != null);
   }
 
   /**
@@ -703,6 +739,22 @@ export class MapModel {
     const word = state.get('word');
     if (word) this.host.select(word);
   }
+}
+
+/**
+ * The line over the map while moves are drawn: what the arrows are and their scale.
+ * @param {import('../protocol.js').StepMoves} moves
+ */
+function moveCaption(moves) {
+  const updates = moves.updates === 1 ? 'the last update' : `the last ${integer.format(moves.updates)} updates`;
+  const how = moves.estimated ? ', estimated from their neighbours' : '';
+  return `Arrows: how ${updates} moved their context words, ×${integer.format(moves.scale)}${how}`;
+}
+
+/** The legend's line for the moves. @param {import('../protocol.js').StepMoves} moves */
+function moveLegend(moves) {
+  const off = moves.offMap ? `; ${plural(moves.offMap, 'moved word')} not on the map` : '';
+  return `a context word's input row moved by the step mode, drawn ×${integer.format(moves.scale)}, long ones cut short${off}`;
 }
 
 /** "1 word", "2 words". */

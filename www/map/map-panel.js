@@ -297,7 +297,8 @@ export class MapPanel {
 
   /**
    * The legend: `{entries: [{style, text}], note?}`; the swatches take the palette's colours.
-   * @param {{entries: {style: number, text: string}[], note?: string}} legend
+   * An entry with `line` (a class of `.line-swatch`) stands for a kind of mark, the moves' arrows.
+   * @param {{entries: {style?: number, line?: string, text: string}[], note?: string}} legend
    */
   showLegend({ entries, note }, palette = this.palette) {
     const legend = $('map-legend');
@@ -305,11 +306,12 @@ export class MapPanel {
     if (legend.dataset.key === key) return;
     legend.dataset.key = key;
     const colourOf = (style) => (style >= 254 ? palette?.point : palette?.classes[style]);
-    legend.replaceChildren(...entries.map(({ style, text }) => {
+    legend.replaceChildren(...entries.map(({ style, line, text }) => {
       const item = document.createElement('li');
       const swatch = document.createElement('span');
-      swatch.className = 'swatch';
-      const colour = colourOf(style);
+      // A line (`line-swatch`, coloured by its class in style.css) stands for a kind of mark, a dot for a colour.
+      swatch.className = line ? `line-swatch ${line}` : 'swatch';
+      const colour = line ? null : colourOf(style);
       if (colour) swatch.style.background = css(colour);
       item.append(swatch, document.createTextNode(text));
       return item;

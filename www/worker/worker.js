@@ -148,6 +148,20 @@ function showFreshVectors() {
   }
 }
 
+/**
+ * The input rows the step mode's last updates moved, on the map just sent (`StepMovesDto`);
+ * null while a t-SNE or UMAP map has no coordinates yet, the one case the session refuses
+ * here, since the updates themselves went through.
+ * @returns {import('../protocol.js').StepMoves|null}
+ */
+function stepMoves() {
+  try {
+    return session.step_moves(isLayout(mapSpec) ? mapSpec.method : 'pca');
+  } catch {
+    return null;
+  }
+}
+
 /** The next chunk's size: `size` scaled so a chunk takes about `target` ms, within bounds. */
 function resized(size, elapsed, min, max, target = CHUNK_MS) {
   return elapsed > 0 ? Math.max(min, Math.min(max, Math.round(size * target / elapsed))) : size;
@@ -788,7 +802,7 @@ const handlers = {
     const stepped = session.step_updates(count);
     post({ type: 'progress', progress: stepped.progress, threads: 1 });
     showFreshVectors();
-    return stepped;
+    return { ...stepped, moves: stepMoves() };
   },
   stop({ id }) {
     // A text being tokenized for training (its BPE merges just learned, the state still
