@@ -944,7 +944,6 @@ fn the_moves_of_single_updates_are_their_rows_shifts_on_the_map() {
     let shifts: Vec<[f64; 2]> =
         moved.iter().map(|&w| projected_shift(&frame, &before.vector(w), &after.vector(w))).collect();
     let scale = arrow_scale(&shifts, extent(frame.coords()));
-    assert!(scale >= 10.0, "one step's moves are small and drawn larger: ×{scale}");
     assert_eq!(number(&moves, "scale"), scale);
     assert_eq!(number(&moves, "updates"), 20.0);
     assert_eq!(

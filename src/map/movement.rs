@@ -26,7 +26,7 @@ pub const ESTIMATE_NEIGHBOURS: usize = 15;
 
 /// The share of the map's extent the median shift is drawn at, before rounding the factor
 /// down to 1, 2 or 5 times a power of ten.
-const MEDIAN_SHARE: f64 = 0.03;
+const MEDIAN_SHARE: f64 = 0.06;
 
 /// The shift of a row moved from `before` to `after` on a linear map: `after` placed by
 /// `frame` minus `before` placed by it.
@@ -254,10 +254,11 @@ mod tests {
         let check = |shifts: &[[f64; 2]], extent: f64, expected: f64| {
             assert_eq!(arrow_scale(shifts, extent), expected, "{shifts:?} on {extent}");
         };
-        // Median 0.001 on a map 10 wide: 0.3 / 0.001 = 300, rounded down to 200.
-        check(&[[0.001, 0.0], [0.0, 0.0005], [0.003, 0.004]], 10.0, 200.0);
-        check(&[[0.0001, 0.0]], 10.0, 2000.0);
-        check(&[[0.0006, 0.0]], 1.0, 50.0);
+        // Median 0.001 on a map 10 wide: 0.6 / 0.001 = 600, rounded down to 500.
+        check(&[[0.001, 0.0], [0.0, 0.0005], [0.003, 0.004]], 10.0, 500.0);
+        check(&[[0.0001, 0.0]], 10.0, 5000.0);
+        check(&[[0.0004, 0.0]], 1.0, 100.0);
+        check(&[[0.0, 0.0004], [0.0, 0.0003], [0.0002, 0.0]], 1.0, 200.0);
         // Moves as large as the map, or none, are drawn as they are.
         check(&[[5.0, 0.0]], 10.0, 1.0);
         check(&[[0.0, 0.0]], 10.0, 1.0);

@@ -127,8 +127,8 @@ pub const TRAIL: f64 = 2.0;
 pub const MOVE_MAX: f64 = 56.0;
 /// Moves shorter than this are not drawn: an arrow needs room for its head.
 const MOVE_MIN: f64 = 1.5;
-const MOVE_WIDTH: f64 = 1.5;
-const MOVE_HEAD: f64 = 7.0;
+const MOVE_WIDTH: f64 = 2.0;
+const MOVE_HEAD: f64 = 8.0;
 /// Steps of opacity a trail fades through, oldest faintest: a trail costs this many paths at
 /// most, not one per segment.
 pub const TRAIL_SHADES: usize = 6;

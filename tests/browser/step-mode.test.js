@@ -88,17 +88,18 @@ test('paused training walks through single updates, then resumes to the end', as
   assert.ok(ten.arrows.every((a) => a.tipOnPoint), 'each arrow ends at its word');
   assert.ok(ten.arrows.every((a) => a.length > 1 && a.length <= 56.01), `short arrows: ${ten.arrows.map((a) => a.length.toFixed(1))}`);
   assert.ok(ten.arrows.some((a) => a.length > 8), 'a visible one');
-  assert.match(ten.caption, /^Arrows: how the last 10 updates moved their context words, ×[125](,?0)*$/);
-  const scale = ten.caption.match(/×([\d,]+)/)[1];
-  assert.ok(Number(scale.replaceAll(',', '')) >= 10, `one step's moves are drawn larger: ×${scale}`);
-  assert.match(ten.legend, new RegExp(`input row moved by the step mode, drawn ×${scale}`));
+  // Drawn as they are when they are large enough to see (the sample's high learning rate),
+  // else larger by a round factor.
+  const [, scale] = ten.caption.match(/^Arrows \(?(to scale|×[125](?:,?0)*)\)?: context words moved by the last 10 updates$/) ?? [];
+  assert.ok(scale, ten.caption);
+  assert.ok(ten.legend.includes(`input row moved by the step mode, drawn ${scale}`), ten.legend);
   await button(page, 'Step ×100').click();
   await page.waitForFunction(() => document.getElementById('step-count').textContent.startsWith('100 updates'));
   const hundred = await shown(page);
   assert.ok(hundred.tokensDone > one.tokensDone, `a hundred updates walk on: ${one.tokensDone} → ${hundred.tokensDone}`);
   assert.match(await page.locator('#progress-text').textContent(), /^Paused\./);
   await page.locator('#step-panel').screenshot({ path: join(RESULTS, 'step-mode.png') });
-  await page.waitForFunction(() => /last 100 updates/.test(window.explorer.view.map.scene?.options.caption ?? ''));
+  await page.waitForFunction(() => /the last 100 updates/.test(window.explorer.view.map.scene?.options.caption ?? ''));
   const moved = await mapMoves(page);
   assert.ok(moved.arrows.length > ten.arrows.length, `a hundred updates move more words: ${moved.arrows.length}`);
   await page.setViewportSize({ width: 1400, height: 900 });

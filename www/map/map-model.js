@@ -747,14 +747,18 @@ export class MapModel {
  */
 function moveCaption(moves) {
   const updates = moves.updates === 1 ? 'the last update' : `the last ${integer.format(moves.updates)} updates`;
-  const how = moves.estimated ? ', estimated from their neighbours' : '';
-  return `Arrows: how ${updates} moved their context words, ×${integer.format(moves.scale)}${how}`;
+  const how = moves.estimated ? ' (estimated from neighbours)' : '';
+  const scale = moves.scale === 1 ? ' (to scale)' : ` ${scaleText(moves.scale)}`;
+  return `Arrows${scale}: context words moved by ${updates}${how}`;
 }
+
+/** "×200", or "to scale" for moves large enough to see as they are. @param {number} scale */
+const scaleText = (scale) => (scale === 1 ? 'to scale' : `×${integer.format(scale)}`);
 
 /** The legend's line for the moves. @param {import('../protocol.js').StepMoves} moves */
 function moveLegend(moves) {
   const off = moves.offMap ? `; ${plural(moves.offMap, 'moved word')} not on the map` : '';
-  return `a context word's input row moved by the step mode, drawn ×${integer.format(moves.scale)}, long ones cut short${off}`;
+  return `a context word's input row moved by the step mode, drawn ${scaleText(moves.scale)}, long ones cut short${off}`;
 }
 
 /** "1 word", "2 words". */
