@@ -110,6 +110,8 @@ test('Chart draws a sharp, hit-testable scatter and a loss chart', { timeout: 12
           attempt(() => window.scatter.draw_loss(3, [1], [0.5], [], [])),
           attempt(() => window.scatter.draw_loss(3, [1], [], [1], [])),
           attempt(() => window.scatter.draw_loss(3, [1], [], [], [0.5, 1, Number.NaN])),
+          attempt(() => window.scatter.draw_scatter(new Float32Array(2), ['a'], { moves: [{ point: 1, dx: 0, dy: 0 }] })),
+          attempt(() => window.scatter.draw_scatter(new Float32Array(2), ['a'], { moves: [{ point: 0, dx: Number.NaN, dy: 0 }] })),
         ];
       });
       assert.match(errors[0], /2 coordinates per word: got 3 coordinates for 2 words/);
@@ -119,6 +121,8 @@ test('Chart draws a sharp, hit-testable scatter and a loss chart', { timeout: 12
       assert.match(errors[4], /odd length 1/);
       assert.match(errors[5], /epoch_terms must be \[positive, negative, \.\.\.\] .* got lengths 1 and 0/);
       assert.match(errors[6], /not finite/);
+      assert.match(errors[7], /point index 1 .* out of range for 1 points/);
+      assert.match(errors[8], /move 0 must have a finite dx and dy/);
 
       // The loss chart: blank before, lines and epoch dots after.
       const loss = await page.evaluate(() => {

@@ -29,7 +29,6 @@ pub(super) struct ScatterOptions {
 /// A word's move, drawn as an arrow ending at its point from `(dx, dy)` data units before it
 /// (see `Chart::draw_map`).
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 pub(super) struct MoveMark {
     pub(super) point: u32,
     pub(super) dx: f64,
