@@ -435,6 +435,7 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
     if !marks.moves.is_empty() {
         let colour = palette.trail.alpha_times(0.9);
         let mut shafts = Vec::new();
+        let mut heads = Vec::new();
         for &(start, point) in marks.moves {
             let (start, tip) = shorten(start, point, 0.0, DOT * s);
             let length = (tip.0 - start.0).hypot(tip.1 - start.1);
@@ -442,9 +443,11 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
             let (_, shaft_end) = shorten(start, tip, 0.0, head * 0.5);
             shafts.push((start, shaft_end));
             let corners = arrow_head(start, tip, head, head * 0.8).to_vec();
-            shapes.push(Shape::Polygon { corners, fill: colour });
+            heads.push(Shape::Polygon { corners, fill: colour });
         }
+        // The shafts in one path, then the heads over their ends.
         shapes.push(Shape::Segments { segments: shafts, stroke: colour, width: MOVE_WIDTH * s });
+        shapes.extend(heads);
     }
 
     let disc = |centre: Px, radius: f64, fill: Paint| Shape::Disc {
@@ -883,6 +886,6 @@ pub(super) mod tests {
         assert!((rim - DOT).abs() < 1e-9, "{rim}");
         let analogy = list.iter().position(|s| matches!(s, Shape::Polygon { fill, .. } if *fill != colour));
         let first_label = list.iter().position(|s| matches!(s, Shape::Label { .. }));
-        assert!(analogy < Some(heads[0]) && Some(shafts) < first_label);
+        assert!(analogy < Some(shafts) && shafts < heads[0] && Some(heads[1]) < first_label);
     }
 }

@@ -150,8 +150,9 @@ function showFreshVectors() {
 
 /**
  * The input rows the step mode's last updates moved, on the map just sent (`StepMovesDto`);
- * null while a t-SNE or UMAP map has no coordinates yet, the one case the session refuses
- * here, since the updates themselves went through.
+ * null when that map has nothing to place them on yet (a t-SNE or UMAP map still finding its
+ * first coordinates, a frame that failed): the updates themselves went through, so that is
+ * no error to show.
  * @returns {import('../protocol.js').StepMoves|null}
  */
 function stepMoves() {
