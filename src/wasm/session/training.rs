@@ -246,9 +246,10 @@ impl Session {
         distinct.len()
     }
 
-    /// The step mode: performs the next `count` skip-gram updates one at a time, on one
-    /// thread whatever the pool's size (`Trainer::step_update`), and returns the last one with
-    /// the progress (`StepUpdatesDto`). The next `step` goes on from there.
+    /// The step mode: performs the next `count` updates (skip-gram's pairs or CBOW's
+    /// windows) one at a time, on one thread whatever the pool's size
+    /// (`Trainer::step_update`), and returns the last one with the progress
+    /// (`StepUpdatesDto`). The next `step` goes on from there.
     pub fn step_updates(&mut self, count: u32) -> Result<JsValue, JsError> {
         let Source::Text(run) = &mut self.source else { return Err(no_text()) };
         let trainer = &mut run.training.as_mut().ok_or_else(no_text)?.trainer;
