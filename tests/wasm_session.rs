@@ -847,7 +847,10 @@ fn the_zipf_curve_is_the_trainers_probabilities_at_log_spaced_ranks() {
 /// Checks the session's `UpdateDto` against the trainer's own report of the same update.
 fn check_update(got: &JsValue, expected: &UpdateReport, words: &[String]) {
     let word = |id: u32| words[id as usize].clone();
-    assert_eq!(field(got, "inputWord").as_string(), Some(word(expected.input_word)));
+    assert_eq!(
+        strings(&field(got, "inputWords")),
+        expected.input_words.iter().map(|&w| word(w)).collect::<Vec<_>>()
+    );
     assert_eq!(
         strings(&field(got, "outputWords")),
         expected.output_words.iter().map(|&w| word(w)).collect::<Vec<_>>()
@@ -856,7 +859,10 @@ fn check_update(got: &JsValue, expected: &UpdateReport, words: &[String]) {
     assert_eq!(numbers(got, "scoresAfter"), expected.scores_after);
     assert_eq!(numbers(got, "lossTerms"), expected.loss_terms);
     assert_eq!(number(got, "centreAt"), expected.centre_at as f64);
-    assert_eq!(number(got, "contextAt"), expected.context_at as f64);
+    assert_eq!(
+        numbers(got, "contextsAt"),
+        expected.contexts_at.iter().map(|&at| at as f64).collect::<Vec<_>>()
+    );
     assert_eq!(number(got, "epoch"), f64::from(expected.epoch));
     assert_eq!(number(got, "alpha"), f64::from(expected.alpha));
     assert_eq!(number(got, "positiveLoss"), f64::from(expected.loss.positive));
@@ -915,9 +921,10 @@ fn moved_by(trainer: &mut Trainer, updates: usize) -> (Vec<usize>, Embeddings) {
     let before = trainer.to_embeddings().unwrap();
     let mut moved = Vec::new();
     for _ in 0..updates {
-        let word = trainer.step_update().unwrap().unwrap().input_word as usize;
-        if !moved.contains(&word) {
-            moved.push(word);
+        for word in trainer.step_update().unwrap().unwrap().input_words {
+            if !moved.contains(&(word as usize)) {
+                moved.push(word as usize);
+            }
         }
     }
     (moved, before)

@@ -199,9 +199,10 @@
  *   Start (or resume) the chunked training loop; replies `state`.
  * @typedef {{type: 'pause', id: number}} PauseRequest      replies `state`
  * @typedef {{type: 'stepUpdates', id: number, count: number}} StepUpdatesRequest
- *   The step mode, while paused: the next `count` skip-gram updates one at a time, on one
- *   thread; sends `progress` and a frame, and replies `StepUpdatesDto` (the last update)
- *   with `moves`, the input rows they moved on that frame's map (`StepMoves`, or null).
+ *   The step mode, while paused: the next `count` updates (skip-gram pairs or CBOW windows)
+ *   one at a time, on one thread; sends `progress` and a frame, and replies `StepUpdatesDto`
+ *   (the last update) with `moves`, the input rows they moved on that frame's map
+ *   (`StepMoves`, or null).
  * @typedef {{type: 'stop', id: number}} StopRequest        replies `state`; the vectors stay for queries.
  *   While a vectors file is read, it cancels the read and replies with the state from before it.
  * @typedef {{type: 'project', id: number, mapSpec: MapSpec}} ProjectRequest

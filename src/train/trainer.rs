@@ -168,9 +168,10 @@ struct Segment {
     next: usize,
 }
 
-/// A skip-gram window that [`Trainer::step_update`] has opened and not finished: its kept
-/// tokens `from..to` around kept token `centre`, the next context to train, the epoch's tokens
-/// walked once the centre is done, and the learning rate drawn at the centre.
+/// A window that [`Trainer::step_update`] has opened and not finished: its kept tokens
+/// `from..to` around kept token `centre`, the next context to train (skip-gram's next pair;
+/// CBOW trains the window at once), the epoch's tokens walked once the centre is done, and the
+/// learning rate drawn at the centre.
 #[derive(Debug, Clone, Copy)]
 struct OpenWindow {
     centre: usize,
@@ -188,11 +189,15 @@ impl OpenWindow {
     }
 }
 
-/// What one skip-gram update did ([`Trainer::step_update`]): the pair, its noise words,
-/// their scores before and after, and the rows it moved. Positions are token offsets in the
-/// corpus; words are vocabulary ids.
+/// What one update did ([`Trainer::step_update`]): its input words, the centre word they
+/// predict and the noise words, their scores before and after, and the rows it moved. A
+/// skip-gram update is one (context, centre) pair; a CBOW update is a whole window, every
+/// context word an input. Positions are token offsets in the corpus; words are vocabulary
+/// ids.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UpdateReport {
+    /// Whether the update is CBOW's (a window) rather than skip-gram's (a pair).
+    pub cbow: bool,
     /// The epoch (from 1) and the learning rate of the update.
     pub epoch: u32,
     pub alpha: f32,
@@ -205,19 +210,23 @@ pub struct UpdateReport {
     /// The centre token and the first and last kept token of its window.
     pub centre_at: usize,
     pub window: (usize, usize),
-    /// The context token (word2vec's skip-gram predicts the centre from each context word).
-    pub context_at: usize,
-    /// The context word: its input row moved.
-    pub input_word: u32,
+    /// The context tokens of the update, in order: skip-gram's one (word2vec's skip-gram
+    /// predicts the centre from each context word in turn), or every kept token of CBOW's
+    /// window but the centre.
+    pub contexts_at: Vec<usize>,
+    /// The words of `contexts_at`: their input rows moved (a word twice in a CBOW window
+    /// moved twice).
+    pub input_words: Vec<u32>,
     /// The centre word, then the noise words drawn: their output rows moved.
     pub output_words: Vec<u32>,
-    /// σ(u·v) of the input row with each output row, before and after the update.
+    /// σ(h·v) of the hidden vector (skip-gram: the input row; CBOW: the mean of the input
+    /// rows) with each output row, before and after the update.
     pub scores_before: Vec<f64>,
     pub scores_after: Vec<f64>,
-    /// Each output word's term of the pair's loss (`-log σ(u·v)` for the centre word,
-    /// `-log σ(-u·v)` for a noise word), as training counted it.
+    /// Each output word's term of the update's loss (`-log σ(h·v)` for the centre word,
+    /// `-log σ(-h·v)` for a noise word), as training counted it.
     pub loss_terms: Vec<f64>,
-    /// The pair's loss, in its two terms.
+    /// The update's loss, in its two terms.
     pub loss: PairLoss,
 }
 
@@ -454,24 +463,17 @@ impl Trainer {
         }
     }
 
-    /// Performs the next skip-gram update alone, exactly as [`Trainer::step`] would have
-    /// (the same random draws in the same order), and reports it; `None` once every epoch
-    /// is done. Updates run on the first thread's generator and buffers whatever
-    /// `threads` is: a later [`Trainer::step`] finishes the window and segment begun here
-    /// first, so on one thread the vectors are those of an uninterrupted run.
+    /// Performs the next update alone (skip-gram: the next pair of the window; CBOW: the
+    /// next window), exactly as [`Trainer::step`] would have (the same random draws in the
+    /// same order), and reports it; `None` once every epoch is done. Updates run on the
+    /// first thread's generator and buffers whatever `threads` is: a later [`Trainer::step`]
+    /// finishes the window and segment begun here first, so on one thread the vectors are
+    /// those of an uninterrupted run.
     ///
-    /// Fails with [`Error::InvalidParameter`] for CBOW, whose update is a whole window, and
-    /// with [`Error::Diverged`] as [`Trainer::step`] does.
+    /// Fails with [`Error::Diverged`] as [`Trainer::step`] does.
     pub fn step_update(&mut self) -> Result<Option<UpdateReport>> {
         if let Some(err) = &self.failed {
             return Err(err.clone());
-        }
-        if self.config.cbow {
-            return Err(Error::InvalidParameter {
-                name: "cbow",
-                value: "true".into(),
-                expected: "skip-gram: one update at a time shows one (word, context) pair".into(),
-            });
         }
         let started = (self.clock)();
         let report = self.next_update();
@@ -484,30 +486,29 @@ impl Trainer {
 
     fn next_update(&mut self) -> Result<Option<UpdateReport>> {
         let Some(mut window) = self.open_next_window() else { return Ok(None) };
-        let context = window.context().expect("an open window has a context left");
         let segment = self.segment.expect("an open window lies in a segment");
+        let contexts: Vec<usize> = match self.config.cbow {
+            true => (window.from..window.to).filter(|&c| c != window.centre).collect(),
+            false => vec![window.context().expect("an open window has a context left")],
+        };
+        self.update_window(&mut window)?;
         let dim = self.config.dim;
-        let worker = &mut self.workers[0];
-        let input_word = worker.kept[context];
-        let mut model = Model {
-            config: &self.config,
-            logistic: &self.logistic,
-            noise: &self.noise,
-            input: &mut self.input,
-            output: self.output.as_mut_slice(),
-        };
-        let epoch = self.epoch + 1;
-        let Some(loss) = worker.train_pair(&mut model, window.centre, context, window.alpha) else {
-            let tokens_done = self.epoch as u64 * self.corpus.n_tokens() as u64 + window.walked;
-            return Err(Error::Diverged { epoch, tokens_done });
-        };
+        let worker = &self.workers[0];
+        let input_words: Vec<u32> = contexts.iter().map(|&c| worker.kept[c]).collect();
         let output_words = worker.words.clone();
         // The update scored every output word before moving any row (`output_step`).
         let before = worker.scratch.dots().to_vec();
-        let input = &self.input[input_word as usize * dim..][..dim];
+        // The hidden vector as the moved input rows now make it: their mean, as training
+        // takes it (one row for skip-gram).
+        let mut hidden = vec![0.0; dim];
+        for &word in &input_words {
+            crate::linalg::axpy(1.0, &self.input[word as usize * dim..][..dim], &mut hidden);
+        }
+        let scale = 1.0 / input_words.len() as f32;
+        hidden.iter_mut().for_each(|h| *h *= scale);
         let after: Vec<f32> = output_words
             .iter()
-            .map(|&w| crate::linalg::dot(input, &self.output[w as usize * dim..][..dim]))
+            .map(|&w| crate::linalg::dot(&hidden, &self.output[w as usize * dim..][..dim]))
             .collect();
         let loss_terms = before
             .iter()
@@ -516,27 +517,51 @@ impl Trainer {
             .collect();
         let at = |kept: usize| segment.start + worker.kept_offsets[kept] as usize;
         let report = UpdateReport {
-            epoch,
+            cbow: self.config.cbow,
+            epoch: self.epoch + 1,
             alpha: window.alpha,
             segment_start: segment.start,
             segment_len: segment.len,
             kept: (0..worker.kept.len()).map(at).collect(),
             centre_at: at(window.centre),
             window: (at(window.from), at(window.to - 1)),
-            context_at: at(context),
-            input_word,
+            contexts_at: contexts.iter().map(|&c| at(c)).collect(),
+            input_words,
             scores_before: before.iter().map(|&x| sigmoid(f64::from(x))).collect(),
             scores_after: after.iter().map(|&x| sigmoid(f64::from(x))).collect(),
             output_words,
             loss_terms,
-            loss,
+            loss: worker.scratch.loss(),
         };
-        window.next_context = context + 1;
         self.window = Some(window);
         if window.context().is_none() {
             self.close_window();
         }
         Ok(Some(report))
+    }
+
+    /// Makes the open window's next update as `advance` would: skip-gram's next pair, or
+    /// CBOW's whole window; `window` then holds the contexts left (none after CBOW's).
+    fn update_window(&mut self, window: &mut OpenWindow) -> Result<()> {
+        let context = window.context().expect("an open window has a context left");
+        let mut model = Model {
+            config: &self.config,
+            logistic: &self.logistic,
+            noise: &self.noise,
+            input: &mut self.input,
+            output: self.output.as_mut_slice(),
+        };
+        let worker = &mut self.workers[0];
+        let trained = match self.config.cbow {
+            true => worker.train_window(&mut model, window.centre, (window.from, window.to), window.alpha),
+            false => worker.train_pair(&mut model, window.centre, context, window.alpha).map(|_| ()),
+        };
+        if trained.is_none() {
+            let tokens_done = self.epoch as u64 * self.corpus.n_tokens() as u64 + window.walked;
+            return Err(Error::Diverged { epoch: self.epoch + 1, tokens_done });
+        }
+        window.next_context = if self.config.cbow { window.to } else { context + 1 };
+        Ok(())
     }
 
     /// The open window, or the next one with a pair in it, opened as `advance` would open
@@ -599,22 +624,11 @@ impl Trainer {
     /// centre boundary.
     fn finish_window(&mut self) -> Result<()> {
         while let Some(mut window) = self.window {
-            let Some(context) = window.context() else {
+            if window.context().is_none() {
                 self.close_window();
                 break;
-            };
-            let mut model = Model {
-                config: &self.config,
-                logistic: &self.logistic,
-                noise: &self.noise,
-                input: &mut self.input,
-                output: self.output.as_mut_slice(),
-            };
-            if self.workers[0].train_pair(&mut model, window.centre, context, window.alpha).is_none() {
-                let tokens_done = self.epoch as u64 * self.corpus.n_tokens() as u64 + window.walked;
-                return Err(Error::Diverged { epoch: self.epoch + 1, tokens_done });
             }
-            window.next_context = context + 1;
+            self.update_window(&mut window)?;
             self.window = Some(window);
         }
         Ok(())
@@ -891,8 +905,10 @@ mod tests {
 
     #[test]
     fn single_updates_then_resuming_give_the_vectors_of_an_uninterrupted_run() {
-        for shared_noise in [false, true] {
-            let config = TrainConfig { shared_noise, ..small_config() };
+        // Without subsampling, CBOW's windows of this text hold up to ten context words.
+        let cases = [(false, false, 1e-3), (false, true, 1e-3), (true, false, 1e-3), (true, false, 0.0)];
+        for (cbow, shared_noise, sample) in cases {
+            let config = TrainConfig { cbow, shared_noise, sample, ..small_config() };
             let run = |trainer: &mut Trainer| {
                 while !trainer.is_done() {
                     trainer.step(10_000).unwrap();
@@ -904,7 +920,7 @@ mod tests {
             // Updates one at a time, chunks between them, across the first epoch's end.
             let mut stepped = Trainer::new(corpus(&text()), config, no_clock).unwrap();
             let ids = stepped.corpus().ids().to_vec();
-            let (mut reports, mut rising) = (0, 0);
+            let (mut reports, mut rising, mut windows_seen) = (0, 0, 0);
             // Updates: a number, or (None) until the second epoch has begun.
             for (chunk, updates) in [(0, Some(37)), (100, Some(1)), (500, Some(5)), (300, None), (7, Some(3))]
             {
@@ -913,13 +929,25 @@ mod tests {
                 while left > 0 && (updates.is_some() || stepped.progress().epoch < 2) {
                     left -= 1;
                     let report = stepped.step_update().unwrap().expect("training is not done");
+                    assert_eq!(report.cbow, cbow);
                     assert_eq!(report.output_words[0], ids[report.centre_at]);
-                    assert_eq!(report.input_word, ids[report.context_at]);
-                    assert!(report.window.0 <= report.context_at && report.context_at <= report.window.1);
-                    assert_ne!(report.context_at, report.centre_at);
-                    assert!(
-                        report.kept.contains(&report.centre_at) && report.kept.contains(&report.context_at)
-                    );
+                    let inputs: Vec<u32> = report.contexts_at.iter().map(|&at| ids[at]).collect();
+                    assert_eq!(report.input_words, inputs);
+                    assert!(report.kept.contains(&report.centre_at));
+                    // Skip-gram: one context of the window; CBOW: every kept token of the
+                    // window but the centre.
+                    let window: Vec<usize> = (report.kept.iter().copied())
+                        .filter(|&at| {
+                            at >= report.window.0 && at <= report.window.1 && at != report.centre_at
+                        })
+                        .collect();
+                    match cbow {
+                        true => assert_eq!(report.contexts_at, window),
+                        false => {
+                            assert!(report.contexts_at.len() == 1 && window.contains(&report.contexts_at[0]))
+                        }
+                    }
+                    windows_seen += usize::from(report.contexts_at.len() > 1);
                     let n = report.output_words.len();
                     assert!(
                         report.scores_before.len() == n
@@ -936,9 +964,13 @@ mod tests {
             }
             // The text's pair scores higher after its update, nearly always.
             assert!(rising * 10 > reports * 9, "{rising} of {reports}");
+            assert_eq!(windows_seen > 0, cbow, "{windows_seen} of {reports} with several inputs");
             assert!(stepped.progress().epoch >= 2, "the updates crossed an epoch's end");
             run(&mut stepped);
-            assert_eq!(whole.input, stepped.input, "shared noise {shared_noise}");
+            assert_eq!(
+                whole.input, stepped.input,
+                "cbow {cbow}, shared noise {shared_noise}, sample {sample}"
+            );
             assert_eq!(whole.output, stepped.output);
             assert_eq!(whole.epoch_losses(), stepped.epoch_losses());
 
@@ -952,27 +984,27 @@ mod tests {
     }
 
     #[test]
-    fn single_updates_on_several_threads_hand_over_to_them_and_cbow_has_none() {
-        let config = TrainConfig { threads: 2, ..small_config() };
-        let (_, threaded) = train_on_pool(&text(), config, 333, 2);
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
-        pool.install(|| {
-            let mut trainer = Trainer::new(corpus(&text()), config, no_clock).unwrap();
-            for _ in 0..50 {
-                trainer.step_update().unwrap().unwrap();
-            }
-            let mut walked = trainer.progress().tokens_done;
-            while !trainer.is_done() {
-                let p = trainer.step(333).unwrap();
-                assert!(p.tokens_done > walked, "{p:?}");
-                walked = p.tokens_done;
-            }
-            assert_eq!(trainer.progress().tokens_done, threaded.progress().tokens_total);
-            assert_eq!(trainer.epoch_losses().len(), 3);
-        });
-        let cbow = TrainConfig { cbow: true, ..small_config() };
-        let mut trainer = Trainer::new(corpus(&text()), cbow, no_clock).unwrap();
-        assert!(matches!(trainer.step_update(), Err(Error::InvalidParameter { name: "cbow", .. })));
+    fn single_updates_on_several_threads_hand_over_to_them() {
+        for cbow in [false, true] {
+            let config = TrainConfig { threads: 2, cbow, ..small_config() };
+            let (_, threaded) = train_on_pool(&text(), config, 333, 2);
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+            pool.install(|| {
+                let mut trainer = Trainer::new(corpus(&text()), config, no_clock).unwrap();
+                for _ in 0..50 {
+                    assert_eq!(trainer.step_update().unwrap().unwrap().cbow, cbow);
+                }
+                let mut walked = trainer.progress().tokens_done;
+                assert!(walked > 0, "cbow {cbow}");
+                while !trainer.is_done() {
+                    let p = trainer.step(333).unwrap();
+                    assert!(p.tokens_done > walked, "cbow {cbow}: {p:?}");
+                    walked = p.tokens_done;
+                }
+                assert_eq!(trainer.progress().tokens_done, threaded.progress().tokens_total);
+                assert_eq!(trainer.epoch_losses().len(), 3);
+            });
+        }
     }
 
     #[test]

@@ -83,31 +83,12 @@ impl Worker {
         centre: usize,
         alpha: f32,
     ) -> Option<()> {
-        let config = model.config;
-        let dim = config.dim;
         let (from, to) = self.open_window(model, centre);
-        let target = self.kept[centre];
-        if config.cbow {
+        if model.config.cbow {
             if to - from < 2 {
                 return Some(());
             }
-            self.hidden.fill(0.0);
-            for context in (from..to).filter(|&c| c != centre) {
-                let word = self.kept[context] as usize;
-                crate::linalg::axpy(1.0, &model.input[word * dim..(word + 1) * dim], &mut self.hidden);
-            }
-            let scale = 1.0 / (to - from - 1) as f32;
-            self.hidden.iter_mut().for_each(|h| *h *= scale);
-            self.draw_noise(model.noise, target, config.negative);
-            output_step(model.logistic, &self.hidden, model.output, &self.words, alpha, &mut self.scratch)?;
-            // word2vec.c adds the whole gradient of the mean to every context word.
-            for context in (from..to).filter(|&c| c != centre) {
-                let word = self.kept[context] as usize;
-                crate::linalg::axpy(1.0, self.scratch.grad(), &mut model.input[word * dim..(word + 1) * dim]);
-            }
-            self.loss.add(self.scratch.loss());
-            self.pairs += 1;
-            return Some(());
+            return self.train_window(model, centre, (from, to), alpha);
         }
         for context in (from..to).filter(|&c| c != centre) {
             self.train_pair(model, centre, context, alpha)?;
@@ -157,6 +138,40 @@ impl Worker {
         self.loss.add(loss);
         self.pairs += 1;
         Some(loss)
+    }
+
+    /// CBOW: trains the window `from..to` of kept token `centre`, opened by
+    /// [`Worker::open_window`] with a context in it: the mean of the context words' input
+    /// vectors (left in `hidden`) predicts the centre against noise words, and the whole
+    /// gradient of the mean goes to every context word's input vector, as word2vec.c does.
+    /// Returns `None` when a dot product is not finite; the loss is in `scratch`. Inlined
+    /// into the training loop, like [`Worker::train_pair`].
+    #[inline(always)]
+    pub(super) fn train_window<O: Rows + ?Sized>(
+        &mut self,
+        model: &mut Model<O>,
+        centre: usize,
+        (from, to): (usize, usize),
+        alpha: f32,
+    ) -> Option<()> {
+        let config = model.config;
+        let dim = config.dim;
+        self.hidden.fill(0.0);
+        for context in (from..to).filter(|&c| c != centre) {
+            let word = self.kept[context] as usize;
+            crate::linalg::axpy(1.0, &model.input[word * dim..(word + 1) * dim], &mut self.hidden);
+        }
+        let scale = 1.0 / (to - from - 1) as f32;
+        self.hidden.iter_mut().for_each(|h| *h *= scale);
+        self.draw_noise(model.noise, self.kept[centre], config.negative);
+        output_step(model.logistic, &self.hidden, model.output, &self.words, alpha, &mut self.scratch)?;
+        for context in (from..to).filter(|&c| c != centre) {
+            let word = self.kept[context] as usize;
+            crate::linalg::axpy(1.0, self.scratch.grad(), &mut model.input[word * dim..(word + 1) * dim]);
+        }
+        self.loss.add(self.scratch.loss());
+        self.pairs += 1;
+        Some(())
     }
 
     /// Fills `words` with `target` and `negative` noise draws, leaving out draws of `target`.

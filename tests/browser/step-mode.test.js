@@ -1,13 +1,14 @@
 // The step mode, in Chromium against the Vite dev server: pause the sample's training, walk
-// through single skip-gram updates (Step, ×10, ×100) and see each one's sentence, window,
-// pair, noise words, scores and rows, and on the map the words they moved as short arrows;
-// then Resume trains to the end at full speed, and the arrows go.
+// through single updates (Step, ×10, ×100) and see each one's sentence, window, context
+// words, noise words, scores and rows, for skip-gram's pairs and CBOW's windows, and on the
+// map the words they moved as short arrows; then Resume trains to the end at full speed, and
+// the arrows go.
 //
 // Run with `node --test tests/browser/step-mode.test.js` after scripts/build-wasm.sh.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { button, explorerSuite, field, mapCanvas, RESULTS, showParameters, stat, waitUntilDone } from './helpers.js';
+import { button, combobox, explorerSuite, field, mapCanvas, RESULTS, showParameters, stat, waitUntilDone } from './helpers.js';
 
 const suite = explorerSuite({ before, after });
 
@@ -36,6 +37,10 @@ const shown = (page) => page.evaluate(() => ({
   count: document.getElementById('step-count').textContent,
   centre: [...document.querySelectorAll('#step-sentence .centre')].map((s) => ({ word: s.textContent, inWindow: s.classList.contains('in-window') })),
   context: [...document.querySelectorAll('#step-sentence .context')].map((s) => ({ word: s.textContent, inWindow: s.classList.contains('in-window') })),
+  // The window's tokens that subsampling kept, but the centre: CBOW's inputs.
+  keptAround: [...document.querySelectorAll('#step-sentence .in-window:not(.subsampled):not(.centre)')].map((s) => s.textContent),
+  caption: document.getElementById('step-caption').textContent,
+  loss: document.getElementById('step-loss').textContent,
   pair: document.getElementById('step-pair').textContent,
   rows: [...document.querySelectorAll('#step-scores tr')].map((tr) => [...tr.cells].map((td) => td.textContent)),
   moved: document.getElementById('step-rows').textContent,
@@ -114,6 +119,64 @@ test('paused training walks through single updates, then resumes to the end', as
   const resumed = await mapMoves(page);
   assert.equal(resumed.caption, null);
   assert.doesNotMatch(resumed.legend, /moved by the step mode/);
+  await waitUntilDone(page, 120_000);
+  const losses = JSON.parse(await page.locator('#loss-chart').getAttribute('data-epoch-losses'));
+  assert.equal(losses.length, 40);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('CBOW: a step is a window, its context words all inputs, and training resumes to the end', async () => {
+  const { page, problems } = await suite.openExplorer();
+  await button(page, 'Use the built-in sample').click();
+  await stat(page, 'Vocabulary').waitFor();
+  await showParameters(page);
+  await combobox(page, 'Model').selectOption('cbow');
+  await field(page, 'Epochs').fill('40');
+  await page.getByText('One update at a time', { exact: true }).click();
+  await button(page, 'Train').click();
+  await page.waitForFunction(() => (window.explorer.progress?.tokensDone ?? 0) > 0);
+  await button(page, 'Pause').click();
+  await page.waitForFunction(() => document.getElementById('progress-text').textContent.startsWith('Paused.'));
+  assert.ok(!(await button(page, 'Step').isDisabled()), 'CBOW is stepped too');
+  assert.equal(await page.locator('#step-why').textContent(), '');
+
+  await button(page, 'Step ×10').click();
+  await page.waitForFunction(() => document.getElementById('step-count').textContent.startsWith('10 updates'));
+  // A window near a sentence's end, or thinned by subsampling, may hold one context word:
+  // step on until one holds several (the sample's windows mostly do).
+  let update = await shown(page);
+  for (let i = 0; i < 30 && update.context.length < 2; i++) {
+    // The count line is written with each update shown: blanked, it says when the next is.
+    await page.evaluate(() => { document.getElementById('step-count').textContent = ''; });
+    await button(page, 'Step').click();
+    await page.waitForFunction(() => document.getElementById('step-count').textContent === 'One update; the last one:');
+    update = await shown(page);
+  }
+  assert.ok(update.context.length >= 2, `a window with several context words: ${JSON.stringify(update)}`);
+  assert.equal(update.centre.length, 1);
+  assert.ok(update.context.every((c) => c.inWindow), 'the context words lie in the window');
+  // Every word the window kept, but the centre, is an input.
+  assert.deepEqual(update.context.map((c) => c.word), update.keptAround);
+  assert.match(update.pair, new RegExp(`the mean of the ${update.context.length} context words .* \\(CBOW\\) predicts the centre word “${update.centre[0].word}”, against \\d noise words`));
+  assert.match(update.caption, /context words' mean h/);
+  assert.match(update.loss, /^Loss of the window /);
+  // The centre word scored as the text's word, then the noise words: probabilities and shares.
+  assert.ok(update.rows.length >= 2 && update.rows.length <= 6, `${update.rows.length} rows`);
+  assert.deepEqual(update.rows[0].slice(0, 2), [update.centre[0].word, 'text']);
+  assert.ok(update.rows.slice(1).every((row) => row[1] === 'noise'));
+  for (const row of update.rows) {
+    for (const cell of [row[2], row[3]]) assert.ok(Number(cell) > 0 && Number(cell) < 1, `score ${cell}`);
+  }
+  const shares = update.rows.reduce((sum, row) => sum + Number.parseFloat(row[4]), 0);
+  assert.ok(Math.abs(shares - 100) <= update.rows.length, `shares add up to ${shares} %`);
+  // Every context word's input row moved, and the centre's output row.
+  for (const { word } of update.context) assert.ok(update.moved.includes(`“${word}”`), `${word} in ${update.moved}`);
+  assert.match(update.moved, new RegExp(`in the input matrix, each by the whole gradient of the mean; “${update.centre[0].word}”`));
+  await page.locator('#step-panel').screenshot({ path: join(RESULTS, 'step-mode-cbow.png') });
+
+  await button(page, 'Resume at full speed').click();
+  await page.waitForFunction(() => !document.getElementById('progress-text').textContent.startsWith('Paused.'));
   await waitUntilDone(page, 120_000);
   const losses = JSON.parse(await page.locator('#loss-chart').getAttribute('data-epoch-losses'));
   assert.equal(losses.length, 40);

@@ -695,7 +695,7 @@ export class Controller {
       canExport: hasVectors,
       canEvaluate: hasVectors && !this.evaluations.running,
     });
-    this.view.stepPanel.enable(state === 'paused', JSON.parse(this.preparedParams ?? '{}').model === 'cbow');
+    this.view.stepPanel.enable(state === 'paused');
     // The sample is known as such before the worker has prepared it (then `isSample`).
     this.view.evaluationPanel.offerPlanted(this.isSample || this.source?.kind === 'sample');
     if (state !== 'loaded' && state !== 'loading' && (this.progress || this.learning)) this.paintProgress();

@@ -1,14 +1,38 @@
 // @ts-check
-// The step mode: while training is paused, single skip-gram updates on the real text, one
-// at a time (src/train/trainer.rs `step_update`), each shown as the sentence with its window,
-// the pair and its noise words with their scores before and after, their shares of the loss,
-// the learning rate and the rows that moved. The only code touching #step-panel.
+// The step mode: while training is paused, single updates on the real text, one at a time
+// (src/train/trainer.rs `step_update`): a skip-gram pair, or a CBOW window whose context words
+// are all inputs. Each is shown as the sentence with its window, the centre word and the
+// noise words with their scores before and after, their shares of the loss, the learning
+// rate and the rows that moved. The only code touching #step-panel.
 import { $ } from '../shared/dom.js';
 
 /** @typedef {import('../pkg/embedscope.js').StepUpdatesDto} StepUpdates */
 /** @typedef {import('../pkg/embedscope.js').UpdateDto} Update */
 
 const score = (value) => value.toFixed(3);
+
+/** Words quoted, each once, with how many times it moved when more than once. @param {string[]} words */
+export function quoted(words) {
+  const counts = new Map();
+  for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1);
+  return [...counts].map(([word, n]) => (n > 1 ? `“${word}” ×${n}` : `“${word}”`)).join(', ');
+}
+
+/** What predicts what: skip-gram's context word, or CBOW's mean of the window. @param {Update} update */
+export function prediction(update) {
+  const centre = `the centre word “${update.outputWords[0]}”, against ${update.outputWords.length - 1} noise words.`;
+  if (!update.cbow) return `the context word “${update.inputWords[0]}” predicts ${centre}`;
+  const n = update.inputWords.length;
+  const inputs = n === 1 ? `the context word “${update.inputWords[0]}”` : `the mean of the ${n} context words ${quoted(update.inputWords)}`;
+  return `${inputs} (CBOW) predicts ${centre}`;
+}
+
+/** The scores table's caption: what is scored, for the update's model. @param {Update} update */
+export function caption(update) {
+  return update.cbow
+    ? "Scores σ(h·v) of the context words' mean h with each output word, before and after the update, and each word's share of the window's loss"
+    : "Scores σ(u·v) before and after the update, and each word's share of the pair's loss";
+}
 
 export class StepPanel {
   /** `handler(count)` on Step, ×10 and ×100. @param {(count: number) => void} handler */
@@ -23,15 +47,10 @@ export class StepPanel {
     $('step-resume').addEventListener('click', () => handler());
   }
 
-  /**
-   * Steps are offered while training is paused; `cbow` says why they are not.
-   * @param {boolean} paused @param {boolean} cbow
-   */
-  enable(paused, cbow) {
-    for (const button of document.querySelectorAll('#step-panel button')) /** @type {HTMLButtonElement} */ (button).disabled = !paused || cbow;
-    $('step-why').textContent = cbow
-      ? 'The step mode shows skip-gram updates: train with the skip-gram model to use it.'
-      : paused ? '' : 'Pause training to walk through it one update at a time.';
+  /** Steps are offered while training is paused. @param {boolean} paused */
+  enable(paused) {
+    for (const button of document.querySelectorAll('#step-panel button')) /** @type {HTMLButtonElement} */ (button).disabled = !paused;
+    $('step-why').textContent = paused ? '' : 'Pause training to walk through it one update at a time.';
   }
 
   /** Forgets the update shown (a new training, or another text). */
@@ -49,7 +68,8 @@ export class StepPanel {
     $('step-update').hidden = !update;
     if (!update) return;
     this.showSentence(update);
-    $('step-pair').textContent = `Epoch ${update.epoch}, learning rate ${update.alpha.toFixed(5)}: the context word “${update.inputWord}” predicts the centre word “${update.outputWords[0]}”, against ${update.outputWords.length - 1} noise words.`;
+    $('step-pair').textContent = `Epoch ${update.epoch}, learning rate ${update.alpha.toFixed(5)}: ${prediction(update)}`;
+    $('step-caption').textContent = caption(update);
     const total = update.positiveLoss + update.negativeLoss;
     const rows = update.outputWords.map((word, i) => {
       const row = document.createElement('tr');
@@ -65,9 +85,8 @@ export class StepPanel {
       return row;
     });
     $('step-scores').replaceChildren(...rows);
-    $('step-loss').textContent = `Loss of the pair ${total.toFixed(3)}: positive ${update.positiveLoss.toFixed(3)}, negative ${update.negativeLoss.toFixed(3)}.`;
-    const outputs = [...new Set(update.outputWords)];
-    $('step-rows').textContent = `Rows moved: “${update.inputWord}” in the input matrix; ${outputs.map((w) => `“${w}”`).join(', ')} in the output matrix.`;
+    $('step-loss').textContent = `Loss of the ${update.cbow ? 'window' : 'pair'} ${total.toFixed(3)}: positive ${update.positiveLoss.toFixed(3)}, negative ${update.negativeLoss.toFixed(3)}.`;
+    $('step-rows').textContent = `Rows moved: ${quoted(update.inputWords)} in the input matrix${update.cbow ? ', each by the whole gradient of the mean' : ''}; ${quoted(update.outputWords)} in the output matrix.`;
   }
 
   /** The sentence around the window: subsampled tokens struck out, the window marked. @param {Update} update */
@@ -80,7 +99,7 @@ export class StepPanel {
       if (!update.kept[i]) span.classList.add('subsampled');
       if (at >= update.windowFrom && at <= update.windowTo) span.classList.add('in-window');
       if (at === update.centreAt) span.classList.add('centre');
-      if (at === update.contextAt) span.classList.add('context');
+      if (update.contextsAt.includes(at)) span.classList.add('context');
       return span;
     });
     const pieces = spans.flatMap((span, i) => (i ? [' ', span] : [span]));

@@ -795,8 +795,9 @@ const handlers = {
     fire('pause', id);
   },
   /**
-   * The step mode: `count` single skip-gram updates of the paused training, on one thread;
-   * sends the progress and a fresh frame, and replies with the last update.
+   * The step mode: `count` single updates (skip-gram pairs or CBOW windows) of the paused
+   * training, on one thread; sends the progress and a fresh frame, and replies with the last
+   * update.
    */
   stepUpdates({ count }) {
     if (currentState() !== 'paused') throw new Error('Pause training first: the step mode walks a paused training.');

@@ -249,10 +249,14 @@ impl From<BpeProgress> for BpeProgressDto {
 /// Tokens shown on each side of a step's window: the sentence around it, not all of a long one.
 const STEP_CONTEXT_TOKENS: usize = 12;
 
-/// One skip-gram update for the step mode ([`Trainer::step_update`]), with words for ids.
+/// One update for the step mode ([`Trainer::step_update`]), with words for ids: a
+/// skip-gram pair, or a CBOW window.
 #[derive(Debug, Serialize, Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct UpdateDto {
+    /// Whether it is CBOW's update (the window's context words predict the centre) or
+    /// skip-gram's (one context word predicts it).
+    pub cbow: bool,
     pub epoch: u32,
     pub alpha: f32,
     /// The sentence around the window: its tokens from `first_at` (a corpus position), each
@@ -263,14 +267,15 @@ pub struct UpdateDto {
     /// Whether the shown tokens start at the sentence's start and end at its end.
     pub sentence_start: bool,
     pub sentence_end: bool,
-    /// Corpus positions: the centre token, the context token, the window's first and last.
+    /// Corpus positions: the centre token, the context tokens (skip-gram's one, CBOW's
+    /// whole window but the centre), the window's first and last.
     pub centre_at: usize,
-    pub context_at: usize,
+    pub contexts_at: Vec<usize>,
     pub window_from: usize,
     pub window_to: usize,
-    /// The context word (its input row moved) and the output words: the centre, then the
-    /// noise words (their output rows moved).
-    pub input_word: String,
+    /// The context words (their input rows moved), in the order of `contexts_at`, and the
+    /// output words: the centre, then the noise words (their output rows moved).
+    pub input_words: Vec<String>,
     pub output_words: Vec<String>,
     pub scores_before: Vec<f64>,
     pub scores_after: Vec<f64>,
@@ -288,6 +293,7 @@ impl UpdateDto {
         let first_at = report.window.0.saturating_sub(STEP_CONTEXT_TOKENS).max(report.segment_start);
         let end = (report.window.1 + 1 + STEP_CONTEXT_TOKENS).min(segment_end);
         UpdateDto {
+            cbow: report.cbow,
             epoch: report.epoch,
             alpha: report.alpha,
             first_at,
@@ -296,10 +302,10 @@ impl UpdateDto {
             sentence_start: first_at == report.segment_start,
             sentence_end: end == segment_end,
             centre_at: report.centre_at,
-            context_at: report.context_at,
+            contexts_at: report.contexts_at,
             window_from: report.window.0,
             window_to: report.window.1,
-            input_word: word(report.input_word),
+            input_words: report.input_words.iter().map(|&id| word(id)).collect(),
             output_words: report.output_words.iter().map(|&id| word(id)).collect(),
             scores_before: report.scores_before,
             scores_after: report.scores_after,

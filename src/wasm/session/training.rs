@@ -249,10 +249,11 @@ impl Session {
         distinct.len()
     }
 
-    /// The step mode: performs the next `count` skip-gram updates one at a time, on one
-    /// thread whatever the pool's size (`Trainer::step_update`), and returns the last one with
-    /// the progress (`StepUpdatesDto`). The next `step` goes on from there. The input rows the
-    /// updates moved are kept as they were before them, for `step_moves`.
+    /// The step mode: performs the next `count` updates (skip-gram's pairs or CBOW's
+    /// windows) one at a time, on one thread whatever the pool's size
+    /// (`Trainer::step_update`), and returns the last one with the progress
+    /// (`StepUpdatesDto`). The next `step` goes on from there. The input rows the updates
+    /// moved are kept as they were before them, for `step_moves`.
     pub fn step_updates(&mut self, count: u32) -> Result<JsValue, JsError> {
         let Source::Text(run) = &mut self.source else { return Err(no_text()) };
         let training = run.training.as_mut().ok_or_else(no_text)?;
@@ -262,7 +263,7 @@ impl Session {
         while updates < count {
             match trainer.step_update().map_err(js_error)? {
                 Some(report) => {
-                    moved_words.push(report.input_word);
+                    moved_words.extend_from_slice(&report.input_words);
                     last = Some(report);
                 }
                 None => break,
