@@ -26,7 +26,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
-use super::glyphs::Masks;
+use super::glyphs::{Inks, Masks};
 use crate::plot::density::{DensityField, DensityGrid};
 use crate::plot::geometry::{DataRange, Px, Rect, nearest, truncate_label};
 use crate::plot::raster::Raster;
@@ -132,6 +132,8 @@ pub struct Chart {
     raster: Raster,
     /// The map's texts as the raster lays them (see `glyphs`).
     masks: Masks,
+    /// The ink of the labels the last draw measured, for their masks; emptied as it paints.
+    inks: Inks,
     /// The density layer drawn over the plain dots, when the page set one.
     density: Option<Rc<DensityField>>,
 }
@@ -171,6 +173,7 @@ impl Chart {
             labels_deferred: false,
             raster: Raster::new(),
             masks: Masks::new(),
+            inks: Inks::new(),
             density: None,
         };
         chart.resize();
@@ -272,7 +275,8 @@ impl Chart {
             self.masks.clear();
         }
         let size = (f64::from(self.canvas.width()), f64::from(self.canvas.height()));
-        let mut measure = Measure::new(&self.context, &mut self.widths, &self.labels, MEASURES_PER_DRAW);
+        let mut measure =
+            Measure::new(&self.context, &mut self.widths, &mut self.inks, &self.labels, MEASURES_PER_DRAW);
         let density = self.density.as_ref();
         let drawn = scene.draw(size, self.scale, &self.palette, &mut measure, Texts::Kept, density)?;
         self.labels_deferred = measure.deferred;
@@ -310,7 +314,8 @@ impl Chart {
         let scene = Scatter::new(coords, &self.labels, styles, options)?;
         let (width, height) = (width.max(1), height.max(1));
         let mut widths = [vec![f64::NAN; self.labels.len()], vec![f64::NAN; self.labels.len()]];
-        let mut measure = Measure::new(&self.context, &mut widths, &self.labels, usize::MAX);
+        let mut inks = Inks::new();
+        let mut measure = Measure::new(&self.context, &mut widths, &mut inks, &self.labels, usize::MAX);
         let size = (f64::from(width), f64::from(height));
         let drawn =
             scene.draw(size, 1.0, &self.palette, &mut measure, Texts::Copied, self.density.as_ref())?;

@@ -67,7 +67,9 @@ impl Chart {
         let drawn = 1 + shapes[1..].iter().position(|shape| !rastered(shape)).unwrap_or(shapes.len() - 1);
         let keys: Vec<Option<(glyphs::Text, glyphs::Style)>> =
             shapes[1..drawn].iter().map(|shape| self.text_key(shape)).collect();
-        self.masks.make(keys.iter().flatten(), &self.labels, font).map_err(js_error)?;
+        let made = self.masks.make(keys.iter().flatten(), &self.labels, &self.inks, font);
+        self.inks.clear();
+        made.map_err(js_error)?;
         let mut clip: Option<Rect> = None;
         for (shape, key) in shapes[1..drawn].iter().zip(&keys) {
             let within = clip.unwrap_or(whole);
