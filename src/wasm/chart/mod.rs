@@ -269,6 +269,8 @@ impl Chart {
     /// or an unknown option name.
     pub fn draw_map(&mut self, coords: &[f32], styles: &[u8], options: JsValue) -> Result<(), JsError> {
         let scene = Scatter::new(coords, &self.labels, styles, options)?;
+        // Left by a draw that failed after measuring, they could name words since replaced.
+        self.inks.clear();
         if self.widths_scale != self.scale {
             self.widths = [vec![f64::NAN; self.labels.len()], vec![f64::NAN; self.labels.len()]];
             self.widths_scale = self.scale;
