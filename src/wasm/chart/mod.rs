@@ -134,6 +134,12 @@ pub struct Chart {
     masks: Masks,
     /// The ink of the labels the last draw measured, for their masks; emptied as it paints.
     inks: Inks,
+    /// Whether the context is aligned as a label's mask is drawn (`left`, `middle`), so a
+    /// label measured now has the ink its mask needs: as painting a map leaves it, until the
+    /// canvas is resized (which resets its state) or plotters draws on it. Kept here rather
+    /// than set before measuring, which made the canvas work out its style in the middle of
+    /// a redraw.
+    labels_aligned: std::cell::Cell<bool>,
     /// The density layer drawn over the plain dots, when the page set one.
     density: Option<Rc<DensityField>>,
 }
@@ -174,6 +180,7 @@ impl Chart {
             raster: Raster::new(),
             masks: Masks::new(),
             inks: Inks::new(),
+            labels_aligned: std::cell::Cell::new(false),
             density: None,
         };
         chart.resize();
@@ -195,6 +202,7 @@ impl Chart {
         let height = (rect.height() * ratio).round().max(1.0) as u32;
         // Setting either size clears the canvas, so only do it on a change.
         if self.canvas.width() != width || self.canvas.height() != height {
+            self.labels_aligned.set(false);
             self.canvas.set_width(width);
             self.canvas.set_height(height);
         }
@@ -277,8 +285,14 @@ impl Chart {
             self.masks.clear();
         }
         let size = (f64::from(self.canvas.width()), f64::from(self.canvas.height()));
-        let mut measure =
-            Measure::new(&self.context, &mut self.widths, &mut self.inks, &self.labels, MEASURES_PER_DRAW);
+        let aligned = self.labels_aligned.get();
+        let mut measure = Measure::new(
+            &self.context,
+            &mut self.widths,
+            (&mut self.inks, aligned),
+            &self.labels,
+            MEASURES_PER_DRAW,
+        );
         let density = self.density.as_ref();
         let drawn = scene.draw(size, self.scale, &self.palette, &mut measure, Texts::Kept, density)?;
         self.labels_deferred = measure.deferred;
@@ -317,7 +331,8 @@ impl Chart {
         let (width, height) = (width.max(1), height.max(1));
         let mut widths = [vec![f64::NAN; self.labels.len()], vec![f64::NAN; self.labels.len()]];
         let mut inks = Inks::new();
-        let mut measure = Measure::new(&self.context, &mut widths, &mut inks, &self.labels, usize::MAX);
+        let mut measure =
+            Measure::new(&self.context, &mut widths, (&mut inks, false), &self.labels, usize::MAX);
         let size = (f64::from(width), f64::from(height));
         let drawn =
             scene.draw(size, 1.0, &self.palette, &mut measure, Texts::Copied, self.density.as_ref())?;

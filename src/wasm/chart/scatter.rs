@@ -88,6 +88,9 @@ pub(super) struct Measure<'a> {
     font: Option<String>,
     /// Labels this draw may still measure; past it a label waits for the next draw.
     budget: usize,
+    /// Whether the context is aligned as a label's mask is drawn, so a label's ink fits its
+    /// mask (see `Chart::labels_aligned`).
+    ink_aligned: bool,
     /// Whether a label went unmeasured for want of budget.
     pub(super) deferred: bool,
 }
@@ -96,22 +99,17 @@ impl<'a> Measure<'a> {
     pub(super) fn new(
         context: &'a CanvasRenderingContext2d,
         widths: &'a mut [Vec<f64>; 2],
-        inks: &'a mut Inks,
+        (inks, ink_aligned): (&'a mut Inks, bool),
         labels: &'a [JsString],
         budget: usize,
     ) -> Measure<'a> {
-        Measure { context, widths, inks, labels, font: None, budget, deferred: false }
+        Measure { context, widths, inks, labels, font: None, budget, ink_aligned, deferred: false }
     }
 
-    /// Sets the context's font (with a label's alignment, which its ink is measured in)
-    /// unless it is set already.
+    /// Sets the context's font unless it is set already.
     fn set_font(&mut self, weight: u16, size: f64) {
         let wanted = font(weight, size);
         if self.font.as_ref() != Some(&wanted) {
-            if self.font.is_none() {
-                self.context.set_text_align("left");
-                self.context.set_text_baseline("middle");
-            }
             self.context.set_font(&wanted);
             self.font = Some(wanted);
         }
@@ -135,7 +133,9 @@ impl<'a> Measure<'a> {
         let metrics = text_ctx.measure_js_text(&self.labels[point]).map_err(js_error)?;
         let width = metrics.width();
         self.widths[bold][point] = width;
-        self.inks.insert((point, weight, size.to_bits()), Ink::of(&metrics));
+        if self.ink_aligned {
+            self.inks.insert((point, weight, size.to_bits()), Ink::of(&metrics));
+        }
         Ok(width)
     }
 
