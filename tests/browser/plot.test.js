@@ -296,12 +296,27 @@ test('a label new to the map is measured once: for its width and its mask togeth
           const first = { measured: count, labelled: chart.labels_placed() };
           count = 0;
           chart.draw_map(coords, new Uint8Array(0), { xLabel: 'x', yLabel: 'y', labelCount: n, fixedRange: range });
-          return { ...first, again: count };
+          const again = count;
+          // A resize resets the canvas's state, its text alignment with it: the ink measured
+          // with the labels' widths no longer fits their masks, which measure their own.
+          const canvas = document.getElementById('scatter');
+          canvas.style.width = `${canvas.getBoundingClientRect().width - 10}px`;
+          chart.resize();
+          chart.set_words(words.map((w) => `${w}x`));
+          count = 0;
+          chart.draw_map(coords, new Uint8Array(0), { xLabel: 'x', yLabel: 'y', labelCount: n, fixedRange: range });
+          const resized = count;
+          chart.set_words(words.map((w) => `${w}y`));
+          count = 0;
+          chart.draw_map(coords, new Uint8Array(0), { xLabel: 'x', yLabel: 'y', labelCount: n, fixedRange: range });
+          // set_words drops every mask, the frame's texts' too: both draws measure those
+          // again; the first also measures each word a second time, for its mask.
+          return { ...first, again, measuredAgainAfterResize: resized - count };
         } finally {
           CanvasRenderingContext2D.prototype.measureText = measure;
         }
       });
-      assert.deepEqual(calls, { measured: 20, labelled: 20, again: 0 });
+      assert.deepEqual(calls, { measured: 20, labelled: 20, again: 0, measuredAgainAfterResize: 20 });
       assert.deepEqual(problems, []);
     }),
   );
