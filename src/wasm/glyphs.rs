@@ -40,6 +40,32 @@ pub struct Style {
     pub upright: bool,
 }
 
+/// How far a text's glyphs reach about its anchor, in drawing pixels (the canvas's
+/// `actualBoundingBox*`): what its mask's box is made from.
+#[derive(Clone, Copy)]
+pub struct Ink {
+    pub left: f64,
+    pub right: f64,
+    pub ascent: f64,
+    pub descent: f64,
+}
+
+impl Ink {
+    pub fn of(metrics: &web_sys::TextMetrics) -> Ink {
+        Ink {
+            left: metrics.actual_bounding_box_left(),
+            right: metrics.actual_bounding_box_right(),
+            ascent: metrics.actual_bounding_box_ascent(),
+            descent: metrics.actual_bounding_box_descent(),
+        }
+    }
+}
+
+/// The ink of words measured for their labels' widths and not yet masked, by word, weight
+/// and size (as bits), each measured with the canvas aligned `left` and `middle` (as a
+/// label's mask is drawn): a label new to the map is measured once, not again for its mask.
+pub type Inks = HashMap<(usize, u16, u64), Ink>;
+
 /// Beyond this many bytes of masks the store starts again: a map of 10,000 words zoomed
 /// about labels a few hundred at a time, about a kilobyte each.
 const STORE_BYTES: usize = 8 << 20;
@@ -69,11 +95,13 @@ impl Masks {
     }
 
     /// Makes the masks of `wanted` the store lacks, drawing them all on the scratch canvas
-    /// and reading it back once. `words` are the chart's words, for `Text::Word`.
+    /// and reading it back once. `words` are the chart's words, for `Text::Word`; a word
+    /// whose ink `inks` holds (in its label's style) is not measured again.
     pub fn make<'k>(
         &mut self,
         wanted: impl Iterator<Item = &'k (Text, Style)> + Clone,
         words: &[JsString],
+        inks: &Inks,
         font: impl Fn(u16, f64) -> String,
     ) -> Result<(), JsValue> {
         if !wanted.clone().any(|key| !self.masks.contains_key(key)) {
@@ -110,17 +138,28 @@ impl Masks {
         let mut slots = Vec::with_capacity(missing.len());
         let (mut x, mut y, mut row_height) = (0usize, 0usize, 0usize);
         let mut last_style = None;
-        for (&(_, style), js_text) in missing.iter().zip(&js_texts) {
-            if last_style != Some(*style) {
-                set_style(style);
-                last_style = Some(*style);
-            }
-            let metrics = text_ctx.measure_js_text(js_text)?;
+        for (&(text, style), js_text) in missing.iter().zip(&js_texts) {
+            let known = match text {
+                Text::Word(i)
+                    if (style.align, style.baseline, style.upright) == ("left", "middle", false) =>
+                {
+                    inks.get(&(*i, style.weight, style.size)).copied()
+                }
+                _ => None,
+            };
+            let ink = match known {
+                Some(ink) => ink,
+                None => {
+                    if last_style != Some(*style) {
+                        set_style(style);
+                        last_style = Some(*style);
+                    }
+                    Ink::of(&text_ctx.measure_js_text(js_text)?)
+                }
+            };
             let reach = |v: f64| if v.is_finite() { v.max(0.0).ceil() as usize + 1 } else { 1 };
-            let (l, r) =
-                (reach(metrics.actual_bounding_box_left()), reach(metrics.actual_bounding_box_right()));
-            let (a, d) =
-                (reach(metrics.actual_bounding_box_ascent()), reach(metrics.actual_bounding_box_descent()));
+            let (l, r) = (reach(ink.left), reach(ink.right));
+            let (a, d) = (reach(ink.ascent), reach(ink.descent));
             // Turned a quarter anticlockwise, the text's ascent lies left of its anchor and
             // its end above it.
             let (left, right, up, down) = if style.upright { (a, d, r, l) } else { (l, r, a, d) };

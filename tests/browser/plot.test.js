@@ -271,3 +271,57 @@ test('the SVG export is the picture on the canvas: frame, ticks, titles, dots an
     }),
   );
 });
+
+test('a label new to the map is measured once: for its width and its mask together', { timeout: 60_000 }, async () => {
+  await withDevServer((url) =>
+    withChromium({ viewport: { width: 800, height: 820 } }, async (context) => {
+      const { page, problems } = await openPage(context);
+      await page.goto(new URL(FIXTURE, url).href);
+      await page.waitForSelector('body[data-ready="true"]');
+      const calls = await page.evaluate(() => {
+        // Twenty words far apart, so every one is labelled.
+        const n = 20;
+        const words = Array.from({ length: n }, (_, i) => `word${i}`);
+        const coords = new Float32Array(Array.from({ length: n }, (_, i) => [(i % 5) * 10, Math.floor(i / 5) * 10]).flat());
+        const chart = new window.Chart(document.getElementById('scatter'));
+        chart.set_words(words);
+        const range = [-5, 45, -5, 35];
+        const measure = CanvasRenderingContext2D.prototype.measureText;
+        let count = 0;
+        CanvasRenderingContext2D.prototype.measureText = function counted(text) {
+          count += 1;
+          return measure.call(this, text);
+        };
+        try {
+          // The frame's texts first (ticks, titles), the same in both maps.
+          chart.draw_map(coords, new Uint8Array(0), { xLabel: 'x', yLabel: 'y', labelCount: 0, fixedRange: range });
+          count = 0;
+          chart.draw_map(coords, new Uint8Array(0), { xLabel: 'x', yLabel: 'y', labelCount: n, fixedRange: range });
+          const first = { measured: count, labelled: chart.labels_placed() };
+          count = 0;
+          chart.draw_map(coords, new Uint8Array(0), { xLabel: 'x', yLabel: 'y', labelCount: n, fixedRange: range });
+          const again = count;
+          // A resize resets the canvas's state, its text alignment with it: the ink measured
+          // with the labels' widths no longer fits their masks, which measure their own.
+          const canvas = document.getElementById('scatter');
+          canvas.style.width = `${canvas.getBoundingClientRect().width - 10}px`;
+          chart.resize();
+          chart.set_words(words.map((w) => `${w}x`));
+          count = 0;
+          chart.draw_map(coords, new Uint8Array(0), { xLabel: 'x', yLabel: 'y', labelCount: n, fixedRange: range });
+          const resized = count;
+          chart.set_words(words.map((w) => `${w}y`));
+          count = 0;
+          chart.draw_map(coords, new Uint8Array(0), { xLabel: 'x', yLabel: 'y', labelCount: n, fixedRange: range });
+          // set_words drops every mask, the frame's texts' too: both draws measure those
+          // again; the first also measures each word a second time, for its mask.
+          return { ...first, again, measuredAgainAfterResize: resized - count };
+        } finally {
+          CanvasRenderingContext2D.prototype.measureText = measure;
+        }
+      });
+      assert.deepEqual(calls, { measured: 20, labelled: 20, again: 0, measuredAgainAfterResize: 20 });
+      assert.deepEqual(problems, []);
+    }),
+  );
+});

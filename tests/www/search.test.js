@@ -2,7 +2,7 @@
 // must match exactly the words a test of each word matches, in order, whatever the words hold.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eachMatch } from '../../www/map/search.js';
+import { eachMatch, prepareSearch } from '../../www/map/search.js';
 
 /** The indices `eachMatch` reports. */
 const matches = (words, query, regex = false) => {
@@ -70,4 +70,21 @@ test('the same list keeps its joined string: a second search of another list is 
   assert.deepEqual(matches(first, 'alpha'), [0]);
   assert.deepEqual(matches(second, 'alpha'), [1]);
   assert.deepEqual(matches(first, 'beta'), [1]);
+});
+
+test('a list readied by prepareSearch is not lower-cased again by its first search', () => {
+  const words = Array.from({ length: 1000 }, (_, i) => `Word${i}`);
+  prepareSearch(words);
+  const lowerCase = String.prototype.toLocaleLowerCase;
+  let calls = 0;
+  String.prototype.toLocaleLowerCase = function counted(...args) {
+    calls += 1;
+    return lowerCase.apply(this, args);
+  };
+  try {
+    assert.deepEqual(matches(words, 'WORD99'), [99, 990, 991, 992, 993, 994, 995, 996, 997, 998, 999]);
+  } finally {
+    String.prototype.toLocaleLowerCase = lowerCase;
+  }
+  assert.equal(calls, 1, 'only the query is lower-cased');
 });

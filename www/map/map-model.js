@@ -14,7 +14,7 @@ import { displayToken } from '../shared/tokens.js';
 import { CATEGORIES, DIMMED, FREQUENCY_BASE, FREQUENCY_STEPS, MATCH, PLAIN } from './palette.js';
 import { isWordsShown, WORDS_SHOWN } from './map-panel.js';
 import { failureParts } from '../shared/failure.js';
-import { eachMatch } from './search.js';
+import { eachMatch, prepareSearch } from './search.js';
 
 /** Matches listed by name under the search box. */
 const LISTED_MATCHES = 12;
@@ -259,9 +259,24 @@ export class MapModel {
   /** Draws `frame`: the newest, or one the timeline replays. */
   displayFrame(frame) {
     this.frame = frame;
+    this.prepareSearch(frame.words);
     this.panel.setAxes(frame.explained, frame.xComponent, frame.yComponent, frame.axes);
     this.panel.showLayoutProgress(layoutProgressText(frame));
     this.redraw();
+  }
+
+  /**
+   * Readies Find over `words` when the page is next idle (once a list: the frames of one
+   * list share its array), so that the first search of 250,000 words answers as fast as the
+   * next ones.
+   */
+  prepareSearch(words) {
+    if (this.searchPrepared === words) return;
+    this.searchPrepared = words;
+    const whenIdle = globalThis.requestIdleCallback ?? ((callback) => setTimeout(callback, 0));
+    whenIdle(() => {
+      if (this.frame?.words === words) prepareSearch(words);
+    });
   }
 
   /**

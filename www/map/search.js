@@ -11,6 +11,16 @@
 const lowerCased = new WeakMap();
 const SEPARATOR = '\u0000';
 
+/**
+ * Makes the lower case and joined string of `words` a search scans, unless made already.
+ * At 250,000 words this takes about 20 ms: the map asks for it when the page is idle after
+ * showing a new list, so the first keystroke of a search does not wait for it.
+ * @param {string[]} words
+ */
+export function prepareSearch(words) {
+  lowerCase(words);
+}
+
 /** @param {string[]} words */
 function lowerCase(words) {
   let kept = lowerCased.get(words);
@@ -23,7 +33,13 @@ function lowerCase(words) {
       at += word.length + SEPARATOR.length;
     });
     starts[lower.length] = at;
-    kept = { lower, joined: lower.join(SEPARATOR) + SEPARATOR, starts };
+    // Joined with an empty last word, so it ends in SEPARATOR as one flat string: `joined +
+    // SEPARATOR` would be a pair that the first indexOf copies into one (about 2 ms at
+    // 250,000 words, which the first keystroke would pay).
+    lower.push('');
+    const joined = lower.join(SEPARATOR);
+    lower.pop();
+    kept = { lower, joined, starts };
     lowerCased.set(words, kept);
   }
   return kept;

@@ -26,7 +26,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
-use super::glyphs::Masks;
+use super::glyphs::{Inks, Masks};
 use crate::plot::density::{DensityField, DensityGrid};
 use crate::plot::geometry::{DataRange, Px, Rect, nearest, truncate_label};
 use crate::plot::raster::Raster;
@@ -134,6 +134,14 @@ pub struct Chart {
     raster: Raster,
     /// The map's texts as the raster lays them (see `glyphs`).
     masks: Masks,
+    /// The ink of the labels the last draw measured, for their masks; emptied as it paints.
+    inks: Inks,
+    /// Whether the context is aligned as a label's mask is drawn (`left`, `middle`), so a
+    /// label measured now has the ink its mask needs: as painting a map leaves it, until the
+    /// canvas is resized (which resets its state) or plotters draws on it. Kept here rather
+    /// than set before measuring, which made the canvas work out its style in the middle of
+    /// a redraw.
+    labels_aligned: std::cell::Cell<bool>,
     /// The density layer drawn over the plain dots, when the page set one.
     density: Option<Rc<DensityField>>,
 }
@@ -174,6 +182,8 @@ impl Chart {
             labels_deferred: false,
             raster: Raster::new(),
             masks: Masks::new(),
+            inks: Inks::new(),
+            labels_aligned: std::cell::Cell::new(false),
             density: None,
         };
         chart.resize();
@@ -195,6 +205,7 @@ impl Chart {
         let height = (rect.height() * ratio).round().max(1.0) as u32;
         // Setting either size clears the canvas, so only do it on a change.
         if self.canvas.width() != width || self.canvas.height() != height {
+            self.labels_aligned.set(false);
             self.canvas.set_width(width);
             self.canvas.set_height(height);
         }
@@ -272,13 +283,22 @@ impl Chart {
     /// or an unknown option name.
     pub fn draw_map(&mut self, coords: &[f32], styles: &[u8], options: JsValue) -> Result<(), JsError> {
         let scene = Scatter::new(coords, &self.labels, styles, options)?;
+        // Left by a draw that failed after measuring, they could name words since replaced.
+        self.inks.clear();
         if self.widths_scale != self.scale {
             self.widths = [vec![f64::NAN; self.labels.len()], vec![f64::NAN; self.labels.len()]];
             self.widths_scale = self.scale;
             self.masks.clear();
         }
         let size = (f64::from(self.canvas.width()), f64::from(self.canvas.height()));
-        let mut measure = Measure::new(&self.context, &mut self.widths, &self.labels, MEASURES_PER_DRAW);
+        let aligned = self.labels_aligned.get();
+        let mut measure = Measure::new(
+            &self.context,
+            &mut self.widths,
+            (&mut self.inks, aligned),
+            &self.labels,
+            MEASURES_PER_DRAW,
+        );
         let density = self.density.as_ref();
         let drawn = scene.draw(size, self.scale, &self.palette, &mut measure, Texts::Kept, density)?;
         self.labels_deferred = measure.deferred;
@@ -317,7 +337,9 @@ impl Chart {
         let scene = Scatter::new(coords, &self.labels, styles, options)?;
         let (width, height) = (width.max(1), height.max(1));
         let mut widths = [vec![f64::NAN; self.labels.len()], vec![f64::NAN; self.labels.len()]];
-        let mut measure = Measure::new(&self.context, &mut widths, &self.labels, usize::MAX);
+        let mut inks = Inks::new();
+        let mut measure =
+            Measure::new(&self.context, &mut widths, (&mut inks, false), &self.labels, usize::MAX);
         let size = (f64::from(width), f64::from(height));
         let drawn =
             scene.draw(size, 1.0, &self.palette, &mut measure, Texts::Copied, self.density.as_ref())?;

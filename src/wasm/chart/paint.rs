@@ -17,6 +17,7 @@ use super::{Chart, drawing_error, font, js_error, rgb};
 impl Chart {
     /// A plotters drawing area over the whole canvas, cleared to the background.
     pub(super) fn root(&self) -> Result<DrawingArea<CanvasBackend, Shift>, JsError> {
+        self.labels_aligned.set(false);
         let backend = CanvasBackend::with_canvas_object(self.canvas.clone())
             .ok_or_else(|| JsError::new("the canvas has no 2D context"))?;
         let root = backend.into_drawing_area();
@@ -45,6 +46,7 @@ impl Chart {
     pub(super) fn paint(&mut self, shapes: &[Shape]) -> Result<(), JsError> {
         let (width, height) = (self.canvas.width() as usize, self.canvas.height() as usize);
         let whole = Rect { left: 0.0, top: 0.0, right: width as f64, bottom: height as f64 };
+        self.labels_aligned.set(false);
         let Some(Shape::Background(background)) = shapes.first() else {
             return Err(JsError::new("the map's shapes must begin with its background"));
         };
@@ -67,7 +69,9 @@ impl Chart {
         let drawn = 1 + shapes[1..].iter().position(|shape| !rastered(shape)).unwrap_or(shapes.len() - 1);
         let keys: Vec<Option<(glyphs::Text, glyphs::Style)>> =
             shapes[1..drawn].iter().map(|shape| self.text_key(shape)).collect();
-        self.masks.make(keys.iter().flatten(), &self.labels, font).map_err(js_error)?;
+        let made = self.masks.make(keys.iter().flatten(), &self.labels, &self.inks, font);
+        self.inks.clear();
+        made.map_err(js_error)?;
         let mut clip: Option<Rect> = None;
         for (shape, key) in shapes[1..drawn].iter().zip(&keys) {
             let within = clip.unwrap_or(whole);
@@ -141,6 +145,12 @@ impl Chart {
             style = None;
             self.paint_one(shape)?;
         }
+        // Aligned as labels are, for the next draw's measuring: an unclip restores the state
+        // saved before this draw aligned it. The canvas's style is worked out by now, so
+        // this costs little here, unlike before the next draw's measuring.
+        ctx.set_text_align("left");
+        ctx.set_text_baseline("middle");
+        self.labels_aligned.set(true);
         Ok(())
     }
 

@@ -17,7 +17,7 @@ use crate::plot::geometry::{
 };
 use crate::plot::labels::{CELL, PER_CELL, label_candidates};
 use crate::plot::scene::{self, Emphasis, Frame, NameMark, Palette, ScatterMarks, Shape};
-use crate::wasm::glyphs::TextContext;
+use crate::wasm::glyphs::{Ink, Inks, TextContext};
 
 use super::options::{ScatterOptions, emphasis_of};
 use super::{DATA_MARGIN, MARGIN, X_LABEL_AREA, X_TICKS, Y_LABEL_AREA, Y_TICKS, font, js_error, px};
@@ -82,12 +82,17 @@ pub(super) struct Drawn {
 pub(super) struct Measure<'a> {
     context: &'a CanvasRenderingContext2d,
     widths: &'a mut [Vec<f64>; 2],
+    /// The ink of each label measured here, for its mask (see `glyphs::Inks`).
+    inks: &'a mut Inks,
     labels: &'a [JsString],
     /// The font the context was last set to here: setting one parses the CSS font string,
     /// which costs more than measuring.
     font: Option<String>,
     /// Labels this draw may still measure; past it a label waits for the next draw.
     budget: usize,
+    /// Whether the context is aligned as a label's mask is drawn, so a label's ink fits its
+    /// mask (see `Chart::labels_aligned`).
+    ink_aligned: bool,
     /// Whether a label went unmeasured for want of budget.
     pub(super) deferred: bool,
 }
@@ -96,42 +101,50 @@ impl<'a> Measure<'a> {
     pub(super) fn new(
         context: &'a CanvasRenderingContext2d,
         widths: &'a mut [Vec<f64>; 2],
+        (inks, ink_aligned): (&'a mut Inks, bool),
         labels: &'a [JsString],
         budget: usize,
     ) -> Measure<'a> {
-        Measure { context, widths, labels, font: None, budget, deferred: false }
+        Measure { context, widths, inks, labels, font: None, budget, ink_aligned, deferred: false }
     }
 
-    /// A label's width, or infinity (no room anywhere) when this draw has measured its
-    /// share; a label that must be shown is always measured.
-    fn width(&mut self, point: usize, weight: u16, size: f64, must: bool) -> Result<f64, JsError> {
-        let cached = &mut self.widths[usize::from(weight >= 600)][point];
-        if cached.is_nan() {
-            if self.budget == 0 && !must {
-                self.deferred = true;
-                return Ok(f64::INFINITY);
-            }
-            self.budget = self.budget.saturating_sub(1);
-            let wanted = font(weight, size);
-            if self.font.as_ref() != Some(&wanted) {
-                self.context.set_font(&wanted);
-                self.font = Some(wanted);
-            }
-            let text_ctx: &TextContext = self.context.unchecked_ref();
-            let metrics = text_ctx.measure_js_text(&self.labels[point]).map_err(js_error)?;
-            *cached = metrics.width();
-        }
-        Ok(*cached)
-    }
-
-    /// The width of a text that names no point (a cluster's name), measured each time: a
-    /// map has a few.
-    fn text(&mut self, text: &str, weight: u16, size: f64) -> f64 {
+    /// Sets the context's font unless it is set already.
+    fn set_font(&mut self, weight: u16, size: f64) {
         let wanted = font(weight, size);
         if self.font.as_ref() != Some(&wanted) {
             self.context.set_font(&wanted);
             self.font = Some(wanted);
         }
+    }
+
+    /// A label's width, or infinity (no room anywhere) when this draw has measured its
+    /// share; a label that must be shown is always measured.
+    fn width(&mut self, point: usize, weight: u16, size: f64, must: bool) -> Result<f64, JsError> {
+        let bold = usize::from(weight >= 600);
+        let cached = self.widths[bold][point];
+        if !cached.is_nan() {
+            return Ok(cached);
+        }
+        if self.budget == 0 && !must {
+            self.deferred = true;
+            return Ok(f64::INFINITY);
+        }
+        self.budget = self.budget.saturating_sub(1);
+        self.set_font(weight, size);
+        let text_ctx: &TextContext = self.context.unchecked_ref();
+        let metrics = text_ctx.measure_js_text(&self.labels[point]).map_err(js_error)?;
+        let width = metrics.width();
+        self.widths[bold][point] = width;
+        if self.ink_aligned {
+            self.inks.insert((point, weight, size.to_bits()), Ink::of(&metrics));
+        }
+        Ok(width)
+    }
+
+    /// The width of a text that names no point (a cluster's name), measured each time: a
+    /// map has a few.
+    fn text(&mut self, text: &str, weight: u16, size: f64) -> f64 {
+        self.set_font(weight, size);
         self.context.measure_text(text).map_or(0.0, |m| m.width())
     }
 }
