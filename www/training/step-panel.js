@@ -9,7 +9,20 @@ import { $ } from '../shared/dom.js';
 /** @typedef {import('../pkg/embedscope.js').StepUpdatesDto} StepUpdates */
 /** @typedef {import('../pkg/embedscope.js').UpdateDto} Update */
 
-const score = (value) => value.toFixed(3);
+/**
+ * A probability, to three places, unless that would round it to 0 or 1 when it is neither: a
+ * noise word the model has learned to reject scores 0.0004, which "0.000" would read as none.
+ * @param {number} value
+ */
+export function score(value) {
+  if (value > 0 && value < 0.0005) return value.toPrecision(2);
+  if (value < 1 && value >= 0.9995) {
+    // As many places as reach the first digit that is not a 9, and one more.
+    const places = Math.min(16, Math.ceil(-Math.log10(1 - value)) + 1);
+    return value.toFixed(places);
+  }
+  return value.toFixed(3);
+}
 
 /** Words quoted, each once, with how many times it moved when more than once. @param {string[]} words */
 export function quoted(words) {
