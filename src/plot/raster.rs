@@ -202,6 +202,20 @@ impl Raster {
         }
     }
 
+    /// Takes `pixels`, an image of `width × height` as [`Raster::rgba`] gave it, as its own
+    /// (reusing the memory).
+    ///
+    /// **Unchecked precondition:** `pixels.len() == 4 * width * height`.
+    pub fn load(&mut self, width: usize, height: usize, pixels: &[u8]) {
+        self.width = width;
+        self.height = height;
+        self.bytes.clear();
+        self.bytes.extend_from_slice(pixels);
+        if self.depth.len() != width * height {
+            self.depth = vec![0; width * height];
+        }
+    }
+
     /// Width and height in pixels.
     pub fn size(&self) -> (usize, usize) {
         (self.width, self.height)

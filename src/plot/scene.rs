@@ -373,6 +373,18 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
     // A stable sort: dimmed first, then plain before labelled, classes in the order met.
     groups.sort_by_key(|((style, e), _)| (*style != DIMMED, *e));
     let visible = groups.iter().map(|(_, centres)| centres.len()).sum();
+    // When a search dims points, every point is laid dimmed first, the others over their own
+    // dimmed dot (which a plain dot hides all but a few levels of): the layer is then the same
+    // for every search on a still camera, and the chart keeps its pixels from one search to
+    // the next (`wasm::chart::paint`'s underlay), where the dimmed points alone changed.
+    if let Some(((DIMMED, Emphasis::Plain), dimmed)) = groups.first_mut() {
+        dimmed.clear();
+        dimmed.extend(
+            (marks.positions.iter().zip(marks.emphasis))
+                .filter(|(p, e)| !p.0.is_nan() && **e <= Emphasis::Labelled)
+                .map(|(p, _)| *p),
+        );
+    }
     let plain_radius = dot_radius(visible, &marks.frame.area, s);
     for ((style, e), centres) in groups {
         let (fill, radius) = match e {
@@ -758,6 +770,58 @@ pub(super) mod tests {
         );
         let Shape::Dots { centres, .. } = &list[4] else { unreachable!() };
         assert_eq!(centres, &[(90.0, 30.0)]);
+    }
+
+    #[test]
+    fn a_search_lays_every_point_dimmed_first_the_same_for_any_search() {
+        let positions = [(20.0, 20.0), (50.0, 50.0), (f64::NAN, f64::NAN), (90.0, 30.0), (60.0, 80.0)];
+        let emphasis =
+            [Emphasis::Plain, Emphasis::Plain, Emphasis::Plain, Emphasis::Labelled, Emphasis::Plain];
+        let texts = ["a".to_string(), "b".into(), "c".into(), "d".into(), "e".into()];
+        let frame = frame();
+        let dots = |styles: &[u8]| -> Vec<(Vec<Px>, Paint)> {
+            let marks = ScatterMarks {
+                frame: &frame,
+                positions: &positions,
+                emphasis: &emphasis,
+                selected: None,
+                hovered: None,
+                neighbours: &[],
+                arrows: &[],
+                moves: &[],
+                trails: &[],
+                caption: None,
+                labels: &[],
+                texts: &texts,
+                styles,
+                palette: &Palette::LIGHT,
+                density: None,
+                names: &[],
+            };
+            (scatter_shapes(&marks, 1.0).into_iter())
+                .filter_map(|shape| match shape {
+                    Shape::Dots { centres, fill, .. } => Some((centres, fill)),
+                    _ => None,
+                })
+                .collect()
+        };
+        let every = vec![(20.0, 20.0), (50.0, 50.0), (90.0, 30.0), (60.0, 80.0)];
+        let dimmed = Palette::LIGHT.dimmed.alpha_times(0.75);
+        // Two searches: the first layer is every point drawn, dimmed, whichever matched.
+        let one = dots(&[DIMMED, PLAIN, DIMMED, DIMMED, PLAIN]);
+        let other = dots(&[PLAIN, DIMMED, PLAIN, DIMMED, DIMMED]);
+        assert_eq!(one[0], (every.clone(), dimmed));
+        assert_eq!(other[0], one[0]);
+        // Then the matches in their colour; a dimmed labelled point keeps its own dot.
+        let rest = |layers: &[(Vec<Px>, Paint)]| -> Vec<Px> {
+            layers[1..].iter().flat_map(|l| l.0.clone()).collect()
+        };
+        assert_eq!(rest(&one), [(90.0, 30.0), (50.0, 50.0), (60.0, 80.0)]);
+        assert_eq!(rest(&other), [(90.0, 30.0), (20.0, 20.0)]);
+        // No search: no dimmed layer.
+        let plain = dots(&[PLAIN; 5]);
+        assert!(plain.iter().all(|(_, fill)| *fill != dimmed));
+        assert_eq!(plain.iter().map(|l| l.0.len()).sum::<usize>(), every.len());
     }
 
     #[test]

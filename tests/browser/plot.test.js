@@ -325,3 +325,75 @@ test('a label new to the map is measured once: for its width and its mask togeth
     }),
   );
 });
+
+test('a search on a still map starts from the last map’s dimmed dots, to the same pixels as drawing them again', { timeout: 60_000 }, async () => {
+  await withDevServer((url) =>
+    withChromium({ viewport: { width: 800, height: 820 } }, async (context) => {
+      const { page, problems } = await openPage(context);
+      await page.goto(new URL(FIXTURE, url).href);
+      await page.waitForSelector('body[data-ready="true"]');
+      const got = await page.evaluate(() => {
+        // 30,000 clustered points, enough for the chart to keep their layer.
+        const { gaussian } = window.seeded(7);
+        const n = 30_000;
+        const words = Array.from({ length: n }, (_, i) => `w${i}`);
+        const coords = new Float32Array(2 * n);
+        for (let i = 0; i < n; i++) {
+          coords[2 * i] = (i % 3) + 0.6 * gaussian();
+          coords[2 * i + 1] = (i % 2) + 0.5 * gaussian();
+        }
+        // Two searches: the words of each that do not match are dimmed (254).
+        const search = (keep) => Uint8Array.from(words, (_, i) => (keep(i) ? 255 : 254));
+        const one = search((i) => i % 7 === 0);
+        const other = search((i) => i % 5 === 1);
+        const canvas = /** @type {HTMLCanvasElement} */ (document.getElementById('scatter'));
+        const pixels = () => canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+        const options = (range, moving = false) => ({ xLabel: 'x', yLabel: 'y', labelCount: 40, fixedRange: range, moving });
+        const still = [-1.5, 3.5, -1.5, 2.5];
+        const moved = [-1.2, 3.2, -1.4, 2.6];
+        // The same map drawn by a chart that has drawn nothing before.
+        const fresh = (styles, range) => {
+          const chart = new window.Chart(canvas);
+          chart.set_words(words);
+          do chart.draw_map(coords, styles, options(range)); while (chart.labels_deferred());
+          return pixels();
+        };
+        const differing = (a, b) => a.reduce((count, v, i) => count + (v !== b[i] ? 1 : 0), 0);
+        const chart = new window.Chart(canvas);
+        chart.set_words(words);
+        const draw = (styles, range, moving) => {
+          chart.draw_map(coords, styles, options(range, moving));
+          const reused = chart.drew_from_underlay();
+          while (chart.labels_deferred()) chart.draw_map(coords, styles, options(range, moving));
+          return { reused, pixels: pixels() };
+        };
+        const steps = [
+          ['first search', one, still, false],
+          ['another search, same camera', other, still, false],
+          ['the first again', one, still, false],
+          ['the camera moved', one, moved, true],
+          ['drawn while moving, then still there', one, moved, false],
+          ['no search', new Uint8Array(0), moved, false],
+        ];
+        return steps.map(([name, styles, range, moving]) => {
+          const drawn = draw(styles, range, moving);
+          return { name, reused: drawn.reused, differing: differing(drawn.pixels, fresh(styles, range)) };
+        });
+      });
+      assert.deepEqual(
+        got.map(({ name, reused }) => [name, reused]),
+        [
+          ['first search', false],
+          ['another search, same camera', true],
+          ['the first again', true],
+          ['the camera moved', false],
+          // Not kept while moving: the still redraw lays the layer again and keeps it.
+          ['drawn while moving, then still there', false],
+          ['no search', false],
+        ],
+      );
+      for (const { name, differing } of got) assert.equal(differing, 0, `${name}: ${differing} bytes differ from a fresh drawing`);
+      assert.deepEqual(problems, []);
+    }),
+  );
+});

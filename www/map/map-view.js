@@ -182,6 +182,7 @@ export class MapView {
     const started = performance.now();
     const options = this.drawOptions(scene, range);
     const moving = this.camera.easing(now) || now - this.lastMove < STILL_MS;
+    options.moving = moving;
     if (scene.words.length > LABELS_STILL_ABOVE && moving) {
       options.labelCount = 0;
       clearTimeout(this.stillTimer);

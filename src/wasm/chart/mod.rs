@@ -132,6 +132,10 @@ pub struct Chart {
     /// The map's background, grid, axes and dots are drawn into this buffer, which then
     /// becomes the canvas's pixels.
     raster: Raster,
+    /// The raster as the last map left it after its first layer of many dots (see `paint`),
+    /// and whether the last map began from it.
+    under: Option<paint::Underlay>,
+    from_under: bool,
     /// The map's texts as the raster lays them (see `glyphs`).
     masks: Masks,
     /// The ink of the labels the last draw measured, for their masks; emptied as it paints.
@@ -181,6 +185,8 @@ impl Chart {
             moves: Vec::new(),
             labels_deferred: false,
             raster: Raster::new(),
+            under: None,
+            from_under: false,
             masks: Masks::new(),
             inks: Inks::new(),
             labels_aligned: std::cell::Cell::new(false),
@@ -251,8 +257,8 @@ impl Chart {
     /// extra words such as neighbours added to the plot). `styles` gives each point's colour
     /// (255 plain, 254 dimmed, else a class of the palette's `classes`), or is empty for all
     /// plain. `options` is `{ xLabel, yLabel, labelCount, hovered, selected, neighbours,
-    /// arrows, moves, highlighted, preferred, fixedRange, trails, caption, clusterNames }`, each
-    /// optional:
+    /// arrows, moves, highlighted, preferred, fixedRange, trails, caption, clusterNames, moving }`,
+    /// each optional:
     ///
     /// - the first `labelCount` points are labelled in frequency order, skipping a label
     ///   that would overlap one already placed (a dimmed point gets none);
@@ -272,7 +278,9 @@ impl Chart {
     ///   everything (the moment a replay shows, so a recorded video says it too);
     /// - `clusterNames` (`{text, x, y, style}`, largest cluster first) are written centred on
     ///   their data coordinates, bold, after a swatch of the `style`'s colour, before any
-    ///   word's label; a name over one before it is left out.
+    ///   word's label; a name over one before it is left out;
+    /// - `moving` (true while the camera moves) says the map's first layer of dots will not be
+    ///   drawn again as it is, so it is not kept for the next redraw (see `paint`).
     ///
     /// The words labelled are as many as fit, the most frequent first (`plot::labels`), and
     /// no label is drawn over another (`plot::geometry::place_labels`). A density layer set
@@ -283,6 +291,7 @@ impl Chart {
     /// or an unknown option name.
     pub fn draw_map(&mut self, coords: &[f32], styles: &[u8], options: JsValue) -> Result<(), JsError> {
         let scene = Scatter::new(coords, &self.labels, styles, options)?;
+        let keep = !scene.moving();
         // Left by a draw that failed after measuring, they could name words since replaced.
         self.inks.clear();
         if self.widths_scale != self.scale {
@@ -310,7 +319,7 @@ impl Chart {
         self.label_boxes = drawn.boxes;
         self.names = drawn.names;
         self.moves = drawn.moves;
-        self.paint(&drawn.shapes)
+        self.paint(&drawn.shapes, keep)
     }
 
     /// `set_words(labels)` then `draw_map(coords, [], options)`: a scatter drawn once.
@@ -415,6 +424,13 @@ impl Chart {
                 [f64::from(point), start.0 / s, start.1 / s, tip.0 / s, tip.1 / s]
             })
             .collect()
+    }
+
+    /// Whether the last map began from the pixels of the one before it, up to its first layer
+    /// of many dots (the dimmed points of a search, or every point), rather than laying them
+    /// again: what a search on a still map should do.
+    pub fn drew_from_underlay(&self) -> bool {
+        self.from_under
     }
 
     /// Whether the last map left labels for the next draw, having measured its share:

@@ -24,6 +24,7 @@ pub(super) struct ScatterOptions {
     pub(super) trails: Vec<Vec<f64>>,
     pub(super) caption: Option<String>,
     pub(super) cluster_names: Vec<ClusterName>,
+    pub(super) moving: bool,
 }
 
 /// A word's move, drawn as an arrow ending at its point from `(dx, dy)` data units before it
@@ -55,7 +56,7 @@ impl ScatterOptions {
     /// The option names as JS spells them. serde-wasm-bindgen reads only the fields it knows
     /// (so `deny_unknown_fields` has no effect); `from_js` checks the names itself, so that a
     /// misspelt option fails instead of being ignored.
-    const NAMES: [&str; 14] = [
+    const NAMES: [&str; 15] = [
         "xLabel",
         "yLabel",
         "labelCount",
@@ -70,6 +71,7 @@ impl ScatterOptions {
         "trails",
         "caption",
         "clusterNames",
+        "moving",
     ];
 
     /// Reads the options from JS (`undefined` or `null` means all defaults) and checks every

@@ -224,6 +224,11 @@ impl<'a> Scatter<'a> {
         Ok(Scatter { coords, labels, styles, options })
     }
 
+    /// Whether the page's camera is moving (the `moving` option).
+    pub(super) fn moving(&self) -> bool {
+        self.options.moving
+    }
+
     /// Lays out the frame and the marks on a drawing of `size` (width, height) pixels, at
     /// `s` drawing pixels per CSS pixel.
     pub(super) fn draw(
