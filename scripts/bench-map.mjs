@@ -22,7 +22,7 @@
 //   the one before a change. Both modules are loaded in one page and draw the same scenes on
 //   two canvases of the same size, taking turns at going first, so the machine's load falls
 //   on both alike; each figure is printed for both, with their ratio.
-import { rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { clusteredVectorsText, launchChromium, RESULTS, withDevServer } from '../tests/browser/helpers.js';
 
@@ -170,6 +170,8 @@ async function newLists({ n, lists, sceneOf, summary }) {
  */
 async function wholeVocabulary(browser, url) {
   const path = join(RESULTS, 'bench-whole-vocabulary.txt');
+  // A fresh checkout has no results folder until the tests have run.
+  await mkdir(RESULTS, { recursive: true });
   await writeFile(path, clusteredVectorsText(WHOLE.words, WHOLE.dim));
   const page = await browser.context.newPage();
   try {
@@ -245,7 +247,7 @@ async function wholeVocabulary(browser, url) {
         // Animation frames until the map has drawn the matches (that frame is the one shown).
         let frames = 0;
         const painted = () => resolve({ query: q, handled, answered: performance.now() - started, count: count.textContent,
-          drawn: map.draws > draws ? map.drawTimes.at(-1) : null, frames });
+          drawn: map.draws > draws ? map.drawTimes.at(-1) : null, reused: map.chart.drew_from_underlay(), frames });
         const check = () => {
           frames += 1;
           if ((count.textContent !== before || q === '') && map.draws > draws) requestAnimationFrame(painted);
@@ -262,7 +264,7 @@ async function wholeVocabulary(browser, url) {
     const searches = finds.filter((f) => f.query !== '');
     console.log(`Find over ${words} labels, keystroke to the count shown and the next frame painted: ` +
       `${searches.map((f) => `“${f.query}” ${f.answered.toFixed(0)} ms, drawn in animation frame ${f.frames} after the keystroke ` +
-        `(${f.count}; its handler ${f.handled.toFixed(0)} ms, the map's redraw ${f.drawn?.toFixed(0) ?? '–'} ms)`).join(', ')}; ` +
+        `(${f.count}; its handler ${f.handled.toFixed(0)} ms, the map's redraw ${f.drawn?.toFixed(0) ?? '–'} ms${f.reused ? ', from the last map\'s dots' : ''})`).join(', ')}; ` +
       `a frame is 16.7 ms`);
   } finally {
     await page.close();
