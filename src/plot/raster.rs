@@ -190,16 +190,11 @@ impl Raster {
     /// Fills `width × height` pixels with `background`, opaque whatever its alpha (reusing
     /// the memory).
     pub fn reset(&mut self, width: usize, height: usize, background: Paint) {
-        self.width = width;
-        self.height = height;
         let (r, g, b) = background.rgb;
-        self.bytes.clear();
+        self.resize(width, height);
         self.bytes.reserve(4 * width * height);
         // Whole pixels at a time: `extend` of one repeated array compiles to a tight loop.
         self.bytes.extend(std::iter::repeat_n([r, g, b, 255], width * height).flatten());
-        if self.depth.len() != width * height {
-            self.depth = vec![0; width * height];
-        }
     }
 
     /// Takes `pixels`, an image of `width × height` as [`Raster::rgba`] gave it, as its own
@@ -207,10 +202,15 @@ impl Raster {
     ///
     /// **Unchecked precondition:** `pixels.len() == 4 * width * height`.
     pub fn load(&mut self, width: usize, height: usize, pixels: &[u8]) {
+        self.resize(width, height);
+        self.bytes.extend_from_slice(pixels);
+    }
+
+    /// Takes the size, with no pixels yet and a depth buffer to match.
+    fn resize(&mut self, width: usize, height: usize) {
         self.width = width;
         self.height = height;
         self.bytes.clear();
-        self.bytes.extend_from_slice(pixels);
         if self.depth.len() != width * height {
             self.depth = vec![0; width * height];
         }

@@ -359,26 +359,30 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
     const NONE: u16 = u16::MAX;
     let mut group_of = [[NONE; 2]; 256];
     let mut groups: Vec<((u8, Emphasis), Vec<Px>)> = Vec::new();
+    let mut visible = 0;
     for ((p, &e), &style) in marks.positions.iter().zip(marks.emphasis).zip(marks.styles) {
         if p.0.is_nan() || e > Emphasis::Labelled {
             continue;
         }
+        visible += 1;
         let slot = &mut group_of[usize::from(style)][usize::from(e == Emphasis::Labelled)];
         if *slot == NONE {
             *slot = groups.len() as u16;
             groups.push(((style, e), Vec::new()));
         }
-        groups[usize::from(*slot)].1.push(*p);
+        // The dimmed plain dots are every visible point, laid below (after the sort).
+        if (style, e) != (DIMMED, Emphasis::Plain) {
+            groups[usize::from(*slot)].1.push(*p);
+        }
     }
     // A stable sort: dimmed first, then plain before labelled, classes in the order met.
     groups.sort_by_key(|((style, e), _)| (*style != DIMMED, *e));
-    let visible = groups.iter().map(|(_, centres)| centres.len()).sum();
     // When a search dims points, every point is laid dimmed first, the others over their own
     // dimmed dot (which a plain dot hides all but a few levels of): the layer is then the same
     // for every search on a still camera, and the chart keeps its pixels from one search to
     // the next (`wasm::chart::paint`'s underlay), where the dimmed points alone changed.
     if let Some(((DIMMED, Emphasis::Plain), dimmed)) = groups.first_mut() {
-        dimmed.clear();
+        dimmed.reserve_exact(visible);
         dimmed.extend(
             (marks.positions.iter().zip(marks.emphasis))
                 .filter(|(p, e)| !p.0.is_nan() && **e <= Emphasis::Labelled)

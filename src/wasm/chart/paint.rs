@@ -94,22 +94,19 @@ impl Chart {
             .iter()
             .position(|shape| matches!(shape, Shape::Dots { centres, .. } if centres.len() >= UNDERLAY_DOTS))
             .map(|at| at + 2);
-        let under = self.under.as_ref();
-        let start = match layer {
-            Some(end)
-                if under
-                    .is_some_and(|u| (u.width, u.height) == (width, height) && u.shapes == shapes[..end]) =>
-            {
-                self.raster.load(width, height, &under.expect("matched above").pixels);
-                self.from_under = true;
+        let kept = (layer.zip(self.under.as_ref()))
+            .filter(|(end, u)| (u.width, u.height) == (width, height) && u.shapes == shapes[..*end]);
+        let start = match kept {
+            Some((end, under)) => {
+                self.raster.load(width, height, &under.pixels);
                 end
             }
-            _ => {
+            None => {
                 self.raster.reset(width, height, *background);
-                self.from_under = false;
                 1
             }
         };
+        self.from_under = start > 1;
         let mut clip: Option<Rect> = None;
         for shape in &shapes[1..start] {
             match shape {
