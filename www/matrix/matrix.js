@@ -86,10 +86,12 @@ export class Matrix {
     if (model == null || this.seen === this.version()) return;
     const wait = this.lastAsked + REFRESH_MS - performance.now();
     if (wait <= 0) this.ask();
+    // Rounded up: Chromium truncates a timer's delay to whole milliseconds, and would ask
+    // up to a millisecond sooner than REFRESH_MS after the last band.
     else this.timer ??= setTimeout(() => {
       this.timer = null;
       this.ask();
-    }, wait);
+    }, Math.ceil(wait));
   }
 
   /**
