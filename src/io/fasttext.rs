@@ -70,7 +70,13 @@ fn legacy(head: &[u8]) -> bool {
         && a.t < 1.0
         && nwords >= 0
         && nlabels >= 0
-        && size == nwords + nlabels
+        && adds_up(size, nwords, nlabels)
+}
+
+/// Whether a dictionary's entries are its words and labels, summed without overflow (a
+/// corrupt header's counts can be anything).
+fn adds_up(size: i32, nwords: i32, nlabels: i32) -> bool {
+    i64::from(size) == i64::from(nwords) + i64::from(nlabels)
 }
 
 /// The thirteen settings fastText writes, from `at`.
@@ -506,7 +512,7 @@ impl FastTextReader {
         self.supervised |= nlabels > 0;
         let left = self.file_len.saturating_sub(self.consumed + len as u64);
         // An entry takes at least 10 bytes (an empty word's NUL, its count, its type).
-        if size >= 0 && size == nwords + nlabels && size as u64 * 10 > left {
+        if size >= 0 && adds_up(size, nwords, nlabels) && size as u64 * 10 > left {
             return Err(Error::Model(format!(
                 "the fastText model is cut short, or its header is corrupt: its dictionary of {} words needs at least {}, and {} follow its header",
                 thousands(size as u64),
@@ -514,7 +520,7 @@ impl FastTextReader {
                 bytes(left)
             )));
         }
-        if size < 0 || nwords < 0 || nlabels < 0 || size != nwords + nlabels {
+        if size < 0 || nwords < 0 || nlabels < 0 || !adds_up(size, nwords, nlabels) {
             return Err(corrupt(format!(
                 "its dictionary header gives {size} entries, {nwords} words and {nlabels} labels in a file of {}",
                 bytes(self.file_len)
