@@ -133,6 +133,12 @@ const MOVE_HEAD: f64 = 8.0;
 /// most, not one per segment.
 pub const TRAIL_SHADES: usize = 6;
 
+/// Visible points from which a map lays each colour's plain dots, then its labelled ones
+/// over them, whatever is labelled or marked (see `scatter_shapes`): the chart keeps a layer
+/// of this many dots from one redraw to the next (`wasm::chart::paint`'s underlay), since
+/// laying fewer again costs less than the copies.
+pub const LAYER_DOTS: usize = 20_000;
+
 /// How a point and its label stand out, from plain to strongest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Emphasis {
@@ -359,35 +365,45 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
     const NONE: u16 = u16::MAX;
     let mut group_of = [[NONE; 2]; 256];
     let mut groups: Vec<((u8, Emphasis), Vec<Px>)> = Vec::new();
-    let mut visible = 0;
+    // Every point drawn counts, the emphasised too, so that the dots' size does not change
+    // with what is selected, hovered or found.
+    let visible = marks.positions.iter().filter(|p| !p.0.is_nan()).count();
+    // A large map lays every point in its colour's plain dots, those labelled or emphasised
+    // too (their own dot or disc goes over it): that layer then stays the same as labels come
+    // and go and words are hovered, and the chart keeps it from one redraw to the next.
+    let layered = visible >= LAYER_DOTS;
     for ((p, &e), &style) in marks.positions.iter().zip(marks.emphasis).zip(marks.styles) {
-        if p.0.is_nan() || e > Emphasis::Labelled {
+        if p.0.is_nan() || (e > Emphasis::Labelled && !layered) {
             continue;
         }
-        visible += 1;
-        let slot = &mut group_of[usize::from(style)][usize::from(e == Emphasis::Labelled)];
-        if *slot == NONE {
-            *slot = groups.len() as u16;
-            groups.push(((style, e), Vec::new()));
+        let mut join = |e: Emphasis| {
+            let slot = &mut group_of[usize::from(style)][usize::from(e == Emphasis::Labelled)];
+            if *slot == NONE {
+                *slot = groups.len() as u16;
+                groups.push(((style, e), Vec::new()));
+            }
+            // The dimmed plain dots are every visible point, laid below (after the sort).
+            if (style, e) != (DIMMED, Emphasis::Plain) {
+                groups[usize::from(*slot)].1.push(*p);
+            }
+        };
+        if layered || e == Emphasis::Plain {
+            join(Emphasis::Plain);
         }
-        // The dimmed plain dots are every visible point, laid below (after the sort).
-        if (style, e) != (DIMMED, Emphasis::Plain) {
-            groups[usize::from(*slot)].1.push(*p);
+        if e == Emphasis::Labelled {
+            join(Emphasis::Labelled);
         }
     }
     // A stable sort: dimmed first, then plain before labelled, classes in the order met.
     groups.sort_by_key(|((style, e), _)| (*style != DIMMED, *e));
     // When a search dims points, every point is laid dimmed first, the others over their own
-    // dimmed dot (which a plain dot hides all but a few levels of): the layer is then the same
-    // for every search on a still camera, and the chart keeps its pixels from one search to
-    // the next (`wasm::chart::paint`'s underlay), where the dimmed points alone changed.
+    // dimmed dot (which a plain dot, or an emphasised one's disc, hides all but a few levels
+    // of): the layer is then the same for every search and every hover on a still camera,
+    // and the chart keeps its pixels from one redraw to the next (`wasm::chart::paint`'s
+    // underlay), where the dimmed points alone changed.
     if let Some(((DIMMED, Emphasis::Plain), dimmed)) = groups.first_mut() {
         dimmed.reserve_exact(visible);
-        dimmed.extend(
-            (marks.positions.iter().zip(marks.emphasis))
-                .filter(|(p, e)| !p.0.is_nan() && **e <= Emphasis::Labelled)
-                .map(|(p, _)| *p),
-        );
+        dimmed.extend(marks.positions.iter().filter(|p| !p.0.is_nan()));
     }
     let plain_radius = dot_radius(visible, &marks.frame.area, s);
     for ((style, e), centres) in groups {
@@ -777,19 +793,77 @@ pub(super) mod tests {
     }
 
     #[test]
+    fn a_large_map_lays_every_point_in_its_colour_first_whatever_is_labelled_or_hovered() {
+        let n = LAYER_DOTS;
+        let positions: Vec<Px> =
+            (0..n).map(|i| (10.5 + (i % 190) as f64, 10.5 + (i / 190 % 90) as f64)).collect();
+        let styles: Vec<u8> = (0..n).map(|i| if i % 3 == 0 { 1 } else { PLAIN }).collect();
+        let texts = vec![String::new(); n];
+        let frame = frame();
+        let dots = |emphasis: &[Emphasis], hovered: Option<usize>| -> Vec<Shape> {
+            let marks = ScatterMarks {
+                frame: &frame,
+                positions: &positions,
+                emphasis,
+                selected: None,
+                hovered,
+                neighbours: &[],
+                arrows: &[],
+                moves: &[],
+                trails: &[],
+                caption: None,
+                labels: &[],
+                texts: &texts,
+                styles: &styles,
+                palette: &Palette::LIGHT,
+                density: None,
+                names: &[],
+            };
+            scatter_shapes(&marks, 1.0)
+                .into_iter()
+                .filter(|shape| matches!(shape, Shape::Dots { .. }))
+                .collect()
+        };
+        let mut plain = vec![Emphasis::Plain; n];
+        let mut labelled = plain.clone();
+        for i in [0, 5, 7, 300] {
+            labelled[i] = Emphasis::Labelled;
+        }
+        labelled[9] = Emphasis::Strong;
+        let one = dots(&labelled, Some(9));
+        plain[12] = Emphasis::Labelled;
+        let other = dots(&plain, None);
+        // Each colour's plain dots hold every point of it, in order, however the map is labelled.
+        let counts: Vec<usize> = (one.iter())
+            .map(|shape| match shape {
+                Shape::Dots { centres, .. } => centres.len(),
+                _ => unreachable!(),
+            })
+            .collect();
+        assert_eq!(counts, [n.div_ceil(3), n - n.div_ceil(3), 2, 2]);
+        assert_eq!(one[..2], other[..2]);
+        // Then the labelled dots over them.
+        let Shape::Dots { centres, .. } = &one[3] else { unreachable!() };
+        assert_eq!(centres, &[positions[5], positions[7]]);
+        // A map below LAYER_DOTS leaves a labelled point out of the plain dots.
+        let Shape::Dots { centres, .. } = &shapes(None, &[], &[])[4] else { unreachable!() };
+        assert_eq!(centres, &[(90.0, 30.0)]);
+    }
+
+    #[test]
     fn a_search_lays_every_point_dimmed_first_the_same_for_any_search() {
         let positions = [(20.0, 20.0), (50.0, 50.0), (f64::NAN, f64::NAN), (90.0, 30.0), (60.0, 80.0)];
         let emphasis =
             [Emphasis::Plain, Emphasis::Plain, Emphasis::Plain, Emphasis::Labelled, Emphasis::Plain];
         let texts = ["a".to_string(), "b".into(), "c".into(), "d".into(), "e".into()];
         let frame = frame();
-        let dots = |styles: &[u8]| -> Vec<(Vec<Px>, Paint)> {
+        let dots_of = |styles: &[u8], emphasis: &[Emphasis], hovered: Option<usize>| -> Vec<Shape> {
             let marks = ScatterMarks {
                 frame: &frame,
                 positions: &positions,
-                emphasis: &emphasis,
+                emphasis,
                 selected: None,
-                hovered: None,
+                hovered,
                 neighbours: &[],
                 arrows: &[],
                 moves: &[],
@@ -802,7 +876,13 @@ pub(super) mod tests {
                 density: None,
                 names: &[],
             };
-            (scatter_shapes(&marks, 1.0).into_iter())
+            scatter_shapes(&marks, 1.0)
+                .into_iter()
+                .filter(|shape| matches!(shape, Shape::Dots { .. }))
+                .collect()
+        };
+        let dots = |styles: &[u8]| -> Vec<(Vec<Px>, Paint)> {
+            (dots_of(styles, &emphasis, None).into_iter())
                 .filter_map(|shape| match shape {
                     Shape::Dots { centres, fill, .. } => Some((centres, fill)),
                     _ => None,
@@ -822,6 +902,12 @@ pub(super) mod tests {
         };
         assert_eq!(rest(&one), [(90.0, 30.0), (50.0, 50.0), (60.0, 80.0)]);
         assert_eq!(rest(&other), [(90.0, 30.0), (20.0, 20.0)]);
+        // A found word drawn emphasised and a hovered one (each a disc over the dots) leave
+        // the layer as it was, its dots' size too.
+        let styles = [DIMMED, PLAIN, DIMMED, DIMMED, PLAIN];
+        let marked =
+            [Emphasis::Plain, Emphasis::Marked, Emphasis::Plain, Emphasis::Labelled, Emphasis::Strong];
+        assert_eq!(dots_of(&styles, &marked, Some(4))[0], dots_of(&styles, &emphasis, None)[0]);
         // No search: no dimmed layer.
         let plain = dots(&[PLAIN; 5]);
         assert!(plain.iter().all(|(_, fill)| *fill != dimmed));

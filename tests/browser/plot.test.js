@@ -326,7 +326,7 @@ test('a label new to the map is measured once: for its width and its mask togeth
   );
 });
 
-test('a search on a still map starts from the last map’s dimmed dots, to the same pixels as drawing them again', { timeout: 60_000 }, async () => {
+test('a search on a still map starts from the dimmed dots kept from the last search or readied while idle, to the same pixels as drawing them again', { timeout: 60_000 }, async () => {
   await withDevServer((url) =>
     withChromium({ viewport: { width: 800, height: 820 } }, async (context) => {
       const { page, problems } = await openPage(context);
@@ -348,36 +348,47 @@ test('a search on a still map starts from the last map’s dimmed dots, to the s
         const other = search((i) => i % 5 === 1);
         const canvas = /** @type {HTMLCanvasElement} */ (document.getElementById('scatter'));
         const pixels = () => canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-        const options = (range, moving = false) => ({ xLabel: 'x', yLabel: 'y', labelCount: 40, fixedRange: range, moving });
+        const options = (range, moving = false, marks = {}) => ({ xLabel: 'x', yLabel: 'y', labelCount: 40, fixedRange: range, moving, ...marks });
         const still = [-1.5, 3.5, -1.5, 2.5];
         const moved = [-1.2, 3.2, -1.4, 2.6];
+        const away = [-0.8, 2.8, -1.0, 2.0];
         // The same map drawn by a chart that has drawn nothing before.
-        const fresh = (styles, range) => {
+        const fresh = (styles, range, marks) => {
           const chart = new window.Chart(canvas);
           chart.set_words(words);
-          do chart.draw_map(coords, styles, options(range)); while (chart.labels_deferred());
+          do chart.draw_map(coords, styles, options(range, false, marks)); while (chart.labels_deferred());
           return pixels();
         };
         const differing = (a, b) => a.reduce((count, v, i) => count + (v !== b[i] ? 1 : 0), 0);
         const chart = new window.Chart(canvas);
         chart.set_words(words);
-        const draw = (styles, range, moving) => {
-          chart.draw_map(coords, styles, options(range, moving));
+        const draw = (styles, range, moving, marks) => {
+          chart.draw_map(coords, styles, options(range, moving, marks));
           const reused = chart.drew_from_underlay();
-          while (chart.labels_deferred()) chart.draw_map(coords, styles, options(range, moving));
+          while (chart.labels_deferred()) chart.draw_map(coords, styles, options(range, moving, marks));
           return { reused, pixels: pixels() };
         };
+        const none = new Uint8Array(0);
+        // Found words drawn emphasised, one hovered: discs over the same dimmed dots.
+        const marked = { highlighted: [0, 7, 14], hovered: 21 };
         const steps = [
           ['first search', one, still, false],
           ['another search, same camera', other, still, false],
           ['the first again', one, still, false],
+          ['the first with its matches emphasised and one hovered', one, still, false, marked],
           ['the camera moved', one, moved, true],
           ['drawn while moving, then still there', one, moved, false],
-          ['no search', new Uint8Array(0), moved, false],
+          ['no search', none, moved, false],
+          ['a search again', other, moved, false],
+          ['no search again', none, moved, false],
+          ['no search, a word hovered and fewer labelled', none, moved, false, { hovered: 3, labelCount: 10 }],
+          ['the camera moved again, no search', none, away, false],
+          ['a search there, readied while idle', one, away, false, {}, true],
         ];
-        return steps.map(([name, styles, range, moving]) => {
-          const drawn = draw(styles, range, moving);
-          return { name, reused: drawn.reused, differing: differing(drawn.pixels, fresh(styles, range)) };
+        return steps.map(([name, styles, range, moving, marks = {}, ready = false]) => {
+          const readied = ready ? chart.prepare_search(coords, options(range, moving, marks)) : null;
+          const drawn = draw(styles, range, moving, marks);
+          return { name, reused: drawn.reused, readied, differing: differing(drawn.pixels, fresh(styles, range, marks)) };
         });
       });
       assert.deepEqual(
@@ -386,12 +397,21 @@ test('a search on a still map starts from the last map’s dimmed dots, to the s
           ['first search', false],
           ['another search, same camera', true],
           ['the first again', true],
+          ['the first with its matches emphasised and one hovered', true],
           ['the camera moved', false],
           // Not kept while moving: the still redraw lays the layer again and keeps it.
           ['drawn while moving, then still there', false],
           ['no search', false],
+          // The search's layer and the map's own are both kept.
+          ['a search again', true],
+          ['no search again', true],
+          // Every point's dot first, whatever is labelled or hovered.
+          ['no search, a word hovered and fewer labelled', true],
+          ['the camera moved again, no search', false],
+          ['a search there, readied while idle', true],
         ],
       );
+      assert.equal(got.at(-1).readied, true);
       for (const { name, differing } of got) assert.equal(differing, 0, `${name}: ${differing} bytes differ from a fresh drawing`);
       assert.deepEqual(problems, []);
     }),

@@ -132,9 +132,9 @@ pub struct Chart {
     /// The map's background, grid, axes and dots are drawn into this buffer, which then
     /// becomes the canvas's pixels.
     raster: Raster,
-    /// The raster as the last map left it after its first layer of many dots (see `paint`),
-    /// and whether the last map began from it.
-    under: Option<paint::Underlay>,
+    /// The raster as the last maps left it after their first layer of many dots, the most
+    /// recent first (see `paint`), and whether the last map began from one.
+    under: Vec<paint::Underlay>,
     from_under: bool,
     /// The map's texts as the raster lays them (see `glyphs`).
     masks: Masks,
@@ -185,7 +185,7 @@ impl Chart {
             moves: Vec::new(),
             labels_deferred: false,
             raster: Raster::new(),
-            under: None,
+            under: Vec::new(),
             from_under: false,
             masks: Masks::new(),
             inks: Inks::new(),
@@ -320,6 +320,24 @@ impl Chart {
         self.names = drawn.names;
         self.moves = drawn.moves;
         self.paint(&drawn.shapes, keep)
+    }
+
+    /// Readies the map `draw_map(coords, _, options)` would draw for a search: lays the
+    /// layer its redraw begins with (every point dimmed) and keeps it, drawing nothing on the
+    /// canvas, so that the first keystroke of a search starts from it as the next ones do.
+    /// The page calls it when idle, the camera still. Returns whether the layer is kept
+    /// (false for a map with too few points to be worth it).
+    pub fn prepare_search(&mut self, coords: &[f32], options: JsValue) -> Result<bool, JsError> {
+        let dimmed = vec![scene::DIMMED; self.labels.len()];
+        let scene = Scatter::new(coords, &self.labels, &dimmed, options)?.unmarked();
+        let size = (f64::from(self.canvas.width()), f64::from(self.canvas.height()));
+        // Nothing to label: the layer lies under every label. No inks are kept (their
+        // masks are made by the draw that paints them).
+        let mut inks = Inks::new();
+        let mut measure = Measure::new(&self.context, &mut self.widths, (&mut inks, false), &self.labels, 0);
+        let density = self.density.as_ref();
+        let drawn = scene.draw(size, self.scale, &self.palette, &mut measure, Texts::Kept, density)?;
+        Ok(self.keep_layer(&drawn.shapes))
     }
 
     /// `set_words(labels)` then `draw_map(coords, [], options)`: a scatter drawn once.

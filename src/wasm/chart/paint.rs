@@ -9,13 +9,14 @@ use wasm_bindgen::prelude::*;
 
 use crate::plot::density;
 use crate::plot::geometry::{Px, Rect};
-use crate::plot::scene::{Align, Baseline, Paint, Shape};
+use crate::plot::scene::{self, Align, Baseline, Paint, Shape};
 use crate::wasm::glyphs::{self, TextContext};
 
 use super::{Chart, drawing_error, font, js_error, rgb};
 
-/// The dots of a layer worth keeping: fewer are laid again in less time than the copies take.
-const UNDERLAY_DOTS: usize = 20_000;
+/// Layers kept at once: the map's own (every point in its colour) and a search's (every
+/// point dimmed), so that clearing a search and searching again both start from one.
+const UNDERLAYS: usize = 2;
 
 /// The raster as a map left it after its leading shapes up to its first layer of many dots,
 /// with those shapes. A search lays every point dimmed first (`plot::scene::scatter_shapes`),
@@ -26,6 +27,32 @@ pub(super) struct Underlay {
     width: usize,
     height: usize,
     pixels: Vec<u8>,
+}
+
+/// Where the first layer of many dots among `shapes` ends (the index after it), if the
+/// raster draws every shape up to it (it comes before `drawn`).
+fn layer_end(shapes: &[Shape], drawn: usize) -> Option<usize> {
+    shapes[1..drawn]
+        .iter()
+        .position(|shape| matches!(shape, Shape::Dots { centres, .. } if centres.len() >= scene::LAYER_DOTS))
+        .map(|at| at + 2)
+}
+
+/// Whether the raster draws `shape` (the canvas context draws the rest).
+fn rastered(shape: &Shape) -> bool {
+    use Shape::*;
+    matches!(
+        shape,
+        Clip(_)
+            | Unclip
+            | Dots { .. }
+            | Disc { .. }
+            | Ring { .. }
+            | Rects { .. }
+            | Text { .. }
+            | Label { .. }
+            | Density { .. }
+    )
 }
 
 impl Chart {
@@ -58,30 +85,14 @@ impl Chart {
     /// and onto the canvas as one image, then the rest with the canvas context. The raster's
     /// texts are masks (`glyphs`), the missing ones made first.
     ///
-    /// When the shapes begin as the last map's did, up to its first layer of many dots, the
+    /// When the shapes begin as a recent map's did, up to its first layer of many dots, the
     /// raster starts from the pixels that map left there ([`Underlay`]); `keep` (false while
     /// the camera moves, when no two redraws begin alike) says whether to keep this map's.
     pub(super) fn paint(&mut self, shapes: &[Shape], keep: bool) -> Result<(), JsError> {
         let (width, height) = (self.canvas.width() as usize, self.canvas.height() as usize);
-        let whole = Rect { left: 0.0, top: 0.0, right: width as f64, bottom: height as f64 };
         self.labels_aligned.set(false);
         let Some(Shape::Background(background)) = shapes.first() else {
             return Err(JsError::new("the map's shapes must begin with its background"));
-        };
-        let rastered = |shape: &Shape| {
-            use Shape::*;
-            matches!(
-                shape,
-                Clip(_)
-                    | Unclip
-                    | Dots { .. }
-                    | Disc { .. }
-                    | Ring { .. }
-                    | Rects { .. }
-                    | Text { .. }
-                    | Label { .. }
-                    | Density { .. }
-            )
         };
         let drawn = 1 + shapes[1..].iter().position(|shape| !rastered(shape)).unwrap_or(shapes.len() - 1);
         let keys: Vec<Option<(glyphs::Text, glyphs::Style)>> =
@@ -89,73 +100,16 @@ impl Chart {
         let made = self.masks.make(keys.iter().flatten(), &self.labels, &self.inks, font);
         self.inks.clear();
         made.map_err(js_error)?;
-        // The shapes up to the first layer of many dots, if the raster draws them.
-        let layer = shapes[1..drawn]
-            .iter()
-            .position(|shape| matches!(shape, Shape::Dots { centres, .. } if centres.len() >= UNDERLAY_DOTS))
-            .map(|at| at + 2);
-        let kept = (layer.zip(self.under.as_ref()))
-            .filter(|(end, u)| (u.width, u.height) == (width, height) && u.shapes == shapes[..*end]);
-        let start = match kept {
-            Some((end, under)) => {
-                self.raster.load(width, height, &under.pixels);
-                end
-            }
+        let layer = layer_end(shapes, drawn);
+        let start = match layer.filter(|&end| self.load_underlay(&shapes[..end], (width, height))) {
+            Some(end) => end,
             None => {
                 self.raster.reset(width, height, *background);
                 1
             }
         };
         self.from_under = start > 1;
-        let mut clip: Option<Rect> = None;
-        for shape in &shapes[1..start] {
-            match shape {
-                Shape::Clip(area) => clip = Some(*area),
-                Shape::Unclip => clip = None,
-                _ => {}
-            }
-        }
-        for (at, (shape, key)) in shapes[start..drawn].iter().zip(&keys[start - 1..]).enumerate() {
-            let within = clip.unwrap_or(whole);
-            match shape {
-                Shape::Clip(area) => clip = Some(*area),
-                Shape::Unclip => clip = None,
-                Shape::Dots { centres, radius, fill, crowd } => {
-                    self.raster.dots_among(centres, *radius, *fill, &within, *crowd)
-                }
-                Shape::Rects { rects, fill } => self.raster.rects(rects, *fill, &within),
-                // Filled, then stroked, as the canvas draws it.
-                Shape::Disc { centre, radius, fill, outline, width } => {
-                    self.raster.discs(&[*centre], *radius, *fill, &within);
-                    self.raster.ring(*centre, *radius, *width, *outline, &within);
-                }
-                Shape::Ring { centre, radius, stroke, width } => {
-                    self.raster.ring(*centre, *radius, *width, *stroke, &within)
-                }
-                Shape::Density { field, place, bands, line, width: line_width } => {
-                    let segments: Vec<(Px, Px)> = (field.contours.iter().flatten())
-                        .map(|[a, b]| (place.to_pixel(*a), place.to_pixel(*b)))
-                        .collect();
-                    let pixels = self.raster.rgba_mut();
-                    density::paint_field(pixels, width, field, *place, bands, &within);
-                    density::stroke_segments(pixels, width, &segments, *line_width, *line, &within);
-                }
-                Shape::Text { at, fill, .. } | Shape::Label { at, fill, .. } => {
-                    let mask = key.as_ref().and_then(|key| self.masks.get(key));
-                    if let Some(mask) = mask {
-                        self.raster.mask(mask, *at, *fill, &within);
-                    }
-                }
-                _ => unreachable!("only shapes the raster draws come before `drawn`"),
-            }
-            if keep && layer == Some(start + at + 1) {
-                let mut pixels = self.under.take().map(|u| u.pixels).unwrap_or_default();
-                pixels.clear();
-                pixels.extend_from_slice(self.raster.rgba());
-                self.under =
-                    Some(Underlay { shapes: shapes[..start + at + 1].to_vec(), width, height, pixels });
-            }
-        }
+        let clip = self.lay(shapes, start..drawn, &keys, layer.filter(|_| keep), (width, height));
         self.put_raster()?;
         // The canvas goes on inside the clip the raster stopped in.
         if let Some(area) = clip {
@@ -201,6 +155,107 @@ impl Chart {
         ctx.set_text_baseline("middle");
         self.labels_aligned.set(true);
         Ok(())
+    }
+
+    /// Lays into the raster, without putting it on the canvas, the leading shapes of a map
+    /// up to its first layer of many dots, and keeps that layer for a later redraw that
+    /// begins with the same shapes; nothing when it is kept already or `shapes` have no such
+    /// layer. Returns whether the layer is kept now.
+    pub(super) fn keep_layer(&mut self, shapes: &[Shape]) -> bool {
+        let (width, height) = (self.canvas.width() as usize, self.canvas.height() as usize);
+        let Some(Shape::Background(background)) = shapes.first() else { return false };
+        let drawn = 1 + shapes[1..].iter().position(|shape| !rastered(shape)).unwrap_or(shapes.len() - 1);
+        let Some(end) = layer_end(shapes, drawn) else { return false };
+        let lead = &shapes[..end];
+        if self.under.iter().any(|u| (u.width, u.height) == (width, height) && u.shapes == lead) {
+            return true;
+        }
+        // Texts before the layer would need their masks made: a map has none there.
+        if lead.iter().any(|shape| matches!(shape, Shape::Text { .. } | Shape::Label { .. })) {
+            return false;
+        }
+        self.raster.reset(width, height, *background);
+        self.lay(lead, 1..end, &vec![None; end - 1], Some(end), (width, height));
+        true
+    }
+
+    /// Loads into the raster the kept layer that `lead` (a map's shapes up to its first layer
+    /// of many dots) drew on a raster of `size`, if one is kept; it becomes the most recent.
+    fn load_underlay(&mut self, lead: &[Shape], (width, height): (usize, usize)) -> bool {
+        let Some(at) =
+            (self.under.iter()).position(|u| (u.width, u.height) == (width, height) && u.shapes == lead)
+        else {
+            return false;
+        };
+        self.under[..=at].rotate_right(1);
+        self.raster.load(width, height, &self.under[0].pixels);
+        true
+    }
+
+    /// Lays `shapes[range]` into the raster (each a shape it draws, `keys[i - 1]` the mask key
+    /// of shape `i`), the clip set by the shapes before the range in force; after the shape
+    /// that ends at `keep_at`, keeps the raster as the most recent underlay (the least recent
+    /// of `UNDERLAYS` gives way). Returns the clip in force at the end.
+    fn lay(
+        &mut self,
+        shapes: &[Shape],
+        range: std::ops::Range<usize>,
+        keys: &[Option<(glyphs::Text, glyphs::Style)>],
+        keep_at: Option<usize>,
+        (width, height): (usize, usize),
+    ) -> Option<Rect> {
+        let whole = Rect { left: 0.0, top: 0.0, right: width as f64, bottom: height as f64 };
+        let mut clip: Option<Rect> = None;
+        for shape in &shapes[1..range.start] {
+            match shape {
+                Shape::Clip(area) => clip = Some(*area),
+                Shape::Unclip => clip = None,
+                _ => {}
+            }
+        }
+        for (i, shape) in shapes.iter().enumerate().take(range.end).skip(range.start) {
+            let within = clip.unwrap_or(whole);
+            match shape {
+                Shape::Clip(area) => clip = Some(*area),
+                Shape::Unclip => clip = None,
+                Shape::Dots { centres, radius, fill, crowd } => {
+                    self.raster.dots_among(centres, *radius, *fill, &within, *crowd)
+                }
+                Shape::Rects { rects, fill } => self.raster.rects(rects, *fill, &within),
+                // Filled, then stroked, as the canvas draws it.
+                Shape::Disc { centre, radius, fill, outline, width } => {
+                    self.raster.discs(&[*centre], *radius, *fill, &within);
+                    self.raster.ring(*centre, *radius, *width, *outline, &within);
+                }
+                Shape::Ring { centre, radius, stroke, width } => {
+                    self.raster.ring(*centre, *radius, *width, *stroke, &within)
+                }
+                Shape::Density { field, place, bands, line, width: line_width } => {
+                    let segments: Vec<(Px, Px)> = (field.contours.iter().flatten())
+                        .map(|[a, b]| (place.to_pixel(*a), place.to_pixel(*b)))
+                        .collect();
+                    let pixels = self.raster.rgba_mut();
+                    density::paint_field(pixels, width, field, *place, bands, &within);
+                    density::stroke_segments(pixels, width, &segments, *line_width, *line, &within);
+                }
+                Shape::Text { at, fill, .. } | Shape::Label { at, fill, .. } => {
+                    let mask = keys[i - 1].as_ref().and_then(|key| self.masks.get(key));
+                    if let Some(mask) = mask {
+                        self.raster.mask(mask, *at, *fill, &within);
+                    }
+                }
+                _ => unreachable!("only shapes the raster draws are laid"),
+            }
+            if keep_at == Some(i + 1) {
+                let mut pixels =
+                    if self.under.len() >= UNDERLAYS { self.under.pop().map(|u| u.pixels) } else { None }
+                        .unwrap_or_default();
+                pixels.clear();
+                pixels.extend_from_slice(self.raster.rgba());
+                self.under.insert(0, Underlay { shapes: shapes[..=i].to_vec(), width, height, pixels });
+            }
+        }
+        clip
     }
 
     /// What a text shape's mask is made of, for `glyphs`; `None` for other shapes.

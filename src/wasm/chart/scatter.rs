@@ -224,6 +224,17 @@ impl<'a> Scatter<'a> {
         Ok(Scatter { coords, labels, styles, options })
     }
 
+    /// The same map with nothing marked or labelled: its points, frame and density alone.
+    pub(super) fn unmarked(self) -> Scatter<'a> {
+        let options = ScatterOptions {
+            x_label: self.options.x_label,
+            y_label: self.options.y_label,
+            fixed_range: self.options.fixed_range,
+            ..ScatterOptions::default()
+        };
+        Scatter { options, ..self }
+    }
+
     /// Whether the page's camera is moving (the `moving` option).
     pub(super) fn moving(&self) -> bool {
         self.options.moving
