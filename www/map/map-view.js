@@ -27,6 +27,9 @@ const LABELS_STILL_ABOVE = 50_000;
 const STILL_MS = 150;
 /** Cluster names are drawn until the view is zoomed in this far from the fitted one: then the words' own labels say more. */
 const CLUSTER_NAMES_ZOOM = 3;
+/** Runs `task` when the page is idle (soon, where the browser cannot say). */
+const whenIdle = (task) => (globalThis.requestIdleCallback ? requestIdleCallback(task) : setTimeout(task, 0));
+const cancelIdle = (handle) => (globalThis.cancelIdleCallback ? cancelIdleCallback(handle) : clearTimeout(handle));
 
 /**
  * What the map shows: the words of its points (point i is word i), their coordinates (flat
@@ -57,6 +60,14 @@ export class MapView {
     /** When the camera last moved, and the redraw that labels the map once it is still. */
     this.lastMove = -Infinity;
     this.stillTimer = 0;
+    /** Whether the next redraw leaves the labels to the one after it (see `labelNextFrame`). */
+    this.labelsLater = false;
+    /** The map a search's layer was last asked for (see `prepareSearchLayer`), and whether the chart keeps it. */
+    this.searchLayer = null;
+    this.searchLayerReady = false;
+    this.searchLayerTask = 0;
+    /** The density layer drawn under the dots (see `setDensity`), or null. */
+    this.density = null;
     /**
      * What the view reports, set by the `bindX` methods.
      * @type {{pick: (index: number, options: {add: boolean}) => void, region: (indices: number[], options: {add: boolean}) => void,
@@ -183,12 +194,17 @@ export class MapView {
     const options = this.drawOptions(scene, range);
     const moving = this.camera.easing(now) || now - this.lastMove < STILL_MS;
     options.moving = moving;
-    if (scene.words.length > LABELS_STILL_ABOVE && moving) {
+    const crowded = scene.words.length > LABELS_STILL_ABOVE;
+    if (crowded && moving) {
       options.labelCount = 0;
       clearTimeout(this.stillTimer);
       this.stillTimer = setTimeout(() => this.requestDraw(), STILL_MS);
     }
-    this.chart.draw_map(this.glide.at(now), scene.styles, options);
+    const labelLater = crowded && this.labelsLater && !moving;
+    this.labelsLater = false;
+    if (labelLater) options.labelCount = 0;
+    const coords = this.glide.at(now);
+    this.chart.draw_map(coords, scene.styles, options);
     this.drawTimes.push(performance.now() - started);
     this.draws += 1;
     if (this.drawTimes.length > 120) this.drawTimes.shift();
@@ -196,7 +212,39 @@ export class MapView {
     this.canvas.dataset.range = [target.x0, target.x1, target.y0, target.y1].join(',');
     this.canvas.dataset.labels = String(this.chart.labels_placed());
     this.showDrawn(scene.words.length);
-    if (this.glide.moving(now) || this.camera.easing(now) || this.chart.labels_deferred()) this.requestDraw();
+    if (!moving && !this.glide.moving(now)) this.prepareSearchLayer(coords, options);
+    if (labelLater || this.glide.moving(now) || this.camera.easing(now) || this.chart.labels_deferred()) this.requestDraw();
+  }
+
+  /**
+   * The next redraw shows new marks (a search's matches) labelling only the words that must
+   * be, and the one after it, a frame later, labels the rest. Over `LABELS_STILL_ABOVE`
+   * points, placing the matches' labels, measuring and making the glyphs of those new to the
+   * map cost as much as the rest of the redraw: the matches show a frame sooner.
+   */
+  labelNextFrame() {
+    this.labelsLater = true;
+  }
+
+  /**
+   * Has the chart lay, when the page is next idle, the layer a search's redraw of the map
+   * as it stands begins with (see `Chart.prepare_search`), once for each map: so the first
+   * keystroke of a search, after the camera moved or the map changed, redraws as fast as
+   * the next ones. A map that changed before then is readied by its own redraw.
+   */
+  prepareSearchLayer(coords, options) {
+    const { width, height } = this.canvas;
+    const key = [coords, options.fixedRange.join(), width, height, this.palette, this.density];
+    const same = (a, b) => a != null && a.length === b.length && a.every((v, i) => v === b[i]);
+    if (same(this.searchLayer, key)) return;
+    this.searchLayer = key;
+    this.searchLayerReady = false;
+    cancelIdle(this.searchLayerTask);
+    this.searchLayerTask = whenIdle(() => {
+      // Asked for a map since replaced (its own redraw asks again), or no longer shown.
+      if (this.searchLayer !== key || !this.scene) return;
+      this.searchLayerReady = this.chart.prepare_search(coords, options);
+    });
   }
 
   /** Says how the map is drawn and how many points: the canvas's pixels are written by the wasm raster, on the CPU. */
@@ -235,6 +283,7 @@ export class MapView {
     } else {
       this.chart.clear_density();
     }
+    this.density = layer;
     this.requestDraw();
   }
 
