@@ -234,6 +234,54 @@ test('search on the map: substring or expression, a count, the first matches, ot
   await page.close();
 });
 
+test('a map readied for a search while the page is idle is readied with the words it shows, not those it showed', { timeout: 120_000 }, async () => {
+  // The page's idle tasks wait until the test runs them.
+  const { page, problems } = await suite.openExplorer((p) => p.addInitScript(() => {
+    const tasks = new Map();
+    let last = 0;
+    window.requestIdleCallback = (task) => {
+      last += 1;
+      tasks.set(last, task);
+      return last;
+    };
+    window.cancelIdleCallback = (handle) => tasks.delete(handle);
+    window.idleTasks = tasks;
+  }));
+  await trainSample(page);
+  const outcome = await page.evaluate(async () => {
+    const { map } = window.explorer.view;
+    const runIdle = () => {
+      const waiting = [...window.idleTasks.values()];
+      window.idleTasks.clear();
+      for (const task of waiting) task({ timeRemaining: () => 50, didTimeout: false });
+      return waiting.length;
+    };
+    // The still map asked for its search layer; before the page is idle, a map of fewer
+    // words is shown, its redraw not yet come.
+    const waiting = window.idleTasks.size;
+    const { scene } = map;
+    const fewer = 100;
+    map.show({ ...scene, frame: {}, words: scene.words.slice(0, fewer), coords: scene.coords.slice(0, 2 * fewer), styles: new Uint8Array(0) });
+    const ran = [];
+    try {
+      ran.push(runIdle());
+      // Its still redraw, once its points have glided there, asks for its own layer,
+      // readied with its own words.
+      const asked = performance.now();
+      while (window.idleTasks.size === 0 && performance.now() - asked < 5000) await new Promise((resolve) => requestAnimationFrame(resolve));
+      ran.push(runIdle());
+      return { waiting, ran };
+    } catch (error) {
+      return { waiting, error: String(error) };
+    }
+  });
+  assert.ok(outcome.waiting > 0, 'the still map asked for its layer when idle');
+  assert.equal(outcome.error, undefined);
+  assert.ok(outcome.ran[1] > 0, 'the new map asked for its own');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('selection: Shift-click adds words, a region selects what it covers, Clear empties it', { timeout: 120_000 }, async () => {
   const { page, problems } = await suite.openExplorer();
   await trainSample(page);

@@ -234,15 +234,17 @@ export class MapView {
    */
   prepareSearchLayer(coords, options) {
     const { width, height } = this.canvas;
-    const key = [coords, options.fixedRange.join(), width, height, this.palette, this.density];
+    const { words } = this;
+    const key = [words, coords, options.fixedRange.join(), width, height, this.palette, this.density];
     const same = (a, b) => a != null && a.length === b.length && a.every((v, i) => v === b[i]);
     if (same(this.searchLayer, key)) return;
     this.searchLayer = key;
     this.searchLayerReady = false;
     cancelIdle(this.searchLayerTask);
     this.searchLayerTask = whenIdle(() => {
-      // Asked for a map since replaced (its own redraw asks again), or no longer shown.
-      if (this.searchLayer !== key || !this.scene) return;
+      // Asked for a map since replaced (its own redraw asks again), or no longer shown: the
+      // chart may hold other words already (`show` gives it a new list before the redraw).
+      if (this.searchLayer !== key || !this.scene || this.words !== words) return;
       this.searchLayerReady = this.chart.prepare_search(coords, options);
     });
   }
