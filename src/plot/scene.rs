@@ -792,38 +792,43 @@ pub(super) mod tests {
         assert_eq!(centres, &[(90.0, 30.0)]);
     }
 
+    /// The dot layers of a map of `positions` around `AREA` with nothing marked but the
+    /// `hovered` point, in the order they are painted.
+    fn dot_layers(
+        positions: &[Px],
+        emphasis: &[Emphasis],
+        styles: &[u8],
+        hovered: Option<usize>,
+    ) -> Vec<Shape> {
+        let texts = vec![String::new(); positions.len()];
+        let marks = ScatterMarks {
+            frame: &frame(),
+            positions,
+            emphasis,
+            selected: None,
+            hovered,
+            neighbours: &[],
+            arrows: &[],
+            moves: &[],
+            trails: &[],
+            caption: None,
+            labels: &[],
+            texts: &texts,
+            styles,
+            palette: &Palette::LIGHT,
+            density: None,
+            names: &[],
+        };
+        scatter_shapes(&marks, 1.0).into_iter().filter(|shape| matches!(shape, Shape::Dots { .. })).collect()
+    }
+
     #[test]
     fn a_large_map_lays_every_point_in_its_colour_first_whatever_is_labelled_or_hovered() {
         let n = LAYER_DOTS;
         let positions: Vec<Px> =
             (0..n).map(|i| (10.5 + (i % 190) as f64, 10.5 + (i / 190 % 90) as f64)).collect();
         let styles: Vec<u8> = (0..n).map(|i| if i % 3 == 0 { 1 } else { PLAIN }).collect();
-        let texts = vec![String::new(); n];
-        let frame = frame();
-        let dots = |emphasis: &[Emphasis], hovered: Option<usize>| -> Vec<Shape> {
-            let marks = ScatterMarks {
-                frame: &frame,
-                positions: &positions,
-                emphasis,
-                selected: None,
-                hovered,
-                neighbours: &[],
-                arrows: &[],
-                moves: &[],
-                trails: &[],
-                caption: None,
-                labels: &[],
-                texts: &texts,
-                styles: &styles,
-                palette: &Palette::LIGHT,
-                density: None,
-                names: &[],
-            };
-            scatter_shapes(&marks, 1.0)
-                .into_iter()
-                .filter(|shape| matches!(shape, Shape::Dots { .. }))
-                .collect()
-        };
+        let dots = |emphasis: &[Emphasis], hovered| dot_layers(&positions, emphasis, &styles, hovered);
         let mut plain = vec![Emphasis::Plain; n];
         let mut labelled = plain.clone();
         for i in [0, 5, 7, 300] {
@@ -855,32 +860,8 @@ pub(super) mod tests {
         let positions = [(20.0, 20.0), (50.0, 50.0), (f64::NAN, f64::NAN), (90.0, 30.0), (60.0, 80.0)];
         let emphasis =
             [Emphasis::Plain, Emphasis::Plain, Emphasis::Plain, Emphasis::Labelled, Emphasis::Plain];
-        let texts = ["a".to_string(), "b".into(), "c".into(), "d".into(), "e".into()];
-        let frame = frame();
-        let dots_of = |styles: &[u8], emphasis: &[Emphasis], hovered: Option<usize>| -> Vec<Shape> {
-            let marks = ScatterMarks {
-                frame: &frame,
-                positions: &positions,
-                emphasis,
-                selected: None,
-                hovered,
-                neighbours: &[],
-                arrows: &[],
-                moves: &[],
-                trails: &[],
-                caption: None,
-                labels: &[],
-                texts: &texts,
-                styles,
-                palette: &Palette::LIGHT,
-                density: None,
-                names: &[],
-            };
-            scatter_shapes(&marks, 1.0)
-                .into_iter()
-                .filter(|shape| matches!(shape, Shape::Dots { .. }))
-                .collect()
-        };
+        let dots_of =
+            |styles: &[u8], emphasis: &[Emphasis], hovered| dot_layers(&positions, emphasis, styles, hovered);
         let dots = |styles: &[u8]| -> Vec<(Vec<Px>, Paint)> {
             (dots_of(styles, &emphasis, None).into_iter())
                 .filter_map(|shape| match shape {
