@@ -38,6 +38,11 @@ fn layer_end(shapes: &[Shape], drawn: usize) -> Option<usize> {
         .map(|at| at + 2)
 }
 
+/// How many of `shapes` the raster draws: all up to the first it does not (see `rastered`).
+fn raster_end(shapes: &[Shape]) -> usize {
+    1 + shapes[1..].iter().position(|shape| !rastered(shape)).unwrap_or(shapes.len() - 1)
+}
+
 /// Whether the raster draws `shape` (the canvas context draws the rest).
 fn rastered(shape: &Shape) -> bool {
     use Shape::*;
@@ -94,7 +99,7 @@ impl Chart {
         let Some(Shape::Background(background)) = shapes.first() else {
             return Err(JsError::new("the map's shapes must begin with its background"));
         };
-        let drawn = 1 + shapes[1..].iter().position(|shape| !rastered(shape)).unwrap_or(shapes.len() - 1);
+        let drawn = raster_end(shapes);
         let keys: Vec<Option<(glyphs::Text, glyphs::Style)>> =
             shapes[1..drawn].iter().map(|shape| self.text_key(shape)).collect();
         let made = self.masks.make(keys.iter().flatten(), &self.labels, &self.inks, font);
@@ -164,10 +169,10 @@ impl Chart {
     pub(super) fn keep_layer(&mut self, shapes: &[Shape]) -> bool {
         let (width, height) = (self.canvas.width() as usize, self.canvas.height() as usize);
         let Some(Shape::Background(background)) = shapes.first() else { return false };
-        let drawn = 1 + shapes[1..].iter().position(|shape| !rastered(shape)).unwrap_or(shapes.len() - 1);
+        let drawn = raster_end(shapes);
         let Some(end) = layer_end(shapes, drawn) else { return false };
         let lead = &shapes[..end];
-        if self.under.iter().any(|u| (u.width, u.height) == (width, height) && u.shapes == lead) {
+        if self.kept(lead, (width, height)).is_some() {
             return true;
         }
         // Texts before the layer would need their masks made: a map has none there.
@@ -179,14 +184,15 @@ impl Chart {
         true
     }
 
+    /// Where among the kept layers is the one `lead` drew on a raster of `size`.
+    fn kept(&self, lead: &[Shape], size: (usize, usize)) -> Option<usize> {
+        self.under.iter().position(|u| (u.width, u.height) == size && u.shapes == lead)
+    }
+
     /// Loads into the raster the kept layer that `lead` (a map's shapes up to its first layer
     /// of many dots) drew on a raster of `size`, if one is kept; it becomes the most recent.
     fn load_underlay(&mut self, lead: &[Shape], (width, height): (usize, usize)) -> bool {
-        let Some(at) =
-            (self.under.iter()).position(|u| (u.width, u.height) == (width, height) && u.shapes == lead)
-        else {
-            return false;
-        };
+        let Some(at) = self.kept(lead, (width, height)) else { return false };
         self.under[..=at].rotate_right(1);
         self.raster.load(width, height, &self.under[0].pixels);
         true
