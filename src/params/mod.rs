@@ -5,10 +5,15 @@
 //!
 //! - [`spec`]: the table of the numeric parameters (name, default, range), the presets and
 //!   the fixed parameters, which the core's defaults and checks read.
+//! - [`Params`]: the parameters as one flat list of fields under the page's names, as the
+//!   page's form sends them.
 //! - [`page`]: that table as the page's `www/training/param-spec.json`.
 
+mod form;
 pub mod page;
 pub mod spec;
+
+pub use form::Params;
 
 use crate::error::{Error, Result};
 use crate::io::json::{self, Value};

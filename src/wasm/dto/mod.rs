@@ -28,4 +28,4 @@ pub use queries::{
     AnalogyDto, MergeDto, MessagePartDto, NeighbourDto, RankedWordDto, TokenInfoDto, VocabMatchesDto,
 };
 pub use sampling::{PartnerDto, WordSamplingDto, ZipfDto};
-pub use training::{BpeProgressDto, CorpusStats, Params, ProgressDto, StepUpdatesDto, UpdateDto};
+pub use training::{BpeProgressDto, CorpusStats, ProgressDto, StepUpdatesDto, UpdateDto};

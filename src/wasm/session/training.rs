@@ -10,11 +10,10 @@ use super::{Bpe, Queried, Session, Source, TextRun, Training, clock, js_error, n
 use crate::error::Error;
 use crate::fingerprint;
 use crate::map::NeighbourHistory;
+use crate::params::Params;
 use crate::text::{BpeConfig, BpeLearner, BpeTokenizer, CorpusBuilder, Markup, Tokenizer, decode_text};
 use crate::train::Trainer;
-use crate::wasm::dto::{
-    BpeProgressDto, CorpusStats, Params, ProgressDto, StepUpdatesDto, TextInfo, UpdateDto,
-};
+use crate::wasm::dto::{BpeProgressDto, CorpusStats, ProgressDto, StepUpdatesDto, TextInfo, UpdateDto};
 
 /// The text being tokenized into a corpus, a piece at a time, with the parameters it is for.
 pub(super) struct Preparing {
