@@ -4,7 +4,9 @@
 // evaluation) holds a `Token` of its kind; a newer request of the same kind cancels the
 // older one's (supersession), and `stop` cancels the tokens of the kinds it ends. A task
 // reads its token between two slices and gives way once it is cancelled; the cleanup it
-// registered (a parser to drop, say) runs exactly once, by whoever cancels it first.
+// registered (a parser to drop, say) runs exactly once, by whoever cancels it first. A task
+// runs until it ends (`end`, in a `finally`), cancelled or not: a cancelled one is still
+// unwinding, and the scheduler says so.
 // Between two slices the worker answers its messages (`slice`), and `Chunk` sizes the
 // next slice by the time the last one took. Plain JavaScript (no wasm, no DOM): the clock
 // and the yield are passed in, so tests/www/scheduler.test.js runs it with fake ones.
@@ -23,8 +25,8 @@ export class Token {
     this.settled = settled;
     /** @type {Error|null} why the task was cancelled, once it was */
     this.reason = null;
-    /** Whether the task ended or was cancelled: a settled token changes no more. */
-    this.over = false;
+    /** Whether the task ended (it gave way, failed or finished): a token that ended changes no more. */
+    this.ended = false;
   }
 
   /** Whether the task was cancelled and must give way. */
@@ -43,18 +45,16 @@ export class Token {
    * @param {Error} [reason]
    */
   cancel(reason = new Error(SUPERSEDED)) {
-    if (this.over) return false;
-    this.over = true;
+    if (this.ended || this.reason) return false;
     this.reason = reason;
-    this.settled(this);
     this.cleanup?.();
     return true;
   }
 
-  /** The task ended by itself: nothing to clean up, and a later cancel does nothing. */
+  /** The task no longer runs (finished, failed, or gave way): a later cancel does nothing. */
   end() {
-    if (this.over) return;
-    this.over = true;
+    if (this.ended) return;
+    this.ended = true;
     this.settled(this);
   }
 }
@@ -109,7 +109,7 @@ export class Scheduler {
     return token;
   }
 
-  /** The task of `kind` that runs now, or null. @param {string} kind */
+  /** The task of `kind` that runs now (perhaps cancelled, and giving way), or null. @param {string} kind */
   current(kind) {
     return this.running.get(kind) ?? null;
   }
