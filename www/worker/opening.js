@@ -225,10 +225,10 @@ export class Opening {
       }
       chosen = shard.tensor;
     }
+    state.fire('openVectors');
     const read = this.parts.scheduler.begin('read', () => session.model_cancel());
     const isCurrent = () => !read.cancelled;
     const stopped = (file) => new Error(`stopped reading ${file.name}`);
-    state.fire('openVectors');
     try {
       // Several shards and no index: the matrix is in the one whose header names it.
       let found = null;
@@ -306,10 +306,10 @@ export class Opening {
       throw new Error(`${others.map(({ file }) => file.name).join(', ')}: open the Parquet part files of one table alone (a Spark model's folder, or its data/ files)`);
     }
     const metadataText = metadata ? await metadata.text() : undefined;
+    state.fire('openVectors');
     const read = this.parts.scheduler.begin('read', () => session.table_cancel());
     const isCurrent = () => !read.cancelled;
     const stopped = (name) => new Error(`stopped reading ${name}`);
-    state.fire('openVectors');
     try {
       session.table_open(metadataText);
       for (const file of parts) {
