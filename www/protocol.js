@@ -285,10 +285,19 @@
  * @typedef {{type: 'tokenizeProgress', fraction: number}} TokenizeProgressMessage
  *   while a text is tokenized, after each slice
  * @typedef {{type: 'learnBpe', id: number, progress: BpeProgress, done: boolean}} LearnBpeReply
+ * @typedef {{type: 'stepUpdates', id: number, moves: StepMoves|null} & import('./pkg/embedscope.js').StepUpdatesDto} StepUpdatesReply
+ * @typedef {{type: 'neighbourHistory', id: number, history: NeighbourHistory|null}} NeighbourHistoryReply
  *   `done` false: `stop` cancelled learning at `progress`
  * @typedef {{type: 'bpeProgress', progress: BpeProgress}} BpeProgressMessage
  *   while BPE merges are learned: at the start and after every chunk
- * @typedef {{type: 'state', id: number|null, state: TrainingState}} StateMessage
+ * @typedef {{state: TrainingState, showsVectors: boolean, hasVectors: boolean, mayPrepare: boolean, working: boolean}} SessionReport
+ *   what the page is told of the session, worked out in the worker (www/worker/session-state.js) so the
+ *   page only mirrors it: `showsVectors`, the session holds a model (a prepared text or opened vectors)
+ *   that no text read since replaced; `hasVectors`, that model has vectors to export and evaluate (opened,
+ *   or trained a chunk); `mayPrepare`, a text waits to be tokenized again as the form changes (nothing
+ *   runs, and no trained model would give way); `working`, training or BPE learning is under way
+ * @typedef {{type: 'state', id: number|null} & SessionReport} StateMessage
+ *   whenever the report changes, and as the reply to train, pause and stop
  * @typedef {{type: 'progress', progress: Progress, threads: number}} ProgressMessage  at least 4 per second while
  *   training; `threads`: the threads it trains on
  * @typedef {{type: 'threads', id: number, info: ThreadsInfo, poolThreads: number, working: number}} ThreadsReply
@@ -336,6 +345,67 @@
  *   |TokenInfoReply|MatrixBandReply|MatrixRowReply|WordSamplingReply|ZipfReply|DensityReply|OpenFilesReply|ReadProgressMessage|TokenizeProgressMessage|LoadProgressMessage|EvalProgressMessage|EvaluateReply|ExportReply
  *   |ThreadsReply|ErrorMessage|FatalMessage} WorkerMessage
  */
+
+/**
+ * Every request type, with its request and its reply: `WorkerClient.request` is typed by it,
+ * and so is the worker's handler table (`Handlers`), so tsc fails when a request, its handler
+ * and its reply disagree. `posted`: the handler posts the reply itself (a transfer, a state, a
+ * frame that comes later) and returns nothing.
+ * @typedef {object} Requests
+ * @property {{request: PrepareRequest, reply: PreparedReply}} prepare
+ * @property {{request: ReadTextRequest, reply: TextReply}} readText
+ * @property {{request: StripMarkupRequest, reply: TextReply}} stripMarkup
+ * @property {{request: LearnBpeRequest, reply: LearnBpeReply}} learnBpe
+ * @property {{request: TrainRequest, reply: StateMessage, posted: true}} train
+ * @property {{request: PauseRequest, reply: StateMessage, posted: true}} pause
+ * @property {{request: StepUpdatesRequest, reply: StepUpdatesReply}} stepUpdates
+ * @property {{request: StopRequest, reply: StateMessage, posted: true}} stop
+ * @property {{request: ProjectRequest, reply: ProjectionMessage, posted: true}} project
+ * @property {{request: NeighboursRequest, reply: NeighboursReply}} neighbours
+ * @property {{request: AnalogyRequest, reply: AnalogyReply}} analogy
+ * @property {{request: CompleteRequest, reply: CompleteReply}} complete
+ * @property {{request: FindWordsRequest, reply: FindWordsReply}} findWords
+ * @property {{request: NeighbourHistoryRequest, reply: NeighbourHistoryReply}} neighbourHistory
+ * @property {{request: TokenInfoRequest, reply: TokenInfoReply}} tokenInfo
+ * @property {{request: MatrixBandRequest, reply: MatrixBandReply, posted: true}} matrixBand
+ * @property {{request: MatrixRowRequest, reply: MatrixRowReply}} matrixRow
+ * @property {{request: WordSamplingRequest, reply: WordSamplingReply}} wordSampling
+ * @property {{request: ZipfRequest, reply: ZipfReply}} zipf
+ * @property {{request: DensityRequest, reply: DensityReply, posted: true}} density
+ * @property {{request: OpenFilesRequest, reply: OpenFilesReply}} openFiles
+ * @property {{request: EvaluateRequest, reply: EvaluateReply}} evaluate
+ * @property {{request: ExportRequest, reply: ExportReply, posted: true}} export
+ * @property {{request: ThreadsRequest, reply: ThreadsReply}} threads
+ */
+
+/**
+ * The requests only the browser tests and the benchmarks send, answered on the dev server only.
+ * @typedef {object} TestRequests
+ * @property {{request: TestPanicRequest, reply: {type: 'testPanic', id: number}}} testPanic
+ * @property {{request: {type: 'layoutSlices', id: number}, reply: {type: 'layoutSlices', id: number, slices: object[]}}} layoutSlices
+ *   the turns of the worker's t-SNE and UMAP slices logged since the last call (scripts/bench-layout.mjs)
+ * @property {{request: {type: 'memoryForTest', id: number}, reply: {type: 'memoryForTest', id: number, bytes: number}}} memoryForTest
+ *   the wasm memory's bytes (scripts/bench-model.mjs)
+ */
+
+/**
+ * A message without its `type` and `id`: the fields a request is sent with, or a handler returns.
+ * @template M
+ * @typedef {M extends unknown ? Omit<M, 'type'|'id'> : never} Fields
+ */
+
+/**
+ * The handler of each request of `R`: it takes the request and returns its reply's fields, or
+ * nothing when the reply is `posted`.
+ * @template R
+ * @typedef {{[T in keyof R]: (request: R[T] extends {request: infer Q} ? Q : never) =>
+ *   R[T] extends {posted: true} ? void
+ *   : R[T] extends {reply: infer P} ? Fields<P> | Promise<Fields<P>> : never}} HandlersOf
+ */
+
+/** @typedef {HandlersOf<Requests>} Handlers  the worker's handler table */
+/** @typedef {HandlersOf<TestRequests>} TestHandlers  the dev server's test hooks */
+/** @typedef {Requests & TestRequests} AllRequests  what the page may send */
 
 /** The error message of a request that a newer one of its kind replaced (a `prepare` or an `evaluate`); the page ignores it. */
 export const SUPERSEDED = 'replaced by a newer request';

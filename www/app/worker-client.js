@@ -7,6 +7,11 @@
 import { explainLoadFailure } from './load-failure.js';
 
 /** @typedef {import('../protocol.js').WorkerMessage} WorkerMessage */
+/** @typedef {import('../protocol.js').AllRequests} AllRequests */
+/**
+ * @template M
+ * @typedef {import('../protocol.js').Fields<M>} Fields
+ */
 
 /** How many workers in a row may die before saying 'ready' until the client gives up. */
 const START_ATTEMPTS = 3;
@@ -41,9 +46,13 @@ export class WorkerClient {
   /**
    * Sends a request and resolves with its reply, or rejects with the worker's message (an
    * `Error` whose `parts`, for words the vocabulary lacks, suggest spellings: www/protocol.js).
-   * Requests wait for the worker to be ready.
+   * Requests wait for the worker to be ready. Typed by the protocol's `Requests`: the fields
+   * must be the request's, and the reply is the one its type has.
+   * @template {keyof AllRequests} T
+   * @param {T} type @param {Fields<AllRequests[T]['request']>} [fields]
+   * @returns {Promise<AllRequests[T]['reply']>}
    */
-  request(type, fields = {}) {
+  request(type, fields) {
     if (this.unavailable) return Promise.reject(this.unavailable);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {

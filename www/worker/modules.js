@@ -1,7 +1,9 @@
 // @ts-check
 // Which wasm module the training worker runs: the threaded one (www/pkg-threads) where the
 // page is cross-origin isolated and has SharedArrayBuffer, else, or when it fails to load,
-// the single-threaded one (www/pkg), with the reason the page is told.
+// the single-threaded one (www/pkg), with the reason the page is told. The module loaded is
+// `wasm`, set once by `loadModule` before the worker reads its first request and never
+// replaced: the pieces that read files call its free functions through it.
 import { machineThreads, threadSupport } from './threads.js';
 
 // Each module is imported with its exports named, as the bundler drops only the unnamed
@@ -22,11 +24,25 @@ async function loadSingle() {
 }
 
 /**
+ * The wasm module's exports: the threaded build (www/pkg-threads) or the single-threaded one
+ * (www/pkg), once `loadModule` has loaded it.
+ * @type {any}
+ */
+export let wasm = null;
+
+/**
  * Loads the threaded module where the page can use shared memory, else (or when it fails to
- * load) the single-threaded one; returns the module and what the page is told.
- * @returns {Promise<{module: object, info: import('../protocol.js').ThreadsInfo}>}
+ * load) the single-threaded one, as `wasm`; returns what the page is told.
+ * @returns {Promise<import('../protocol.js').ThreadsInfo>}
  */
 export async function loadModule() {
+  const { module, info } = await chooseModule();
+  wasm = module;
+  return info;
+}
+
+/** @returns {Promise<{module: object, info: import('../protocol.js').ThreadsInfo}>} */
+async function chooseModule() {
   const support = threadSupport();
   if (support.available) {
     try {

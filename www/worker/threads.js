@@ -1,5 +1,5 @@
 // @ts-check
-// Training on several threads, for the training worker (www/worker/worker.js): whether this page
+// Training on several threads, for the training worker (www/worker/training.js): whether this page
 // can, and the host workers that the threaded module's pool runs on (src/wasm/pool.rs).
 // The pool lives only in the training worker: its threads wait with Atomics.wait, which the
 // page's main thread may not do.
@@ -73,5 +73,31 @@ export class ThreadHosts {
       }, { once: true });
       worker.postMessage(this.init);
     });
+  }
+}
+
+/** Where the worker trains: the module's threads (`info`, which the page is told) and, in the threaded module, their host workers. */
+export class Pool {
+  /**
+   * @param {import('../protocol.js').ThreadsInfo} info
+   * @param {ThreadHosts|null} hosts  the pool's host workers, in the threaded module only
+   */
+  constructor(info, hosts) {
+    this.info = info;
+    this.hosts = hosts;
+  }
+
+  /**
+   * Trains on `n` threads from the next `prepare` on: starts the host workers the pool needs
+   * (the first time, a few hundred ms), then rebuilds the session's pool if its size changed.
+   * @param {number} n @param {{use_threads: (n: number) => void}} session
+   */
+  async use(n, session) {
+    const { max, cause } = this.info;
+    if (!Number.isInteger(n) || n < 1 || n > max) {
+      throw new Error(max === 1 ? `cannot train on ${n} threads: ${cause}` : `threads: from 1 to ${max} here (this machine's cores, at most 8)`);
+    }
+    if (n > 1) await this.hosts.ensure(n);
+    session.use_threads(n);
   }
 }

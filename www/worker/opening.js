@@ -1,0 +1,387 @@
+// @ts-check
+// Opening files in the worker: what the files dropped together are (`sniffable`, and the
+// session's `sniff`), and the reading of vectors from them into the session, a slice at a
+// time with `loadProgress` between: a vectors file (word2vec, GloVe, a Projector pair, a
+// fastText model, a bundle), a language model's embedding matrix (safetensors, GGUF, a
+// sharded index) and a Parquet table (a Spark model's). A read holds the scheduler's 'read'
+// token, whose cleanup drops that read's half-built vectors: `stop` cancels it, so it
+// cancels exactly the read that runs.
+import { MODEL_FIRST_READ, SNIFF_BYTES, TABLE_FIRST_TAIL_READ } from '../protocol.js';
+import { post } from './messages.js';
+import { wasm } from './modules.js';
+import { contents, fileText, head, openInside, slices, syncReader } from './file-bytes.js';
+
+/**
+ * @typedef {{session: import('../pkg/embedscope.js').Session, state: import('./session-state.js').SessionState,
+ *   scheduler: import('./scheduler.js').Scheduler, text: import('./text-source.js').TextSource,
+ *   frames: import('./frames.js').Frames}} Parts
+ */
+
+/**
+ * The `openFiles` request. Its body speaks of the opening's parts by the names below.
+ * @param {Opening} opening
+ * @returns {Pick<import('../protocol.js').Handlers, 'openFiles'>}
+ */
+export function openFilesHandler(opening) {
+  const { session, state, scheduler } = opening.parts;
+  const checkAllowed = (event) => state.check(event);
+  const fire = (event) => state.fire(event);
+  const currentState = () => state.current;
+  const openModel = (sniffed, tensor) => opening.openModel(sniffed, tensor);
+  const openTable = (sniffed, columns) => opening.openTable(sniffed, columns);
+  const loadVectors = (file, format, metadata, isCurrent, maxWords, compressed, entry) =>
+    opening.loadVectors(file, format, metadata, isCurrent, maxWords, compressed, entry);
+  /** The model the vectors just opened are (`vectorsOpened` names it). */
+  let model = state.model;
+  const vectorsOpened = () => {
+    model = opening.vectorsOpened();
+  };
+  return {
+    /**
+     * Vectors (a bundle, word2vec, GloVe, a Projector pair, a fastText model) are read here
+     * and replace the session's vectors; anything else is a text, which the page then prepares.
+     */
+    async openFiles({ files, tensor, columns, maxWords, entry }) {
+      checkAllowed('openVectors');
+      // A compressed file is sniffed by the file inside; a zip of several waits for the person's choice.
+      const sniffed = await Promise.all(
+        files.map(async (file) => {
+          const inner = await sniffable(file, files.length === 1 ? entry : undefined);
+          return { file, ...inner, kind: inner.entries ? undefined : session.sniff(inner.head, inner.name) };
+        }),
+      );
+      const several = sniffed.find(({ entries }) => entries);
+      if (several) {
+        if (files.length > 1) throw new Error(`${several.file.name} holds ${several.entries.length} files: open it by itself, and choose one`);
+        return { kind: 'chooseEntry', entries: several.entries, file: several.file.name };
+      }
+      // A model's matrix, a Parquet table and a fastText model are read in place, a part at a time.
+      const packed = sniffed.find(({ kind, compression }) => compression && ['model', 'model-index', 'parquet', 'fasttext'].includes(kind));
+      if (packed) {
+        const what = { parquet: 'a Parquet table', fasttext: 'a fastText model' }[packed.kind] ?? "a language model's file";
+        throw new Error(`${packed.file.name}: ${what} inside ${packed.compression} compression: decompress it first (it is read in place, a part at a time)`);
+      }
+      if (sniffed.some(({ kind }) => kind === 'model' || kind === 'model-index')) return openModel(sniffed, tensor);
+      if (sniffed.some(({ kind }) => kind === 'parquet')) return openTable(sniffed, columns);
+      const metadataOnly = sniffed.find(({ kind }) => kind === 'spark-metadata');
+      if (metadataOnly) {
+        throw new Error(`${metadataOnly.file.name} is a Spark model's metadata: open it together with the model's data/ part files, or drop the model's folder`);
+      }
+      const metadataFile = files.length === 2 ? files.find((f) => /metadata/i.test(f.name)) : undefined;
+      const file = files.find((f) => f !== metadataFile);
+      const { kind: format, compression, entry: inside = entry, metadataEntry } = sniffed.find((s) => s.file === file);
+      // The Projector's pair: two files dropped together, or one zip of both.
+      const metadata = metadataFile ? { file: metadataFile } : metadataEntry ? { file, entry: metadataEntry } : undefined;
+      if (format == null) {
+        if (files.length > 1) throw new Error('open one text at a time (or a vectors.tsv with its metadata.tsv)');
+        return { kind: 'text' };
+      }
+      const read = scheduler.begin('read', () => session.load_cancel());
+      const isCurrent = () => !read.cancelled;
+      const stopped = () => new Error(`stopped reading ${file.name}`);
+      fire('openVectors');
+      try {
+        if (format === 'bundle') {
+          const text = await fileText(file, inside);
+          if (!isCurrent()) throw stopped();
+          const opened = session.open_bundle(text, file.name, file.size);
+          // The session's text gave way to the vectors (a failed open leaves it as it was).
+          vectorsOpened();
+          return { kind: 'vectors', model, ...opened };
+        }
+        // `stop` has cancelled the parser and answered with the state from before.
+        if (!(await loadVectors(file, format, metadata, isCurrent, maxWords, compression != null, inside))) throw stopped();
+        const info = session.load_finish(file.size);
+        vectorsOpened();
+        return { kind: 'vectors', model, info };
+      } catch (error) {
+        // The state may have changed during the awaits above: read it afresh (the checker narrows it).
+        if (isCurrent() && currentState() === 'loading') {
+          read.cancel(error);
+          fire('openFailed');
+        }
+        throw error;
+      } finally {
+        read.end();
+      }
+    },
+  };
+}
+
+/**
+ * How `file` is sniffed: its first bytes and name, or, when it is compressed, those of the
+ * file inside (`entry` names a zip's); `entries` lists a zip's files when it holds several
+ * and none is named. A zip of the Embedding Projector's pair is sniffed as its vectors.tsv
+ * (`entry`), the words from its metadata.tsv (`metadataEntry`).
+ * @param {File} file @param {string} [entry]
+ * @returns {Promise<{head: Uint8Array, name: string, compression: string|null, entries?: string[], entry?: string, metadataEntry?: string}>}
+ */
+export async function sniffable(file, entry) {
+  const first = await head(file);
+  const compression = wasm.compression_of(first) ?? null;
+  if (compression == null) return { head: first, name: file.name, compression };
+  let metadataEntry;
+  if (compression === 'zip' && entry == null) {
+    const entries = wasm.zip_entries(syncReader(file), file.size, file.name);
+    const pair = entries.length > 1 ? wasm.projector_pair(entries) : undefined;
+    if (entries.length > 1 && !pair) return { head: first, name: file.name, compression, entries };
+    [entry, metadataEntry] = pair ?? [];
+  }
+  const inside = openInside(file, entry);
+  try {
+    return { head: inside.read(SNIFF_BYTES), name: inside.inner_name(), compression, entry, metadataEntry };
+  } finally {
+    inside.free();
+  }
+}
+
+export class Opening {
+  /** @param {Parts} parts */
+  constructor(parts) {
+    this.parts = parts;
+  }
+
+  /** The session's text gave way to vectors opened from a file: a new model, the plain map. Returns the model's name. */
+  vectorsOpened() {
+    const { state, text, frames } = this.parts;
+    text.forget();
+    const model = state.newModel();
+    frames.usePlainView();
+    state.fire('vectorsOpened');
+    return model;
+  }
+
+  /**
+   * Pushes the pieces of a file into the session one at a time, as `pieces` reads them:
+   * `push(piece)` gives the session a piece and returns the `loadProgress` to post, and the
+   * worker answers messages before the next piece. Stops once `isCurrent()` is false (`stop`
+   * cancelled the read) or, after a piece, `more()` is. Returns the piece it stopped at when
+   * cancelled, else null.
+   * @template T
+   * @param {AsyncIterable<T>} pieces @param {() => boolean} isCurrent
+   * @param {(piece: NoInfer<T>) => {bytesDone: number, bytesTotal: number, words: number, rows?: boolean}} push
+   * @param {() => boolean} [more]
+   * @returns {Promise<T|null>}
+   */
+  async pushPieces(pieces, isCurrent, push, more = () => true) {
+    for await (const piece of pieces) {
+      if (!isCurrent()) return piece;
+      post({ type: 'loadProgress', ...push(piece) });
+      await this.parts.scheduler.yieldToMessages();
+      if (!isCurrent()) return piece;
+      if (!more()) break;
+    }
+    return null;
+  }
+
+  /**
+   * Reads vectors from `file` slice by slice into the session, posting progress between
+   * slices, while `isCurrent()`: `stop` cancels the read's token. Returns false when
+   * cancelled. A compressed file is read as the file inside (`entry` names a zip's), its
+   * progress counting the compressed bytes.
+   * @param {File} file @param {string} format
+   * @param {{file: File, entry?: string}|undefined} metadata  a Projector vectors.tsv's metadata.tsv: a file, or a zip's entry
+   * @param {() => boolean} isCurrent
+   * @param {number|undefined} maxWords  the most frequent words of a fastText model to keep
+   * @param {boolean} compressed @param {string} [entry]
+   */
+  async loadVectors(file, format, metadata, isCurrent, maxWords, compressed, entry) {
+    const { session } = this.parts;
+    const metadataText = metadata ? await fileText(metadata.file, metadata.entry) : undefined;
+    if (!isCurrent()) return false;
+    if (format === 'fasttext') session.fasttext_begin(file.name, file.size, maxWords);
+    else session.load_begin(format, file.name, metadataText);
+    /** @type {AsyncIterable<{bytes: Uint8Array, done: number, total: number}>} */
+    const pieces = compressed
+      ? contents(file, entry)
+      : (async function* () {
+          for await (const { offset, bytes } of slices(file)) yield { bytes, done: offset + bytes.length, total: file.size };
+        })();
+    const push = ({ bytes, done, total }) => ({ bytesDone: done, bytesTotal: total, words: session.load_push(bytes) });
+    // A fastText model's output matrix, after the vectors, is never read.
+    return (await this.pushPieces(pieces, isCurrent, push, () => session.load_wants_more())) == null;
+  }
+
+  /**
+   * A language model's embedding matrix, from the files dropped together: a `.safetensors` or
+   * `.gguf` file, or a sharded model's `model.safetensors.index.json` with its shards, and a
+   * `tokenizer.json` beside them. Only the header and the matrix's bytes are read, a slice at
+   * a time; `stop` cancels the read's token, read between slices. When no tensor has a name models give their token
+   * embeddings, the reply lists the 2-D tensors for the person to choose (`tensor`).
+   * @param {{file: File, head: Uint8Array, kind: string|undefined}[]} sniffed @param {string|undefined} tensor
+   */
+  async openModel(sniffed, tensor) {
+    const { session, state } = this.parts;
+    const index = sniffed.find(({ kind }) => kind === 'model-index');
+    const tokenizer = sniffed.find(({ kind, file }) => kind !== 'model' && kind !== 'model-index' && /\.json$/i.test(file.name))?.file;
+    const models = sniffed.filter(({ kind }) => kind === 'model');
+    let chosen = tensor;
+    let candidates = models;
+    if (index) {
+      const shard = session.model_shard(new Uint8Array(await index.file.arrayBuffer()), index.file.name, tensor);
+      candidates = models.filter(({ file }) => file.name === shard.file);
+      if (candidates.length === 0) {
+        throw new Error(`${index.file.name} puts ${shard.tensor} in ${shard.file}: open that file together with the index (and tokenizer.json)`);
+      }
+      chosen = shard.tensor;
+    }
+    state.fire('openVectors');
+    const read = this.parts.scheduler.begin('read', () => session.model_cancel());
+    const isCurrent = () => !read.cancelled;
+    const stopped = (file) => new Error(`stopped reading ${file.name}`);
+    try {
+      // Several shards and no index: the matrix is in the one whose header names it.
+      let found = null;
+      for (const { file, head } of candidates) {
+        session.model_open(head, file.name, file.size);
+        await this.readModelHeader(file, isCurrent);
+        if (!isCurrent()) throw stopped(file);
+        if (chosen != null || !session.model_needs_choice() || candidates.length === 1) {
+          found = file;
+          break;
+        }
+      }
+      if (!found) throw new Error(`none of ${candidates.map(({ file }) => file.name).join(', ')} holds a tensor named as token embeddings are: open the shard that does, or the model's index`);
+      if (chosen == null && session.model_needs_choice()) {
+        const tensors = session.model_tensors();
+        read.cancel();
+        state.fire('openFailed');
+        return { kind: 'chooseTensor', tensors, file: found.name };
+      }
+      const tokenizerBytes = tokenizer ? new Uint8Array(await tokenizer.arrayBuffer()) : undefined;
+      if (!isCurrent()) throw stopped(found);
+      const range = session.model_begin(chosen, tokenizerBytes, tokenizer?.name);
+      const push = ({ offset, bytes }) =>
+        ({ bytesDone: offset + bytes.length - range.offset, bytesTotal: range.length, words: session.model_push(bytes), rows: true });
+      if (await this.pushPieces(slices(found, range.offset, range.offset + range.length), isCurrent, push)) throw stopped(found);
+      const info = session.model_finish();
+      const model = this.vectorsOpened();
+      return { kind: 'vectors', model, info };
+    } catch (error) {
+      if (isCurrent() && state.current === 'loading') {
+        read.cancel(error);
+        state.fire('openFailed');
+      }
+      throw error;
+    } finally {
+      read.end();
+    }
+  }
+
+  /**
+   * Reads the header of the model file the session has begun (`model_open`): a first
+   * megabyte, then as much from the start of the file as the session says it needs.
+   * @param {File} file @param {() => boolean} isCurrent
+   */
+  async readModelHeader(file, isCurrent) {
+    const { session } = this.parts;
+    let wanted = Math.min(file.size, MODEL_FIRST_READ);
+    for (;;) {
+      const prefix = new Uint8Array(await file.slice(0, wanted).arrayBuffer());
+      if (!isCurrent()) return;
+      const needed = session.model_header(prefix);
+      if (needed === 0) return;
+      wanted = needed;
+    }
+  }
+
+  /**
+   * A Parquet table of vectors, from the files dropped together: a Spark `Word2VecModel`'s
+   * `data/part-*.parquet` files (with its `metadata/part-00000` when the folder was dropped),
+   * or any `.parquet` files of one table, read in the order of their names. Each file's footer
+   * is read from its end, then row group by row group only the bytes of the two columns read,
+   * by `File.slice`; `stop` cancels between row groups. When the table holds several
+   * candidate columns and none was chosen, the reply lists them (`columns`).
+   * @param {{file: File, head: Uint8Array, kind: string|undefined}[]} sniffed
+   * @param {{word: string, vector: string}|undefined} columns
+   */
+  async openTable(sniffed, columns) {
+    const { session, state } = this.parts;
+    const parts = sniffed.filter(({ kind }) => kind === 'parquet').map(({ file }) => file);
+    parts.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const metadata = sniffed.find(({ kind }) => kind === 'spark-metadata')?.file;
+    // Spark's folder also holds `_SUCCESS` and hidden `.crc` checksums: they are left out.
+    const others = sniffed.filter(({ kind, file }) => kind !== 'parquet' && kind !== 'spark-metadata' && !/^[._]/.test(file.name));
+    if (others.length) {
+      throw new Error(`${others.map(({ file }) => file.name).join(', ')}: open the Parquet part files of one table alone (a Spark model's folder, or its data/ files)`);
+    }
+    const metadataText = metadata ? await metadata.text() : undefined;
+    state.fire('openVectors');
+    const read = this.parts.scheduler.begin('read', () => session.table_cancel());
+    const isCurrent = () => !read.cancelled;
+    const stopped = (name) => new Error(`stopped reading ${name}`);
+    try {
+      session.table_open(metadataText);
+      for (const file of parts) {
+        await this.readTableFooter(file, isCurrent);
+        if (!isCurrent()) throw stopped(file.name);
+      }
+      if (!columns) {
+        const choice = session.table_choice();
+        if (choice) {
+          read.cancel();
+          state.fire('openFailed');
+          return { kind: 'chooseColumns', columns: choice, file: parts[0].name };
+        }
+      }
+      const groups = session.table_begin(columns?.word, columns?.vector);
+      const total = parts.reduce((sum, file) => sum + file.size, 0);
+      const push = ({ index, group, words, vectors, done }) =>
+        ({ bytesDone: Math.round(done), bytesTotal: total, words: session.table_push(index, group, words, vectors) });
+      const stoppedAt = await this.pushPieces(this.columnChunks(parts, groups), isCurrent, push);
+      if (stoppedAt) throw stopped(stoppedAt.file.name);
+      const info = session.table_finish();
+      const model = this.vectorsOpened();
+      return { kind: 'vectors', model, info };
+    } catch (error) {
+      if (isCurrent() && state.current === 'loading') {
+        read.cancel(error);
+        state.fire('openFailed');
+      }
+      throw error;
+    } finally {
+      read.end();
+    }
+  }
+
+  /**
+   * The two column chunks of each row group of the table the session has begun (`table_begin`
+   * gave `groups`, the row groups of each part), read by `File.slice`, each with how far the
+   * parts are read (`done` bytes, the row groups counted as equal shares of their file).
+   * @param {File[]} parts @param {ArrayLike<number>} groups
+   * @returns {AsyncGenerator<{index: number, group: number, file: File, words: Uint8Array, vectors: Uint8Array, done: number}>}
+   */
+  async *columnChunks(parts, groups) {
+    const { session } = this.parts;
+    let before = 0;
+    for (const [index, file] of parts.entries()) {
+      for (let group = 0; group < groups[index]; group++) {
+        const [wordStart, wordLength, vectorStart, vectorLength] = session.table_ranges(index, group);
+        const [words, vectors] = await Promise.all([
+          file.slice(wordStart, wordStart + wordLength).arrayBuffer(),
+          file.slice(vectorStart, vectorStart + vectorLength).arrayBuffer(),
+        ]);
+        const done = before + (file.size * (group + 1)) / groups[index];
+        yield { index, group, file, words: new Uint8Array(words), vectors: new Uint8Array(vectors), done };
+      }
+      before += file.size;
+    }
+  }
+
+  /**
+   * Reads the footer of a Parquet part file into the table the session has begun
+   * (`table_open`): its last bytes, then as many from the end as the session says it needs.
+   * @param {File} file @param {() => boolean} isCurrent
+   */
+  async readTableFooter(file, isCurrent) {
+    const { session } = this.parts;
+    let wanted = Math.min(file.size, TABLE_FIRST_TAIL_READ);
+    for (;;) {
+      const tail = new Uint8Array(await file.slice(file.size - wanted).arrayBuffer());
+      if (!isCurrent()) return;
+      const needed = session.table_footer(file.name, tail, file.size);
+      if (needed === 0) return;
+      wanted = needed;
+    }
+  }
+}
