@@ -57,6 +57,39 @@ mod tests {
         assert_eq!(fnv1a(FNV_OFFSET, b"foobar"), 0x85944171f73967e8);
     }
 
+    /// Fingerprints that bundles and tests hold: a run's fingerprint must never change.
+    #[test]
+    fn fingerprints_known_answers() {
+        let (v, t) = (VocabConfig::default(), TrainConfig::default());
+        let varied_vocab = VocabConfig { min_count: 3, max_vocab: Some(1000) };
+        let varied = TrainConfig {
+            dim: 16,
+            window: 8,
+            negative: 7,
+            sample: 1e-5,
+            alpha: 0.0251,
+            min_alpha: 1e-5,
+            epochs: 12,
+            ns_exponent: -0.5,
+            seed: u64::MAX,
+            threads: 4,
+            cbow: true,
+            shared_noise: false,
+        };
+        let cases = [
+            (fingerprint("text", "word", &v, &t), "bf96c01e9d775b17"),
+            (fingerprint("", "whitespace", &v, &TrainConfig { sample: 0.0, ..t }), "69358d02cd9c7ae6"),
+            (fingerprint("the king\n", "bpe 800 cross", &varied_vocab, &varied), "923088056a157d5a"),
+            (
+                fingerprint("text", "word", &v, &TrainConfig { shared_noise: true, alpha: 0.05, ..t }),
+                "7b14e7b2156e0380",
+            ),
+        ];
+        for (got, expected) in cases {
+            assert_eq!(got, expected);
+        }
+    }
+
     #[test]
     fn every_input_changes_the_fingerprint() {
         let (v, t) = (VocabConfig::default(), TrainConfig::default());

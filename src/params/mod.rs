@@ -193,6 +193,49 @@ mod tests {
         assert!(bad.validate().is_err());
     }
 
+    /// The JSON a bundle holds, to the digit and in its order: bundles re-open exactly.
+    #[test]
+    fn params_json_known_answers() {
+        let varied = RunParams {
+            tokenizer: TokenizerSpec::Bpe(BpeConfig { vocab_size: 800, mode: BpeMode::Within }),
+            vocab: VocabConfig { min_count: 3, max_vocab: Some(1000) },
+            train: TrainConfig {
+                dim: 16,
+                sample: 1e-5,
+                alpha: 0.0251,
+                min_alpha: 1e-5,
+                ns_exponent: -0.5,
+                seed: u64::MAX,
+                threads: 4,
+                cbow: true,
+                ..TrainConfig::default()
+            },
+        };
+        let defaults = RunParams {
+            tokenizer: TokenizerSpec::Word(WordTokenizer::default()),
+            vocab: VocabConfig::default(),
+            train: TrainConfig { shared_noise: true, ..TrainConfig::default() },
+        };
+        let whitespace = RunParams { tokenizer: TokenizerSpec::Whitespace, ..defaults.clone() };
+        let cases = [
+            (
+                varied,
+                r#"{"tokenizer":"bpe","bpeVocabSize":800,"bpeMode":"within","dim":16,"window":5,"negative":5,"sample":0.00001,"minCount":3,"maxVocab":1000,"epochs":5,"alpha":0.0251,"minAlpha":0.00001,"nsExponent":-0.5,"seed":18446744073709551615,"cbow":true,"sharedNoise":false,"threads":4}"#,
+            ),
+            (
+                defaults,
+                r#"{"tokenizer":"word","lowercase":false,"keepPunctuation":false,"dim":100,"window":5,"negative":5,"sample":0.001,"minCount":5,"maxVocab":null,"epochs":5,"alpha":0.025,"minAlpha":0.0001,"nsExponent":0.75,"seed":1,"cbow":false,"sharedNoise":true,"threads":1}"#,
+            ),
+            (
+                whitespace,
+                r#"{"tokenizer":"whitespace","dim":100,"window":5,"negative":5,"sample":0.001,"minCount":5,"maxVocab":null,"epochs":5,"alpha":0.025,"minAlpha":0.0001,"nsExponent":0.75,"seed":1,"cbow":false,"sharedNoise":true,"threads":1}"#,
+            ),
+        ];
+        for (params, expected) in cases {
+            assert_eq!(json::to_json(&params.to_json()), expected);
+        }
+    }
+
     #[test]
     fn params_carry_the_page_names_and_only_the_tokenizers_own_settings() {
         let params = |tokenizer| RunParams {
