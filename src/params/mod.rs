@@ -16,7 +16,7 @@ pub mod spec;
 pub use form::Params;
 
 use crate::error::{Error, Result};
-use crate::io::json::{self, Value};
+use crate::io::json::Value;
 use crate::text::{BpeConfig, BpeMode, Tokenizer, VocabConfig, WhitespaceTokenizer, WordTokenizer};
 use crate::train::TrainConfig;
 
@@ -87,38 +87,14 @@ pub struct RunParams {
 
 impl RunParams {
     /// The parameters under the page's names, as a bundle's `params` holds them: the
-    /// tokenizer and its own settings, then the vocabulary's and the training's.
+    /// fields of [`Params`] in its order, but only the chosen tokenizer's own options.
     pub fn to_json(&self) -> Value {
-        let mut members: Vec<(String, Value)> = vec![("tokenizer".into(), self.tokenizer.name().into())];
-        match self.tokenizer {
-            TokenizerSpec::Word(word) => members.extend([
-                ("lowercase".into(), word.lowercase.into()),
-                ("keepPunctuation".into(), word.keep_punctuation.into()),
-            ]),
-            TokenizerSpec::Bpe(bpe) => members.extend([
-                ("bpeVocabSize".into(), bpe.vocab_size.into()),
-                ("bpeMode".into(), bpe.mode.name().into()),
-            ]),
-            TokenizerSpec::Whitespace => {}
-        }
-        let (t, v) = (&self.train, &self.vocab);
-        members.extend([
-            ("dim".into(), t.dim.into()),
-            ("window".into(), t.window.into()),
-            ("negative".into(), t.negative.into()),
-            ("sample".into(), t.sample.into()),
-            ("minCount".into(), v.min_count.into()),
-            ("maxVocab".into(), v.max_vocab.map_or(Value::Null, Value::from)),
-            ("epochs".into(), t.epochs.into()),
-            ("alpha".into(), json::number_f32(t.alpha)),
-            ("minAlpha".into(), json::number_f32(t.min_alpha)),
-            ("nsExponent".into(), t.ns_exponent.into()),
-            ("seed".into(), t.seed.into()),
-            ("cbow".into(), t.cbow.into()),
-            ("sharedNoise".into(), t.shared_noise.into()),
-            ("threads".into(), t.threads.into()),
-        ]);
-        json::object(members)
+        let mut fields = Params::from(self).fields();
+        let chosen = self.tokenizer.name();
+        fields.retain(|name, _| {
+            spec::field(name).and_then(|field| field.tokenizer).is_none_or(|t| t == chosen)
+        });
+        Value::Object(fields)
     }
 }
 
@@ -155,6 +131,7 @@ impl spec::Preset {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::io::json;
 
     #[test]
     fn the_tables_defaults_are_the_cores_defaults_and_every_preset_is_valid() {
