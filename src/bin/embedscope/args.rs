@@ -5,7 +5,8 @@
 //! positional arguments that start with `-`); the table says which options take a value, so an
 //! option a command does not know is refused by name, and `COMMAND --help` lists exactly what
 //! the command reads. Defaults in the help are formatted from the core's `Default`s
-//! (`TrainConfig::default()` and the like), never typed a second time. lexopt rather than
+//! (`TsneParams::default()` and the like) or the parameters' table (`train`'s, through
+//! `run_params`), never typed a second time. lexopt rather than
 //! clap's derive: the commands keep their own one-line messages (`-k needs a value`, `--dim 'x'
 //! is not a valid number`), which the tests and scripts rely on, and read options that depend
 //! on each other (`--cbow` changes `--alpha`'s default) in order.

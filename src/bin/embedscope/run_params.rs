@@ -175,6 +175,54 @@ impl IntoDeserializer<'_, DeError> for Given {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::args::{Command, Parsed};
+    use embedscope::text::{BpeConfig, BpeMode, VocabConfig, WordTokenizer};
+    use embedscope::train::TrainConfig;
+
+    fn read_from(raw: &[&str]) -> Result<RunParams, String> {
+        let command =
+            Command { name: "t", synopsis: "", required: &[], options: options(), about: String::new() };
+        match Args::parse(&command, raw.iter().map(|s| s.to_string()).collect())? {
+            Parsed::Run(mut args) => read(&mut args),
+            Parsed::Help => Err("help".into()),
+        }
+    }
+
+    #[test]
+    fn flags_set_their_fields_and_the_others_keep_the_cores_defaults() {
+        let threads = TrainConfig { threads: cores(), ..TrainConfig::default() };
+        let defaults = RunParams {
+            tokenizer: TokenizerSpec::Word(WordTokenizer::default()),
+            vocab: VocabConfig::default(),
+            train: threads,
+        };
+        assert_eq!(read_from(&[]), Ok(defaults.clone()));
+        let raw = [
+            "--tokenizer",
+            "bpe",
+            "--vocab-size",
+            "300",
+            "--bpe-mode",
+            "within",
+            "--max-vocab",
+            "0",
+            "--min-count",
+            "2",
+            "--cbow",
+            "--alpha",
+            "0.01",
+            "--threads",
+            "3",
+        ];
+        let run = read_from(&raw).unwrap();
+        assert_eq!(run.tokenizer, TokenizerSpec::Bpe(BpeConfig { vocab_size: 300, mode: BpeMode::Within }));
+        assert_eq!(run.vocab, VocabConfig { min_count: 2, max_vocab: None });
+        assert_eq!(run.train, TrainConfig { cbow: true, alpha: 0.01, threads: 3, ..TrainConfig::default() });
+        // CBOW's own rate when none is given.
+        assert_eq!(read_from(&["--cbow"]).unwrap().train.alpha, TrainConfig::CBOW_ALPHA);
+        assert_eq!(read_from(&["--max-vocab", "7"]).unwrap().vocab.max_vocab, Some(7));
+        assert_eq!(read_from(&["--seed", "-1"]), Err("--seed '-1' is not a valid number".into()));
+    }
 
     #[test]
     fn flags_are_the_fields_names_in_kebab_case() {
