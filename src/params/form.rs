@@ -12,12 +12,12 @@ use crate::train::TrainConfig;
 /// A run's parameters, one flat list of fields: the one list of them in the crate.
 ///
 /// The list is this type rather than a table because serde needs a type: the page's form
-/// sends it (the worker hands the form's object to the session, which deserialises it), a
-/// bundle's `params` is its serialisation ([`RunParams::to_json`]), the fingerprint reads
-/// its fields (`crate::fingerprint`), and the command line's flags are made from its
-/// fields. What each field means to a person (its kind, range and help) is
-/// [`FIELDS`](crate::params::spec::FIELDS), which a test holds to this list, name for name and in order; the
-/// page's typedef (`www/protocol.js`) is checked against the field list Rust writes into
+/// sends it (the session deserialises the form's object), a bundle's `params` is its
+/// serialisation ([`RunParams::to_json`]), the fingerprint reads its fields
+/// (`crate::fingerprint`), and the command line makes its flags from them. What each field
+/// means to a person (its kind, range and help) is [`FIELDS`](crate::params::spec::FIELDS),
+/// which a test holds to this list, name for name and in order; the page's typedef
+/// (`www/protocol.js`) is checked against the field list Rust writes into
 /// `www/training/param-spec.json`.
 ///
 /// The order is a bundle's: a bundle re-opens exactly, so its keys keep the order they have.
