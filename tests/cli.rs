@@ -141,6 +141,16 @@ fn errors_are_one_line_and_exit_non_zero() {
         ),
         (&["train", &corpus, "--out", vectors, "--threads", "two"], "--threads 'two' is not a valid number"),
         (&["train", &corpus, "--out", vectors, "--dim", "ten"], "--dim 'ten' is not a valid number"),
+        // Past its field's type (a u32) is no number of it either.
+        (
+            &["train", &corpus, "--out", vectors, "--epochs", "5000000000"],
+            "--epochs '5000000000' is not a valid number",
+        ),
+        (&["train", &corpus, "--out", vectors, "--alpha", "fast"], "--alpha 'fast' is not a valid number"),
+        (
+            &["train", &corpus, "--out", vectors, "--max-vocab", "-1"],
+            "--max-vocab '-1' is not a valid number",
+        ),
         (&["train", &corpus, "--out", vectors, "--tokenizer", "pieces"], "--tokenizer 'pieces' is not word"),
         (
             &["train", &corpus, "--out", vectors, "--tokenizer", "bpe", "--vocab-size", "3"],

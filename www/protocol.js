@@ -12,12 +12,15 @@
 // itself while training (progress, projections, state changes) have no `id`.
 
 /**
- * Training parameters, as the form collects them (`Params` in src/wasm/dto/).
+ * Training parameters, as the form collects them: the core's `params::Params` (src/params/form.rs),
+ * field for field and in its order; tests/www/params-typedef.test.js checks these properties
+ * against the fields Rust writes into www/training/param-spec.json.
  * @typedef {object} Params
  * @property {'word'|'whitespace'|'bpe'} tokenizer
+ * @property {boolean} lowercase  with 'word' only
+ * @property {boolean} keepPunctuation  with 'word' only: punctuation marks are tokens
  * @property {number} [bpeVocabSize]  with 'bpe': tokens to learn (alphabet + merges)
  * @property {'cross'|'within'} [bpeMode]  with 'bpe': merges may cross spaces, or stay in words
- * @property {boolean} lowercase  with 'word' only
  * @property {number} dim
  * @property {number} window
  * @property {number} negative
@@ -29,11 +32,11 @@
  * @property {number} minAlpha
  * @property {number} nsExponent
  * @property {number} seed
- * @property {number} threads  training threads, 1 to the worker's `ThreadsInfo.max`; 1 gives bit-identical vectors
  * @property {boolean} cbow  CBOW (word2vec.c's default learning rate 0.05) rather than skip-gram
  * @property {boolean} sharedNoise  skip-gram only (false with `cbow`): one draw of noise words per
  *   window, shared by all its context words, instead of one per pair (`TrainConfig::shared_noise`:
  *   about 1.2x faster on one thread, at the same quality)
+ * @property {number} threads  training threads, 1 to the worker's `ThreadsInfo.max`; 1 gives bit-identical vectors
  */
 
 /**

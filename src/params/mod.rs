@@ -16,7 +16,7 @@ pub mod spec;
 pub use form::Params;
 
 use crate::error::{Error, Result};
-use crate::io::json::{self, Value};
+use crate::io::json::Value;
 use crate::text::{BpeConfig, BpeMode, Tokenizer, VocabConfig, WhitespaceTokenizer, WordTokenizer};
 use crate::train::TrainConfig;
 
@@ -87,38 +87,14 @@ pub struct RunParams {
 
 impl RunParams {
     /// The parameters under the page's names, as a bundle's `params` holds them: the
-    /// tokenizer and its own settings, then the vocabulary's and the training's.
+    /// fields of [`Params`] in its order, but only the chosen tokenizer's own options.
     pub fn to_json(&self) -> Value {
-        let mut members: Vec<(String, Value)> = vec![("tokenizer".into(), self.tokenizer.name().into())];
-        match self.tokenizer {
-            TokenizerSpec::Word(word) => members.extend([
-                ("lowercase".into(), word.lowercase.into()),
-                ("keepPunctuation".into(), word.keep_punctuation.into()),
-            ]),
-            TokenizerSpec::Bpe(bpe) => members.extend([
-                ("bpeVocabSize".into(), bpe.vocab_size.into()),
-                ("bpeMode".into(), bpe.mode.name().into()),
-            ]),
-            TokenizerSpec::Whitespace => {}
-        }
-        let (t, v) = (&self.train, &self.vocab);
-        members.extend([
-            ("dim".into(), t.dim.into()),
-            ("window".into(), t.window.into()),
-            ("negative".into(), t.negative.into()),
-            ("sample".into(), t.sample.into()),
-            ("minCount".into(), v.min_count.into()),
-            ("maxVocab".into(), v.max_vocab.map_or(Value::Null, Value::from)),
-            ("epochs".into(), t.epochs.into()),
-            ("alpha".into(), json::number_f32(t.alpha)),
-            ("minAlpha".into(), json::number_f32(t.min_alpha)),
-            ("nsExponent".into(), t.ns_exponent.into()),
-            ("seed".into(), t.seed.into()),
-            ("cbow".into(), t.cbow.into()),
-            ("sharedNoise".into(), t.shared_noise.into()),
-            ("threads".into(), t.threads.into()),
-        ]);
-        json::object(members)
+        let mut fields = Params::from(self).fields();
+        let chosen = self.tokenizer.name();
+        fields.retain(|name, _| {
+            spec::field(name).and_then(|field| field.tokenizer).is_none_or(|t| t == chosen)
+        });
+        Value::Object(fields)
     }
 }
 
@@ -155,6 +131,7 @@ impl spec::Preset {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::io::json;
 
     #[test]
     fn the_tables_defaults_are_the_cores_defaults_and_every_preset_is_valid() {
@@ -191,6 +168,49 @@ mod tests {
         assert!(err.contains("chars") && err.contains("word, whitespace or bpe"), "{err}");
         let bad = TokenizerSpec::Bpe(BpeConfig { vocab_size: 0, mode: BpeMode::Cross });
         assert!(bad.validate().is_err());
+    }
+
+    /// The JSON a bundle holds, to the digit and in its order: bundles re-open exactly.
+    #[test]
+    fn params_json_known_answers() {
+        let varied = RunParams {
+            tokenizer: TokenizerSpec::Bpe(BpeConfig { vocab_size: 800, mode: BpeMode::Within }),
+            vocab: VocabConfig { min_count: 3, max_vocab: Some(1000) },
+            train: TrainConfig {
+                dim: 16,
+                sample: 1e-5,
+                alpha: 0.0251,
+                min_alpha: 1e-5,
+                ns_exponent: -0.5,
+                seed: u64::MAX,
+                threads: 4,
+                cbow: true,
+                ..TrainConfig::default()
+            },
+        };
+        let defaults = RunParams {
+            tokenizer: TokenizerSpec::Word(WordTokenizer::default()),
+            vocab: VocabConfig::default(),
+            train: TrainConfig { shared_noise: true, ..TrainConfig::default() },
+        };
+        let whitespace = RunParams { tokenizer: TokenizerSpec::Whitespace, ..defaults.clone() };
+        let cases = [
+            (
+                varied,
+                r#"{"tokenizer":"bpe","bpeVocabSize":800,"bpeMode":"within","dim":16,"window":5,"negative":5,"sample":0.00001,"minCount":3,"maxVocab":1000,"epochs":5,"alpha":0.0251,"minAlpha":0.00001,"nsExponent":-0.5,"seed":18446744073709551615,"cbow":true,"sharedNoise":false,"threads":4}"#,
+            ),
+            (
+                defaults,
+                r#"{"tokenizer":"word","lowercase":false,"keepPunctuation":false,"dim":100,"window":5,"negative":5,"sample":0.001,"minCount":5,"maxVocab":null,"epochs":5,"alpha":0.025,"minAlpha":0.0001,"nsExponent":0.75,"seed":1,"cbow":false,"sharedNoise":true,"threads":1}"#,
+            ),
+            (
+                whitespace,
+                r#"{"tokenizer":"whitespace","dim":100,"window":5,"negative":5,"sample":0.001,"minCount":5,"maxVocab":null,"epochs":5,"alpha":0.025,"minAlpha":0.0001,"nsExponent":0.75,"seed":1,"cbow":false,"sharedNoise":true,"threads":1}"#,
+            ),
+        ];
+        for (params, expected) in cases {
+            assert_eq!(json::to_json(&params.to_json()), expected);
+        }
     }
 
     #[test]

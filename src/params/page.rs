@@ -8,15 +8,20 @@
 
 use serde_json::{Value, json};
 
-use super::spec::{DEFAULT_ALPHA, DEFAULTS, FIXED, KJV_PRESET, NUMBERS, Number, Preset, SAMPLE_PRESET};
+use super::spec::{
+    DEFAULT_ALPHA, DEFAULTS, FIELDS, FIXED, KJV_PRESET, NUMBERS, Number, Preset, SAMPLE_PRESET,
+};
 
 /// Where the page's copy lives, from the repository's root.
 pub const SPEC_PATH: &str = "www/training/param-spec.json";
 
-/// The table as JSON, pretty-printed with a final newline: each number's range under its
-/// wire name, each model's default rate, the form's defaults, the presets and the fixed
-/// parameters.
+/// The table as JSON, pretty-printed with a final newline: the fields of `Params` in order
+/// with their TypeScript types (which `tests/www/params-typedef.test.js` holds the page's
+/// typedef to), each number's range under its wire name, each model's default rate, the
+/// form's defaults, the presets and the fixed parameters.
 pub fn spec_json() -> String {
+    let fields: serde_json::Map<String, Value> =
+        FIELDS.iter().map(|field| (field.name.to_string(), json!(field.kind.typescript()))).collect();
     let numbers: serde_json::Map<String, Value> =
         NUMBERS.iter().map(|number| (number.name.to_string(), range(number))).collect();
     let defaults = {
@@ -26,6 +31,7 @@ pub fn spec_json() -> String {
         values
     };
     let spec = json!({
+        "fields": fields,
         "numbers": numbers,
         "defaultAlpha": { "skipgram": DEFAULT_ALPHA.skipgram, "cbow": DEFAULT_ALPHA.cbow },
         "defaults": defaults,
@@ -102,5 +108,9 @@ mod tests {
         assert_eq!(spec["presets"]["sample"]["dim"], 50);
         assert_eq!(spec["defaults"]["model"], "skipgram");
         assert_eq!(spec["numbers"].as_object().unwrap().len(), NUMBERS.len());
+        assert_eq!(spec["fields"]["tokenizer"], "'word'|'whitespace'|'bpe'");
+        assert_eq!(spec["fields"]["maxVocab"], "number|null");
+        assert_eq!(spec["fields"]["cbow"], "boolean");
+        assert_eq!(spec["fields"].as_object().unwrap().len(), FIELDS.len());
     }
 }

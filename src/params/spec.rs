@@ -124,6 +124,108 @@ pub const NUMBERS: [Number; 12] = [
     NS_EXPONENT,
 ];
 
+/// The tokenizers a run may ask for by name; the first is the default.
+pub const TOKENIZERS: [&str; 3] = ["word", "whitespace", "bpe"];
+/// How BPE merges may span words: `cross` (the default) or `within`.
+pub const BPE_MODES: [&str; 2] = ["cross", "within"];
+
+/// What a field of [`super::Params`] holds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Kind {
+    /// One of these names; the first is the default.
+    Choice(&'static [&'static str]),
+    /// On or off; off by default.
+    Switch,
+    /// A number with its range.
+    Number(Number),
+    /// A whole number of at least 1, or none (`null`): no limit.
+    Limit,
+}
+
+impl Kind {
+    /// The field's type in the page's `Params` typedef (`www/protocol.js`), as TypeScript
+    /// writes it.
+    pub fn typescript(&self) -> String {
+        match self {
+            Kind::Choice(names) => names.iter().map(|name| format!("'{name}'")).collect::<Vec<_>>().join("|"),
+            Kind::Switch => "boolean".into(),
+            Kind::Number(_) => "number".into(),
+            Kind::Limit => "number|null".into(),
+        }
+    }
+}
+
+/// One field of [`super::Params`] as a person reads it: the command line's flags and help
+/// and the page's typedef are made from these.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Field {
+    /// The field's name on the wire (camelCase), as `Params` serialises it.
+    pub name: &'static str,
+    pub kind: Kind,
+    /// The tokenizer whose own option this is (a bundle records it only for that one);
+    /// `None`: every run's.
+    pub tokenizer: Option<&'static str>,
+    /// What the value is called in the command line's help (`N`, `A`); empty for a
+    /// switch or a choice, which shows its names.
+    pub value: &'static str,
+    /// What the field does, one line.
+    pub help: &'static str,
+}
+
+impl Field {
+    const fn new(name: &'static str, kind: Kind, value: &'static str, help: &'static str) -> Field {
+        Field { name, kind, tokenizer: None, value, help }
+    }
+
+    const fn of(self, tokenizer: &'static str) -> Field {
+        Field { tokenizer: Some(tokenizer), ..self }
+    }
+
+    const fn number(number: Number, value: &'static str, help: &'static str) -> Field {
+        Field::new(number.name, Kind::Number(number), value, help)
+    }
+}
+
+/// Every field of [`super::Params`], in its order: what each holds and does. A test in
+/// `super::form` fails when `Params` and this table name different fields or kinds.
+pub const FIELDS: [Field; 19] = [
+    Field::new("tokenizer", Kind::Choice(&TOKENIZERS), "", "how the text is cut into tokens"),
+    Field::new("lowercase", Kind::Switch, "", "word tokenizer: lowercase every word").of("word"),
+    Field::new(
+        "keepPunctuation",
+        Kind::Switch,
+        "",
+        "word tokenizer: punctuation marks are tokens, not dropped",
+    )
+    .of("word"),
+    Field::number(BPE_VOCAB_SIZE, "N", "bpe: the tokens to learn").of("bpe"),
+    Field::new("bpeMode", Kind::Choice(&BPE_MODES), "", "bpe: whether merges may span words").of("bpe"),
+    Field::number(DIM, "N", "the dimension of the vectors"),
+    Field::number(WINDOW, "N", "the widest window radius"),
+    Field::number(NEGATIVE, "N", "noise words per true pair"),
+    Field::number(SAMPLE, "T", "subsampling threshold of frequent words; 0: none"),
+    Field::number(MIN_COUNT, "N", "words seen fewer times are dropped"),
+    Field::new("maxVocab", Kind::Limit, "N", "keep at most the N most frequent words"),
+    Field::number(EPOCHS, "N", "passes over the text"),
+    Field::number(ALPHA, "A", "the first learning rate"),
+    Field::number(MIN_ALPHA, "A", "the last learning rate"),
+    Field::number(NS_EXPONENT, "E", "the exponent of counts in the noise distribution"),
+    Field::number(SEED, "N", "the seed of every random choice"),
+    Field::new("cbow", Kind::Switch, "", "continuous bag of words instead of skip-gram"),
+    Field::new(
+        "sharedNoise",
+        Kind::Switch,
+        "",
+        "skip-gram: one draw of noise words per window, not per pair",
+    ),
+    Field::number(THREADS, "N", "threads that train at once"),
+];
+
+/// The field of [`FIELDS`] called `name`.
+pub fn field(name: &str) -> Option<&'static Field> {
+    FIELDS.iter().find(|field| field.name == name)
+}
+
 /// The learning rate each model starts from by default: word2vec.c's and gensim's.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct DefaultAlpha {

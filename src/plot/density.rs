@@ -27,7 +27,8 @@ use crate::error::Error;
 use super::geometry::{Px, Rect};
 use super::scene::Paint;
 
-/// The most columns or rows a density grid may have.
+/// The most columns or rows a density grid may have; the page's copy (`www/map/density.js`)
+/// is checked against it (`tests/shared_constants.rs`).
 pub const MAX_GRID: usize = 1024;
 
 /// A grid of density values over a data rectangle.

@@ -94,7 +94,8 @@ impl Palette {
     }
 }
 
-/// A point's style: drawn in the plain point colour.
+/// A point's style: drawn in the plain point colour. The page's copies of the two styles
+/// (`www/map/palette.js`) are checked against these (`tests/shared_constants.rs`).
 pub const PLAIN: u8 = 255;
 /// A point's style: dimmed (left out by a search), drawn first and never labelled unless it
 /// must be.

@@ -23,8 +23,8 @@ export function bandwidthFor(n) {
 export const REACH = 0.5;
 /** How long the view must rest before the layer is estimated for it again. */
 export const SETTLE_MS = 150;
-/** The most nodes a side (src/plot/density.rs's `MAX_GRID`). */
-const MAX_GRID = 1024;
+/** The most nodes a side: src/plot/density.rs's `MAX_GRID` (tests/www/shared-constants.test.js). */
+export const MAX_GRID = 1024;
 
 /**
  * What the worker is asked: the points and the grid over them.

@@ -12,7 +12,10 @@ export const FREQUENCY_STEPS = 8;
 export const FREQUENCY_BASE = CATEGORIES;
 /** The style of a search match or selected word when colouring by them. */
 export const MATCH = CATEGORIES + FREQUENCY_STEPS;
-/** Styles the chart knows without a class (see `scene::PLAIN`, `scene::DIMMED`). */
+/**
+ * Styles the chart knows without a class: src/plot/scene.rs's `PLAIN` and `DIMMED`
+ * (tests/www/shared-constants.test.js).
+ */
 export const PLAIN = 255;
 export const DIMMED = 254;
 

@@ -5,7 +5,8 @@
 //! positional arguments that start with `-`); the table says which options take a value, so an
 //! option a command does not know is refused by name, and `COMMAND --help` lists exactly what
 //! the command reads. Defaults in the help are formatted from the core's `Default`s
-//! (`TrainConfig::default()` and the like), never typed a second time. lexopt rather than
+//! (`TsneParams::default()` and the like) or the parameters' table (`train`'s, through
+//! `run_params`), never typed a second time. lexopt rather than
 //! clap's derive: the commands keep their own one-line messages (`-k needs a value`, `--dim 'x'
 //! is not a valid number`), which the tests and scripts rely on, and read options that depend
 //! on each other (`--cbow` changes `--alpha`'s default) in order.
@@ -16,9 +17,9 @@ use std::fmt::Write as _;
 /// One option of a command.
 pub(crate) struct Opt {
     /// As typed: `--dim`, or `-k`.
-    pub(crate) name: &'static str,
+    pub(crate) name: String,
     /// What its value is (`N`, `FILE`, `word|whitespace|bpe`); `None` for a switch.
-    pub(crate) value: Option<&'static str>,
+    pub(crate) value: Option<String>,
     /// The default, when there is one to show.
     pub(crate) default: Option<String>,
     /// What it does, one line.
@@ -26,18 +27,28 @@ pub(crate) struct Opt {
 }
 
 /// An option that takes a value, with its default.
-pub(crate) fn valued(name: &'static str, value: &'static str, default: impl ToString, help: &str) -> Opt {
-    Opt { name, value: Some(value), default: Some(default.to_string()), help: help.into() }
+pub(crate) fn valued(
+    name: impl Into<String>,
+    value: impl Into<String>,
+    default: impl ToString,
+    help: &str,
+) -> Opt {
+    Opt {
+        name: name.into(),
+        value: Some(value.into()),
+        default: Some(default.to_string()),
+        help: help.into(),
+    }
 }
 
 /// An option that takes a value and has no default.
-pub(crate) fn optional(name: &'static str, value: &'static str, help: &str) -> Opt {
-    Opt { name, value: Some(value), default: None, help: help.into() }
+pub(crate) fn optional(name: impl Into<String>, value: impl Into<String>, help: &str) -> Opt {
+    Opt { name: name.into(), value: Some(value.into()), default: None, help: help.into() }
 }
 
 /// An option that takes no value.
-pub(crate) fn switch(name: &'static str, help: &str) -> Opt {
-    Opt { name, value: None, default: None, help: help.into() }
+pub(crate) fn switch(name: impl Into<String>, help: &str) -> Opt {
+    Opt { name: name.into(), value: None, default: None, help: help.into() }
 }
 
 /// A command: its name, its positional arguments, its options, and what it does.
@@ -66,9 +77,9 @@ impl Command {
         let indent = " ".repeat(self.name.len() + 14);
         let mut out = head.clone();
         let mut line_len = head.len();
-        for opt in self.options.iter().filter(|o| !self.required.contains(&o.name)) {
+        for opt in self.options.iter().filter(|o| !self.required.contains(&o.name.as_str())) {
             // Choices show as choices; otherwise the default, or what the value is.
-            let shown = match (opt.value, &opt.default) {
+            let shown = match (opt.value.as_deref(), &opt.default) {
                 (None, _) => String::new(),
                 (Some(v), _) if v.contains('|') => format!(" {v}"),
                 (Some(_), Some(d)) => format!(" {d}"),
@@ -107,9 +118,9 @@ impl Command {
 }
 
 fn label(opt: &Opt) -> String {
-    match opt.value {
+    match &opt.value {
         Some(v) => format!("{} {v}", opt.name),
-        None => opt.name.to_string(),
+        None => opt.name.clone(),
     }
 }
 
@@ -144,7 +155,7 @@ impl Args {
                 }
             };
             let opt = command.find(&name).ok_or_else(|| format!("unknown option {name}; {try_help}"))?;
-            let value = match opt.value {
+            let value = match &opt.value {
                 Some(_) => Some(utf8(parser.value().map_err(|e| message(e, &try_help))?)?),
                 None => None,
             };

@@ -42,6 +42,8 @@ mod project;
 #[cfg(not(target_arch = "wasm32"))]
 mod query;
 #[cfg(not(target_arch = "wasm32"))]
+mod run_params;
+#[cfg(not(target_arch = "wasm32"))]
 mod train;
 #[cfg(not(target_arch = "wasm32"))]
 mod vectors;

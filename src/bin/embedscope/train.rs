@@ -8,68 +8,36 @@ use embedscope::fingerprint;
 use embedscope::io;
 use embedscope::io::VectorFormat;
 use embedscope::params::{RunParams, TokenizerSpec};
-use embedscope::text::{
-    BpeConfig, BpeLearner, BpeMode, BpeTokenizer, Corpus, Markup, Tokenizer, VocabConfig, WordTokenizer,
-    decode_text,
-};
+use embedscope::text::{BpeConfig, BpeLearner, BpeTokenizer, Corpus, Markup, decode_text};
 use embedscope::train::{TrainConfig, Trainer};
+use embedscope::vectors::Embeddings;
 
-use crate::args::{Args, Command, optional, switch, valued};
+use crate::args::{Args, Command, optional, switch};
 use crate::now;
 use crate::progress::*;
+use crate::run_params;
 use crate::vectors::*;
 
-/// The machine's cores: the default of `--threads`.
-fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get()).min(embedscope::train::MAX_THREADS)
-}
-
-/// `train`'s options, with the core's defaults.
+/// `train`'s options: the run's parameters (`run_params`), between where the vectors go and
+/// how the corpus is read.
 pub(crate) fn command() -> Command {
-    let d = TrainConfig::default();
-    let bpe = BpeConfig::default();
-    let vocab = VocabConfig::default();
+    let mut options = vec![
+        optional("--out", "VECTORS", "the file to write"),
+        optional("--format", "text|binary|glove|tsv|bundle", "its format (default: from its name)"),
+    ];
+    options.extend(run_params::options());
+    options.extend([
+        switch(
+            "--strip-markup",
+            "an XML or HTML corpus: keep only its text (a Wikipedia dump: its articles)",
+        ),
+        switch("--quiet", "no progress bar"),
+    ]);
     Command {
         name: "train",
         synopsis: "CORPUS --out VECTORS",
         required: &["--out"],
-        options: vec![
-            optional("--out", "VECTORS", "the file to write"),
-            optional("--format", "text|binary|glove|tsv|bundle", "its format (default: from its name)"),
-            valued("--tokenizer", "word|whitespace|bpe", "word", "how the text is cut into tokens"),
-            switch("--lowercase", "word tokenizer: lowercase every word"),
-            switch("--keep-punctuation", "word tokenizer: punctuation marks are tokens, not dropped"),
-            valued("--vocab-size", "N", bpe.vocab_size, "bpe: the tokens to learn"),
-            valued("--bpe-mode", "cross|within", bpe.mode.name(), "bpe: whether merges may span words"),
-            valued("--dim", "N", d.dim, "the dimension of the vectors"),
-            valued("--window", "N", d.window, "the widest window radius"),
-            valued("--negative", "N", d.negative, "noise words per true pair"),
-            valued("--sample", "T", d.sample, "subsampling threshold of frequent words; 0: none"),
-            valued("--min-count", "N", vocab.min_count, "words seen fewer times are dropped"),
-            optional("--max-vocab", "N", "keep at most the N most frequent words"),
-            valued("--epochs", "N", d.epochs, "passes over the text"),
-            valued(
-                "--alpha",
-                "A",
-                d.alpha,
-                &format!("the first learning rate ({} with --cbow)", TrainConfig::cbow_default().alpha),
-            ),
-            valued("--min-alpha", "A", d.min_alpha, "the last learning rate"),
-            valued("--ns-exponent", "E", d.ns_exponent, "the exponent of counts in the noise distribution"),
-            valued("--seed", "N", d.seed, "the seed of every random choice"),
-            switch("--cbow", "continuous bag of words instead of skip-gram"),
-            switch("--shared-noise", "skip-gram: one draw of noise words per window, not per pair"),
-            optional(
-                "--threads",
-                "N",
-                &format!("threads that train at once (default: the machine's cores, here {})", cores()),
-            ),
-            switch(
-                "--strip-markup",
-                "an XML or HTML corpus: keep only its text (a Wikipedia dump: its articles)",
-            ),
-            switch("--quiet", "no progress bar"),
-        ],
+        options,
         about: format!(
             "train learns skip-gram vectors, or with --cbow continuous bag of words (the mean of a
 window predicts its centre; --alpha then defaults to {cbow_alpha}, as in word2vec.c). --threads N
@@ -100,94 +68,68 @@ decoded. A corpus too small for its vectors to mean anything (under {min_tokens}
     }
 }
 
-pub(crate) fn train(mut args: Args) -> Result<(), String> {
-    let corpus_path = args.positional("CORPUS")?;
-    let out = args.take("--out").flatten().ok_or("train needs --out VECTORS")?;
-    // None: an embedscope bundle, which holds the counts and parameters too.
-    let format = match args.take("--format").flatten() {
-        None if out.to_ascii_lowercase().ends_with(".json") => None,
-        None => Some(VectorFormat::from_file_name(&out).unwrap_or(VectorFormat::Word2VecText)),
-        Some(name) => match name.as_str() {
-            "text" => Some(VectorFormat::Word2VecText),
-            "binary" => Some(VectorFormat::Word2VecBinary),
-            "glove" => Some(VectorFormat::Glove),
-            "tsv" => Some(VectorFormat::ProjectorTsv),
-            "bundle" => None,
-            _ => return Err(format!("--format '{name}' is not text, binary, glove, tsv or bundle")),
-        },
-    };
-    let tokenizer_name = args.text("--tokenizer", "word");
-    let word = WordTokenizer {
-        lowercase: args.switch("--lowercase"),
-        keep_punctuation: args.switch("--keep-punctuation"),
-    };
-    let (vocab_size, bpe_mode) = (args.optional("--vocab-size")?, args.take("--bpe-mode").flatten());
-    let d = BpeConfig::default();
-    let bpe = BpeConfig {
-        vocab_size: vocab_size.unwrap_or(d.vocab_size),
-        mode: match (tokenizer_name.as_str(), &bpe_mode) {
-            ("bpe", Some(name)) => BpeMode::from_name(name).map_err(|e| e.to_string())?,
-            _ => d.mode,
-        },
-    };
-    let tokenizer = TokenizerSpec::from_name(&tokenizer_name, word, bpe)
-        .map_err(|_| format!("--tokenizer '{tokenizer_name}' is not {}", TokenizerSpec::NAMES))?;
-    // Options of another tokenizer would be silently ignored; say so instead.
-    let given = [
-        ("--lowercase", word.lowercase, "word"),
-        ("--keep-punctuation", word.keep_punctuation, "word"),
-        ("--vocab-size", vocab_size.is_some(), "bpe"),
-        ("--bpe-mode", bpe_mode.is_some(), "bpe"),
-    ];
-    if let Some((option, _, kind)) = given.iter().find(|(_, given, kind)| *given && *kind != tokenizer.name())
-    {
-        return Err(format!("{option} only applies to --tokenizer {kind}"));
-    }
-    tokenizer.validate().map_err(|e| e.to_string())?;
-    let cbow = args.switch("--cbow");
-    let shared_noise = args.switch("--shared-noise");
-    if cbow && shared_noise {
-        return Err(
-            "--shared-noise only applies to skip-gram: CBOW already draws noise words once a window".into()
-        );
-    }
-    let d = if cbow { TrainConfig::cbow_default() } else { TrainConfig::default() };
-    let config = TrainConfig {
-        dim: args.value("--dim", d.dim)?,
-        window: args.value("--window", d.window)?,
-        negative: args.value("--negative", d.negative)?,
-        sample: args.value("--sample", d.sample)?,
-        alpha: args.value("--alpha", d.alpha)?,
-        min_alpha: args.value("--min-alpha", d.min_alpha)?,
-        epochs: args.value("--epochs", d.epochs)?,
-        ns_exponent: args.value("--ns-exponent", d.ns_exponent)?,
-        seed: args.value("--seed", d.seed)?,
-        threads: args.value("--threads", cores())?,
-        cbow,
-        shared_noise,
-    };
-    let max_vocab: usize = args.value("--max-vocab", 0)?;
-    let vocab_config = VocabConfig {
-        min_count: args.value("--min-count", VocabConfig::default().min_count)?,
-        max_vocab: (max_vocab > 0).then_some(max_vocab),
-    };
-    let strip_markup = args.switch("--strip-markup");
-    let quiet = args.switch("--quiet");
-    args.finish()?;
-    // The page's names for the parameters, so the explorer fills its form from a bundle.
-    let params = RunParams { tokenizer, vocab: vocab_config, train: config }.to_json();
-    // Check parameters before reading a large file.
-    config.validate().map_err(|e| e.to_string())?;
-    vocab_config.validate().map_err(|e| e.to_string())?;
+/// What `train` was asked: the corpus, the run, and where its vectors go.
+struct Request {
+    corpus_path: String,
+    out: String,
+    /// `None`: an embedscope bundle, which holds the counts and parameters too.
+    format: Option<VectorFormat>,
+    run: RunParams,
+    strip_markup: bool,
+    quiet: bool,
+}
 
-    let bytes = crate::input::read_all(&corpus_path)?;
+impl Request {
+    fn read(mut args: Args) -> Result<Request, String> {
+        let corpus_path = args.positional("CORPUS")?;
+        let out = args.take("--out").flatten().ok_or("train needs --out VECTORS")?;
+        let format = match args.take("--format").flatten() {
+            None if out.to_ascii_lowercase().ends_with(".json") => None,
+            None => Some(VectorFormat::from_file_name(&out).unwrap_or(VectorFormat::Word2VecText)),
+            Some(name) => match name.as_str() {
+                "text" => Some(VectorFormat::Word2VecText),
+                "binary" => Some(VectorFormat::Word2VecBinary),
+                "glove" => Some(VectorFormat::Glove),
+                "tsv" => Some(VectorFormat::ProjectorTsv),
+                "bundle" => None,
+                _ => return Err(format!("--format '{name}' is not text, binary, glove, tsv or bundle")),
+            },
+        };
+        let run = run_params::read(&mut args)?;
+        let strip_markup = args.switch("--strip-markup");
+        let quiet = args.switch("--quiet");
+        args.finish()?;
+        Ok(Request { corpus_path, out, format, run, strip_markup, quiet })
+    }
+}
+
+/// A run trained: its trainer, done, and its fingerprint.
+struct Trained {
+    trainer: Trainer,
+    run_id: String,
+}
+
+pub(crate) fn train(args: Args) -> Result<(), String> {
+    let request = Request::read(args)?;
+    // Check parameters before reading a large file.
+    request.run.train.validate().map_err(|e| e.to_string())?;
+    request.run.vocab.validate().map_err(|e| e.to_string())?;
+    let (text, n_bytes) = read_corpus(&request.corpus_path, request.strip_markup)?;
+    let trained = train_on(&text, n_bytes, &request)?;
+    drop(text);
+    write(&request, trained)
+}
+
+/// The corpus's text, decoded, and with `strip_markup` only the text of its markup; and the
+/// bytes it was read from.
+fn read_corpus(corpus_path: &str, strip_markup: bool) -> Result<(String, usize), String> {
+    let bytes = crate::input::read_all(corpus_path)?;
     let n_bytes = bytes.len();
     let decoded = decode_text(bytes).map_err(|e| format!("{corpus_path}: {e}"))?;
     if let Some(note) = decoded.note() {
         eprintln!("warning: {corpus_path}: {note}");
     }
-    let name =
-        Path::new(&corpus_path).file_name().map_or(corpus_path.clone(), |n| n.to_string_lossy().into_owned());
+    let name = file_name(corpus_path);
     let text = match (Markup::detect(&decoded.text), strip_markup) {
         (Some(markup), true) => {
             let text = markup.strip(&decoded.text);
@@ -209,16 +151,28 @@ pub(crate) fn train(mut args: Args) -> Result<(), String> {
         }
         (None, false) => decoded.text,
     };
+    Ok((text, n_bytes))
+}
+
+fn file_name(path: &str) -> String {
+    Path::new(path).file_name().map_or(path.to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+/// Tokenizes `text` (learning BPE first when asked), builds its vocabulary and trains on it,
+/// showing progress.
+fn train_on(text: &str, n_bytes: usize, request: &Request) -> Result<Trained, String> {
+    let RunParams { tokenizer, vocab: vocab_config, train: config } = request.run;
     let tokenizer = match tokenizer {
-        TokenizerSpec::Bpe(config) => Box::new(learn_bpe(&text, &config, quiet)?),
+        TokenizerSpec::Bpe(config) => Box::new(learn_bpe(text, &config, request.quiet)?),
         ready => ready.ready().expect("only BPE is learned first"),
     };
     let started = now();
-    let corpus = Corpus::build(&text, tokenizer.as_ref(), &vocab_config).map_err(|e| e.to_string())?;
+    let corpus = Corpus::build(text, tokenizer.as_ref(), &vocab_config).map_err(|e| e.to_string())?;
     let cut = corpus.cut();
     eprintln!(
-        "{corpus_path}: {} bytes, {} sentences, {} tokens; vocabulary {} words \
+        "{}: {} bytes, {} sentences, {} tokens; vocabulary {} words \
          (cut {} of {} types and {} tokens: {} below min_count {}, {} over max_vocab) in {:.2} s",
+        request.corpus_path,
         n_bytes,
         corpus.n_sentences(),
         cut.tokens_seen,
@@ -232,13 +186,11 @@ pub(crate) fn train(mut args: Args) -> Result<(), String> {
         now() - started
     );
     if let Some(verdict) = corpus.too_small() {
-        eprintln!("warning: {name}: {verdict}");
+        eprintln!("warning: {}: {verdict}", file_name(&request.corpus_path));
     }
-    let run_id = fingerprint(&text, &tokenizer.describe(), &vocab_config, &config);
-    drop(text);
-
+    let run_id = fingerprint(text, &tokenizer.describe(), &vocab_config, &config);
     let mut trainer = Trainer::new(corpus, config, now).map_err(|e| e.to_string())?;
-    let bar = Bar::new(quiet, "epoch");
+    let bar = Bar::new(request.quiet, "epoch");
     let mut reported_epochs = 0;
     // Threads wait for each other at the end of a step, and hand over their copies of the
     // frequent rows, so each gets 500,000 tokens a step (about 0.4 s): with 50,000, 2
@@ -253,6 +205,12 @@ pub(crate) fn train(mut args: Args) -> Result<(), String> {
         }
     }
     bar.finish();
+    report(&trainer, &config, &run_id);
+    Ok(Trained { trainer, run_id })
+}
+
+/// How fast the run went and whether it repeats.
+fn report(trainer: &Trainer, config: &TrainConfig, run_id: &str) {
     let p = trainer.progress();
     let seconds = p.tokens_done as f64 / p.tokens_per_sec;
     let model = if config.cbow { "CBOW" } else { "skip-gram" };
@@ -265,22 +223,26 @@ pub(crate) fn train(mut args: Args) -> Result<(), String> {
          {model}, {reproducible}; fingerprint {run_id}",
         p.tokens_done, p.epochs, p.epoch_tokens, p.tokens_per_sec, p.loss
     );
+}
 
+/// Writes the trained vectors where `request` asked, in its format.
+fn write(request: &Request, trained: Trained) -> Result<(), String> {
+    let Trained { trainer, run_id } = trained;
     let embeddings = trainer.to_embeddings().map_err(|e| e.to_string())?;
     if let Some(mb) = peak_memory_mb() {
         eprintln!("peak memory {mb:.0} MB");
     }
-    let create =
-        |path: &str| File::create(path).map(BufWriter::new).map_err(|e| format!("cannot create {path}: {e}"));
-    let writer = create(&out)?;
-    let mut also = String::new();
-    let Some(format) = format else {
+    let out = &request.out;
+    let writer = create(out)?;
+    let Some(format) = request.format else {
         let mut bundle = io::Bundle::new(embeddings);
         bundle.counts = Some(trainer.corpus().vocab().counts().to_vec());
-        bundle.params = Some(params);
+        // The page's names for the parameters, so the explorer fills its form from a bundle.
+        bundle.params = Some(request.run.to_json());
         bundle.fingerprint = Some(run_id);
         bundle.epoch_losses = trainer.epoch_losses().to_vec();
-        bundle.source = Path::new(&corpus_path).file_name().map(|name| name.to_string_lossy().into_owned());
+        bundle.source =
+            Path::new(&request.corpus_path).file_name().map(|name| name.to_string_lossy().into_owned());
         io::write_bundle(&bundle, writer).map_err(|e| format!("cannot write {out}: {e}"))?;
         eprintln!(
             "wrote {} vectors of dimension {} with their counts, parameters and losses to {out} (bundle)",
@@ -289,24 +251,41 @@ pub(crate) fn train(mut args: Args) -> Result<(), String> {
         );
         return Ok(());
     };
-    let written = match format {
-        VectorFormat::Word2VecText => io::write_word2vec_text(&embeddings, writer),
-        VectorFormat::Word2VecBinary => io::write_word2vec_binary(&embeddings, writer),
-        VectorFormat::Glove => io::write_glove(&embeddings, writer),
-        VectorFormat::ProjectorTsv => {
-            let metadata = metadata_path_for(&out);
-            let metadata = metadata.to_string_lossy();
-            also = format!(", words to {metadata}");
-            io::write_projector_tsv(&embeddings, writer, create(&metadata)?)
-        }
-    };
-    written.map_err(|e| format!("cannot write {out}: {e}"))?;
+    let also = write_vectors(&embeddings, format, out, writer)?;
     eprintln!(
         "wrote {} vectors of dimension {} to {out}{also} ({format})",
         embeddings.len(),
         embeddings.dim()
     );
     Ok(())
+}
+
+fn create(path: &str) -> Result<BufWriter<File>, String> {
+    File::create(path).map(BufWriter::new).map_err(|e| format!("cannot create {path}: {e}"))
+}
+
+/// Writes `embeddings` to `writer` in `format`; returns what else was written (a
+/// vectors.tsv's metadata), as the report says it.
+fn write_vectors(
+    embeddings: &Embeddings,
+    format: VectorFormat,
+    out: &str,
+    writer: BufWriter<File>,
+) -> Result<String, String> {
+    let mut also = String::new();
+    let written = match format {
+        VectorFormat::Word2VecText => io::write_word2vec_text(embeddings, writer),
+        VectorFormat::Word2VecBinary => io::write_word2vec_binary(embeddings, writer),
+        VectorFormat::Glove => io::write_glove(embeddings, writer),
+        VectorFormat::ProjectorTsv => {
+            let metadata = metadata_path_for(out);
+            let metadata = metadata.to_string_lossy();
+            also = format!(", words to {metadata}");
+            io::write_projector_tsv(embeddings, writer, create(&metadata)?)
+        }
+    };
+    written.map_err(|e| format!("cannot write {out}: {e}"))?;
+    Ok(also)
 }
 
 /// The most memory this process has held (its peak resident set), where Linux tells it.
