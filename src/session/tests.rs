@@ -69,7 +69,10 @@ fn preparation_must_reach_the_text_s_end_and_be_begun() {
     assert_eq!(message(session.prepare_step(10)), "no text is being prepared");
     session.prepare_begin(params()).unwrap();
     session.prepare_step(10).unwrap();
-    assert_eq!(message(session.prepare_finish(no_clock).map(|_| ())), "the text is not tokenized to its end yet");
+    assert_eq!(
+        message(session.prepare_finish(no_clock).map(|_| ())),
+        "the text is not tokenized to its end yet"
+    );
     assert!(session.training().is_none());
 }
 
@@ -96,7 +99,10 @@ fn bpe_merges_are_reused_for_the_same_configuration_and_relearned_for_another() 
     prepare(&mut session, bpe_params(45), usize::MAX).unwrap();
     let relearned = merges(&session);
     assert!(!Rc::ptr_eq(&learned, &relearned));
-    assert_eq!(session.text_run().unwrap().bpe.as_ref().unwrap().config, bpe_params(45).bpe_config().unwrap());
+    assert_eq!(
+        session.text_run().unwrap().bpe.as_ref().unwrap().config,
+        bpe_params(45).bpe_config().unwrap()
+    );
     // Merges begun for a configuration and not finished are finished by the preparation.
     session.bpe_begin(&bpe_params(60)).unwrap();
     session.bpe_step(1).unwrap();
@@ -110,7 +116,9 @@ fn bpe_merges_are_reused_for_the_same_configuration_and_relearned_for_another() 
 }
 
 fn diverge(session: &mut Session) -> String {
-    message(session.step_with(100, |trainer, _| (trainer, Err(Error::Diverged { epoch: 1, tokens_done: 42 }))))
+    message(
+        session.step_with(100, |trainer, _| (trainer, Err(Error::Diverged { epoch: 1, tokens_done: 42 }))),
+    )
 }
 
 #[test]
@@ -193,7 +201,10 @@ fn a_trainer_and_opened_vectors_never_coexist() {
     assert_eq!(session.embeddings().unwrap().len(), trained.len());
     session.set_text(b"a new text".to_vec()).unwrap();
     assert!(matches!(session.source(), Source::Text(run) if run.training.is_none()));
-    assert_eq!(message(session.embeddings()), "no text loaded yet: choose a file or the built-in sample first");
+    assert_eq!(
+        message(session.embeddings()),
+        "no text loaded yet: choose a file or the built-in sample first"
+    );
 }
 
 #[test]
@@ -205,7 +216,10 @@ fn texts_over_the_explorer_s_limits_are_refused_with_what_to_do() {
          with the command-line tool (embedscope train), which has no such limit"
     );
     assert!(check_inflated_text_size(MAX_TEXT_BYTES).is_ok());
-    assert!(message(check_inflated_text_size(MAX_TEXT_BYTES + 1.0)).starts_with("this file inflates to more than 250 MB"));
+    assert!(
+        message(check_inflated_text_size(MAX_TEXT_BYTES + 1.0))
+            .starts_with("this file inflates to more than 250 MB")
+    );
     assert!(check_bpe_size(MAX_BPE_TEXT_BYTES).is_ok());
     assert_eq!(
         message(check_bpe_size(40_000_000)),
@@ -220,7 +234,9 @@ fn a_text_is_read_as_its_bytes_say_and_markup_taken_out_on_request() {
     let read = session.set_text(b"<html><body><p>one two three</p></body></html>".to_vec()).unwrap().clone();
     assert_eq!((read.encoding, read.markup.is_some()), ("UTF-8", true));
     let stripped = session.strip_markup().unwrap().clone();
-    assert!(stripped.markup.is_none() && stripped.note.as_deref().unwrap().starts_with("only the text of its"));
+    assert!(
+        stripped.markup.is_none() && stripped.note.as_deref().unwrap().starts_with("only the text of its")
+    );
     assert_eq!(stripped.bytes, session.text_run().unwrap().text.len());
     assert_eq!(
         message(session.strip_markup()),

@@ -5,7 +5,9 @@ use std::rc::Rc;
 
 use crate::error::{Error, Result};
 use crate::params::Params;
-use crate::text::{BpeConfig, BpeLearner, BpeProgress, BpeTokenizer, CorpusBuilder, Decoded, Markup, Tokenizer};
+use crate::text::{
+    BpeConfig, BpeLearner, BpeProgress, BpeTokenizer, CorpusBuilder, Decoded, Markup, Tokenizer,
+};
 
 use super::training::Training;
 

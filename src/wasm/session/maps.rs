@@ -76,32 +76,6 @@ impl LayoutRun {
     }
 }
 
-/// The words of the last frame, numbered: frames of the same words (every frame of a t-SNE
-/// or UMAP run, the PCA frames while training) carry the number alone, since turning 20,000
-/// words into JavaScript strings and posting them took 20 to 30 ms a frame; the worker asks
-/// for the words (`Session::frame_words`) when a number is new to the page.
-#[derive(Default)]
-pub(super) struct WordList {
-    /// 0 before the first list.
-    id: u32,
-    words: Vec<String>,
-}
-
-impl WordList {
-    /// The number of the list of `emb`'s words at `indices`: the last one's when they are the
-    /// same words (compared word for word, so a new vocabulary with the same words keeps it).
-    fn number(&mut self, emb: &Embeddings, indices: impl ExactSizeIterator<Item = usize> + Clone) -> u32 {
-        let same = self.id != 0
-            && indices.len() == self.words.len()
-            && indices.clone().zip(&self.words).all(|(i, word)| emb.word(i) == word);
-        if !same {
-            self.id += 1;
-            self.words = indices.map(|i| emb.word(i).to_string()).collect();
-        }
-        self.id
-    }
-}
-
 /// The map a model starts with ([`MapSpecDto::default`]: PC1 and PC2 of the 300 most
 /// frequent words, no word axes, no colours), for the page's map settings and the worker's
 /// first frames, so the default is written once.
@@ -136,17 +110,14 @@ impl Session {
     /// The words of the last frame (`project`'s or `layout_frame`'s), whose `wordsId` is `id`,
     /// most frequent first. Fails when a later frame showed other words.
     pub fn frame_words(&self, id: u32) -> Result<Vec<String>, JsError> {
-        if id == 0 || id != self.frame_words.id {
-            return Err(JsError::new(&format!("word list {id} gave way to list {}", self.frame_words.id)));
-        }
-        Ok(self.frame_words.words.clone())
+        Ok(self.core.frame_words.words(id).map_err(js_error)?.to_vec())
     }
 
     /// Coordinates of `words` in the last frame (`Float32Array`, NaN for an unknown word),
     /// to add neighbours that are not among the plotted words.
     pub fn place_words(&mut self, words: Vec<String>) -> Result<Float32Array, JsError> {
         let emb = self.embeddings()?;
-        let Some(frame) = &self.frame else {
+        let Some(frame) = &self.core.frame else {
             return Err(JsError::new("no projection yet: draw the plot first"));
         };
         let coords: Vec<f32> = words
@@ -272,7 +243,7 @@ impl Session {
         let title = if run.method == "tsne" { "t-SNE" } else { "UMAP" };
         let frame = LayoutFrameDto {
             frame: ProjectionDto {
-                words_id: self.frame_words.number(&run.embeddings, 0..run.n_words),
+                words_id: self.core.frame_words.number(&run.embeddings, 0..run.n_words),
                 explained: Vec::new(),
                 x_component: 0,
                 y_component: 1,
@@ -326,17 +297,17 @@ impl Session {
             return Err(JsError::new("project draws 'pca' maps: t-SNE and UMAP go through layout_begin"));
         }
         let emb = self.embeddings()?;
-        let frame = Projection::fit(&emb, &spec.to_spec(), self.frame.as_ref()).map_err(js_error)?;
+        let frame = Projection::fit(&emb, &spec.to_spec(), self.core.frame.as_ref()).map_err(js_error)?;
         // `axes` says null, not undefined, for an axis that is a principal component.
         let serializer = serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true);
-        let words_id = self.frame_words.number(&emb, frame.word_indices().iter().copied());
+        let words_id = self.core.frame_words.number(&emb, frame.word_indices().iter().copied());
         let out = ProjectionDto::new(&spec, &frame, words_id)
             .serialize(&serializer)
             .map_err(|e| JsError::new(&e.to_string()))?;
         set(&out, "coords", &Float32Array::from(frame.coords()))?;
         let clusters = frame.clusters().map_or(JsValue::NULL, |labels| Uint16Array::from(labels).into());
         set(&out, "clusters", &clusters)?;
-        self.frame = Some(frame);
+        self.core.frame = Some(frame);
         Ok(out)
     }
 }
