@@ -12,7 +12,7 @@ mod training;
 
 use std::rc::Rc;
 
-pub use self::maps::WordList;
+pub use self::maps::{LayoutRun, WordList};
 pub use self::text::{
     Bpe, MAX_BPE_TEXT_BYTES, MAX_TEXT_BYTES, Preparing, TextRead, TextRun, check_bpe_size,
     check_inflated_text_size, check_text_size,
@@ -81,7 +81,9 @@ pub struct Session {
     source: Source,
     /// The last PCA frame of the map: what the next one is aligned to, and how to place extra words.
     pub frame: Option<Projection>,
-    /// The words of the last frame, numbered.
+    /// The t-SNE or UMAP map.
+    pub layout: Option<LayoutRun>,
+    /// The words of the last frame, PCA's or the layout's, numbered.
     pub frame_words: WordList,
 }
 
@@ -199,7 +201,7 @@ impl Session {
     }
 
     /// Finishes the vocabulary and makes a fresh trainer on `clock`, replacing any earlier
-    /// one (and the map drawn from it). Nothing is trained yet.
+    /// one (and the maps drawn from it). Nothing is trained yet.
     pub fn prepare_finish(&mut self, clock: Clock) -> Result<&Training> {
         let Source::Text(run) = &mut self.source else { return Err(text::not_preparing()) };
         let Preparing { builder, fed, params, tokenizer } =
@@ -225,7 +227,7 @@ impl Session {
             queried: Queried::Nothing,
             moved: None,
         });
-        self.frame = None;
+        (self.frame, self.layout) = (None, None);
         Ok(training)
     }
 

@@ -246,3 +246,78 @@ fn a_text_is_read_as_its_bytes_say_and_markup_taken_out_on_request() {
     assert!(session.set_text(vec![0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]).is_err());
     assert_eq!(session.text_run().unwrap().read, stripped);
 }
+
+mod layouts {
+    use super::*;
+    use crate::map::layout::{LayoutParams, TsneParams, UmapParams};
+
+    fn tsne() -> LayoutParams {
+        LayoutParams::Tsne(TsneParams { perplexity: 3.0, iterations: 40, ..TsneParams::default() })
+    }
+
+    /// Runs `run` to its end, a slice of "a second" at a time on a clock that moves a
+    /// millisecond a reading.
+    fn settle(mut run: LayoutRun) -> LayoutRun {
+        let mut now = 0.0;
+        let mut clock = move || {
+            now += 0.001;
+            now
+        };
+        for _ in 0..10_000 {
+            let (phase, progress) = run.progress();
+            if phase == crate::map::layout::LayoutPhase::Layout && progress.is_done() {
+                return run;
+            }
+            run = run.step(1.0, &mut clock, |layout, points| layout.step_points(points)).unwrap();
+        }
+        panic!("the layout never finished");
+    }
+
+    fn vectors() -> Rc<Embeddings> {
+        let mut session = session_with(&text(60));
+        prepare(&mut session, params(), usize::MAX).unwrap();
+        session.step(u64::MAX).unwrap();
+        session.embeddings().unwrap()
+    }
+
+    #[test]
+    fn a_layout_starts_warm_only_from_a_map_of_the_same_method_and_words() {
+        let emb = vectors();
+        let cold = LayoutRun::begin(tsne(), Rc::clone(&emb), 20, 0, None, true).unwrap();
+        assert!(!cold.warm && cold.coords().is_none());
+        let first = settle(cold);
+        let coords = first.coords().unwrap().to_vec();
+        let warm = LayoutRun::begin(tsne(), Rc::clone(&emb), 20, 0, Some(&first), true).unwrap();
+        assert!(warm.warm);
+        assert_eq!(warm.coords(), Some(coords.as_slice()), "it shows the map before while it builds");
+        assert_eq!(warm.iterations, 250, "warm parameters");
+        let unasked = LayoutRun::begin(tsne(), Rc::clone(&emb), 20, 0, Some(&first), false).unwrap();
+        let other_words = LayoutRun::begin(tsne(), Rc::clone(&emb), 15, 0, Some(&first), true).unwrap();
+        let umap = LayoutParams::Umap(UmapParams { n_neighbours: 5, ..UmapParams::default() });
+        let other_method = LayoutRun::begin(umap, Rc::clone(&emb), 20, 0, Some(&first), true).unwrap();
+        for cold in [unasked, other_words, other_method] {
+            assert!(!cold.warm && cold.coords().is_none());
+        }
+        // The word count is the vocabulary's when fewer words are asked for: still the same map.
+        let all = LayoutRun::begin(tsne(), Rc::clone(&emb), emb.len(), 0, None, false).unwrap();
+        let all = settle(all);
+        let again = LayoutRun::begin(tsne(), Rc::clone(&emb), 1_000_000, 0, Some(&all), true).unwrap();
+        assert!(again.warm && again.n_words == emb.len());
+    }
+
+    #[test]
+    fn a_new_trainer_or_source_drops_the_maps_but_not_the_list_numbers() {
+        let mut session = session_with(&text(60));
+        prepare(&mut session, params(), usize::MAX).unwrap();
+        let emb = session.embeddings().unwrap();
+        session.layout = Some(LayoutRun::begin(tsne(), Rc::clone(&emb), 20, 3, None, false).unwrap());
+        assert_eq!(session.layout.as_ref().unwrap().clusters.as_ref().unwrap().labels().len(), 20);
+        session.frame_words.number(&emb, 0..20);
+        prepare(&mut session, params(), usize::MAX).unwrap();
+        assert!(session.layout.is_none() && session.frame.is_none());
+        session.layout = Some(LayoutRun::begin(tsne(), Rc::clone(&emb), 20, 0, None, false).unwrap());
+        session.open(Opened::vectors((*emb).clone()));
+        assert!(session.layout.is_none());
+        assert_eq!(session.frame_words.number(&emb, 0..20), 1);
+    }
+}

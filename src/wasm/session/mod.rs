@@ -34,7 +34,6 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use self::evaluation::Evaluation;
-use self::maps::LayoutRun;
 use self::models::ModelLoading;
 use super::dto::MessagePartDto;
 use super::pool::Pool;
@@ -78,7 +77,7 @@ pub(super) fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsError> 
 #[wasm_bindgen]
 #[derive(Default)]
 pub struct Session {
-    /// The text and its training, or the vectors opened; the map's frame and word lists.
+    /// The text and its training, or the vectors opened; the map's frame, layout and word lists.
     core: crate::session::Session,
     /// A vectors file being read, slice by slice, and its name for messages; it replaces
     /// the source when it is read to its end.
@@ -90,8 +89,6 @@ pub struct Session {
     /// part is read.
     table: Option<tables::TableLoading>,
     evaluation: Option<Evaluation>,
-    /// The t-SNE or UMAP map (`layout_begin`).
-    layout: Option<LayoutRun>,
     /// The threads training runs on (`use_threads`); one, the worker's own, until then.
     pool: Pool,
 }

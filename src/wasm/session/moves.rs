@@ -40,7 +40,8 @@ impl Session {
                 (shifts, extent(frame.coords()))
             }
             "tsne" | "umap" => {
-                let run = self.layout.as_ref().ok_or_else(|| JsError::new("no t-SNE or UMAP map yet"))?;
+                let run =
+                    self.core.layout.as_ref().ok_or_else(|| JsError::new("no t-SNE or UMAP map yet"))?;
                 let coords = run.coords().ok_or_else(|| JsError::new("the map has no coordinates yet"))?;
                 let n_words = coords.len() / 2;
                 let unit_rows = after.unit_rows(n_words.min(after.len()));

@@ -89,8 +89,6 @@ impl Session {
         let run = self.text_run().ok_or_else(no_text)?;
         let Training { trainer, fingerprint, min_count, .. } = run.training.as_ref().ok_or_else(no_text)?;
         let stats = CorpusStats::new(&run.text, trainer.corpus(), *min_count, fingerprint.clone());
-        // A map drawn from the trainer before is gone with it.
-        self.layout = None;
         to_js(&stats)
     }
 
