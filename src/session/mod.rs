@@ -185,7 +185,10 @@ impl Session {
     /// [`Session::prepare_step`] goes on and [`Session::prepare_finish`] ends it.
     pub fn prepare_begin(&mut self, params: Params) -> Result<()> {
         self.prepare_cancel();
-        self.text_run_mut().ok_or_else(no_text)?.prepare_begin(params)
+        params.train_config().validate()?;
+        params.vocab_config().validate()?;
+        let word_tokenizer = params.word_tokenizer()?;
+        self.text_run_mut().ok_or_else(no_text)?.prepare_begin(params, word_tokenizer)
     }
 
     /// Drops the text being tokenized, if any.

@@ -136,13 +136,16 @@ impl TextRun {
         Ok(&self.bpe.as_ref().expect("set above").state)
     }
 
-    /// Starts tokenizing the text for `params` (checked here); `prepare_step` goes on. A
-    /// preparation under way before is dropped first, whether or not this one starts.
-    pub fn prepare_begin(&mut self, params: Params) -> Result<()> {
+    /// Starts tokenizing the text for `params` with `word_tokenizer`, or with BPE merges for
+    /// `params` when there is none; `prepare_step` goes on. A preparation under way before is
+    /// dropped first, whether or not this one starts.
+    pub fn prepare_begin(
+        &mut self,
+        params: Params,
+        word_tokenizer: Option<Box<dyn Tokenizer>>,
+    ) -> Result<()> {
         self.preparing = None;
-        params.train_config().validate()?;
-        params.vocab_config().validate()?;
-        let tokenizer: Box<dyn Tokenizer> = match params.word_tokenizer()? {
+        let tokenizer: Box<dyn Tokenizer> = match word_tokenizer {
             Some(tokenizer) => tokenizer,
             None => {
                 check_bpe_size(self.text.len())?;
