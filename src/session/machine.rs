@@ -316,7 +316,7 @@ mod tests {
         (ReplaceText,    ["=",        "=",        "idle",     "refused",  "refused",  "idle",     "idle",     "refused",  "idle"]),
         (LearnBpe,       ["learning", "refused",  "learning", "refused",  "refused",  "learning", "learning", "refused",  "learning"]),
         (Prepare,        ["=",        "=",        "=",        "refused",  "refused",  "=",        "=",        "refused",  "="]),
-        (Event::Prepared,       ["prepared", "prepared", "=",        "refused",  "refused",  "prepared", "prepared", "refused",  "prepared"]),
+        (Event::Prepared, ["prepared", "prepared", "=",        "refused",  "refused",  "prepared", "prepared", "refused",  "prepared"]),
         (PrepareFailed,  ["=",        "back",     "=",        "=",        "=",        "=",        "=",        "=",        "="]),
         (LearningFailed, ["=",        "back",     "=",        "=",        "=",        "=",        "=",        "=",        "="]),
         (Train,          ["refused",  "refused",  "training", "refused",  "training", "refused",  "refused",  "refused",  "refused"]),
