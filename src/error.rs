@@ -72,6 +72,10 @@ pub enum Error {
     Parquet(String),
     /// Occurs when reading or writing a file fails.
     Io(String),
+    /// Occurs when the session is asked for what it does not hold or cannot do now (no text
+    /// yet, a text too large for the explorer, an event its state refuses, vectors lost to a
+    /// run that diverged); the message says what to do.
+    Session(String),
 }
 
 impl fmt::Display for Error {
@@ -187,7 +191,7 @@ impl fmt::Display for Error {
             Error::Model(message) | Error::Parquet(message) | Error::Archive(message) => {
                 write!(f, "{message}")
             }
-            Error::Io(message) => write!(f, "{message}"),
+            Error::Io(message) | Error::Session(message) => write!(f, "{message}"),
         }
     }
 }

@@ -47,6 +47,7 @@ pub mod map;
 pub mod params;
 pub mod planted;
 pub mod plot;
+pub mod session;
 pub mod text;
 pub mod train;
 pub mod vectors;

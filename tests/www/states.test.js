@@ -1,6 +1,7 @@
-// Unit tests of the session's state machine (www/worker/states.js): every state under every
-// event against a table of known answers, the refusals and their messages, and "back to the
-// state before" for learning BPE merges and reading a vectors file.
+// Unit tests of the session's state machine as the worker reads it (www/worker/states.js over
+// transitions.json, which src/session/machine.rs writes): every state under every event
+// against a table of known answers, the refusals and their messages, and "back to the state
+// before" for learning BPE merges and reading a vectors file.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BACK, EVENTS, INITIAL_STATE, STATES, TrainingMachine, next } from '../../www/worker/states.js';

@@ -6,9 +6,10 @@ use tsify::Tsify;
 
 use crate::Embeddings;
 use crate::lm::ModelInfo;
-use crate::text::{Decoded, Markup, count_holding_whitespace};
+use crate::session::TextRead;
+use crate::text::count_holding_whitespace;
 
-/// How a text file was read: its size and encoding, a note for the page when it was not
+/// How a text file was read (the session's [`TextRead`]): its size and encoding, a note for the page when it was not
 /// plain UTF-8 (UTF-16, Latin-1, characters replaced) or when only its text was kept, and
 /// `markup`, what `Markup::describe` says when the text is XML or HTML.
 #[derive(Debug, Clone, Default, Serialize, Tsify)]
@@ -21,31 +22,10 @@ pub struct TextInfo {
     pub markup: Option<String>,
 }
 
-impl TextInfo {
-    pub fn new(decoded: &Decoded) -> TextInfo {
-        TextInfo {
-            bytes: decoded.text.len(),
-            encoding: decoded.encoding.name(),
-            replaced: decoded.replaced,
-            note: decoded.note(),
-            markup: Markup::detect(&decoded.text).map(|markup| markup.describe()),
-        }
-    }
-
-    /// A text the app wrote itself, in UTF-8.
-    pub fn plain(bytes: usize) -> TextInfo {
-        TextInfo { bytes, encoding: "UTF-8", replaced: 0, note: None, markup: None }
-    }
-
-    /// This text with only the text of its markup kept: `kept` bytes of `markup`.
-    pub fn stripped(&self, markup: &Markup, kept: usize) -> TextInfo {
-        let what =
-            format!("only the text of its {} is kept ({} of {} bytes)", markup.kind.name(), kept, self.bytes);
-        let note = match &self.note {
-            Some(note) => format!("{note}; {what}"),
-            None => what,
-        };
-        TextInfo { bytes: kept, note: Some(note), markup: None, ..self.clone() }
+impl From<&TextRead> for TextInfo {
+    fn from(read: &TextRead) -> TextInfo {
+        let TextRead { bytes, encoding, replaced, note, markup } = read.clone();
+        TextInfo { bytes, encoding, replaced, note, markup }
     }
 }
 

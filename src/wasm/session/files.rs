@@ -178,7 +178,7 @@ impl Session {
         let embeddings = self.embeddings()?;
         let timeline = crate::wasm::timeline::from_js(&timeline, &embeddings, self.kept_history())?;
         let mut bundle = BundleRef { timeline: timeline.as_ref(), ..BundleRef::new(&embeddings) };
-        if let Source::Opened(opened) = &self.source {
+        if let Source::Opened(opened) = self.core.source() {
             bundle = BundleRef {
                 counts: opened.counts.as_deref(),
                 params: opened.params.as_ref(),

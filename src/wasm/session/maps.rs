@@ -1,105 +1,19 @@
 //! The map: PCA frames of the vectors (`project`), t-SNE and UMAP maps built and run a
 //! slice at a time (`layout_begin`, `layout_step`), and the numbered word lists of their frames.
 
-use std::rc::Rc;
-
 use js_sys::{Float32Array, Object, Uint16Array};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::{Session, clock, js_error, set, to_js};
-use crate::Embeddings;
-use crate::map::layout::{Layout, LayoutBuilder, LayoutParams, LayoutPhase, LayoutProgress};
-use crate::map::{KMeans, Pacer, Piece, Projection, SliceReport, frame_clusters};
+use crate::map::Projection;
+use crate::session::LayoutRun;
 use crate::wasm::dto::{AxesDto, LayoutFrameDto, LayoutProgressDto, MapSpecDto, ProjectionDto};
 
-/// A t-SNE or UMAP map of the most frequent words of one snapshot of the vectors: being
-/// built a slice at a time, then stepped.
-pub(super) struct LayoutRun {
-    /// "tsne" or "umap".
-    method: &'static str,
-    /// The vectors it is built from: a snapshot, so training may move on meanwhile.
-    embeddings: Rc<Embeddings>,
-    n_words: usize,
-    /// Iterations or epochs in all.
-    iterations: usize,
-    /// Whether it started from the coordinates of the run before it.
-    warm: bool,
-    state: LayoutState,
-    /// The k-means colours of its words, when the spec asks for them (computed once, from
-    /// the vectors the map is built from).
-    clusters: Option<KMeans>,
-    /// Sizes `layout_step`'s pieces to its time budget, per phase.
-    pacer: Pacer,
-    /// How the last `layout_step` went, for the benchmark (`layout_slice_for_test`).
-    last_slice: SliceReport,
-}
-
-/// Units of the first piece of a phase's work, before its time per unit is measured: about
-/// half a millisecond natively while building (a unit is about a multiply-add), a few hundred
-/// points of an iteration while the points move (a t-SNE iteration of 20,000 words takes over
-/// 100 ms in wasm, so 5 µs a point).
-const FIRST_BUILD_UNITS: f64 = 500_000.0;
-const FIRST_LAYOUT_POINTS: f64 = 256.0;
-
-// One per session, so the builder's size beside a boxed layout costs nothing worth a box.
-#[allow(clippy::large_enum_variant)]
-enum LayoutState {
-    /// The graph is being built; a warm start shows its initial coordinates meanwhile.
-    Building {
-        builder: LayoutBuilder,
-        initial: Option<Vec<f32>>,
-    },
-    Running(Box<dyn Layout>),
-}
-
-impl LayoutRun {
-    fn progress(&self) -> LayoutProgressDto {
-        match &self.state {
-            LayoutState::Building { builder, .. } => LayoutProgressDto::new(
-                builder.phase(),
-                LayoutProgress { iteration: 0, iterations: self.iterations },
-                self.warm,
-            ),
-            LayoutState::Running(layout) => {
-                LayoutProgressDto::new(LayoutPhase::Layout, layout.progress(), self.warm)
-            }
-        }
-    }
-
-    /// The coordinates to show: the layout's, or a warm start's initial ones while building.
-    pub(super) fn coords(&self) -> Option<&[f32]> {
-        match &self.state {
-            LayoutState::Building { initial, .. } => initial.as_deref(),
-            LayoutState::Running(layout) => Some(layout.coords()),
-        }
-    }
-}
-
-/// The words of the last frame, numbered: frames of the same words (every frame of a t-SNE
-/// or UMAP run, the PCA frames while training) carry the number alone, since turning 20,000
-/// words into JavaScript strings and posting them took 20 to 30 ms a frame; the worker asks
-/// for the words (`Session::frame_words`) when a number is new to the page.
-#[derive(Default)]
-pub(super) struct WordList {
-    /// 0 before the first list.
-    id: u32,
-    words: Vec<String>,
-}
-
-impl WordList {
-    /// The number of the list of `emb`'s words at `indices`: the last one's when they are the
-    /// same words (compared word for word, so a new vocabulary with the same words keeps it).
-    fn number(&mut self, emb: &Embeddings, indices: impl ExactSizeIterator<Item = usize> + Clone) -> u32 {
-        let same = self.id != 0
-            && indices.len() == self.words.len()
-            && indices.clone().zip(&self.words).all(|(i, word)| emb.word(i) == word);
-        if !same {
-            self.id += 1;
-            self.words = indices.map(|i| emb.word(i).to_string()).collect();
-        }
-        self.id
-    }
+/// How far `run` is, for the page.
+fn layout_progress(run: &LayoutRun) -> LayoutProgressDto {
+    let (phase, progress) = run.progress();
+    LayoutProgressDto::new(phase, progress, run.warm)
 }
 
 /// The map a model starts with ([`MapSpecDto::default`]: PC1 and PC2 of the 300 most
@@ -136,17 +50,14 @@ impl Session {
     /// The words of the last frame (`project`'s or `layout_frame`'s), whose `wordsId` is `id`,
     /// most frequent first. Fails when a later frame showed other words.
     pub fn frame_words(&self, id: u32) -> Result<Vec<String>, JsError> {
-        if id == 0 || id != self.frame_words.id {
-            return Err(JsError::new(&format!("word list {id} gave way to list {}", self.frame_words.id)));
-        }
-        Ok(self.frame_words.words.clone())
+        Ok(self.core.frame_words.words(id).map_err(js_error)?.to_vec())
     }
 
     /// Coordinates of `words` in the last frame (`Float32Array`, NaN for an unknown word),
     /// to add neighbours that are not among the plotted words.
     pub fn place_words(&mut self, words: Vec<String>) -> Result<Float32Array, JsError> {
         let emb = self.embeddings()?;
-        let Some(frame) = &self.frame else {
+        let Some(frame) = &self.core.frame else {
             return Err(JsError::new("no projection yet: draw the plot first"));
         };
         let coords: Vec<f32> = words
@@ -167,43 +78,16 @@ impl Session {
     pub fn layout_begin(&mut self, spec: JsValue, warm: bool) -> Result<JsValue, JsError> {
         let spec: MapSpecDto = serde_wasm_bindgen::from_value(spec)
             .map_err(|e| JsError::new(&format!("bad map settings: {e}")))?;
-        let (method, params) = match spec.layout_params().map_err(js_error)? {
-            Some(params @ LayoutParams::Tsne(_)) => ("tsne", params),
-            Some(params @ LayoutParams::Umap(_)) => ("umap", params),
+        let params = match spec.layout_params().map_err(js_error)? {
+            Some(params) => params,
             None => return Err(JsError::new("layout_begin takes method 'tsne' or 'umap'")),
         };
         let embeddings = self.embeddings()?;
-        let n_words = spec.n_words.min(embeddings.len());
-        let previous = self
-            .layout
-            .as_ref()
-            .filter(|run| warm && run.method == method && run.n_words == n_words)
-            .and_then(LayoutRun::coords);
-        let (params, initial) = match previous {
-            Some(coords) => (params.warm(), Some(coords.to_vec())),
-            None => (params, None),
-        };
-        let iterations = match &params {
-            LayoutParams::Tsne(p) => p.iterations,
-            LayoutParams::Umap(p) => p.epochs_for(n_words),
-        };
-        let builder =
-            LayoutBuilder::new(&embeddings, n_words, params, initial.as_deref()).map_err(js_error)?;
-        let previous = self.layout.as_ref().and_then(|run| run.clusters.as_ref());
-        let clusters = layout_clusters(&embeddings, n_words, spec.clusters, previous)?;
-        let run = LayoutRun {
-            method,
-            embeddings,
-            n_words,
-            iterations,
-            warm: initial.is_some(),
-            state: LayoutState::Building { builder, initial },
-            clusters,
-            pacer: Pacer::new(FIRST_BUILD_UNITS),
-            last_slice: SliceReport::default(),
-        };
-        let progress = run.progress();
-        self.layout = Some(run);
+        let previous = self.core.layout.as_ref();
+        let run = LayoutRun::begin(params, embeddings, spec.n_words, spec.clusters, previous, warm)
+            .map_err(js_error)?;
+        let progress = layout_progress(&run);
+        self.core.layout = Some(run);
         to_js(&progress)
     }
 
@@ -212,9 +96,7 @@ impl Session {
     /// clusters start from the old ones when `k` is the same. A bad `k` fails with the
     /// core's message, and the colours before stay.
     pub fn layout_set_clusters(&mut self, k: usize) -> Result<(), JsError> {
-        let run = self.layout.as_mut().ok_or_else(no_layout)?;
-        run.clusters = layout_clusters(&run.embeddings, run.n_words, k, run.clusters.as_ref())?;
-        Ok(())
+        self.core.layout.as_mut().ok_or_else(no_layout)?.set_clusters(k).map_err(js_error)
     }
 
     /// Does about `budget_ms` milliseconds more of the map, in pieces a `Pacer` sizes from
@@ -223,42 +105,17 @@ impl Session {
     /// iteration or a UMAP epoch. A phase that ends ends the call. Returns `LayoutProgress`.
     pub fn layout_step(&mut self, budget_ms: f64) -> Result<JsValue, JsError> {
         // Taken out while it steps: a layout whose finish fails is dropped.
-        let mut run = self.layout.take().ok_or_else(no_layout)?;
-        let budget = budget_ms.max(0.0) / 1000.0;
-        let mut clock = clock;
-        let (embeddings, pacer, n_words) = (&run.embeddings, &mut run.pacer, run.n_words);
-        run.state = match run.state {
-            LayoutState::Building { mut builder, initial } => {
-                let phase = builder.phase();
-                run.last_slice = pacer.run(budget, builder.stage(), &mut clock, |units| {
-                    let now = builder.step(embeddings, units.min(u64::MAX as f64) as u64);
-                    Piece { units, stage: builder.stage(), finished: now != phase }
-                });
-                if builder.phase() == LayoutPhase::Layout {
-                    // Its points' pieces are of other units.
-                    *pacer = Pacer::new(FIRST_LAYOUT_POINTS);
-                    LayoutState::Running(builder.finish(embeddings).map_err(js_error)?)
-                } else {
-                    LayoutState::Building { builder, initial }
-                }
-            }
-            LayoutState::Running(mut layout) => {
-                let pool = &self.pool;
-                run.last_slice = pacer.run(budget, 0, &mut clock, |points| {
-                    // At most an iteration a piece: a point's cost changes from one to the next
-                    // as the map spreads (UMAP's first epochs sample few edges), so it is
-                    // measured again at least that often.
-                    let points = points.clamp(1.0, n_words.max(1) as f64);
-                    // On the training threads where the page has them (t-SNE's iterations
-                    // split among them, to the same map); between training slices they idle.
-                    let done = pool.install(|| layout.step_points(points as usize)).is_done();
-                    Piece { units: points, stage: 0, finished: done }
-                });
-                LayoutState::Running(layout)
-            }
-        };
-        let progress = run.progress();
-        self.layout = Some(run);
+        let run = self.core.layout.take().ok_or_else(no_layout)?;
+        let (pool, mut clock) = (&self.pool, clock);
+        // On the training threads where the page has them (t-SNE's iterations split among
+        // them, to the same map); between training slices they idle.
+        let run = run
+            .step(budget_ms.max(0.0) / 1000.0, &mut clock, |layout, points| {
+                pool.install(|| layout.step_points(points))
+            })
+            .map_err(js_error)?;
+        let progress = layout_progress(&run);
+        self.core.layout = Some(run);
         to_js(&progress)
     }
 
@@ -267,12 +124,12 @@ impl Session {
     /// `layoutProgress`, `coords`, a `Float32Array` the worker can transfer, and `clusters`;
     /// null while a cold start is still building its graph and has no coordinates yet.
     pub fn layout_frame(&mut self) -> Result<JsValue, JsError> {
-        let run = self.layout.as_ref().ok_or_else(no_layout)?;
+        let run = self.core.layout.as_ref().ok_or_else(no_layout)?;
         let Some(coords) = run.coords() else { return Ok(JsValue::NULL) };
         let title = if run.method == "tsne" { "t-SNE" } else { "UMAP" };
         let frame = LayoutFrameDto {
             frame: ProjectionDto {
-                words_id: self.frame_words.number(&run.embeddings, 0..run.n_words),
+                words_id: self.core.frame_words.number(&run.embeddings, 0..run.n_words),
                 explained: Vec::new(),
                 x_component: 0,
                 y_component: 1,
@@ -281,7 +138,7 @@ impl Session {
                 axis_labels: [format!("{title} 1"), format!("{title} 2")],
             },
             method: run.method,
-            layout_progress: run.progress(),
+            layout_progress: layout_progress(run),
         };
         let serializer = serde_wasm_bindgen::Serializer::new()
             .serialize_missing_as_null(true)
@@ -299,7 +156,7 @@ impl Session {
     /// point, another at the point of its nearest shown word by cosine (a layout has no
     /// projection to place new words with), NaN for an unknown word.
     pub fn layout_place_words(&self, words: Vec<String>) -> Result<Float32Array, JsError> {
-        let run = self.layout.as_ref().ok_or_else(no_layout)?;
+        let run = self.core.layout.as_ref().ok_or_else(no_layout)?;
         let coords = run.coords().ok_or_else(|| JsError::new("the map has no coordinates yet"))?;
         let emb = &run.embeddings;
         let placed: Vec<f32> = words
@@ -326,34 +183,19 @@ impl Session {
             return Err(JsError::new("project draws 'pca' maps: t-SNE and UMAP go through layout_begin"));
         }
         let emb = self.embeddings()?;
-        let frame = Projection::fit(&emb, &spec.to_spec(), self.frame.as_ref()).map_err(js_error)?;
+        let frame = Projection::fit(&emb, &spec.to_spec(), self.core.frame.as_ref()).map_err(js_error)?;
         // `axes` says null, not undefined, for an axis that is a principal component.
         let serializer = serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true);
-        let words_id = self.frame_words.number(&emb, frame.word_indices().iter().copied());
+        let words_id = self.core.frame_words.number(&emb, frame.word_indices().iter().copied());
         let out = ProjectionDto::new(&spec, &frame, words_id)
             .serialize(&serializer)
             .map_err(|e| JsError::new(&e.to_string()))?;
         set(&out, "coords", &Float32Array::from(frame.coords()))?;
         let clusters = frame.clusters().map_or(JsValue::NULL, |labels| Uint16Array::from(labels).into());
         set(&out, "clusters", &clusters)?;
-        self.frame = Some(frame);
+        self.core.frame = Some(frame);
         Ok(out)
     }
-}
-
-/// The k-means colours of a map of the `n_words` most frequent words of `embeddings`, `k`
-/// clusters (0: none; at most one a word), warm from `previous`.
-fn layout_clusters(
-    embeddings: &Embeddings,
-    n_words: usize,
-    k: usize,
-    previous: Option<&KMeans>,
-) -> Result<Option<KMeans>, JsError> {
-    if k == 0 {
-        return Ok(None);
-    }
-    let dim = embeddings.dim();
-    frame_clusters(&embeddings.unit_rows(n_words), dim, k, previous).map_err(js_error)
 }
 
 /// How `session`'s last `layout_step` went: `{pieces, longestPieceMs, longestExpectedMs}`
@@ -362,7 +204,7 @@ fn layout_clusters(
 /// strips the `_for_test` exports; a class keeps every method's wrapper).
 #[wasm_bindgen]
 pub fn layout_slice_for_test(session: &Session) -> Result<JsValue, JsError> {
-    let run = session.layout.as_ref().ok_or_else(no_layout)?;
+    let run = session.core.layout.as_ref().ok_or_else(no_layout)?;
     let report = &run.last_slice;
     let out: JsValue = Object::new().into();
     set(&out, "pieces", &report.pieces.into())?;

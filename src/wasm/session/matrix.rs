@@ -46,7 +46,7 @@ impl Session {
         }
         // The input band is the snapshot queries read; the output rows are read from the
         // trainer itself, which has not moved since the snapshot (both on this thread).
-        let (output, output_values) = match &self.source {
+        let (output, output_values) = match self.core.source() {
             Source::Opened(Opened { model: Some(_), .. }) => ("model", None),
             Source::Opened(_) => ("opened", None),
             Source::Text(run) => {

@@ -135,7 +135,7 @@ impl Session {
     /// What the language model's matrix opened is (`ModelInfoDto`), or null when the vectors
     /// are not a model's.
     pub fn model_info(&self) -> Result<JsValue, JsError> {
-        match &self.source {
+        match self.core.source() {
             Source::Opened(Opened { model: Some(info), .. }) => to_js(&ModelInfoDto::new(info)),
             _ => Ok(JsValue::NULL),
         }

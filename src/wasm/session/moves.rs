@@ -6,32 +6,8 @@ use std::collections::HashMap;
 use wasm_bindgen::prelude::*;
 
 use super::{Session, to_js};
-use crate::Embeddings;
 use crate::map::{NeighbourPlacement, arrow_scale, projected_shift};
 use crate::wasm::dto::StepMovesDto;
-
-/// The input rows `Session::step_updates` moved, as they were before it.
-pub(super) struct MovedRows {
-    updates: u32,
-    /// The words whose input rows moved, each once, in the order first moved.
-    words: Vec<u32>,
-    /// Their rows before the updates, one after another.
-    before: Vec<f32>,
-}
-
-impl MovedRows {
-    /// The rows of `moved` (repeats allowed) in `before`, the vectors from before `updates` updates.
-    pub(super) fn new(before: &Embeddings, moved: Vec<u32>, updates: u32) -> MovedRows {
-        let mut words = Vec::new();
-        for word in moved {
-            if !words.contains(&word) {
-                words.push(word);
-            }
-        }
-        let before = words.iter().flat_map(|&w| before.vector(w as usize).into_owned()).collect();
-        MovedRows { updates, words, before }
-    }
-}
 
 #[wasm_bindgen]
 impl Session {
@@ -51,7 +27,7 @@ impl Session {
         let mut shown = Vec::new();
         let (shifts, extent): (Vec<[f64; 2]>, f64) = match method {
             "pca" => {
-                let frame = self.frame.as_ref().ok_or_else(|| JsError::new("no map frame yet"))?;
+                let frame = self.core.frame.as_ref().ok_or_else(|| JsError::new("no map frame yet"))?;
                 let at: HashMap<usize, usize> =
                     frame.word_indices().iter().enumerate().map(|(i, &w)| (w, i)).collect();
                 let shifts = rows
@@ -64,7 +40,8 @@ impl Session {
                 (shifts, extent(frame.coords()))
             }
             "tsne" | "umap" => {
-                let run = self.layout.as_ref().ok_or_else(|| JsError::new("no t-SNE or UMAP map yet"))?;
+                let run =
+                    self.core.layout.as_ref().ok_or_else(|| JsError::new("no t-SNE or UMAP map yet"))?;
                 let coords = run.coords().ok_or_else(|| JsError::new("the map has no coordinates yet"))?;
                 let n_words = coords.len() / 2;
                 let unit_rows = after.unit_rows(n_words.min(after.len()));
