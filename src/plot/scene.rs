@@ -349,17 +349,28 @@ pub fn move_arrow(tail: Px, point: Px, s: f64) -> Option<(Px, Px)> {
     Some(((point.0 - dx * keep, point.1 - dy * keep), point))
 }
 
-/// The shapes of the scatter in painting order: muted dots, the density layer, trails, neighbour lines, analogy arrows,
-/// moves, emphasised dots, the hover ring, then the labels (the most important last, on top).
-/// `scale` is the drawing's pixels per CSS pixel.
+/// The shapes of the scatter in painting order: muted dots, the density layer, trails,
+/// neighbour lines, analogy arrows, moves, emphasised dots, the hover ring, then the labels
+/// (the most important last, on top). `scale` is the drawing's pixels per CSS pixel.
 pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
     let s = scale;
-    let at = |i: usize| marks.positions[i];
-    let palette = marks.palette;
-    let (mut shapes, frame_texts) = frame_shapes(marks.frame, palette, s);
+    let (mut shapes, frame_texts) = frame_shapes(marks.frame, marks.palette, s);
     shapes.push(Shape::Clip(marks.frame.area));
-    // Dimmed points first, under everything; then plain and labelled dots, one shape per
-    // colour, so painting costs one path per colour however many points there are.
+    push_dots(&mut shapes, marks, s);
+    push_density(&mut shapes, marks, s);
+    push_trails(&mut shapes, marks, s);
+    push_lines(&mut shapes, marks, s);
+    push_discs(&mut shapes, marks, s);
+    shapes.push(Shape::Unclip);
+    push_labels(&mut shapes, marks, s, frame_texts);
+    shapes
+}
+
+/// The plain and labelled dots, one shape per colour, so painting costs one path per colour
+/// however many points there are.
+fn push_dots(shapes: &mut Vec<Shape>, marks: &ScatterMarks<'_>, s: f64) {
+    let palette = marks.palette;
+    // Dimmed points first, under everything; then plain and labelled dots.
     // Each (style, plain or labelled) finds its group through a table, not a search of the
     // groups: a few operations a point, at 250,000 points a redraw.
     const NONE: u16 = u16::MAX;
@@ -413,8 +424,12 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
         };
         shapes.push(Shape::Dots { centres, radius, fill, crowd: visible });
     }
-    // The density layer over the dots: a quarter of a million dots pile up into one grey
-    // shape, and only shading laid over them, with its lines, shows where they crowd.
+}
+
+/// The density layer over the dots: a quarter of a million dots pile up into one grey
+/// shape, and only shading laid over them, with its lines, shows where they crowd.
+fn push_density(shapes: &mut Vec<Shape>, marks: &ScatterMarks<'_>, s: f64) {
+    let palette = marks.palette;
     if let Some((field, place)) = &marks.density {
         // Each band a little darker than the one around it; the lines a touch stronger.
         let bands = (1..=field.levels.len()).map(|k| palette.trail.alpha(0.07 * k as f64)).collect();
@@ -426,7 +441,11 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
             width: s,
         });
     }
+}
 
+/// The trails, in `TRAIL_SHADES` paths, oldest segments faintest.
+fn push_trails(shapes: &mut Vec<Shape>, marks: &ScatterMarks<'_>, s: f64) {
+    let palette = marks.palette;
     for shade in 0..TRAIL_SHADES {
         let segments: Vec<(Px, Px)> = (marks.trails.iter())
             .flat_map(|trail| {
@@ -447,7 +466,13 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
             });
         }
     }
+}
 
+/// The lines between points: to the selected word's neighbours, the analogy arrows and the
+/// moves.
+fn push_lines(shapes: &mut Vec<Shape>, marks: &ScatterMarks<'_>, s: f64) {
+    let at = |i: usize| marks.positions[i];
+    let palette = marks.palette;
     let rim = EMPHASISED_DOT * s + s;
     // Lines to the selected word's neighbours; none without neighbours, so that a selection
     // alone leaves the whole map to the raster (see `plot::paint`).
@@ -487,14 +512,18 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
         shapes.push(Shape::Segments { segments: shafts, stroke: colour, width: MOVE_WIDTH * s });
         shapes.extend(heads);
     }
+}
 
-    let disc = |centre: Px, radius: f64, fill: Paint| Shape::Disc {
-        centre,
-        radius,
-        fill,
-        outline: palette.background,
-        width: s,
-    };
+/// A filled circle outlined in the background's colour, `s` wide.
+fn disc(centre: Px, radius: f64, fill: Paint, palette: &Palette, s: f64) -> Shape {
+    Shape::Disc { centre, radius, fill, outline: palette.background, width: s }
+}
+
+/// The emphasised points' discs, the selected one's, and the hovered one's with its ring.
+fn push_discs(shapes: &mut Vec<Shape>, marks: &ScatterMarks<'_>, s: f64) {
+    let at = |i: usize| marks.positions[i];
+    let palette = marks.palette;
+    let disc = |centre: Px, radius: f64, fill: Paint| disc(centre, radius, fill, palette, s);
     for (i, e) in marks.emphasis.iter().enumerate() {
         match e {
             Emphasis::Marked => {
@@ -519,8 +548,14 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
             width: 1.5 * s,
         });
     }
-    shapes.push(Shape::Unclip);
+}
 
+/// The labels over everything: leader lines to those placed far from their point, the
+/// backdrops, the frame's texts, the words' labels, the cluster names and the caption.
+fn push_labels(shapes: &mut Vec<Shape>, marks: &ScatterMarks<'_>, s: f64, frame_texts: Vec<Shape>) {
+    let at = |i: usize| marks.positions[i];
+    let palette = marks.palette;
+    let disc = |centre: Px, radius: f64, fill: Paint| disc(centre, radius, fill, palette, s);
     // A label that must be shown and found no room beside its point stands farther out
     // (`geometry::place_labels`): a thin line leads to it from its dot.
     let reach = (EMPHASISED_DOT + LABEL_GAP) * s;
@@ -593,7 +628,6 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
             fill: palette.trail,
         });
     }
-    shapes
 }
 
 /// The frame's shapes at `s` drawing pixels per CSS pixel: those under the marks (the
