@@ -302,10 +302,10 @@ impl Raster {
         // that reaches into the clip), then each bin's stamp is laid once, times its count:
         // a pixel shared by many dots costs one stamp. A bin keeps the eighth of a pixel of
         // its first dot: dots that share a pixel are drawn from that one's position, off by
-        // under a pixel (under two in a cell of 2 × 2) where they pile up anyway. So that neither the counting nor the
-        // stamping walks the whole image at random (a cache miss a dot, most of the time at
-        // 250,000 dots), the centres are first sorted into bands of `BAND_ROWS` rows, in
-        // their order, and each band is counted and stamped in turn.
+        // under a pixel (under two in a cell of 2 × 2) where they pile up anyway. So that
+        // neither the counting nor the stamping walks the whole image at random (a cache miss
+        // a dot, most of the time at 250,000 dots), the centres are first sorted into bands of
+        // `BAND_ROWS` rows, in their order, and each band is counted and stamped in turn.
         // Crowded dots (more than one in `CROWDED` pixels of the clip) are counted by cells of
         // 2 × 2 pixels: a quarter of the stamps where they pile up, and a dot alone in its
         // cell is still drawn where it is.
@@ -371,9 +371,15 @@ impl Raster {
                 }
             }
         }
-        // Each touched pixel takes the colour at the opacity its depth sums to, and its
-        // depth goes back to zero for the next call.
-        let Some((x0, y0, x1, y1)) = sums.touched else { return };
+        if let Some(touched) = sums.touched {
+            self.blend_depths(touched, paint);
+        }
+    }
+
+    /// Each pixel of `touched` (`x0, y0, x1, y1`) takes `paint` at the opacity its summed
+    /// depth comes to, and its depth goes back to zero for the next call.
+    #[inline]
+    fn blend_depths(&mut self, (x0, y0, x1, y1): (usize, usize, usize, usize), paint: Paint) {
         let opacity = opacity_of_depth();
         let width = self.width;
         for row in y0..y1 {
