@@ -11,12 +11,13 @@ use wasm_bindgen::prelude::*;
 use web_sys::CanvasRenderingContext2d;
 
 use crate::plot::density::{DensityField, DensityGrid, GridPlacement};
+use crate::plot::frame::Frame;
 use crate::plot::geometry::{
     DataRange, LabelGeometry, LabelRequest, Px, Rect, Viewport, fit_range, label_order, place_labels,
     tick_labels,
 };
 use crate::plot::labels::{CELL, PER_CELL, label_candidates};
-use crate::plot::scene::{self, Emphasis, Frame, NameMark, Palette, ScatterMarks, Shape};
+use crate::plot::scene::{self, Emphasis, NameMark, Palette, ScatterMarks, Shape};
 use crate::wasm::glyphs::{Ink, Inks, TextContext};
 
 use super::options::{ScatterOptions, emphasis_of};
