@@ -348,7 +348,7 @@ fn fit_axes(
 ) -> Result<([AxisMap; 2], Vec<f32>, [String; 2])> {
     Ok(match (&spec.x, &spec.y) {
         (Axis::Component(x), Axis::Component(y)) => {
-            let pca = Pca::fit_rows(&rows(emb, &words, false), emb.dim(), n_components)?;
+            let pca = Pca::fit_rows(&rows(emb, words, false), emb.dim(), n_components)?;
             let (x_axis, x_ratio) = AxisMap::component(&pca, *x, false);
             let (y_axis, y_ratio) = AxisMap::component(&pca, *y, false);
             let labels = [component_label(*x, x_ratio, None), component_label(*y, y_ratio, None)];
@@ -362,7 +362,7 @@ fn fit_axes(
         (Axis::Words(a, b), Axis::Component(k)) | (Axis::Component(k), Axis::Words(a, b)) => {
             let word_axis = usize::from(matches!(spec.x, Axis::Component(_)));
             let d = directions[word_axis].clone().expect("a word axis");
-            let pca = residual_pca(emb, &words, &d, n_components)?;
+            let pca = residual_pca(emb, words, &d, n_components)?;
             let (mut pc, ratio) = AxisMap::component(&pca, *k, true);
             // The residual's components are orthogonal to `d` up to rounding; make them
             // exactly so, since the mean's offset assumes it.
@@ -396,9 +396,9 @@ fn alignment(
     match same_spec {
         None => align::IDENTITY,
         Some(p) => match (&spec.x, &spec.y) {
-            (Axis::Component(_), Axis::Component(_)) => align::procrustes_2d(&coords, &p.coords),
+            (Axis::Component(_), Axis::Component(_)) => align::procrustes_2d(coords, &p.coords),
             (x, y) => align::align_signs(
-                &coords,
+                coords,
                 &p.coords,
                 [matches!(x, Axis::Component(_)), matches!(y, Axis::Component(_))],
             ),
