@@ -8,6 +8,10 @@ cd "$(dirname "$0")/.."
 source scripts/lib.sh
 started=$SECONDS
 
+section "Quick: the house's budgets: files, functions, src/wasm/, ARCHITECTURE.md (scripts/budgets.mjs)"
+# --report prints what exceeds a budget, and why the budget exists, without failing the run.
+node scripts/budgets.mjs --report
+
 section "Quick: lint www/, the tests' JavaScript and scripts/*.mjs (Biome, biome.json)"
 node_modules/.bin/biome lint --error-on-warnings .
 

@@ -6,6 +6,10 @@ cd "$(dirname "$0")/.."
 source scripts/lib.sh
 started=$SECONDS
 
+section "Test: the house's budgets: files, functions, src/wasm/, ARCHITECTURE.md (scripts/budgets.mjs)"
+# --report prints what exceeds a budget, and why the budget exists, without failing the run.
+node scripts/budgets.mjs --report
+
 run_script setup.sh --browser --gensim --fasttext --kjv --lm --spark
 
 section "Test: the Rust code is as rustfmt formats it (cargo fmt --check, rustfmt.toml)"

@@ -98,23 +98,8 @@ impl fmt::Display for Error {
                  tokenizer drops: turn on keep punctuation, or use the whitespace tokenizer",
                 shorten(sample)
             ),
-            Error::EmptyVocabulary { types_cut, tokens_cut, min_count, max_count, second_count } => {
-                write!(
-                    f,
-                    "no word is left in the vocabulary: all {} distinct words ({} tokens) were cut by \
-                     min_count = {min_count}; the most frequent word occurs {}",
-                    thousands(*types_cut as u64),
-                    thousands(*tokens_cut),
-                    times(*max_count)
-                )?;
-                if *second_count > 0 && second_count < max_count {
-                    write!(f, " and the next {}", times(*second_count))?;
-                }
-                write!(
-                    f,
-                    ", so try min_count <= {}",
-                    if *second_count > 0 { second_count } else { max_count }
-                )
+            &Error::EmptyVocabulary { types_cut, tokens_cut, min_count, max_count, second_count } => {
+                write_empty_vocabulary(f, types_cut, tokens_cut, min_count, max_count, second_count)
             }
             Error::SingleWord { word, types_cut: 0, .. } => write!(
                 f,
@@ -128,27 +113,8 @@ impl fmt::Display for Error {
                 shorten(word),
                 thousands(*types_cut as u64)
             ),
-            Error::TooLarge { vocab_size, dim, estimate_bytes, limit_bytes, max_words, max_dim } => {
-                write!(
-                    f,
-                    "the model is too large: {} words at dim {dim} need about {} (the vectors, their copies \
-                     for queries and the text's tokens), over the limit of {}; ",
-                    thousands(*vocab_size as u64),
-                    bytes(*estimate_bytes),
-                    bytes(*limit_bytes)
-                )?;
-                if *max_words < 2 {
-                    return write!(f, "the text is too long: use a shorter text");
-                }
-                write!(
-                    f,
-                    "raise min_count or set max_vocab to keep at most {} words at dim {dim}",
-                    thousands(*max_words as u64)
-                )?;
-                if *max_dim > 0 {
-                    write!(f, ", or lower dim to {max_dim}")?;
-                }
-                Ok(())
+            &Error::TooLarge { vocab_size, dim, estimate_bytes, limit_bytes, max_words, max_dim } => {
+                write_too_large(f, vocab_size, dim, (estimate_bytes, limit_bytes), max_words, max_dim)
             }
             Error::NoContext { sample: None, .. } => write!(
                 f,
@@ -194,6 +160,62 @@ impl fmt::Display for Error {
             Error::Io(message) | Error::Session(message) => write!(f, "{message}"),
         }
     }
+}
+
+/// The message of [`Error::EmptyVocabulary`]: what `min_count` cut, and the one that keeps
+/// a word.
+fn write_empty_vocabulary(
+    f: &mut fmt::Formatter<'_>,
+    types_cut: usize,
+    tokens_cut: u64,
+    min_count: u64,
+    max_count: u64,
+    second_count: u64,
+) -> fmt::Result {
+    write!(
+        f,
+        "no word is left in the vocabulary: all {} distinct words ({} tokens) were cut by \
+         min_count = {min_count}; the most frequent word occurs {}",
+        thousands(types_cut as u64),
+        thousands(tokens_cut),
+        times(max_count)
+    )?;
+    if second_count > 0 && second_count < max_count {
+        write!(f, " and the next {}", times(second_count))?;
+    }
+    write!(f, ", so try min_count <= {}", if second_count > 0 { second_count } else { max_count })
+}
+
+/// The message of [`Error::TooLarge`]: the memory needed against the limit, and what would
+/// fit.
+fn write_too_large(
+    f: &mut fmt::Formatter<'_>,
+    vocab_size: usize,
+    dim: usize,
+    (estimate_bytes, limit_bytes): (u64, u64),
+    max_words: usize,
+    max_dim: usize,
+) -> fmt::Result {
+    write!(
+        f,
+        "the model is too large: {} words at dim {dim} need about {} (the vectors, their copies \
+         for queries and the text's tokens), over the limit of {}; ",
+        thousands(vocab_size as u64),
+        bytes(estimate_bytes),
+        bytes(limit_bytes)
+    )?;
+    if max_words < 2 {
+        return write!(f, "the text is too long: use a shorter text");
+    }
+    write!(
+        f,
+        "raise min_count or set max_vocab to keep at most {} words at dim {dim}",
+        thousands(max_words as u64)
+    )?;
+    if max_dim > 0 {
+        write!(f, ", or lower dim to {max_dim}")?;
+    }
+    Ok(())
 }
 
 impl std::error::Error for Error {}

@@ -425,6 +425,20 @@ fn not_a(key: &str, vtype: u32, expected: &str) -> String {
 
 /// The header, from the magic to the last tensor info.
 fn parse(r: &mut Reader) -> Step<RawHeader> {
+    let version = read_version(r)?;
+    let n_tensors = r.count(MIN_TENSOR_INFO, || "its tensor count".to_string())?;
+    let n_kv = r.count(MIN_ENTRY, || "its metadata count".to_string())?;
+    let mut raw = RawHeader { version, ..RawHeader::default() };
+    let alignment = read_metadata(r, n_kv, &mut raw)?;
+    let infos = read_tensor_infos(r, n_tensors)?;
+    let header_end = r.pos as u64;
+    let data_start = header_end.div_ceil(alignment) * alignment;
+    place_tensors(infos, data_start, r.file_len, &mut raw)?;
+    Ok(raw)
+}
+
+/// The magic and the version, refused unless a version this reader knows.
+fn read_version(r: &mut Reader) -> Step<u32> {
     let magic = &r.bytes[..r.bytes.len().min(4)];
     if !b"GGUF".starts_with(magic) {
         return bad("this is not a GGUF file: it does not start with the letters GGUF".to_string());
@@ -454,10 +468,12 @@ fn parse(r: &mut Reader) -> Step<RawHeader> {
             ));
         }
     }
-    let n_tensors = r.count(MIN_TENSOR_INFO, || "its tensor count".to_string())?;
-    let n_kv = r.count(MIN_ENTRY, || "its metadata count".to_string())?;
+    Ok(version)
+}
 
-    let mut raw = RawHeader { version, ..RawHeader::default() };
+/// The `n_kv` metadata entries into `raw`: the tokenizer's lists and the entries shown; the
+/// data's alignment.
+fn read_metadata(r: &mut Reader, n_kv: u64, raw: &mut RawHeader) -> Step<u64> {
     let mut alignment = 32;
     for _ in 0..n_kv {
         let key = r.string(|| "a metadata key".to_string())?;
@@ -489,14 +505,21 @@ fn parse(r: &mut Reader) -> Step<RawHeader> {
         }
     }
 
-    struct Info {
-        name: String,
-        shape: Vec<u64>,
-        type_id: u32,
-        offset: u64,
-        elements: u64,
-        row: u64,
-    }
+    Ok(alignment)
+}
+
+/// A tensor as its info describes it, before its bytes are placed in the file.
+struct TensorHead {
+    name: String,
+    shape: Vec<u64>,
+    type_id: u32,
+    offset: u64,
+    elements: u64,
+    row: u64,
+}
+
+/// The `n_tensors` tensor infos.
+fn read_tensor_infos(r: &mut Reader, n_tensors: u64) -> Step<Vec<TensorHead>> {
     let mut infos = Vec::with_capacity(r.capacity(n_tensors, MIN_TENSOR_INFO));
     for _ in 0..n_tensors {
         let name = r.string(|| "a tensor's name".to_string())?;
@@ -523,16 +546,18 @@ fn parse(r: &mut Reader) -> Step<RawHeader> {
         };
         let row = ne.first().copied().unwrap_or(1);
         ne.reverse();
-        infos.push(Info { name, shape: ne, type_id, offset, elements, row });
+        infos.push(TensorHead { name, shape: ne, type_id, offset, elements, row });
     }
-    let header_end = r.pos as u64;
-    let data_start = header_end.div_ceil(alignment) * alignment;
+    Ok(infos)
+}
 
+/// Each tensor's type, bytes and place in a file of `file_len` bytes whose data starts at
+/// `data_start`, into `raw`; refused when a tensor's bytes do not fit its type or the file.
+fn place_tensors(infos: Vec<TensorHead>, data_start: u64, file_len: u64, raw: &mut RawHeader) -> Step<()> {
     // A type ggml does not name has no known size: it is given the room up to the next
     // tensor's start, or the file's end.
     let mut starts: Vec<u64> = infos.iter().map(|t| t.offset).collect();
     starts.sort_unstable();
-    let file_len = r.file_len;
     for info in infos {
         let (dtype, len) = match ggml_type(info.type_id) {
             Some((name, values, bytes)) => {
@@ -573,7 +598,7 @@ fn parse(r: &mut Reader) -> Step<RawHeader> {
         }
         raw.tensors.push(TensorInfo { name: info.name, dtype, shape: info.shape, offset: start, len });
     }
-    Ok(raw)
+    Ok(())
 }
 
 #[cfg(test)]

@@ -192,113 +192,14 @@ impl Projection {
     pub fn fit(emb: &Embeddings, spec: &MapSpec, previous: Option<&Projection>) -> Result<Projection> {
         let (words, axis_words) = resolve_words(emb, spec)?;
         let n_components = MAX_COMPONENTS.min(emb.dim());
-        for axis in [&spec.x, &spec.y] {
-            if let Axis::Component(k) = *axis {
-                // Vectors of one dimension (a file may hold them) have one component: the
-                // map plots it along a zero PC2 rather than refusing to draw.
-                if k >= n_components && !(n_components == 1 && k == 1) {
-                    return Err(bad_components(spec, n_components));
-                }
-            }
-        }
-        if spec.x == spec.y && matches!(spec.x, Axis::Component(_)) {
-            return Err(bad_components(spec, n_components));
-        }
-        let uses_pca = matches!(spec.x, Axis::Component(_)) || matches!(spec.y, Axis::Component(_));
-        let needed = if uses_pca { 2 } else { 1 };
-        if words.len() < needed {
-            let (name, value) = match &spec.isolate {
-                Some(_) => ("isolate", plural(words.len(), "word")),
-                None => ("n_words", words.len().to_string()),
-            };
-            let expected = if uses_pca {
-                "at least 2 words to fit principal components on".to_string()
-            } else {
-                "at least 1 word".to_string()
-            };
-            return Err(Error::InvalidParameter { name, value, expected });
-        }
-
-        if let ([Some((a, b)), Some((c, d))], Axis::Words(from, to)) = (axis_words, &spec.x)
-            && ((a, b) == (c, d) || (a, b) == (d, c))
-        {
-            // The same direction twice plots every word on the diagonal: nothing to see.
-            return Err(Error::InvalidParameter {
-                name: "axes",
-                value: format!("{from} → {to} on both axes"),
-                expected: "two different pairs of words, one an axis".into(),
-            });
-        }
-
-        let directions: [Option<Vec<f32>>; 2] =
-            [0, 1].map(|i| axis_words[i].map(|(a, b)| direction(emb, a, b)));
-        for (axis, d) in [&spec.x, &spec.y].into_iter().zip(&directions) {
-            if let (Axis::Words(a, b), Some(d)) = (axis, d)
-                && d.iter().all(|&x| x == 0.0)
-            {
-                return Err(Error::InvalidParameter {
-                    name: "axes",
-                    value: format!("{a} → {b}"),
-                    expected: "two words whose vectors point different ways".into(),
-                });
-            }
-        }
-
-        let (axes, explained, labels) = match (&spec.x, &spec.y) {
-            (Axis::Component(x), Axis::Component(y)) => {
-                let pca = Pca::fit_rows(&rows(emb, &words, false), emb.dim(), n_components)?;
-                let (x_axis, x_ratio) = AxisMap::component(&pca, *x, false);
-                let (y_axis, y_ratio) = AxisMap::component(&pca, *y, false);
-                let labels = [component_label(*x, x_ratio, None), component_label(*y, y_ratio, None)];
-                ([x_axis, y_axis], pca.explained_variance_ratio(), labels)
-            }
-            (Axis::Words(a, b), Axis::Words(c, d)) => {
-                let [x, y] = directions.map(|d| AxisMap {
-                    unit: true,
-                    direction: d.expect("a word axis"),
-                    offset: 0.0,
-                });
-                ([x, y], Vec::new(), [words_label(a, b), words_label(c, d)])
-            }
-            (Axis::Words(a, b), Axis::Component(k)) | (Axis::Component(k), Axis::Words(a, b)) => {
-                let word_axis = usize::from(matches!(spec.x, Axis::Component(_)));
-                let d = directions[word_axis].clone().expect("a word axis");
-                let pca = residual_pca(emb, &words, &d, n_components)?;
-                let (mut pc, ratio) = AxisMap::component(&pca, *k, true);
-                // The residual's components are orthogonal to `d` up to rounding; make them
-                // exactly so, since the mean's offset assumes it.
-                let along = linalg::dot(&pc.direction, &d);
-                linalg::axpy(-along, &d, &mut pc.direction);
-                linalg::normalize(&mut pc.direction);
-                pc.offset = linalg::dot(pca.mean(), &pc.direction);
-                let word_map = AxisMap { unit: true, direction: d, offset: 0.0 };
-                let (word_label, pc_label) = (words_label(a, b), component_label(*k, ratio, Some((a, b))));
-                let explained = pca.explained_variance_ratio();
-                if word_axis == 0 {
-                    ([word_map, pc], explained, [word_label, pc_label])
-                } else {
-                    ([pc, word_map], explained, [pc_label, word_label])
-                }
-            }
-        };
+        check_axes(spec, n_components, words.len())?;
+        let directions = word_directions(emb, spec, axis_words)?;
+        let (axes, explained, labels) = fit_axes(emb, spec, &words, directions, n_components)?;
 
         let mut coords: Vec<f32> =
             words.iter().flat_map(|&i| [axes[0].at(emb, i), axes[1].at(emb, i)]).collect();
         let isolated = spec.isolate.is_some();
-        let same_spec = previous.filter(|p| {
-            p.spec.x == spec.x && p.spec.y == spec.y && p.isolated() == isolated && p.words == words
-        });
-        let transform = match same_spec {
-            None => align::IDENTITY,
-            Some(p) => match (&spec.x, &spec.y) {
-                (Axis::Component(_), Axis::Component(_)) => align::procrustes_2d(&coords, &p.coords),
-                (x, y) => align::align_signs(
-                    &coords,
-                    &p.coords,
-                    [matches!(x, Axis::Component(_)), matches!(y, Axis::Component(_))],
-                ),
-            },
-        };
+        let transform = alignment(spec, isolated, &words, &coords, previous);
         align::apply_2d(&transform, &mut coords);
 
         let clusters = match spec.clusters {
@@ -375,6 +276,135 @@ impl Projection {
 
 /// The two word indices of each axis defined by words.
 type AxisWords = [Option<(usize, usize)>; 2];
+
+/// Refuses a component out of range, two equal principal axes, or fewer words than the axes
+/// need (`n_words` shown).
+fn check_axes(spec: &MapSpec, n_components: usize, n_words: usize) -> Result<()> {
+    for axis in [&spec.x, &spec.y] {
+        if let Axis::Component(k) = *axis {
+            // Vectors of one dimension (a file may hold them) have one component: the
+            // map plots it along a zero PC2 rather than refusing to draw.
+            if k >= n_components && !(n_components == 1 && k == 1) {
+                return Err(bad_components(spec, n_components));
+            }
+        }
+    }
+    if spec.x == spec.y && matches!(spec.x, Axis::Component(_)) {
+        return Err(bad_components(spec, n_components));
+    }
+    let uses_pca = matches!(spec.x, Axis::Component(_)) || matches!(spec.y, Axis::Component(_));
+    let needed = if uses_pca { 2 } else { 1 };
+    if n_words < needed {
+        let (name, value) = match &spec.isolate {
+            Some(_) => ("isolate", plural(n_words, "word")),
+            None => ("n_words", n_words.to_string()),
+        };
+        let expected = if uses_pca {
+            "at least 2 words to fit principal components on".to_string()
+        } else {
+            "at least 1 word".to_string()
+        };
+        return Err(Error::InvalidParameter { name, value, expected });
+    }
+    Ok(())
+}
+
+/// The direction of each word axis (`None` for a component), refused when both axes are the
+/// same pair of words or an axis's two words point the same way.
+fn word_directions(emb: &Embeddings, spec: &MapSpec, axis_words: AxisWords) -> Result<[Option<Vec<f32>>; 2]> {
+    if let ([Some((a, b)), Some((c, d))], Axis::Words(from, to)) = (axis_words, &spec.x)
+        && ((a, b) == (c, d) || (a, b) == (d, c))
+    {
+        // The same direction twice plots every word on the diagonal: nothing to see.
+        return Err(Error::InvalidParameter {
+            name: "axes",
+            value: format!("{from} → {to} on both axes"),
+            expected: "two different pairs of words, one an axis".into(),
+        });
+    }
+
+    let directions: [Option<Vec<f32>>; 2] = [0, 1].map(|i| axis_words[i].map(|(a, b)| direction(emb, a, b)));
+    for (axis, d) in [&spec.x, &spec.y].into_iter().zip(&directions) {
+        if let (Axis::Words(a, b), Some(d)) = (axis, d)
+            && d.iter().all(|&x| x == 0.0)
+        {
+            return Err(Error::InvalidParameter {
+                name: "axes",
+                value: format!("{a} → {b}"),
+                expected: "two words whose vectors point different ways".into(),
+            });
+        }
+    }
+    Ok(directions)
+}
+
+/// The two axes' maps, the variance the components explain and the axes' titles.
+fn fit_axes(
+    emb: &Embeddings,
+    spec: &MapSpec,
+    words: &[usize],
+    directions: [Option<Vec<f32>>; 2],
+    n_components: usize,
+) -> Result<([AxisMap; 2], Vec<f32>, [String; 2])> {
+    Ok(match (&spec.x, &spec.y) {
+        (Axis::Component(x), Axis::Component(y)) => {
+            let pca = Pca::fit_rows(&rows(emb, words, false), emb.dim(), n_components)?;
+            let (x_axis, x_ratio) = AxisMap::component(&pca, *x, false);
+            let (y_axis, y_ratio) = AxisMap::component(&pca, *y, false);
+            let labels = [component_label(*x, x_ratio, None), component_label(*y, y_ratio, None)];
+            ([x_axis, y_axis], pca.explained_variance_ratio(), labels)
+        }
+        (Axis::Words(a, b), Axis::Words(c, d)) => {
+            let [x, y] =
+                directions.map(|d| AxisMap { unit: true, direction: d.expect("a word axis"), offset: 0.0 });
+            ([x, y], Vec::new(), [words_label(a, b), words_label(c, d)])
+        }
+        (Axis::Words(a, b), Axis::Component(k)) | (Axis::Component(k), Axis::Words(a, b)) => {
+            let word_axis = usize::from(matches!(spec.x, Axis::Component(_)));
+            let d = directions[word_axis].clone().expect("a word axis");
+            let pca = residual_pca(emb, words, &d, n_components)?;
+            let (mut pc, ratio) = AxisMap::component(&pca, *k, true);
+            // The residual's components are orthogonal to `d` up to rounding; make them
+            // exactly so, since the mean's offset assumes it.
+            let along = linalg::dot(&pc.direction, &d);
+            linalg::axpy(-along, &d, &mut pc.direction);
+            linalg::normalize(&mut pc.direction);
+            pc.offset = linalg::dot(pca.mean(), &pc.direction);
+            let word_map = AxisMap { unit: true, direction: d, offset: 0.0 };
+            let (word_label, pc_label) = (words_label(a, b), component_label(*k, ratio, Some((a, b))));
+            let explained = pca.explained_variance_ratio();
+            if word_axis == 0 {
+                ([word_map, pc], explained, [word_label, pc_label])
+            } else {
+                ([pc, word_map], explained, [pc_label, word_label])
+            }
+        }
+    })
+}
+
+/// The turn that aligns `coords` to `previous`'s when it shows the same `words` on the same
+/// axes (a component's sign and rotation are arbitrary), else none.
+fn alignment(
+    spec: &MapSpec,
+    isolated: bool,
+    words: &[usize],
+    coords: &[f32],
+    previous: Option<&Projection>,
+) -> Transform2 {
+    let same_spec = previous
+        .filter(|p| p.spec.x == spec.x && p.spec.y == spec.y && p.isolated() == isolated && p.words == words);
+    match same_spec {
+        None => align::IDENTITY,
+        Some(p) => match (&spec.x, &spec.y) {
+            (Axis::Component(_), Axis::Component(_)) => align::procrustes_2d(coords, &p.coords),
+            (x, y) => align::align_signs(
+                coords,
+                &p.coords,
+                [matches!(x, Axis::Component(_)), matches!(y, Axis::Component(_))],
+            ),
+        },
+    }
+}
 
 /// The shown words' indices (the isolated ones sorted by frequency, repeats dropped) and
 /// each axis's two word indices, or one error naming every unknown word.

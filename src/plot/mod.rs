@@ -7,8 +7,9 @@
 //!   points stay cheap), and where cluster names go.
 //! - [`density`]: where the points crowd: a kernel density estimate on a grid, its contour
 //!   levels and lines, painted over the plain dots.
-//! - [`scene`]: the scatter's marks (frame, dots, trails, lines, arrows, labels) as one list
-//!   of [`Shape`](scene::Shape)s in painting order, with the palette and sizes.
+//! - [`scene`]: the scatter's marks (dots, trails, lines, arrows, labels) as one list of
+//!   [`Shape`](scene::Shape)s in painting order, with the palette and sizes; [`frame`]: the
+//!   axes, ticks, grid and titles under and beside them.
 //! - [`raster`]: the opaque layer (background, grid, axes, dots) written into an RGBA buffer
 //!   with coverage antialiasing, which the canvas takes as one image.
 //! - [`svg`]: the same shapes as SVG, for the export.
@@ -18,6 +19,7 @@
 //! downwards), and only the wasm `Chart` touches a canvas.
 
 pub mod density;
+pub mod frame;
 pub mod geometry;
 pub mod labels;
 pub mod raster;

@@ -11,6 +11,7 @@
 use std::rc::Rc;
 
 use super::density::{DensityField, GridPlacement};
+use super::frame::{Frame, frame_shapes};
 use super::geometry::{Px, Rect, arrow_head, shorten};
 
 /// An sRGB colour with an opacity.
@@ -273,20 +274,6 @@ pub const NAME_SWATCH: f64 = 2.0 * EMPHASISED_DOT + 3.0;
 /// The `point` of a label that names no point (the caption): its `text` is painted.
 pub const NO_POINT: usize = usize::MAX;
 
-/// The map's frame as `Chart` lays it out, in drawing pixels: the axes run along the
-/// plotting area's left and bottom edges, ticks and their values outside it, the grid inside.
-pub struct Frame {
-    /// The chart inside the drawing's margin: the axis titles sit on its left and bottom edges.
-    pub outer: Rect,
-    /// The plotting area; dots and lines are clipped to it, labels are not.
-    pub area: Rect,
-    /// Each tick's position along its axis in pixels, and its value as written.
-    pub x_ticks: Vec<(f64, String)>,
-    pub y_ticks: Vec<(f64, String)>,
-    pub x_title: String,
-    pub y_title: String,
-}
-
 /// What the scatter shows, decided by `Chart` before anything is drawn.
 pub struct ScatterMarks<'a> {
     pub frame: &'a Frame,
@@ -350,17 +337,28 @@ pub fn move_arrow(tail: Px, point: Px, s: f64) -> Option<(Px, Px)> {
     Some(((point.0 - dx * keep, point.1 - dy * keep), point))
 }
 
-/// The shapes of the scatter in painting order: muted dots, the density layer, trails, neighbour lines, analogy arrows,
-/// moves, emphasised dots, the hover ring, then the labels (the most important last, on top).
-/// `scale` is the drawing's pixels per CSS pixel.
+/// The shapes of the scatter in painting order: muted dots, the density layer, trails,
+/// neighbour lines, analogy arrows, moves, emphasised dots, the hover ring, then the labels
+/// (the most important last, on top). `scale` is the drawing's pixels per CSS pixel.
 pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
     let s = scale;
-    let at = |i: usize| marks.positions[i];
-    let palette = marks.palette;
-    let (mut shapes, frame_texts) = frame_shapes(marks.frame, palette, s);
+    let (mut shapes, frame_texts) = frame_shapes(marks.frame, marks.palette, s);
     shapes.push(Shape::Clip(marks.frame.area));
-    // Dimmed points first, under everything; then plain and labelled dots, one shape per
-    // colour, so painting costs one path per colour however many points there are.
+    push_dots(&mut shapes, marks, s);
+    push_density(&mut shapes, marks, s);
+    push_trails(&mut shapes, marks, s);
+    push_lines(&mut shapes, marks, s);
+    push_discs(&mut shapes, marks, s);
+    shapes.push(Shape::Unclip);
+    push_labels(&mut shapes, marks, s, frame_texts);
+    shapes
+}
+
+/// The plain and labelled dots, one shape per colour, so painting costs one path per colour
+/// however many points there are.
+fn push_dots(shapes: &mut Vec<Shape>, marks: &ScatterMarks<'_>, s: f64) {
+    let palette = marks.palette;
+    // Dimmed points first, under everything; then plain and labelled dots.
     // Each (style, plain or labelled) finds its group through a table, not a search of the
     // groups: a few operations a point, at 250,000 points a redraw.
     const NONE: u16 = u16::MAX;
@@ -414,8 +412,12 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
         };
         shapes.push(Shape::Dots { centres, radius, fill, crowd: visible });
     }
-    // The density layer over the dots: a quarter of a million dots pile up into one grey
-    // shape, and only shading laid over them, with its lines, shows where they crowd.
+}
+
+/// The density layer over the dots: a quarter of a million dots pile up into one grey
+/// shape, and only shading laid over them, with its lines, shows where they crowd.
+fn push_density(shapes: &mut Vec<Shape>, marks: &ScatterMarks<'_>, s: f64) {
+    let palette = marks.palette;
     if let Some((field, place)) = &marks.density {
         // Each band a little darker than the one around it; the lines a touch stronger.
         let bands = (1..=field.levels.len()).map(|k| palette.trail.alpha(0.07 * k as f64)).collect();
@@ -427,7 +429,11 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
             width: s,
         });
     }
+}
 
+/// The trails, in `TRAIL_SHADES` paths, oldest segments faintest.
+fn push_trails(shapes: &mut Vec<Shape>, marks: &ScatterMarks<'_>, s: f64) {
+    let palette = marks.palette;
     for shade in 0..TRAIL_SHADES {
         let segments: Vec<(Px, Px)> = (marks.trails.iter())
             .flat_map(|trail| {
@@ -448,7 +454,13 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
             });
         }
     }
+}
 
+/// The lines between points: to the selected word's neighbours, the analogy arrows and the
+/// moves.
+fn push_lines(shapes: &mut Vec<Shape>, marks: &ScatterMarks<'_>, s: f64) {
+    let at = |i: usize| marks.positions[i];
+    let palette = marks.palette;
     let rim = EMPHASISED_DOT * s + s;
     // Lines to the selected word's neighbours; none without neighbours, so that a selection
     // alone leaves the whole map to the raster (see `plot::paint`).
@@ -488,14 +500,18 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
         shapes.push(Shape::Segments { segments: shafts, stroke: colour, width: MOVE_WIDTH * s });
         shapes.extend(heads);
     }
+}
 
-    let disc = |centre: Px, radius: f64, fill: Paint| Shape::Disc {
-        centre,
-        radius,
-        fill,
-        outline: palette.background,
-        width: s,
-    };
+/// A filled circle outlined in the background's colour, `s` wide.
+fn disc(centre: Px, radius: f64, fill: Paint, palette: &Palette, s: f64) -> Shape {
+    Shape::Disc { centre, radius, fill, outline: palette.background, width: s }
+}
+
+/// The emphasised points' discs, the selected one's, and the hovered one's with its ring.
+fn push_discs(shapes: &mut Vec<Shape>, marks: &ScatterMarks<'_>, s: f64) {
+    let at = |i: usize| marks.positions[i];
+    let palette = marks.palette;
+    let disc = |centre: Px, radius: f64, fill: Paint| disc(centre, radius, fill, palette, s);
     for (i, e) in marks.emphasis.iter().enumerate() {
         match e {
             Emphasis::Marked => {
@@ -520,8 +536,14 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
             width: 1.5 * s,
         });
     }
-    shapes.push(Shape::Unclip);
+}
 
+/// The labels over everything: leader lines to those placed far from their point, the
+/// backdrops, the frame's texts, the words' labels, the cluster names and the caption.
+fn push_labels(shapes: &mut Vec<Shape>, marks: &ScatterMarks<'_>, s: f64, frame_texts: Vec<Shape>) {
+    let at = |i: usize| marks.positions[i];
+    let palette = marks.palette;
+    let disc = |centre: Px, radius: f64, fill: Paint| disc(centre, radius, fill, palette, s);
     // A label that must be shown and found no room beside its point stands farther out
     // (`geometry::place_labels`): a thin line leads to it from its dot.
     let reach = (EMPHASISED_DOT + LABEL_GAP) * s;
@@ -594,94 +616,16 @@ pub fn scatter_shapes(marks: &ScatterMarks<'_>, scale: f64) -> Vec<Shape> {
             fill: palette.trail,
         });
     }
-    shapes
-}
-
-/// The frame's shapes at `s` drawing pixels per CSS pixel: those under the marks (the
-/// background, the grid, the axes and their ticks) and the texts (tick values, axis titles).
-fn frame_shapes(frame: &Frame, palette: &Palette, s: f64) -> (Vec<Shape>, Vec<Shape>) {
-    let (area, outer) = (frame.area, frame.outer);
-    let line = (s.round()).max(1.0);
-    let tick = (TICK * s).round().max(1.0);
-    // A line `line` wide centred near `p`, on whole pixels.
-    let across = |p: f64| {
-        let start = (p - line / 2.0).round();
-        (start, start + line)
-    };
-    let vertical = |x: f64, top: f64, bottom: f64| {
-        let (left, right) = across(x);
-        Rect { left, top, right, bottom }
-    };
-    let horizontal = |y: f64, left: f64, right: f64| {
-        let (top, bottom) = across(y);
-        Rect { left, top, right, bottom }
-    };
-    let grid = (frame.x_ticks.iter().map(|(x, _)| vertical(*x, area.top, area.bottom)))
-        .chain(frame.y_ticks.iter().map(|(y, _)| horizontal(*y, area.left, area.right)))
-        .collect();
-    let axis_left = area.left - line;
-    let mut axes = vec![
-        Rect { left: axis_left, top: area.top, right: area.left, bottom: area.bottom },
-        Rect { left: axis_left, top: area.bottom, right: area.right, bottom: area.bottom + line },
-    ];
-    axes.extend(
-        frame.x_ticks.iter().map(|(x, _)| vertical(*x, area.bottom + line, area.bottom + line + tick)),
-    );
-    axes.extend(frame.y_ticks.iter().map(|(y, _)| horizontal(*y, axis_left - tick, axis_left)));
-    let under = vec![
-        Shape::Background(palette.background.alpha(1.0)),
-        Shape::Rects { rects: grid, fill: palette.grid },
-        Shape::Rects { rects: axes, fill: palette.axis },
-    ];
-
-    let text = |at: Px, text: &str, align, baseline, upright, size: f64| Shape::Text {
-        at,
-        text: text.to_string(),
-        align,
-        baseline,
-        upright,
-        size: size * s,
-        fill: palette.text,
-    };
-    let x_values = frame.x_ticks.iter().map(|(x, value)| {
-        text((*x, area.bottom + 2.0 * tick), value, Align::Middle, Baseline::Top, false, TICK_FONT)
-    });
-    let y_values = frame.y_ticks.iter().map(|(y, value)| {
-        text((area.left - 2.0 * tick, *y), value, Align::End, Baseline::Middle, false, TICK_FONT)
-    });
-    let middle = ((area.left + area.right) / 2.0, (area.top + area.bottom) / 2.0);
-    let mut texts: Vec<Shape> = x_values.chain(y_values).collect();
-    if !frame.x_title.is_empty() {
-        texts.push(text(
-            (middle.0, outer.bottom),
-            &frame.x_title,
-            Align::Middle,
-            Baseline::Bottom,
-            false,
-            TITLE_FONT,
-        ));
-    }
-    if !frame.y_title.is_empty() {
-        texts.push(text(
-            (outer.left, middle.1),
-            &frame.y_title,
-            Align::Middle,
-            Baseline::Top,
-            true,
-            TITLE_FONT,
-        ));
-    }
-    (under, texts)
 }
 
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
 
-    const AREA: Rect = Rect { left: 10.0, top: 10.0, right: 200.0, bottom: 100.0 };
+    pub(in crate::plot) const AREA: Rect = Rect { left: 10.0, top: 10.0, right: 200.0, bottom: 100.0 };
 
     /// A frame around `AREA` in a 220 × 130 drawing, two ticks on each axis.
-    fn frame() -> Frame {
+    pub(in crate::plot) fn frame() -> Frame {
         Frame {
             outer: Rect { left: 2.0, top: 2.0, right: 218.0, bottom: 128.0 },
             area: AREA,
@@ -914,50 +858,6 @@ pub(super) mod tests {
         let doubled = Rect { left: 120.0, top: 28.0, right: 1880.0, bottom: 1108.0 };
         assert!((dot_radius(50_000, &doubled, 2.0) - 3.478).abs() < 0.01);
         assert_eq!(dot_radius(250_000, &doubled, 2.0), 2.0);
-    }
-
-    #[test]
-    fn the_frame_is_drawn_on_whole_pixels_with_its_values_beside_the_ticks() {
-        let frame = frame();
-        for s in [1.0, 2.0] {
-            let (under, texts) = frame_shapes(&frame, &Palette::LIGHT, s);
-            let [Shape::Background(_), Shape::Rects { rects: grid, .. }, Shape::Rects { rects: axes, .. }] =
-                under.as_slice()
-            else {
-                panic!("{under:?}")
-            };
-            let whole = |r: &Rect| [r.left, r.top, r.right, r.bottom].iter().all(|v| v.fract() == 0.0);
-            assert!(grid.iter().chain(axes).all(whole), "{grid:?} {axes:?}");
-            // A grid line `s` wide at each tick, across the plotting area.
-            let x_line = grid[0];
-            assert_eq!((x_line.right - x_line.left, x_line.top, x_line.bottom), (s, AREA.top, AREA.bottom));
-            assert!(x_line.left <= 10.4 && 10.4 <= x_line.right);
-            let y_line = grid[3];
-            assert_eq!((y_line.bottom - y_line.top, y_line.left, y_line.right), (s, AREA.left, AREA.right));
-            assert!(y_line.top <= 54.5 && 54.5 <= y_line.bottom);
-            // The axes just outside the area's left and bottom edges, then a tick per value.
-            assert_eq!(
-                axes[0],
-                Rect { left: AREA.left - s, top: AREA.top, right: AREA.left, bottom: AREA.bottom }
-            );
-            assert_eq!(axes[1].top, AREA.bottom);
-            assert_eq!(axes.len(), 2 + 4);
-            assert!(axes[2..].iter().all(|r| !r.overlaps(&AREA)));
-            // The values beyond the ticks; the titles on the chart's bottom and left edges.
-            let anchors: Vec<(Px, Align, Baseline, &str)> = (texts.iter())
-                .map(|t| match t {
-                    Shape::Text { at, align, baseline, text, .. } => (*at, *align, *baseline, text.as_str()),
-                    _ => panic!("{t:?}"),
-                })
-                .collect();
-            let below = AREA.bottom + 8.0 * s;
-            assert_eq!(anchors[0], ((10.4, below), Align::Middle, Baseline::Top, "0"));
-            assert_eq!(anchors[2], ((AREA.left - 8.0 * s, 99.0), Align::End, Baseline::Middle, "-1"));
-            assert_eq!(anchors[4], ((105.0, 128.0), Align::Middle, Baseline::Bottom, "PC1"));
-            assert_eq!(anchors[5], ((2.0, 55.0), Align::Middle, Baseline::Top, "PC2"));
-            assert!(matches!(texts[5], Shape::Text { upright: true, .. }));
-            assert_eq!(anchors.len(), 6);
-        }
     }
 
     #[test]

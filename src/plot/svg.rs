@@ -66,20 +66,7 @@ pub fn write_svg(svg: &mut String, shapes: &[Shape]) {
                 write!(svg, r#"<rect x="0" y="0" width="100%" height="100%" fill="{}"/>"#, fill.css())
             }
             Shape::Text { at: (x, y), text, align, baseline, upright, size, fill } => {
-                let anchor = match align {
-                    Align::Middle => "middle",
-                    Align::End => "end",
-                };
-                let baseline = match baseline {
-                    Baseline::Top => "text-before-edge",
-                    Baseline::Middle => "middle",
-                    Baseline::Bottom => "text-after-edge",
-                };
-                let turn = if *upright {
-                    format!(r#" transform="rotate(-90 {x:.2} {y:.2})""#)
-                } else {
-                    String::new()
-                };
+                let (anchor, baseline, turn) = text_placement(*align, *baseline, *upright, (*x, *y));
                 write!(
                     svg,
                     r#"<text x="{x:.2}" y="{y:.2}" text-anchor="{anchor}" dominant-baseline="{baseline}" font-family="{FONT_FAMILY}" font-size="{size}" fill="{}"{turn}>{}</text>"#,
@@ -109,6 +96,27 @@ pub fn write_svg(svg: &mut String, shapes: &[Shape]) {
             ),
         };
     }
+}
+
+/// The SVG attributes that place a [`Shape::Text`] anchored at `(x, y)`: its `text-anchor`,
+/// its `dominant-baseline` and, for an upright one, the turn about its anchor.
+fn text_placement(
+    align: Align,
+    baseline: Baseline,
+    upright: bool,
+    (x, y): (f64, f64),
+) -> (&'static str, &'static str, String) {
+    let anchor = match align {
+        Align::Middle => "middle",
+        Align::End => "end",
+    };
+    let baseline = match baseline {
+        Baseline::Top => "text-before-edge",
+        Baseline::Middle => "middle",
+        Baseline::Bottom => "text-after-edge",
+    };
+    let turn = if upright { format!(r#" transform="rotate(-90 {x:.2} {y:.2})""#) } else { String::new() };
+    (anchor, baseline, turn)
 }
 
 /// The density layer: each level's region as one path of cell polygons (one path, so they

@@ -34,6 +34,22 @@ const KEY_PAN = 0.1;
 
 /** Binds the input of `canvas` to `input`. @param {HTMLCanvasElement} canvas @param {MapInput} input */
 export function bindMapInput(canvas, input) {
+  bindPointers(canvas, input);
+  bindWheel(canvas, input);
+  bindKeys(canvas, input);
+}
+
+/** An event's position in CSS px on `canvas`. @param {HTMLCanvasElement} canvas @param {MouseEvent} event */
+function positionOn(canvas, event) {
+  const rect = canvas.getBoundingClientRect();
+  return { x: event.clientX - rect.left, y: event.clientY - rect.top };
+}
+
+/**
+ * Presses, drags and pinches (mouse, pen and touch): click, pan, region or pinch zoom; and
+ * hover. @param {HTMLCanvasElement} canvas @param {MapInput} input
+ */
+function bindPointers(canvas, input) {
   /** @type {Map<number, {x: number, y: number, startX: number, startY: number}>} */
   const pointers = new Map();
   /** 'press' until it moves, then 'pan', 'region' or 'pinch'. */
@@ -42,10 +58,7 @@ export function bindMapInput(canvas, input) {
   let lastTap = null;
   let pinch = null;
 
-  const position = (event) => {
-    const rect = canvas.getBoundingClientRect();
-    return { x: event.clientX - rect.left, y: event.clientY - rect.top };
-  };
+  const position = (event) => positionOn(canvas, event);
   const pinchState = () => {
     const [a, b] = [...pointers.values()];
     return { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2, distance: Math.hypot(a.x - b.x, a.y - b.y) };
@@ -117,10 +130,13 @@ export function bindMapInput(canvas, input) {
   canvas.addEventListener('pointerleave', (event) => {
     if (!pointers.has(event.pointerId)) input.hover(null);
   });
+}
 
+/** The wheel zooms about the pointer; a double-click resets. @param {HTMLCanvasElement} canvas @param {MapInput} input */
+function bindWheel(canvas, input) {
   canvas.addEventListener('wheel', (event) => {
     event.preventDefault();
-    const { x, y } = position(event);
+    const { x, y } = positionOn(canvas, event);
     // deltaMode 1 counts lines, 2 pages; about 16 and 400 pixels.
     const pixels = event.deltaY * [1, 16, 400][event.deltaMode];
     input.zoomAt(x, y, Math.exp(-pixels * WHEEL_ZOOM));
@@ -130,7 +146,10 @@ export function bindMapInput(canvas, input) {
     event.preventDefault();
     input.reset();
   });
+}
 
+/** Keys when the canvas has focus: zoom, pan, reset, Escape. @param {HTMLCanvasElement} canvas @param {MapInput} input */
+function bindKeys(canvas, input) {
   canvas.addEventListener('keydown', (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     const rect = canvas.getBoundingClientRect();

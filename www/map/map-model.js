@@ -11,7 +11,10 @@
 import { cluster_name_places, default_map_spec } from '../pkg/embedscope.js';
 import { DensityLayer } from './density.js';
 import { displayToken } from '../shared/tokens.js';
-import { CATEGORIES, DIMMED, FREQUENCY_BASE, FREQUENCY_STEPS, MATCH, PLAIN } from './palette.js';
+import { ColourClasses, colourLegend, pointStyles } from './colouring.js';
+import { CATEGORIES } from './palette.js';
+import { METHOD_NAMES, componentNames, layoutProgressText, methodDescription, moveCaption, moveLegend, plural } from './map-texts.js';
+import { integer, ordinal } from '../shared/format.js';
 import { isWordsShown, WORDS_SHOWN } from './map-panel.js';
 import { failureParts } from '../shared/failure.js';
 import { eachMatch, prepareSearch } from './search.js';
@@ -31,17 +34,8 @@ export const MAX_ISOLATE = WORDS_SHOWN.max;
 /** The settings that change where the map puts a word (a new colouring or extra words do not). */
 const MAP_CHANGES = ['method', 'layout', 'nWords', 'xComponent', 'yComponent', 'axes', 'isolate'];
 
-/** The layouts' names as the page shows them. */
-const METHOD_NAMES = { tsne: 't-SNE', umap: 'UMAP' };
-
 /** Vocabulary words a search that the words shown do not answer asks the worker for. */
 const VOCAB_MATCHES = 5;
-
-const integer = new Intl.NumberFormat('en');
-const ordinalRule = new Intl.PluralRules('en', { type: 'ordinal' });
-const ORDINAL_SUFFIX = { one: 'st', two: 'nd', few: 'rd', other: 'th' };
-/** "1st", "1,234th". */
-const ordinal = (n) => `${integer.format(n)}${ORDINAL_SUFFIX[ordinalRule.select(n)]}`;
 
 /**
  * What a search matches among `words` (`count`, null without a search), as the indices of
@@ -95,6 +89,8 @@ export class MapModel {
     };
     panel.setWordsShown(this.defaults.nWords);
     this.colour = { kind: 'none', k: 8 };
+    /** The colour classes of the frame last coloured by frequency or clusters. */
+    this.colourClasses = new ColourClasses();
     this.search = { query: '', regex: false };
     /** The t-SNE or UMAP map isolating words left for principal components, which "Show all words" brings back. */
     this.methodBeforeIsolating = null;
@@ -524,20 +520,21 @@ export class MapModel {
     const arrows = a.length === 4 ? [[a[0], a[1]], [a[2], a[3]]].filter(([f, t]) => known(f) && known(t)) : [];
     const matches = this.matches();
     const chosen = this.selection.map(at).filter(known);
-    const styles = this.styles(frame, words.length, matches, chosen);
+    const { kind } = this.colour;
+    const styles = pointStyles(words.length, matches, chosen, kind, this.colourClasses.of(frame, kind));
     // A replayed frame (the timeline's caption says which) is not the one the moves were measured on.
     const replayed = this.host.caption();
     const moves = replayed == null ? this.moveMarks(at) : [];
-    const legend = this.legend(frame, styles);
+    const legend = colourLegend(frame, styles, kind, this.settings.clusters);
     const moveEntries = moves.length ? [{ line: 'move', text: moveLegend(this.moves) }] : [];
     this.panel.showLegend({ ...legend, entries: [...legend.entries, ...moveEntries] });
-    const [xLabel, yLabel] = frame.axisLabels ?? this.componentNames(frame);
+    const [xLabel, yLabel] = frame.axisLabels ?? componentNames(frame);
     return {
       frame,
       words,
       coords: this.sceneCoords,
       styles,
-      method: this.methodDescription(frame),
+      method: methodDescription(frame, this.settings.layout),
       options: {
         xLabel,
         yLabel,
@@ -585,97 +582,6 @@ export class MapModel {
       text: `${integer.format(offMap.length)} of the ${plural(total, 'neighbour')} of “${displayToken(selected)}” ${offMap.length === 1 ? 'is' : 'are'} not among the ${plural(frame.words.length, 'word')} laid out by ${METHOD_NAMES[frame.method]}.${limit}`,
       show: offMap.length > beyond ? Math.min(needed, WORDS_SHOWN.max) : null,
     });
-  }
-
-  /**
-   * How a t-SNE or UMAP frame was made, for the exports: "t-SNE: perplexity 30; learning
-   * rate auto; …"; null for PCA and word axes, whose axis titles say it all.
-   */
-  methodDescription(frame) {
-    const l = this.settings.layout;
-    if (!l || !METHOD_NAMES[frame.method]) return null;
-    const auto = (v) => (v == null ? 'auto' : String(v));
-    const parts = frame.method === 'tsne'
-      ? [`perplexity ${l.perplexity}`, `learning rate ${auto(l.learningRate)}`, `${l.iterations} iterations`, `early exaggeration ${l.exaggeration}`]
-      : [`${l.neighbours} neighbours`, `minimum distance ${l.minDist}`, `epochs ${auto(l.epochs)}`];
-    return `${METHOD_NAMES[frame.method]}: ${[...parts, `seed ${l.seed}`].join('; ')}`;
-  }
-
-  /** The axis titles of a PCA frame (a worker that names its axes sends `axisLabels`). */
-  componentNames(frame) {
-    const name = (i) => (frame.explained[i] == null
-      ? `PC${i + 1}: none (the vectors have ${plural(frame.explained.length, 'dimension')})`
-      : `PC${i + 1} (${(100 * frame.explained[i]).toFixed(1)} % of variance)`);
-    return [name(frame.xComponent), name(frame.yComponent)];
-  }
-
-  /** Each point's style: its colour class, dimmed when a search leaves it out. */
-  styles(frame, n, matches, chosen) {
-    const { kind } = this.colour;
-    const coloured = this.colourClasses(frame, kind);
-    /** The style of point i when nothing dims it. */
-    const own = (i) => (coloured && i < coloured.length ? coloured[i] : kind === 'search' ? MATCH : PLAIN);
-    if (matches) {
-      // Every point dimmed, then the matches and the selected words in their own style (words
-      // placed beyond the frame's list, neighbours laid on the map, never match), by index:
-      // a search matches a part of the words, and a walk over 250,000 costs a millisecond.
-      const styles = new Uint8Array(n).fill(DIMMED);
-      for (const i of matches.indices) styles[i] = own(i);
-      chosen.forEach((i) => { styles[i] = own(i); });
-      return styles;
-    }
-    const styles = new Uint8Array(n).fill(PLAIN);
-    if (coloured) styles.set(coloured);
-    else if (kind === 'search') chosen.forEach((i) => { styles[i] = MATCH; });
-    return styles;
-  }
-
-  /**
-   * The colour class of each of `frame`'s words when coloured by frequency or clusters, else
-   * null: kept for the same frame's words and colouring, since every redraw asks (a log a
-   * word is a few milliseconds at 250,000).
-   */
-  colourClasses(frame, kind) {
-    const nFrame = frame.words.length;
-    const source = kind === 'frequency' ? nFrame : kind === 'clusters' ? frame.clusters : null;
-    if (source == null) return null;
-    const kept = this.classesKept;
-    if (kept?.kind === kind && kept.source === source) return kept.classes;
-    const classes = new Uint8Array(nFrame);
-    if (kind === 'frequency') {
-      // Frequency rank is the word's index (ids are in frequency order); a log scale, since
-      // counts fall off as a power law.
-      const top = Math.log(nFrame + 1);
-      for (let i = 0; i < nFrame; i += 1) {
-        classes[i] = FREQUENCY_BASE + Math.min(FREQUENCY_STEPS - 1, Math.floor((FREQUENCY_STEPS * Math.log(i + 1)) / top));
-      }
-    } else {
-      for (let i = 0; i < nFrame; i += 1) classes[i] = source[i] % CATEGORIES;
-    }
-    this.classesKept = { kind, source, classes };
-    return classes;
-  }
-
-  /** What the legend shows for the colouring: `{kind, entries: [{style, text}]}`. */
-  legend(frame, styles) {
-    const { kind } = this.colour;
-    if (kind === 'frequency') return { kind, entries: [{ style: FREQUENCY_BASE, text: 'most frequent' }, { style: FREQUENCY_BASE + FREQUENCY_STEPS - 1, text: `rarest of the ${frame.words.length}` }] };
-    if (kind === 'clusters') {
-      // The worker caps k at the words shown (one cluster a word), and clusters none of one word.
-      const shown = frame.words.length;
-      if (!frame.clusters) return { kind, entries: [], note: shown < 2 ? 'Clusters need at least two words shown.' : 'Clusters are computed with the next frame…' };
-      const counts = new Map();
-      for (const c of frame.clusters) counts.set(c, (counts.get(c) ?? 0) + 1);
-      const entries = [...counts.keys()].sort((p, q) => p - q).map((c) => ({ style: c % CATEGORIES, text: `cluster ${c + 1}: ${plural(counts.get(c), 'word')}` }));
-      const capped = this.settings.clusters > shown ? `k = ${this.settings.clusters} is capped at the ${shown} words shown.` : undefined;
-      return { kind, entries, note: capped };
-    }
-    if (kind === 'search') {
-      let count = 0;
-      for (const s of styles) if (s === MATCH) count += 1;
-      return { kind, entries: [{ style: MATCH, text: `found or selected: ${count}` }, { style: PLAIN, text: 'other words' }] };
-    }
-    return { kind, entries: [] };
   }
 
   /** The state a link keeps (with the text, which the controller adds). */
@@ -754,39 +660,4 @@ export class MapModel {
     const word = state.get('word');
     if (word) this.host.select(word);
   }
-}
-
-/**
- * The line over the map while moves are drawn: what the arrows are and their scale.
- * @param {import('../protocol.js').StepMoves} moves
- */
-function moveCaption(moves) {
-  const updates = moves.updates === 1 ? 'the last update' : `the last ${integer.format(moves.updates)} updates`;
-  const how = moves.estimated ? ' (estimated from neighbours)' : '';
-  const scale = moves.scale === 1 ? ' (to scale)' : ` ${scaleText(moves.scale)}`;
-  return `Arrows${scale}: context words moved by ${updates}${how}`;
-}
-
-/** "×200", or "to scale" for moves large enough to see as they are. @param {number} scale */
-const scaleText = (scale) => (scale === 1 ? 'to scale' : `×${integer.format(scale)}`);
-
-/** The legend's line for the moves. @param {import('../protocol.js').StepMoves} moves */
-function moveLegend(moves) {
-  const off = moves.offMap ? `; ${plural(moves.offMap, 'moved word')} not on the map` : '';
-  return `a context word's input row moved by the step mode, drawn ${scaleText(moves.scale)}, long ones cut short${off}`;
-}
-
-/** "1 word", "2 words". */
-const plural = (n, noun) => `${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
-
-/** The line under the map on a t-SNE or UMAP frame: where its layout stands. */
-function layoutProgressText(frame) {
-  const p = frame.layoutProgress;
-  const name = METHOD_NAMES[frame.method];
-  if (!p || !name) return '';
-  if (p.phase === 'neighbours') return `${name}: finding each word's neighbours…`;
-  if (p.phase === 'affinities') return `${name}: weighing the neighbours…`;
-  if (p.phase === 'start') return `${name}: placing the words by PCA to start from…`;
-  if (p.done) return `${name}: done after ${p.iterations.toLocaleString('en')} ${frame.method === 'umap' ? 'epochs' : 'iterations'}.`;
-  return `${name}: ${frame.method === 'umap' ? 'epoch' : 'iteration'} ${p.iteration.toLocaleString('en')} of ${p.iterations.toLocaleString('en')}`;
 }

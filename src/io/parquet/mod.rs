@@ -18,25 +18,31 @@
 //! The rows keep the table's order: Spark saves no counts, so the map's "most frequent
 //! words" are the first rows of the first file ([`TableInfo::note`] says so).
 
-use std::io::{Cursor, Read, Seek, SeekFrom};
+use std::io::{Read, Seek, SeekFrom};
 use std::sync::Arc;
 
 use bytes::Bytes;
-use parquet::basic::{Compression, ConvertedType, LogicalType, Type as PhysicalType};
+use parquet::basic::Compression;
 use parquet::column::reader::ColumnReaderImpl;
-use parquet::data_type::{ByteArray, DataType, DoubleType, FloatType};
+
 use parquet::errors::ParquetError;
 use parquet::file::metadata::{ParquetMetaData, ParquetMetaDataReader};
 use parquet::file::properties::ReaderProperties;
-use parquet::file::reader::{ChunkReader, Length, RowGroupReader};
+use parquet::file::reader::RowGroupReader;
 use parquet::file::serialized_reader::SerializedRowGroupReader;
 use parquet::schema::types::SchemaDescriptor;
 
 use crate::error::{Error, Result, bytes as show_bytes, thousands};
 use crate::vectors::Embeddings;
 
+mod columns;
+mod decode;
 #[cfg(test)]
 mod tests;
+
+use columns::leaf_kind;
+pub use columns::{ColumnInfo, ColumnKind, Columns};
+use decode::{Chunks, Floats, ListLevels, Row, VectorColumn, WordColumn, WordError};
 
 /// The four bytes a Parquet file starts and ends with.
 pub const MAGIC: &[u8; 4] = b"PAR1";
@@ -190,175 +196,6 @@ impl ParquetFile {
                 ColumnInfo { name, kind, leaf: leaves.first().copied() }
             })
             .collect()
-    }
-}
-
-/// What a top-level column holds, as far as vectors go.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ColumnKind {
-    /// Strings: the words.
-    Words,
-    /// Lists of `FLOAT` (`f64: false`) or `DOUBLE` values: the vectors.
-    Vectors { f64: bool },
-    /// Anything else, described (`INT64`, `a list of INT32`, …).
-    Other(String),
-}
-
-/// One top-level column of a table.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ColumnInfo {
-    pub name: String,
-    pub kind: ColumnKind,
-    /// Its leaf column's index in the schema (for a column of one leaf).
-    leaf: Option<usize>,
-}
-
-impl ColumnInfo {
-    /// The column's type as a person reads it: `string`, `list<float>`, `list<double>`, or
-    /// the Parquet type of another column.
-    pub fn type_name(&self) -> String {
-        match &self.kind {
-            ColumnKind::Words => "string".into(),
-            ColumnKind::Vectors { f64: false } => "list<float>".into(),
-            ColumnKind::Vectors { f64: true } => "list<double>".into(),
-            ColumnKind::Other(what) => what.clone(),
-        }
-    }
-}
-
-/// What the leaf column `leaf` holds: a string at the top level is a word, a `FLOAT` or
-/// `DOUBLE` repeated once (a list, however the writer spelled it) is a vector.
-fn leaf_kind(schema: &SchemaDescriptor, leaf: usize) -> ColumnKind {
-    let column = schema.column(leaf);
-    let physical = column.physical_type();
-    let repeated = column.max_rep_level();
-    let is_string = matches!(column.logical_type_ref(), Some(LogicalType::String | LogicalType::Enum))
-        || matches!(column.converted_type(), ConvertedType::UTF8 | ConvertedType::ENUM);
-    match (physical, repeated) {
-        (PhysicalType::BYTE_ARRAY, 0) if is_string => ColumnKind::Words,
-        (PhysicalType::FLOAT, 1) => ColumnKind::Vectors { f64: false },
-        (PhysicalType::DOUBLE, 1) => ColumnKind::Vectors { f64: true },
-        (PhysicalType::BYTE_ARRAY, 0) => ColumnKind::Other("binary (not marked as a string)".into()),
-        (physical, 0) => ColumnKind::Other(physical.to_string()),
-        (physical, 1) => ColumnKind::Other(format!("a list of {physical}")),
-        (physical, _) => ColumnKind::Other(format!("nested lists of {physical}")),
-    }
-}
-
-/// Which columns of a table are the words and the vectors, and how they were found.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Columns {
-    pub word: String,
-    pub vector: String,
-    /// Whether the vectors are `DOUBLE`s (kept as `f32`).
-    pub f64: bool,
-}
-
-impl Columns {
-    /// The columns of `file`: `chosen` (`(words, vectors)` by name), else the only string
-    /// column and the only list-of-floats column, else Spark's `word` and `vector`. Fails
-    /// with the candidates listed when the table holds none, or several and none is chosen.
-    pub fn choose(file: &ParquetFile, chosen: Option<(&str, &str)>) -> Result<Columns> {
-        let columns = file.columns();
-        let words: Vec<&ColumnInfo> = columns.iter().filter(|c| c.kind == ColumnKind::Words).collect();
-        let vectors: Vec<&ColumnInfo> =
-            columns.iter().filter(|c| matches!(c.kind, ColumnKind::Vectors { .. })).collect();
-        let listed = |list: &[&ColumnInfo]| {
-            list.iter().map(|c| format!("'{}'", c.name)).collect::<Vec<_>>().join(", ")
-        };
-        let all = || {
-            columns.iter().map(|c| format!("'{}' ({})", c.name, c.type_name())).collect::<Vec<_>>().join(", ")
-        };
-        if let Some((word, vector)) = chosen {
-            let find = |name: &str| columns.iter().find(|c| c.name == name);
-            let word_column = find(word).ok_or_else(|| {
-                Error::Parquet(format!("the table has no column '{word}'; its columns: {}", all()))
-            })?;
-            if word_column.kind != ColumnKind::Words {
-                return Err(Error::Parquet(format!(
-                    "the column '{word}' holds {}, not strings; the string columns: {}",
-                    word_column.type_name(),
-                    if words.is_empty() { "none".to_string() } else { listed(&words) }
-                )));
-            }
-            let vector_column = find(vector).ok_or_else(|| {
-                Error::Parquet(format!("the table has no column '{vector}'; its columns: {}", all()))
-            })?;
-            let ColumnKind::Vectors { f64 } = vector_column.kind else {
-                return Err(Error::Parquet(format!(
-                    "the column '{vector}' holds {}, not lists of floats; the list-of-float columns: {}",
-                    vector_column.type_name(),
-                    if vectors.is_empty() { "none".to_string() } else { listed(&vectors) }
-                )));
-            };
-            return Ok(Columns { word: word.into(), vector: vector.into(), f64 });
-        }
-        if words.is_empty() {
-            return Err(Error::Parquet(format!(
-                "the table has no string column to take the words from; its columns: {}",
-                all()
-            )));
-        }
-        if vectors.is_empty() {
-            return Err(Error::Parquet(format!(
-                "the table has no column of lists of floats to take the vectors from; its columns: {}",
-                all()
-            )));
-        }
-        let pick = |list: &[&ColumnInfo], name: &str| match list {
-            [only] => Some((*only).clone()),
-            _ => list.iter().find(|c| c.name == name).map(|c| (*c).clone()),
-        };
-        match (pick(&words, "word"), pick(&vectors, "vector")) {
-            (Some(word), Some(vector)) => {
-                let ColumnKind::Vectors { f64 } = vector.kind else { unreachable!("picked among vectors") };
-                Ok(Columns { word: word.name, vector: vector.name, f64 })
-            }
-            _ => Err(Error::Parquet(format!(
-                "choose the columns: the words from one of {} and the vectors from one of {}",
-                listed(&words),
-                listed(&vectors)
-            ))),
-        }
-    }
-
-    /// Every string column and list-of-floats column of `file`, to choose from.
-    pub fn candidates(file: &ParquetFile) -> (Vec<ColumnInfo>, Vec<ColumnInfo>) {
-        let columns = file.columns();
-        let words = columns.iter().filter(|c| c.kind == ColumnKind::Words).cloned().collect();
-        let vectors = columns.into_iter().filter(|c| matches!(c.kind, ColumnKind::Vectors { .. })).collect();
-        (words, vectors)
-    }
-
-    /// Whether a person must choose: the table holds several candidates of a kind and
-    /// neither Spark's names nor a single candidate settles it.
-    pub fn needs_choice(file: &ParquetFile) -> bool {
-        let (words, vectors) = Columns::candidates(file);
-        let settled =
-            |list: &[ColumnInfo], name: &str| list.len() == 1 || list.iter().any(|c| c.name == name);
-        let settled_both = settled(&words, "word") && settled(&vectors, "vector");
-        !(words.is_empty() || vectors.is_empty() || settled_both)
-    }
-
-    /// The leaf indices of the two columns in `file`, which must hold them with the same
-    /// types as the first file did.
-    fn leaves(&self, file: &ParquetFile) -> Result<(usize, usize)> {
-        let columns = file.columns();
-        let find = |name: &str, ok: &dyn Fn(&ColumnKind) -> bool, what: &str| {
-            columns.iter().find(|c| c.name == name && ok(&c.kind)).and_then(|c| c.leaf).ok_or_else(|| {
-                Error::Parquet(format!(
-                    "it has no column '{name}' of {what}, which the first file had: the files are not parts of one table"
-                ))
-            })
-        };
-        let word = find(&self.word, &|k| *k == ColumnKind::Words, "strings")?;
-        let f64 = self.f64;
-        let vector = find(
-            &self.vector,
-            &|k| *k == ColumnKind::Vectors { f64 },
-            if f64 { "lists of doubles" } else { "lists of floats" },
-        )?;
-        Ok((word, vector))
     }
 }
 
@@ -707,197 +544,6 @@ fn parquet_error(what: &str, err: ParquetError) -> Error {
         other => other.to_string(),
     };
     Error::Parquet(format!("cannot read {what} (the file is damaged or cut short): {detail}"))
-}
-
-/// The bytes of a file that were read: a few ranges, each with its start. What the
-/// crate's readers ask for must lie inside one of them.
-struct Chunks {
-    len: u64,
-    pieces: Vec<(u64, Bytes)>,
-}
-
-impl Chunks {
-    fn find(&self, start: u64, len: u64) -> parquet::errors::Result<Bytes> {
-        self.pieces
-            .iter()
-            .find(|(at, bytes)| *at <= start && start.saturating_add(len) <= at + bytes.len() as u64)
-            .map(|(at, bytes)| bytes.slice((start - at) as usize..(start - at + len) as usize))
-            .ok_or_else(|| {
-                ParquetError::EOF(format!(
-                    "bytes {start}..{} lie outside the column chunks read",
-                    start.saturating_add(len)
-                ))
-            })
-    }
-}
-
-impl Length for Chunks {
-    fn len(&self) -> u64 {
-        self.len
-    }
-}
-
-impl ChunkReader for Chunks {
-    type T = Cursor<Bytes>;
-
-    fn get_read(&self, start: u64) -> parquet::errors::Result<Self::T> {
-        let (at, bytes) = self
-            .pieces
-            .iter()
-            .find(|(at, bytes)| *at <= start && start < at + bytes.len() as u64)
-            .ok_or_else(|| ParquetError::EOF(format!("byte {start} lies outside the column chunks read")))?;
-        Ok(Cursor::new(bytes.slice((start - at) as usize..)))
-    }
-
-    fn get_bytes(&self, start: u64, length: usize) -> parquet::errors::Result<Bytes> {
-        self.find(start, length as u64)
-    }
-}
-
-/// The words' column, read a batch of rows at a time.
-struct WordColumn {
-    reader: ColumnReaderImpl<parquet::data_type::ByteArrayType>,
-    max_def: i16,
-    values: Vec<ByteArray>,
-    defs: Vec<i16>,
-}
-
-impl WordColumn {
-    /// Appends up to `batch` words to `words`; a null word is an error naming its row in the batch.
-    fn read(
-        &mut self,
-        batch: usize,
-        words: &mut Vec<String>,
-        non_utf8: &mut usize,
-    ) -> std::result::Result<usize, WordError> {
-        self.values.clear();
-        self.defs.clear();
-        let defs = (self.max_def > 0).then_some(&mut self.defs);
-        let (records, _, _) =
-            self.reader.read_records(batch, defs, None, &mut self.values).map_err(WordError::Parquet)?;
-        let mut values = self.values.iter();
-        for r in 0..records {
-            if self.max_def > 0 && self.defs[r] < self.max_def {
-                return Err(WordError::Null(r));
-            }
-            let bytes = values.next().ok_or_else(|| {
-                WordError::Parquet(ParquetError::EOF("the words' column ended early".into()))
-            })?;
-            let word = String::from_utf8_lossy(bytes.data());
-            if let std::borrow::Cow::Owned(_) = word {
-                *non_utf8 += 1;
-            }
-            words.push(word.into_owned());
-        }
-        Ok(records)
-    }
-}
-
-/// Why a batch of words could not be read: a null word (its row in the batch), or the column's bytes.
-enum WordError {
-    Null(usize),
-    Parquet(ParquetError),
-}
-
-/// The definition levels of a list column: `value` where a value is present, `element`
-/// (the repeated level's) where the list has an element (null below `value`); below
-/// `element` the row's list is empty (`element - 1`) or null.
-#[derive(Debug, Clone, Copy)]
-struct ListLevels {
-    value: i16,
-    element: i16,
-}
-
-/// One row of the vectors' column.
-#[derive(Debug, Clone, PartialEq)]
-enum Row {
-    /// The range of its values in the batch's values.
-    Values(std::ops::Range<usize>),
-    Null,
-    /// Its `k`-th element (0-based) is null.
-    NullElement(usize),
-}
-
-/// The vectors' column, `FLOAT` or `DOUBLE`, read a batch of rows at a time into `values`.
-struct VectorColumn {
-    reader: Floats,
-    levels: ListLevels,
-    values: Vec<f32>,
-    doubles: Vec<f64>,
-    defs: Vec<i16>,
-    reps: Vec<i16>,
-}
-
-enum Floats {
-    F32(ColumnReaderImpl<FloatType>),
-    F64(ColumnReaderImpl<DoubleType>),
-}
-
-impl VectorColumn {
-    fn new(reader: Floats, levels: ListLevels) -> VectorColumn {
-        VectorColumn {
-            reader,
-            levels,
-            values: Vec::new(),
-            doubles: Vec::new(),
-            defs: Vec::new(),
-            reps: Vec::new(),
-        }
-    }
-
-    /// Reads up to `batch` rows: each row's values (in `self.values`) or what is null.
-    fn read(&mut self, batch: usize) -> parquet::errors::Result<Vec<Row>> {
-        self.values.clear();
-        self.defs.clear();
-        self.reps.clear();
-        let (records, _, levels) = match &mut self.reader {
-            Floats::F32(r) => read_list(r, batch, &mut self.defs, &mut self.reps, &mut self.values)?,
-            Floats::F64(r) => {
-                self.doubles.clear();
-                let read = read_list(r, batch, &mut self.defs, &mut self.reps, &mut self.doubles)?;
-                // f64 to f32 rounds to nearest, as numpy's astype(float32) does.
-                self.values.extend(self.doubles.iter().map(|&v| v as f32));
-                read
-            }
-        };
-        let ListLevels { value, element } = self.levels;
-        let mut rows = Vec::with_capacity(records);
-        let mut next_value = 0;
-        for l in 0..levels {
-            let (def, rep) = (self.defs[l], self.reps[l]);
-            if rep == 0 {
-                rows.push(if def >= element - 1 { Row::Values(next_value..next_value) } else { Row::Null });
-            }
-            let Some(row) = rows.last_mut() else {
-                return Err(ParquetError::General("the vectors' column starts inside a row".into()));
-            };
-            if def == value {
-                next_value += 1;
-                if let Row::Values(range) = row {
-                    range.end = next_value;
-                }
-            } else if def >= element
-                && let Row::Values(range) = row
-            {
-                *row = Row::NullElement(range.len());
-            }
-        }
-        if next_value != self.values.len() || rows.len() != records {
-            return Err(ParquetError::General("the vectors' column's levels do not match its values".into()));
-        }
-        Ok(rows)
-    }
-}
-
-/// `read_records` with both levels.
-fn read_list<T: DataType>(
-    reader: &mut ColumnReaderImpl<T>,
-    batch: usize,
-    defs: &mut Vec<i16>,
-    reps: &mut Vec<i16>,
-    values: &mut Vec<T::T>,
-) -> parquet::errors::Result<(usize, usize, usize)> {
-    reader.read_records(batch, Some(defs), Some(reps), values)
 }
 
 /// Reads the footer of `file`, `file_len` bytes long: its last [`FIRST_TAIL_READ`] bytes,

@@ -410,7 +410,7 @@ impl NnDescent {
     ///
     /// **Unchecked precondition:** `unit` holds the same `n × dim` unit vectors at every call.
     pub fn step(&mut self, unit: &[f32], max_work: u64) -> bool {
-        let (n, dim, k) = (self.n, self.dim, self.k);
+        let (n, dim) = (self.n, self.dim);
         debug_assert_eq!(unit.len(), n * dim);
         let pair_work = dim as u64 + OFFER_WORK;
         let mut work = 0u64;
@@ -421,125 +421,159 @@ impl NnDescent {
             if work >= max_work {
                 return false;
             }
-            match self.stage {
-                Stage::Trees { tree } => {
-                    let Some((lo, hi)) = self.stack.pop() else {
-                        self.stage = if tree + 1 < self.trees {
-                            self.start_tree();
-                            Stage::Trees { tree: tree + 1 }
-                        } else {
-                            self.order = Vec::new();
-                            self.sides = Vec::new();
-                            Stage::Fill { row: 0 }
-                        };
-                        continue;
-                    };
-                    let len = hi - lo;
-                    if len <= self.leaf {
-                        for a in lo..hi {
-                            for b in a + 1..hi {
-                                self.offer_pair(unit, self.order[a], self.order[b]);
-                            }
-                        }
-                        work += (len * len / 2) as u64 * pair_work + 1;
-                    } else {
-                        let mid = self.split(unit, lo, hi);
-                        self.stack.push((mid, hi));
-                        self.stack.push((lo, mid));
-                        work += (len * dim) as u64;
-                    }
+            work += match self.stage {
+                Stage::Trees { tree } => self.tree_step(unit, tree, pair_work),
+                Stage::Fill { row } => self.fill_row(unit, row, pair_work),
+                Stage::Candidates { row } => self.candidates_row(row),
+                Stage::Mark { row } => self.mark_row(row),
+                Stage::Join { row } => self.join_block(unit, row, work, max_work, pair_work),
+                Stage::Sort { row } => self.sort_row(row),
+                Stage::Done => 0,
+            };
+        }
+    }
+
+    /// One piece of a tree's split: a leaf's pairs offered, or a range split in two; the
+    /// next tree, or the fill, once the tree is done. Returns the work done.
+    #[inline]
+    fn tree_step(&mut self, unit: &[f32], tree: usize, pair_work: u64) -> u64 {
+        let Some((lo, hi)) = self.stack.pop() else {
+            self.stage = if tree + 1 < self.trees {
+                self.start_tree();
+                Stage::Trees { tree: tree + 1 }
+            } else {
+                self.order = Vec::new();
+                self.sides = Vec::new();
+                Stage::Fill { row: 0 }
+            };
+            return 0;
+        };
+        let len = hi - lo;
+        if len <= self.leaf {
+            for a in lo..hi {
+                for b in a + 1..hi {
+                    self.offer_pair(unit, self.order[a], self.order[b]);
                 }
-                Stage::Fill { row } => {
-                    // A word in small leaves only: others from a random place on.
-                    if (self.heaps.len[row] as usize) < k {
-                        let from = self.rng.random_range(0..n);
-                        for t in 0..n {
-                            if self.heaps.len[row] as usize >= k {
-                                break;
-                            }
-                            let j = ((from + t) % n) as u32;
-                            if j as usize != row {
-                                let d = self.distance(unit, row as u32, j);
-                                self.heaps.offer(row, j, d);
-                                work += pair_work;
-                            }
-                        }
-                    }
-                    work += k as u64;
-                    self.stage = if row + 1 < n { Stage::Fill { row: row + 1 } } else { self.start_round() };
+            }
+            (len * len / 2) as u64 * pair_work + 1
+        } else {
+            let mid = self.split(unit, lo, hi);
+            self.stack.push((mid, hi));
+            self.stack.push((lo, mid));
+            (len * self.dim) as u64
+        }
+    }
+
+    /// Fills `row`'s neighbours to `k` when the trees' leaves left it short. Returns the work
+    /// done.
+    #[inline]
+    fn fill_row(&mut self, unit: &[f32], row: usize, pair_work: u64) -> u64 {
+        let (n, k) = (self.n, self.k);
+        let mut work = 0;
+        // A word in small leaves only: others from a random place on.
+        if (self.heaps.len[row] as usize) < k {
+            let from = self.rng.random_range(0..n);
+            for t in 0..n {
+                if self.heaps.len[row] as usize >= k {
+                    break;
                 }
-                Stage::Candidates { row } => {
-                    for e in row * k..(row + 1) * k {
-                        let j = self.heaps.indices[e];
-                        let priority: f32 = self.rng.random();
-                        let list = if self.heaps.fresh[e] { &mut self.new } else { &mut self.old };
-                        list.push(row, j, priority);
-                        list.push(j as usize, row as u32, priority);
-                    }
-                    work += CANDIDATE_WORK * k as u64;
-                    self.stage =
-                        if row + 1 < n { Stage::Candidates { row: row + 1 } } else { Stage::Mark { row: 0 } };
+                let j = ((from + t) % n) as u32;
+                if j as usize != row {
+                    let d = self.distance(unit, row as u32, j);
+                    self.heaps.offer(row, j, d);
+                    work += pair_work;
                 }
-                Stage::Mark { row } => {
-                    for e in row * k..(row + 1) * k {
-                        if self.heaps.fresh[e] && self.new.of(row).contains(&self.heaps.indices[e]) {
-                            self.heaps.fresh[e] = false;
-                        }
-                    }
-                    work += MARK_WORK * k as u64;
-                    self.stage =
-                        if row + 1 < n { Stage::Mark { row: row + 1 } } else { Stage::Join { row: 0 } };
-                }
-                Stage::Join { row } => {
-                    // A block of rows, as many as the budget left affords (at least one, at
-                    // most JOIN_BLOCK): their distances on rayon's threads, then offered here
-                    // in the serial order.
-                    let mut end = row;
-                    let mut block_work = 0u64;
-                    while end < n && end - row < JOIN_BLOCK && (end == row || work + block_work < max_work) {
-                        let (new_len, old_len) = (self.new.of(end).len(), self.old.of(end).len());
-                        block_work += (new_len * (new_len / 2 + old_len)) as u64 * pair_work + 1;
-                        end += 1;
-                    }
-                    let offers = self.join_offers(unit, row..end);
-                    for (p, q, d) in offers {
-                        let changed = u64::from(self.heaps.offer(p as usize, q, d))
-                            + u64::from(self.heaps.offer(q as usize, p, d));
-                        self.changes += changed;
-                    }
-                    work += block_work;
-                    self.stage = if end < n {
-                        Stage::Join { row: end }
-                    } else {
-                        self.round += 1;
-                        let settled = (self.changes as f64) <= DELTA * (n * k) as f64;
-                        if settled || self.round >= MAX_ROUNDS {
-                            self.new = Candidates::new(0);
-                            self.old = Candidates::new(0);
-                            Stage::Sort { row: 0 }
-                        } else {
-                            self.start_round()
-                        }
-                    };
-                }
-                Stage::Sort { row } => {
-                    let range = row * k..(row + 1) * k;
-                    let mut pairs: Vec<(f32, u32)> = self.heaps.distances[range.clone()]
-                        .iter()
-                        .copied()
-                        .zip(self.heaps.indices[range.clone()].iter().copied())
-                        .collect();
-                    pairs.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-                    for (slot, (d, i)) in range.zip(pairs) {
-                        self.heaps.distances[slot] = d;
-                        self.heaps.indices[slot] = i;
-                    }
-                    work += 8 * k as u64;
-                    self.stage = if row + 1 < n { Stage::Sort { row: row + 1 } } else { Stage::Done };
-                }
-                Stage::Done => {}
             }
         }
+        work += k as u64;
+        self.stage = if row + 1 < n { Stage::Fill { row: row + 1 } } else { self.start_round() };
+        work
+    }
+
+    /// Adds `row`'s neighbours, new and old, to the round's candidate lists. Returns the work
+    /// done.
+    #[inline]
+    fn candidates_row(&mut self, row: usize) -> u64 {
+        let (n, k) = (self.n, self.k);
+        for e in row * k..(row + 1) * k {
+            let j = self.heaps.indices[e];
+            let priority: f32 = self.rng.random();
+            let list = if self.heaps.fresh[e] { &mut self.new } else { &mut self.old };
+            list.push(row, j, priority);
+            list.push(j as usize, row as u32, priority);
+        }
+        self.stage = if row + 1 < n { Stage::Candidates { row: row + 1 } } else { Stage::Mark { row: 0 } };
+        CANDIDATE_WORK * k as u64
+    }
+
+    /// Marks `row`'s neighbours taken as new candidates as no longer new. Returns the work
+    /// done.
+    #[inline]
+    fn mark_row(&mut self, row: usize) -> u64 {
+        let (n, k) = (self.n, self.k);
+        for e in row * k..(row + 1) * k {
+            if self.heaps.fresh[e] && self.new.of(row).contains(&self.heaps.indices[e]) {
+                self.heaps.fresh[e] = false;
+            }
+        }
+        self.stage = if row + 1 < n { Stage::Mark { row: row + 1 } } else { Stage::Join { row: 0 } };
+        MARK_WORK * k as u64
+    }
+
+    /// Joins a block of rows from `row`, as many as `max_work` less the `work` done affords;
+    /// then the next block, round or the sort. Returns the work done.
+    #[inline]
+    fn join_block(&mut self, unit: &[f32], row: usize, work: u64, max_work: u64, pair_work: u64) -> u64 {
+        let (n, k) = (self.n, self.k);
+        // A block of rows, as many as the budget left affords (at least one, at
+        // most JOIN_BLOCK): their distances on rayon's threads, then offered here
+        // in the serial order.
+        let mut end = row;
+        let mut block_work = 0u64;
+        while end < n && end - row < JOIN_BLOCK && (end == row || work + block_work < max_work) {
+            let (new_len, old_len) = (self.new.of(end).len(), self.old.of(end).len());
+            block_work += (new_len * (new_len / 2 + old_len)) as u64 * pair_work + 1;
+            end += 1;
+        }
+        let offers = self.join_offers(unit, row..end);
+        for (p, q, d) in offers {
+            let changed =
+                u64::from(self.heaps.offer(p as usize, q, d)) + u64::from(self.heaps.offer(q as usize, p, d));
+            self.changes += changed;
+        }
+        self.stage = if end < n {
+            Stage::Join { row: end }
+        } else {
+            self.round += 1;
+            let settled = (self.changes as f64) <= DELTA * (n * k) as f64;
+            if settled || self.round >= MAX_ROUNDS {
+                self.new = Candidates::new(0);
+                self.old = Candidates::new(0);
+                Stage::Sort { row: 0 }
+            } else {
+                self.start_round()
+            }
+        };
+        block_work
+    }
+
+    /// Sorts `row`'s neighbours by distance, nearest first. Returns the work done.
+    #[inline]
+    fn sort_row(&mut self, row: usize) -> u64 {
+        let (n, k) = (self.n, self.k);
+        let range = row * k..(row + 1) * k;
+        let mut pairs: Vec<(f32, u32)> = self.heaps.distances[range.clone()]
+            .iter()
+            .copied()
+            .zip(self.heaps.indices[range.clone()].iter().copied())
+            .collect();
+        pairs.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        for (slot, (d, i)) in range.zip(pairs) {
+            self.heaps.distances[slot] = d;
+            self.heaps.indices[slot] = i;
+        }
+        self.stage = if row + 1 < n { Stage::Sort { row: row + 1 } } else { Stage::Done };
+        8 * k as u64
     }
 
     /// A round's start: its candidate lists emptied.

@@ -37,24 +37,7 @@ impl Chart {
         marker: Option<f64>,
         marker_label: Option<String>,
     ) -> Result<(), JsError> {
-        if !within_epoch.len().is_multiple_of(2) {
-            return Err(JsError::new(&format!(
-                "within_epoch must be [x, loss, ...] pairs, got an odd length {}",
-                within_epoch.len()
-            )));
-        }
-        if !epoch_terms.len().is_multiple_of(2) || !within_terms.len().is_multiple_of(3) {
-            return Err(JsError::new(&format!(
-                "epoch_terms must be [positive, negative, ...] and within_terms [x, positive, negative, ...], \
-                 got lengths {} and {}",
-                epoch_terms.len(),
-                within_terms.len()
-            )));
-        }
-        let values = epoch_losses.iter().chain(within_epoch).chain(epoch_terms).chain(within_terms);
-        if values.chain(&marker).any(|v| !v.is_finite()) {
-            return Err(JsError::new("the loss data contains a value that is not finite"));
-        }
+        check_loss_series(epoch_losses, within_epoch, epoch_terms, within_terms, marker)?;
         let samples: Vec<(f64, f64)> = within_epoch.chunks_exact(2).map(|s| (s[0], s[1])).collect();
         let epoch_points: Vec<(f64, f64)> =
             epoch_losses.iter().enumerate().map(|(i, &loss)| ((i + 1) as f64, loss)).collect();
@@ -133,6 +116,36 @@ impl Chart {
         }
         root.present().map_err(drawing_error)
     }
+}
+
+/// Refuses loss series whose lengths do not fit their strides, or a value that is not
+/// finite (see [`Chart::draw_loss`]).
+fn check_loss_series(
+    epoch_losses: &[f64],
+    within_epoch: &[f64],
+    epoch_terms: &[f64],
+    within_terms: &[f64],
+    marker: Option<f64>,
+) -> Result<(), JsError> {
+    if !within_epoch.len().is_multiple_of(2) {
+        return Err(JsError::new(&format!(
+            "within_epoch must be [x, loss, ...] pairs, got an odd length {}",
+            within_epoch.len()
+        )));
+    }
+    if !epoch_terms.len().is_multiple_of(2) || !within_terms.len().is_multiple_of(3) {
+        return Err(JsError::new(&format!(
+            "epoch_terms must be [positive, negative, ...] and within_terms [x, positive, negative, ...], \
+             got lengths {} and {}",
+            epoch_terms.len(),
+            within_terms.len()
+        )));
+    }
+    let values = epoch_losses.iter().chain(within_epoch).chain(epoch_terms).chain(within_terms);
+    if values.chain(&marker).any(|v| !v.is_finite()) {
+        return Err(JsError::new("the loss data contains a value that is not finite"));
+    }
+    Ok(())
 }
 
 /// A plotters chart with f64 axes (the loss chart, on the canvas).

@@ -404,8 +404,10 @@ impl Chart {
         self.density = None;
     }
 
-    /// The density layer's contour levels (ascending), empty without one: what the page
-    /// shows as its legend and its tests read.
+    /// The density layer's contour levels (ascending), empty without one. Only the browser
+    /// tests read it, as they read `labelled_points`, `label_boxes`, `cluster_names_drawn`,
+    /// `moves_drawn`, `drew_from_underlay` and `point_position`: they test the module that
+    /// ships, so these few getters ship with it.
     pub fn density_levels(&self) -> Vec<f32> {
         self.density.as_ref().map_or_else(Vec::new, |field| field.levels.clone())
     }

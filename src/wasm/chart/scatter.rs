@@ -11,12 +11,13 @@ use wasm_bindgen::prelude::*;
 use web_sys::CanvasRenderingContext2d;
 
 use crate::plot::density::{DensityField, DensityGrid, GridPlacement};
+use crate::plot::frame::Frame;
 use crate::plot::geometry::{
     DataRange, LabelGeometry, LabelRequest, Px, Rect, Viewport, fit_range, label_order, place_labels,
     tick_labels,
 };
 use crate::plot::labels::{CELL, PER_CELL, label_candidates};
-use crate::plot::scene::{self, Emphasis, Frame, NameMark, Palette, ScatterMarks, Shape};
+use crate::plot::scene::{self, Emphasis, NameMark, Palette, ScatterMarks, Shape};
 use crate::wasm::glyphs::{Ink, Inks, TextContext};
 
 use super::options::{ScatterOptions, emphasis_of};
@@ -240,6 +241,52 @@ impl<'a> Scatter<'a> {
         self.options.moving
     }
 
+    /// The labels asked for, in the order they are placed, and whether each point must be
+    /// labelled.
+    fn label_requests(&self, points: &[Px], area: &Rect, s: f64) -> (Vec<LabelRequest>, Vec<bool>) {
+        let options = &self.options;
+        // The words asked for first (selected, found, analogy words…), then as many of the
+        // most frequent visible ones as a grid of cells offers (`plot::labels`): at 250,000
+        // points, offering every one would cost more than drawing them.
+        let first = options.first_labels();
+        // As a flag a point (the options' indices are checked against the points): looked up
+        // for every point a cell offers, where hashing cost more than the lookups' worth.
+        let flags = |indices: &[usize]| {
+            let mut flags = vec![false; points.len()];
+            indices.iter().for_each(|&i| flags[i] = true);
+            flags
+        };
+        let must_label = flags(&options.must_label());
+        let first_set = flags(&first);
+        let cell = (CELL.0 * scene::LABEL_FONT * s, CELL.1 * scene::LABEL_FONT * s);
+        let dimmed = |i: usize| self.styles[i] == scene::DIMMED;
+        let frequent = label_candidates(points, options.label_count as usize, area, cell, PER_CELL, |i| {
+            first_set[i] || dimmed(i)
+        });
+        let order = label_order(self.labels.len(), &first, frequent);
+        let mut requests = Vec::with_capacity(order.len());
+        for (point, _) in order {
+            let must = must_label[point];
+            if points[point].0.is_nan() || (!must && dimmed(point)) {
+                continue;
+            }
+            requests.push(LabelRequest { point, must });
+        }
+        (requests, must_label)
+    }
+
+    /// The moves' arrows that are drawn, each `(point, start, tip)`.
+    fn moves(&self, points: &[Px], viewport: &Viewport, s: f64) -> Vec<(u32, Px, Px)> {
+        (self.options.moves.iter())
+            .filter_map(|m| {
+                let i = m.point as usize;
+                let (x, y) = (f64::from(self.coords[2 * i]), f64::from(self.coords[2 * i + 1]));
+                let tail = viewport.to_pixel(x - m.dx, y - m.dy);
+                scene::move_arrow(tail, points[i], s).map(|(start, tip)| (m.point, start, tip))
+            })
+            .collect()
+    }
+
     /// Lays out the frame and the marks on a drawing of `size` (width, height) pixels, at
     /// `s` drawing pixels per CSS pixel.
     pub(super) fn draw(
@@ -267,33 +314,7 @@ impl<'a> Scatter<'a> {
             .collect();
 
         let mut emphasis = emphasis_of(points.len(), options);
-        // The words asked for first (selected, found, analogy words…), then as many of the
-        // most frequent visible ones as a grid of cells offers (`plot::labels`): at 250,000
-        // points, offering every one would cost more than drawing them.
-        let first = options.first_labels();
-        // As a flag a point (the options' indices are checked against the points): looked up
-        // for every point a cell offers, where hashing cost more than the lookups' worth.
-        let flags = |indices: &[usize]| {
-            let mut flags = vec![false; points.len()];
-            indices.iter().for_each(|&i| flags[i] = true);
-            flags
-        };
-        let must_label = flags(&options.must_label());
-        let first_set = flags(&first);
-        let cell = (CELL.0 * scene::LABEL_FONT * s, CELL.1 * scene::LABEL_FONT * s);
-        let dimmed = |i: usize| self.styles[i] == scene::DIMMED;
-        let frequent = label_candidates(&points, options.label_count as usize, &area, cell, PER_CELL, |i| {
-            first_set[i] || dimmed(i)
-        });
-        let order = label_order(self.labels.len(), &first, frequent);
-        let mut requests = Vec::with_capacity(order.len());
-        for (point, _) in order {
-            let must = must_label[point];
-            if points[point].0.is_nan() || (!must && dimmed(point)) {
-                continue;
-            }
-            requests.push(LabelRequest { point, must });
-        }
+        let (requests, must_label) = self.label_requests(&points, &area, s);
         let geometry = LabelGeometry {
             height: scene::LABEL_FONT * s,
             gap: scene::LABEL_GAP * s,
@@ -318,14 +339,7 @@ impl<'a> Scatter<'a> {
         let neighbours: Vec<usize> = options.neighbours.iter().map(as_usize).collect();
         let arrows: Vec<[usize; 2]> =
             options.arrows.iter().map(|[a, b]| [*a as usize, *b as usize]).collect();
-        let moves: Vec<(u32, Px, Px)> = (options.moves.iter())
-            .filter_map(|m| {
-                let i = m.point as usize;
-                let (x, y) = (f64::from(self.coords[2 * i]), f64::from(self.coords[2 * i + 1]));
-                let tail = viewport.to_pixel(x - m.dx, y - m.dy);
-                scene::move_arrow(tail, points[i], s).map(|(start, tip)| (m.point, start, tip))
-            })
-            .collect();
+        let moves = self.moves(&points, &viewport, s);
         let move_marks: Vec<(Px, Px)> = moves.iter().map(|&(_, start, tip)| (start, tip)).collect();
         let trails: Vec<Vec<Px>> = (options.trails.iter())
             .map(|t| t.chunks_exact(2).map(|xy| viewport.to_pixel(xy[0], xy[1])).collect())

@@ -1,0 +1,138 @@
+// Unit tests of the budget check (scripts/budgets.mjs) on small fixture sources and trees:
+// what a line of code is, where a file's tests begin, how long a function is, and that
+// braces inside strings, characters, regexes and comments are not taken for code.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { check, maskJs, maskRust, measureJs, measureRust, rustTestModules } from '../../scripts/budgets.mjs';
+
+const script = join(dirname(fileURLToPath(import.meta.url)), '../../scripts/budgets.mjs');
+
+/** A Rust file of `n` lines of code, padded with blanks and comments, then its tests. */
+const rustFile = (n) => {
+  const lines = ['//! A module.', ''];
+  for (let i = 0; i < n; i++) lines.push(`const C${i}: u32 = ${i}; // trailing comment`, '', '/// doc');
+  lines.push('/* a block', '   comment */', '#[cfg(test)]', 'mod tests {');
+  for (let i = 0; i < 50; i++) lines.push(`    const T${i}: u32 = ${i};`);
+  lines.push('}');
+  return lines.join('\n');
+};
+
+/** A Rust function of `n` lines from its head to its closing brace. */
+const rustFn = (name, n) => [`pub fn ${name}() {`, ...Array.from({ length: n - 2 }, () => '    x += 1;'), '}'].join('\n');
+
+/** A JS function of `n` lines from its head to its closing brace. */
+const jsFn = (head, n) => [`${head} {`, ...Array.from({ length: n - 2 }, () => '  x += 1;'), '}'].join('\n');
+
+test('a line of code has something outside comments; a file\'s tests are not counted', () => {
+  assert.equal(measureRust(rustFile(600)).code, 600);
+  assert.equal(measureRust(rustFile(601)).code, 601);
+  assert.equal(measureRust(rustFile(3), { tests: true }).code, 0, 'a file of tests throughout');
+  const nested = 'fn a() {}\n/* outer /* inner */\nstill comment */\nfn b() {}\n';
+  assert.equal(measureRust(nested).code, 2, 'Rust block comments nest');
+  assert.equal(measureJs('const a = 1;\n\n// note\n/* x\n y */ const b = 2;\n').code, 2);
+  assert.equal(measureRust('let s = "\n  }\n";\n').code, 3, 'lines inside a string are code');
+});
+
+test('files just under and just over 600 lines of code, and a function of 101 lines', () => {
+  const root = mkdtempSync(join(tmpdir(), 'budgets-'));
+  try {
+    mkdirSync(join(root, 'src/wasm'), { recursive: true });
+    mkdirSync(join(root, 'src/big'), { recursive: true });
+    mkdirSync(join(root, 'www/pkg'), { recursive: true });
+    writeFileSync(join(root, 'src/under.rs'), rustFile(600));
+    writeFileSync(join(root, 'src/over.rs'), rustFile(601));
+    writeFileSync(join(root, 'src/fns.rs'), `${rustFn('fits', 100)}\nimpl Thing {\n${rustFn('long', 101)}\n}\n`);
+    // Declared as tests by its parent, so none of its 700 lines count.
+    writeFileSync(join(root, 'src/big.rs'), '#[cfg(test)]\nmod tests;\n');
+    writeFileSync(join(root, 'src/big/tests.rs'), rustFile(700));
+    writeFileSync(join(root, 'src/wasm/mod.rs'), rustFile(500));
+    writeFileSync(join(root, 'www/view.js'), `${jsFn('function fits()', 100)}\n${jsFn('const long = () =>', 101)}\n`);
+    writeFileSync(join(root, 'www/pkg/glue.js'), rustFile(700).replaceAll('//!', '//'));
+    writeFileSync(join(root, 'ARCHITECTURE.md'), 'line\n'.repeat(400));
+    const what = () => check(root).map((o) => o.what);
+    assert.deepEqual(what(), ['src/fns.rs:102 Thing::long: 101 lines', 'src/over.rs: 601 lines of code', 'www/view.js:101 long: 101 lines']);
+    writeFileSync(join(root, 'src/wasm/more.rs'), rustFile(2001));
+    writeFileSync(join(root, 'ARCHITECTURE.md'), 'line\n'.repeat(401));
+    const over = check(root);
+    assert.ok(what().includes('src/wasm/: 2501 lines of code'), 'src/wasm/ as a whole');
+    assert.ok(what().includes('ARCHITECTURE.md: 401 lines'));
+    assert.ok(over.every((o) => o.why.length > 20), 'each says why its budget exists');
+
+    const run = (...args) => spawnSync(process.execPath, [script, '--root', root, ...args], { encoding: 'utf8' });
+    const failed = run();
+    assert.equal(failed.status, 1);
+    assert.match(failed.stdout, /src\/over\.rs: 601 lines of code, budget 600: /);
+    assert.match(failed.stdout, /^6 budgets exceeded$/m);
+    assert.equal(run('--report').status, 0, '--report prints but passes');
+    for (const f of ['over.rs', 'fns.rs', 'wasm/more.rs']) rmSync(join(root, 'src', f));
+    writeFileSync(join(root, 'www/view.js'), jsFn('function fits()', 100));
+    writeFileSync(join(root, 'ARCHITECTURE.md'), 'line\n'.repeat(400));
+    const passed = run();
+    assert.equal(passed.status, 0, passed.stdout);
+    assert.match(passed.stdout, /^0 budgets exceeded$/m);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('braces in Rust strings, raw strings, characters and comments are not code; lifetimes are', () => {
+  const source = [
+    "fn f<'a>(s: &'a str) -> char {",
+    '    let a = "{ \\" {";',
+    '    let b = r#"}} " }"#;',
+    "    let c = '{';",
+    "    let d = '\\'';",
+    "    let e = b'}';",
+    '    // }',
+    '    /* } */',
+    "    'outer: loop { break 'outer; }",
+    "    '}'",
+    '}',
+    'fn g() {}',
+  ].join('\n');
+  const masked = maskRust(source);
+  assert.equal(masked.length, source.length);
+  assert.equal([...masked].filter((c) => c === '{').length, 3);
+  assert.equal([...masked].filter((c) => c === '}').length, 3);
+  assert.deepEqual(measureRust(source).functions, [
+    { name: 'f', line: 1, length: 11 },
+    { name: 'g', line: 12, length: 1 },
+  ]);
+  assert.deepEqual(rustTestModules('#[cfg(test)]\nmod tests;\n// #[cfg(test)] mod not;\nmod other;\n'), ['tests']);
+});
+
+test("braces in JS strings, templates, regexes and comments are not code; a template's placeholder is", () => {
+  const source = [
+    'export class View {',
+    '  draw(a) {',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the fixture is JavaScript source text.
+    "    const s = '{' + \"}\" + `{${a.map((x) => { return x; })}}`;",
+    '    const r = /[}/]{2}\\//g.test(s) ? a / 2 / 3 : 0;',
+    '    if (r) {',
+    '      return s; // }',
+    '    }',
+    '    /* { */',
+    '  }',
+    '}',
+    'function later() {',
+    '  return /}/;',
+    '}',
+  ].join('\n');
+  const masked = maskJs(source);
+  assert.equal(masked.length, source.length);
+  assert.equal([...masked].filter((c) => c === '{').length, 6);
+  assert.equal([...masked].filter((c) => c === '}').length, 6);
+  assert.deepEqual(
+    measureJs(source).functions.map((f) => [f.name, f.line, f.length]),
+    [
+      ['View.draw', 2, 8],
+      ['(arrow function)', 3, 1],
+      ['later', 11, 3],
+    ],
+  );
+});
