@@ -375,11 +375,13 @@ fn several_plan(
     options: &OpenOptions,
 ) -> std::result::Result<OpenPlan, Refused> {
     let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
+    // Paired by the names inside, so a gzipped vectors.tsv still finds its metadata.tsv.
+    let inner: Vec<&str> = files.iter().map(|f| f.inner_name.as_str()).collect();
     let is_tsv = |i: usize| kinds[i] == Kind::Vectors(VectorFormat::ProjectorTsv);
     // A metadata.tsv is a .tsv too: the vectors file is the one whose rows are numbers.
     let tsv =
         (0..files.len()).find(|&i| VectorFormat::sniff(&files[i].head) == Some(VectorFormat::ProjectorTsv));
-    if let Some((vectors, metadata)) = projector_pair(&names).filter(|&(vectors, _)| is_tsv(vectors)) {
+    if let Some((vectors, metadata)) = projector_pair(&inner).filter(|&(vectors, _)| is_tsv(vectors)) {
         check_options(&files[vectors].name, kinds[vectors], options)?;
         let metadata = Some(Companion::File(metadata));
         return Ok(OpenPlan::Vectors { file: vectors, format: VectorFormat::ProjectorTsv, metadata });
@@ -389,7 +391,7 @@ fn several_plan(
         return Err(Refused(format!(
             "{}: a Projector vectors file takes its words from the metadata file named as it is, {}, not {}",
             files[vectors].name,
-            metadata_name_for(&files[vectors].name),
+            metadata_name_for(&files[vectors].inner_name),
             other.name
         )));
     }

@@ -180,6 +180,10 @@ fn cases() -> Vec<Case> {
             vec![("kjv-vectors.tsv", projector_vectors()), ("kjv-metadata.tsv", projector_metadata())],
             paired(0, Companion::File(1)),
         ),
+        case(
+            vec![("vectors.tsv.gz", gzip(&projector_vectors())), ("metadata.tsv", projector_metadata())],
+            paired(0, Companion::File(1)),
+        ),
         refused(
             vec![("vectors.tsv", projector_vectors()), ("words-metadata.tsv", projector_metadata())],
             "vectors.tsv: a Projector vectors file takes its words from the metadata file named as it is, metadata.tsv, not words-metadata.tsv",
