@@ -29,8 +29,8 @@
 //!    text to train on**. The command line's VECTORS is never a text: it is read as the
 //!    format it most likely is ([`VectorFormat::guess`]), so the reader says what is wrong.
 //! 7. **The Projector's pair**: a `vectors.tsv` with the `metadata.tsv` named as
-//!    [`metadata_name_for`] pairs them, two files given together or a zip holding just the
-//!    two. The names decide, as the Projector writes them, so a file that merely mentions
+//!    [`metadata_name_for`] pairs them (the names inside any compression), two files given
+//!    together or a zip holding just the two. The names decide, as the Projector writes them, so a file that merely mentions
 //!    "metadata" is no companion: it is refused, naming the file expected.
 //! 8. Any other set of several files is refused.
 //!
