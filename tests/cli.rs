@@ -412,7 +412,7 @@ fn a_malformed_vectors_file_is_one_line_naming_file_and_line() {
         ),
         (
             &["neighbours", &text_file, "the", "--metadata", &words],
-            format!("--metadata {words} only applies to a Projector vectors.tsv, and {text_file} is GloVe"),
+            format!("--metadata only applies to a Projector vectors.tsv, and {text_file} is GloVe"),
         ),
         (
             &["train", &text_file, "--out", &tsv, "--format", "csv"],
@@ -420,7 +420,7 @@ fn a_malformed_vectors_file_is_one_line_naming_file_and_line() {
         ),
         (
             &["neighbours", &text_file, "the", "--columns", "word,vector"],
-            format!("--columns word,vector only applies to a Parquet table, and {text_file} is not one"),
+            format!("--columns only applies to a Parquet table, and {text_file} is GloVe"),
         ),
         (
             &["neighbours", &folder, "the"],

@@ -49,6 +49,42 @@ fn sample_params(overrides: &[(&str, JsValue)]) -> JsValue {
     params.into()
 }
 
+/// A plain file's head as the worker's `file_head` gives it.
+fn plain_head(name: &str, head: &[u8]) -> JsValue {
+    head_object(name, JsValue::NULL, &[], JsValue::NULL, name, head)
+}
+
+fn head_object(
+    name: &str,
+    compression: JsValue,
+    entries: &[String],
+    entry: JsValue,
+    inner: &str,
+    head: &[u8],
+) -> JsValue {
+    let object = js_sys::Object::new();
+    let entries: Array = entries.iter().map(|e| JsValue::from_str(e)).collect();
+    let fields = [
+        ("name", JsValue::from_str(name)),
+        ("compression", compression),
+        ("entries", entries.into()),
+        ("entry", entry),
+        ("innerName", JsValue::from_str(inner)),
+        ("head", js_sys::Uint8Array::from(head).into()),
+    ];
+    for (key, value) in fields {
+        Reflect::set(&object, &key.into(), &value).unwrap();
+    }
+    object.into()
+}
+
+/// The vectors format `open_plan` gives the plain file `name` starting with `head`, or `None`
+/// when it is something else (a text).
+fn vectors_format(session: &Session, head: &[u8], name: &str) -> Option<String> {
+    let plan = session.open_plan(vec![plain_head(name, head)], JsValue::UNDEFINED).expect("a plan");
+    (field(&plan, "kind").as_string()? == "vectors").then(|| field(&plan, "format").as_string()).flatten()
+}
+
 /// Gives the session `text` as a file's bytes, then prepares it with `params`.
 fn prepare(session: &mut Session, text: &str, params: JsValue) -> Result<JsValue, wasm_bindgen::JsError> {
     session.set_text(text.as_bytes().to_vec())?;
@@ -254,7 +290,7 @@ fn a_diverging_run_stops_and_keeps_the_last_good_vectors() {
 fn vectors_stream_in_and_benchmarks_run_in_chunks() {
     let mut session = Session::new();
     let file = "4 2\nking 1 0\nqueen 0.9 0.2\nman 0.2 0.9\nwoman 0 1\n";
-    let format = session.sniff(file.as_bytes(), "v.txt").expect("vectors");
+    let format = vectors_format(&session, file.as_bytes(), "v.txt").expect("vectors");
     session.load_begin(&format, "v.txt", None).unwrap();
     for piece in file.as_bytes().chunks(5) {
         session.load_push(piece).unwrap();
@@ -274,7 +310,10 @@ fn vectors_stream_in_and_benchmarks_run_in_chunks() {
 
     session.load_begin(&format, "bad.txt", None).unwrap();
     assert!(error_message(session.load_push(b"2 2\nking 1 x\n")).contains("bad.txt"));
-    assert!(session.sniff(b"In the beginning God created the heaven and the earth.\n", "kjv.txt").is_none());
+    assert!(
+        vectors_format(&session, b"In the beginning God created the heaven and the earth.\n", "kjv.txt")
+            .is_none()
+    );
 }
 
 /// The bundle's `params` as a JSON object.
@@ -653,7 +692,7 @@ fn a_band_of_the_matrix_is_cut_at_its_edges() {
     let mut session = Session::new();
     assert!(error_message(session.matrix_band(0, 8, 0, 8)).contains("no text loaded"));
     let file = "4 3\nking 1 -2 3\nqueen -4 5 -6\nman 7 -8 9\nwoman -10 11 -12.5\n";
-    let format = session.sniff(file.as_bytes(), "v.txt").expect("vectors");
+    let format = vectors_format(&session, file.as_bytes(), "v.txt").expect("vectors");
     session.load_begin(&format, "v.txt", None).unwrap();
     session.load_push(file.as_bytes()).unwrap();
     session.load_finish(file.len() as f64).unwrap();
@@ -836,7 +875,7 @@ fn the_zipf_curve_is_the_trainers_probabilities_at_log_spaced_ranks() {
 
     // Vectors opened from a file were sampled elsewhere.
     let file = "2 2\nking 1 0\nqueen 0 1\n";
-    let format = session.sniff(file.as_bytes(), "v.txt").expect("vectors");
+    let format = vectors_format(&session, file.as_bytes(), "v.txt").expect("vectors");
     session.load_begin(&format, "v.txt", None).unwrap();
     session.load_push(file.as_bytes()).unwrap();
     session.load_finish(file.len() as f64).unwrap();
@@ -1004,4 +1043,51 @@ fn the_moves_of_single_updates_are_their_rows_shifts_on_the_map() {
     // Training on at full speed takes them away.
     session.step(100.0).unwrap();
     assert!(error_message(session.step_moves("pca")).contains("no single updates"));
+}
+
+/// The table of files of `io::open` (tests/shared/open-plans.json, written from it by the
+/// native test): the page's export gives each case the plan or the message the core gives.
+#[wasm_bindgen_test]
+fn the_page_opens_every_file_of_the_table_as_the_core_does() {
+    let cases: serde_json::Value =
+        serde_json::from_str(include_str!("shared/open-plans.json")).expect("the fixture is JSON");
+    let session = Session::new();
+    let text = |value: &serde_json::Value| value.as_str().map_or(JsValue::NULL, JsValue::from_str);
+    for case in cases.as_array().expect("a list") {
+        let files: Vec<JsValue> = case["files"]
+            .as_array()
+            .expect("files")
+            .iter()
+            .map(|file| {
+                let hex = file["head"].as_str().expect("hex");
+                let head: Vec<u8> = (0..hex.len())
+                    .step_by(2)
+                    .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+                    .collect();
+                let entries: Vec<String> = file["entries"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|e| e.as_str().unwrap().to_string())
+                    .collect();
+                let name = file["name"].as_str().unwrap();
+                head_object(
+                    name,
+                    text(&file["compression"]),
+                    &entries,
+                    text(&file["entry"]),
+                    file["innerName"].as_str().unwrap(),
+                    &head,
+                )
+            })
+            .collect();
+        let options = js_sys::JSON::parse(&case["options"].to_string()).unwrap();
+        let got = match session.open_plan(files, options) {
+            Ok(plan) => {
+                serde_json::json!({ "plan": serde_json::from_str::<serde_json::Value>(&js_sys::JSON::stringify(&plan).unwrap().as_string().unwrap()).unwrap() })
+            }
+            Err(err) => serde_json::json!({ "refused": error_message::<()>(Err(err)) }),
+        };
+        assert_eq!(got, case["expected"], "{}", case["files"]);
+    }
 }

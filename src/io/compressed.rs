@@ -38,6 +38,15 @@ pub enum Compression {
 }
 
 impl Compression {
+    /// Every compression read, in the order of the enum.
+    pub const ALL: [Compression; 4] =
+        [Compression::Gzip, Compression::Bzip2, Compression::Xz, Compression::Zip];
+
+    /// The compression [`Compression::name`] names.
+    pub fn from_name(name: &str) -> Option<Compression> {
+        Compression::ALL.into_iter().find(|c| c.name() == name)
+    }
+
     /// The bytes [`Compression::sniff`] needs.
     pub const SNIFF_LEN: usize = 10;
 
@@ -583,7 +592,7 @@ fn zip_error(err: &zip::result::ZipError) -> Error {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use std::io::{Cursor, Write};
 
     use rand::rngs::Xoshiro256PlusPlus;
@@ -607,19 +616,19 @@ mod tests {
         out
     }
 
-    fn gzip(data: &[u8]) -> Vec<u8> {
+    pub(crate) fn gzip(data: &[u8]) -> Vec<u8> {
         let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
         encoder.write_all(data).unwrap();
         encoder.finish().unwrap()
     }
 
-    fn bzip2(data: &[u8]) -> Vec<u8> {
+    pub(crate) fn bzip2(data: &[u8]) -> Vec<u8> {
         let mut encoder = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
         encoder.write_all(data).unwrap();
         encoder.finish().unwrap()
     }
 
-    fn xz(data: &[u8]) -> Vec<u8> {
+    pub(crate) fn xz(data: &[u8]) -> Vec<u8> {
         let mut encoder =
             lzma_rust2::XzWriter::new(Vec::new(), lzma_rust2::XzOptions::with_preset(1)).unwrap();
         encoder.write_all(data).unwrap();
@@ -627,7 +636,7 @@ mod tests {
     }
 
     /// A zip of `files` (name, bytes), each compressed with `method`.
-    fn zip_of(files: &[(&str, &[u8])], method: zip::CompressionMethod) -> Vec<u8> {
+    pub(crate) fn zip_of(files: &[(&str, &[u8])], method: zip::CompressionMethod) -> Vec<u8> {
         let mut writer = zip::ZipWriter::new(Cursor::new(Vec::new()));
         let options = zip::write::SimpleFileOptions::default().compression_method(method);
         for (name, data) in files {

@@ -7,6 +7,8 @@
 //! - [`json`]: serde_json as the bundle needs it (strict reading, floats that read back with
 //!   their bits).
 //! - [`compressed`]: gzip, bzip2, xz and zip files read as the file inside, a stream at a time.
+//! - [`open`]: what the files a person gives are and how to open them ([`plan`]), for the
+//!   command line and the page alike.
 //! - [`parquet`]: Parquet tables of vectors (Spark's `Word2VecModel`, any table with a string
 //!   column and a list-of-floats column), read footer first, then two column chunks at a time.
 //!
@@ -70,6 +72,7 @@ mod escape;
 pub mod fasttext;
 mod format;
 pub mod json;
+pub mod open;
 pub mod parquet;
 mod parser;
 mod write;
@@ -80,6 +83,7 @@ pub use bundle::{BUNDLE_VERSION, Bundle, BundleRef, read_bundle, write_bundle};
 pub use compressed::{Compressed, Compression, Decompressed};
 pub use escape::{escape_token, unescape_token};
 pub use format::VectorFormat;
+pub use open::{Companion, FileHead, OpenOptions, OpenPlan, Refused, plan};
 pub use parser::VectorsParser;
 pub use write::{
     write_glove, write_projector_metadata, write_projector_tsv, write_projector_vectors,

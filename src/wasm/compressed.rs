@@ -9,7 +9,8 @@ use js_sys::{Function, Uint8Array};
 use wasm_bindgen::prelude::*;
 
 use crate::error::Error;
-use crate::io::{Compressed, Compression, Decompressed};
+use crate::io::{Compressed, Compression, Decompressed, FileHead};
+use crate::wasm::dto::file_head_to_js;
 
 /// The compression of a file starting with `head` ("gzip", "bzip2", "xz", "zip"), or
 /// `undefined` for a plain file.
@@ -18,21 +19,15 @@ pub fn compression_of(head: &[u8]) -> Option<String> {
     Compression::sniff(head).map(|c| c.name().to_string())
 }
 
-/// The files of the zip `read` reads (see [`CompressedFile::new`]) a person may mean, in the
-/// archive's order; fails on a corrupt or empty zip.
+/// The head of the file `name` of `size` bytes that `read` reads (see
+/// [`CompressedFile::new`]), for `Session::open_plan`: its first bytes, of the file inside
+/// when it is compressed (`entry` names a zip's); a zip of several files and none named gives
+/// its entries (`FileHeadDto`, `io::open::FileHead::read`).
 #[wasm_bindgen]
-pub fn zip_entries(read: Function, size: f64, name: &str) -> Result<Vec<String>, JsError> {
-    let opened = open(read, size, name)?;
-    Ok(opened.entries().iter().map(|entry| entry.name.clone()).collect())
-}
-
-/// The Embedding Projector's pair among a zip's `entries` (as `zip_entries` lists them):
-/// `[vectors, metadata]` when the zip holds just a `vectors.tsv` and its `metadata.tsv`
-/// ([`crate::io::compressed::projector_pair`]), else `undefined`.
-#[wasm_bindgen]
-pub fn projector_pair(entries: Vec<String>) -> Option<Vec<String>> {
-    let (vectors, metadata) = crate::io::compressed::projector_pair(&entries)?;
-    Some(vec![entries[vectors].clone(), entries[metadata].clone()])
+pub fn file_head(read: Function, size: f64, name: &str, entry: Option<String>) -> Result<JsValue, JsError> {
+    let file = JsFile { read, size: size as u64, position: 0 };
+    let head = FileHead::read(name, file, entry.as_deref()).map_err(|e| in_file(name, e))?;
+    file_head_to_js(&head)
 }
 
 /// The file inside a compressed file, read a slice at a time.

@@ -81,7 +81,9 @@ async function loadVectors(url) {
   const session = new Session();
   const started = performance.now();
   const head = new Uint8Array(await blob.slice(0, SNIFF_BYTES).arrayBuffer());
-  const format = session.sniff(head, url);
+  // A plain vectors file: its head as `file_head` gives a plain file's.
+  const plan = session.open_plan([{ name: url, compression: null, entries: [], entry: null, innerName: url, head }], {});
+  const format = plan.format;
   session.load_begin(format, url, undefined);
   for (let offset = 0; offset < blob.size; offset += LOAD_SLICE_BYTES) {
     session.load_push(new Uint8Array(await blob.slice(offset, offset + LOAD_SLICE_BYTES).arrayBuffer()));

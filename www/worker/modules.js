@@ -11,16 +11,16 @@ import { machineThreads, threadSupport } from './threads.js';
 
 /** The threaded module (www/pkg-threads), loaded and started. */
 async function loadThreaded() {
-  const { default: init, Session, CompressedFile, compression_of, zip_entries, projector_pair, benchmark_text, default_map_spec, density_grid, version, thread_host_init } = await import('../pkg-threads/embedscope.js');
+  const { default: init, Session, CompressedFile, compression_of, file_head, benchmark_text, default_map_spec, density_grid, version, thread_host_init } = await import('../pkg-threads/embedscope.js');
   const { memory } = await init();
-  return { Session, CompressedFile, compression_of, zip_entries, projector_pair, benchmark_text, default_map_spec, density_grid, version, thread_host_init, memory };
+  return { Session, CompressedFile, compression_of, file_head, benchmark_text, default_map_spec, density_grid, version, thread_host_init, memory };
 }
 
 /** The single-threaded module (www/pkg), loaded and started. */
 async function loadSingle() {
-  const { default: init, Session, CompressedFile, compression_of, zip_entries, projector_pair, benchmark_text, default_map_spec, density_grid, version } = await import('../pkg/embedscope.js');
+  const { default: init, Session, CompressedFile, compression_of, file_head, benchmark_text, default_map_spec, density_grid, version } = await import('../pkg/embedscope.js');
   const { memory } = await init();
-  return { Session, CompressedFile, compression_of, zip_entries, projector_pair, benchmark_text, default_map_spec, density_grid, version, thread_host_init: null, memory };
+  return { Session, CompressedFile, compression_of, file_head, benchmark_text, default_map_spec, density_grid, version, thread_host_init: null, memory };
 }
 
 /**

@@ -1,15 +1,15 @@
 // @ts-check
-// Opening files in the worker: what the files dropped together are (`sniffable`, and the
-// session's `sniff`), and the reading of vectors from them into the session, a slice at a
+// Opening files in the worker: what the files dropped together are (their heads, `fileHead`,
+// and the session's `open_plan`, which says what they are and how to open them), and the reading of vectors from them into the session, a slice at a
 // time with `loadProgress` between: a vectors file (word2vec, GloVe, a Projector pair, a
 // fastText model, a bundle), a language model's embedding matrix (safetensors, GGUF, a
 // sharded index) and a Parquet table (a Spark model's). A read holds the scheduler's 'read'
 // token, whose cleanup drops that read's half-built vectors: `stop` cancels it, so it
 // cancels exactly the read that runs.
-import { MODEL_FIRST_READ, SNIFF_BYTES, TABLE_FIRST_TAIL_READ } from '../protocol.js';
+import { MODEL_FIRST_READ, TABLE_FIRST_TAIL_READ } from '../protocol.js';
 import { post } from './messages.js';
 import { wasm } from './modules.js';
-import { contents, fileText, head, openInside, slices, syncReader } from './file-bytes.js';
+import { contents, fileText, slices, syncReader } from './file-bytes.js';
 
 /**
  * @typedef {{session: import('../pkg/embedscope.js').Session, state: import('./session-state.js').SessionState,
@@ -27,8 +27,8 @@ export function openFilesHandler(opening) {
   const checkAllowed = (event) => state.check(event);
   const fire = (event) => state.fire(event);
   const currentState = () => state.current;
-  const openModel = (sniffed, tensor) => opening.openModel(sniffed, tensor);
-  const openTable = (sniffed, columns) => opening.openTable(sniffed, columns);
+  const openModel = (files, heads, plan, tensor) => opening.openModel(files, heads, plan, tensor);
+  const openTable = (files, plan, columns) => opening.openTable(files, plan, columns);
   const loadVectors = (file, format, metadata, isCurrent, maxWords, compressed, entry) =>
     opening.loadVectors(file, format, metadata, isCurrent, maxWords, compressed, entry);
   /** The model the vectors just opened are (`vectorsOpened` names it). */
@@ -43,46 +43,26 @@ export function openFilesHandler(opening) {
      */
     async openFiles({ files, tensor, columns, maxWords, entry }) {
       checkAllowed('openVectors');
-      // A compressed file is sniffed by the file inside; a zip of several waits for the person's choice.
-      const sniffed = await Promise.all(
-        files.map(async (file) => {
-          const inner = await sniffable(file, files.length === 1 ? entry : undefined);
-          return { file, ...inner, kind: inner.entries ? undefined : session.sniff(inner.head, inner.name) };
-        }),
-      );
-      const several = sniffed.find(({ entries }) => entries);
-      if (several) {
-        if (files.length > 1) throw new Error(`${several.file.name} holds ${several.entries.length} files: open it by itself, and choose one`);
-        return { kind: 'chooseEntry', entries: several.entries, file: several.file.name };
-      }
-      // A model's matrix, a Parquet table and a fastText model are read in place, a part at a time.
-      const packed = sniffed.find(({ kind, compression }) => compression && ['model', 'model-index', 'parquet', 'fasttext'].includes(kind));
-      if (packed) {
-        const what = { parquet: 'a Parquet table', fasttext: 'a fastText model' }[packed.kind] ?? "a language model's file";
-        throw new Error(`${packed.file.name}: ${what} inside ${packed.compression} compression: decompress it first (it is read in place, a part at a time)`);
-      }
-      if (sniffed.some(({ kind }) => kind === 'model' || kind === 'model-index')) return openModel(sniffed, tensor);
-      if (sniffed.some(({ kind }) => kind === 'parquet')) return openTable(sniffed, columns);
-      const metadataOnly = sniffed.find(({ kind }) => kind === 'spark-metadata');
-      if (metadataOnly) {
-        throw new Error(`${metadataOnly.file.name} is a Spark model's metadata: open it together with the model's data/ part files, or drop the model's folder`);
-      }
-      const metadataFile = files.length === 2 ? files.find((f) => /metadata/i.test(f.name)) : undefined;
-      const file = files.find((f) => f !== metadataFile);
-      const { kind: format, compression, entry: inside = entry, metadataEntry } = sniffed.find((s) => s.file === file);
+      // What the files are and how to open them is the session's to say, from their names and first bytes.
+      const heads = files.map((file) => fileHead(file, files.length === 1 ? entry : undefined));
+      const plan = session.open_plan(heads, { tensor: tensor != null, columns: columns != null, maxWords: maxWords != null });
+      if (plan.kind === 'chooseEntry') return { kind: 'chooseEntry', entries: plan.entries, file: files[plan.file].name };
+      if (plan.kind === 'text') return { kind: 'text' };
+      if (plan.kind === 'model') return openModel(files, heads, plan, tensor);
+      if (plan.kind === 'table') return openTable(files, plan, columns);
+      const file = files[plan.file];
+      const { compression, entry: inside } = heads[plan.file];
+      const format = plan.kind === 'vectors' ? plan.format : plan.kind;
       // The Projector's pair: two files dropped together, or one zip of both.
-      const metadata = metadataFile ? { file: metadataFile } : metadataEntry ? { file, entry: metadataEntry } : undefined;
-      if (format == null) {
-        if (files.length > 1) throw new Error('open one text at a time (or a vectors.tsv with its metadata.tsv)');
-        return { kind: 'text' };
-      }
+      const companion = plan.kind === 'vectors' ? plan.metadata : null;
+      const metadata = companion ? (companion.file != null ? { file: files[companion.file] } : { file, entry: companion.entry }) : undefined;
       const read = scheduler.begin('read', () => session.load_cancel());
       const isCurrent = () => !read.cancelled;
       const stopped = () => new Error(`stopped reading ${file.name}`);
       fire('openVectors');
       try {
         if (format === 'bundle') {
-          const text = await fileText(file, inside);
+          const text = await fileText(file, inside ?? undefined);
           if (!isCurrent()) throw stopped();
           const opened = session.open_bundle(text, file.name, file.size);
           // The session's text gave way to the vectors (a failed open leaves it as it was).
@@ -90,7 +70,7 @@ export function openFilesHandler(opening) {
           return { kind: 'vectors', model, ...opened };
         }
         // `stop` has cancelled the parser and answered with the state from before.
-        if (!(await loadVectors(file, format, metadata, isCurrent, maxWords, compression != null, inside))) throw stopped();
+        if (!(await loadVectors(file, format, metadata, isCurrent, maxWords, compression != null, inside ?? undefined))) throw stopped();
         const info = session.load_finish(file.size);
         vectorsOpened();
         return { kind: 'vectors', model, info };
@@ -109,30 +89,12 @@ export function openFilesHandler(opening) {
 }
 
 /**
- * How `file` is sniffed: its first bytes and name, or, when it is compressed, those of the
- * file inside (`entry` names a zip's); `entries` lists a zip's files when it holds several
- * and none is named. A zip of the Embedding Projector's pair is sniffed as its vectors.tsv
- * (`entry`), the words from its metadata.tsv (`metadataEntry`).
- * @param {File} file @param {string} [entry]
- * @returns {Promise<{head: Uint8Array, name: string, compression: string|null, entries?: string[], entry?: string, metadataEntry?: string}>}
+ * The name and first bytes of `file` (of the file inside, when it is compressed; `entry`
+ * names a zip's; a zip of several files and none named gives its entries), for the
+ * session's `open_plan`. @param {File} file @param {string} [entry]
  */
-export async function sniffable(file, entry) {
-  const first = await head(file);
-  const compression = wasm.compression_of(first) ?? null;
-  if (compression == null) return { head: first, name: file.name, compression };
-  let metadataEntry;
-  if (compression === 'zip' && entry == null) {
-    const entries = wasm.zip_entries(syncReader(file), file.size, file.name);
-    const pair = entries.length > 1 ? wasm.projector_pair(entries) : undefined;
-    if (entries.length > 1 && !pair) return { head: first, name: file.name, compression, entries };
-    [entry, metadataEntry] = pair ?? [];
-  }
-  const inside = openInside(file, entry);
-  try {
-    return { head: inside.read(SNIFF_BYTES), name: inside.inner_name(), compression, entry, metadataEntry };
-  } finally {
-    inside.free();
-  }
+export function fileHead(file, entry) {
+  return wasm.file_head(syncReader(file), file.size, file.name, entry);
 }
 
 export class Opening {
@@ -203,26 +165,25 @@ export class Opening {
   }
 
   /**
-   * A language model's embedding matrix, from the files dropped together: a `.safetensors` or
-   * `.gguf` file, or a sharded model's `model.safetensors.index.json` with its shards, and a
-   * `tokenizer.json` beside them. Only the header and the matrix's bytes are read, a slice at
-   * a time; `stop` cancels the read's token, read between slices. When no tensor has a name models give their token
-   * embeddings, the reply lists the 2-D tensors for the person to choose (`tensor`).
-   * @param {{file: File, head: Uint8Array, kind: string|undefined}[]} sniffed @param {string|undefined} tensor
+   * A language model's embedding matrix, from the files dropped together as the session's
+   * `plan` says: a `.safetensors` or `.gguf` file, or a sharded model's index with its shards,
+   * and a `tokenizer.json`. Only the header and the matrix's bytes are read, a slice at a
+   * time; `stop` cancels the read's token, read between slices. When no tensor has a name
+   * models give their token embeddings, the reply lists the 2-D tensors for the person to
+   * choose (`tensor`).
+   * @param {File[]} files @param {{head: Uint8Array}[]} heads
+   * @param {{files: number[], index: number|null, tokenizer: number|null}} plan @param {string|undefined} tensor
    */
-  async openModel(sniffed, tensor) {
+  async openModel(files, heads, plan, tensor) {
     const { session, state } = this.parts;
-    const index = sniffed.find(({ kind }) => kind === 'model-index');
-    const tokenizer = sniffed.find(({ kind, file }) => kind !== 'model' && kind !== 'model-index' && /\.json$/i.test(file.name))?.file;
-    const models = sniffed.filter(({ kind }) => kind === 'model');
+    const tokenizer = plan.tokenizer != null ? files[plan.tokenizer] : undefined;
+    let candidates = plan.files.map((i) => ({ file: files[i], head: heads[i].head }));
     let chosen = tensor;
-    let candidates = models;
-    if (index) {
-      const shard = session.model_shard(new Uint8Array(await index.file.arrayBuffer()), index.file.name, tensor);
-      candidates = models.filter(({ file }) => file.name === shard.file);
-      if (candidates.length === 0) {
-        throw new Error(`${index.file.name} puts ${shard.tensor} in ${shard.file}: open that file together with the index (and tokenizer.json)`);
-      }
+    if (plan.index != null) {
+      const index = files[plan.index];
+      const given = candidates.map(({ file }) => file.name);
+      const shard = session.model_shard(new Uint8Array(await index.arrayBuffer()), index.name, tensor, given);
+      candidates = candidates.filter(({ file }) => file.name === shard.file);
       chosen = shard.tensor;
     }
     state.fire('openVectors');
@@ -286,25 +247,19 @@ export class Opening {
   }
 
   /**
-   * A Parquet table of vectors, from the files dropped together: a Spark `Word2VecModel`'s
-   * `data/part-*.parquet` files (with its `metadata/part-00000` when the folder was dropped),
-   * or any `.parquet` files of one table, read in the order of their names. Each file's footer
-   * is read from its end, then row group by row group only the bytes of the two columns read,
-   * by `File.slice`; `stop` cancels between row groups. When the table holds several
-   * candidate columns and none was chosen, the reply lists them (`columns`).
-   * @param {{file: File, head: Uint8Array, kind: string|undefined}[]} sniffed
+   * A Parquet table of vectors, from the files dropped together as the session's `plan` says:
+   * a Spark `Word2VecModel`'s `data/part-*.parquet` files (with its `metadata/part-00000` when
+   * the folder was dropped), or any `.parquet` files of one table, in the order of their names.
+   * Each file's footer is read from its end, then row group by row group only the bytes of the
+   * two columns read, by `File.slice`; `stop` cancels between row groups. When the table holds
+   * several candidate columns and none was chosen, the reply lists them (`columns`).
+   * @param {File[]} files @param {{parts: number[], spark: number|null}} plan
    * @param {{word: string, vector: string}|undefined} columns
    */
-  async openTable(sniffed, columns) {
+  async openTable(files, plan, columns) {
     const { session, state } = this.parts;
-    const parts = sniffed.filter(({ kind }) => kind === 'parquet').map(({ file }) => file);
-    parts.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const metadata = sniffed.find(({ kind }) => kind === 'spark-metadata')?.file;
-    // Spark's folder also holds `_SUCCESS` and hidden `.crc` checksums: they are left out.
-    const others = sniffed.filter(({ kind, file }) => kind !== 'parquet' && kind !== 'spark-metadata' && !/^[._]/.test(file.name));
-    if (others.length) {
-      throw new Error(`${others.map(({ file }) => file.name).join(', ')}: open the Parquet part files of one table alone (a Spark model's folder, or its data/ files)`);
-    }
+    const parts = plan.parts.map((i) => files[i]);
+    const metadata = plan.spark != null ? files[plan.spark] : undefined;
     const metadataText = metadata ? await metadata.text() : undefined;
     state.fire('openVectors');
     const read = this.parts.scheduler.begin('read', () => session.table_cancel());

@@ -6,7 +6,7 @@
 import { post } from './messages.js';
 import { wasm } from './modules.js';
 import { fileText } from './file-bytes.js';
-import { sniffable } from './opening.js';
+import { fileHead } from './opening.js';
 import { Chunk } from './scheduler.js';
 
 /** @typedef {import('../protocol.js').Handlers} Handlers */
@@ -63,8 +63,8 @@ async function evaluate(session, scheduler, { benchmark, restrict, ignoreCase, p
   const token = scheduler.begin('evaluate');
   try {
     if (benchmark.kind === 'file' && benchmark.entry == null) {
-      const { entries } = await sniffable(benchmark.file);
-      if (entries) return { entries, file: benchmark.file.name };
+      const plan = session.open_plan([fileHead(benchmark.file)], {});
+      if (plan.kind === 'chooseEntry') return { entries: plan.entries, file: benchmark.file.name };
     }
     const text = benchmark.kind === 'file' ? await fileText(benchmark.file, benchmark.entry) : wasm.benchmark_text(benchmark.name);
     let progress = session.eval_begin(text, restrict ?? undefined, ignoreCase);

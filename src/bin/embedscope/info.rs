@@ -1,6 +1,6 @@
 //! `embedscope info`: what a vectors file or a language model's embedding matrix is.
 
-use embedscope::io::VectorFormat;
+use embedscope::io::OpenPlan;
 
 use crate::args::{Args, Command};
 use crate::vectors::*;
@@ -25,26 +25,23 @@ pub(crate) fn info(mut args: Args) -> Result<(), String> {
     let path = args.positional("VECTORS")?;
     let sources = Sources::take(&mut args);
     args.finish()?;
-    if std::path::Path::new(&path).is_dir() {
-        return parquet_info(&path, &sources);
-    }
-    let head = crate::input::read_head(&path, VectorFormat::SNIFF_LEN)?;
-    if is_parquet(&path, &head) {
-        return parquet_info(&path, &sources);
-    }
-    if embedscope::io::fasttext::sniff(&head) {
-        let model = load_fasttext(&path, &sources, false)?;
-        println!("model\t{}", model.info.settings());
-        println!("kept\t{}", model.info.kept());
-        println!("words\t{}", model.embeddings.len());
-        println!("dimension\t{}", model.embeddings.dim());
-        return Ok(());
-    }
-    if !is_model(&path, &head) {
-        let embeddings = load_vectors(&path, &sources)?;
-        println!("words\t{}", embeddings.len());
-        println!("dimension\t{}", embeddings.dim());
-        return Ok(());
+    match plan_for(&path, &sources)? {
+        OpenPlan::Table { .. } => return parquet_info(&path, &sources),
+        OpenPlan::FastText { .. } => {
+            let model = load_fasttext(&path, &sources, false)?;
+            println!("model\t{}", model.info.settings());
+            println!("kept\t{}", model.info.kept());
+            println!("words\t{}", model.embeddings.len());
+            println!("dimension\t{}", model.embeddings.dim());
+            return Ok(());
+        }
+        OpenPlan::Model { .. } => {}
+        _ => {
+            let embeddings = load_vectors(&path, &sources)?;
+            println!("words\t{}", embeddings.len());
+            println!("dimension\t{}", embeddings.dim());
+            return Ok(());
+        }
     }
     let (_, info) = load_model(&path, &sources, false)?;
     for (label, value) in info.lines() {

@@ -7,21 +7,13 @@ use std::fs::File;
 use std::io::Read;
 use std::path::Path;
 
-use embedscope::io::compressed::projector_pair;
-use embedscope::io::{Compressed, Compression};
+use embedscope::io::open::entry_to_read;
+use embedscope::io::{Compressed, FileHead};
 
 /// A file a command reads, opened.
 pub(crate) struct Input {
     /// Its bytes: the file's, or the file's inside a compressed one.
     pub(crate) reader: Box<dyn Read>,
-    /// The name the format may be guessed from: the file's, or the one inside
-    /// (`vectors.bin.gz`: `vectors.bin`; a zip's entry: its name).
-    pub(crate) name: String,
-    /// Its compression, if any.
-    pub(crate) compression: Option<Compression>,
-    /// When it is the `vectors.tsv` of a zip holding the Embedding Projector's pair, the
-    /// `ARCHIVE.zip:ENTRY` of the `metadata.tsv` beside it.
-    pub(crate) metadata: Option<String>,
 }
 
 /// What the help says about compressed files.
@@ -41,43 +33,59 @@ pub(crate) fn open_input(path: &str) -> Result<Input, String> {
 fn open_as(path: &str, verb: &str) -> Result<Input, String> {
     let (file_path, entry) = split_entry(path);
     let file = File::open(file_path).map_err(|e| format!("cannot {verb} {path}: {e}"))?;
-    let name =
-        Path::new(file_path).file_name().map_or(file_path.to_string(), |n| n.to_string_lossy().into_owned());
     let Some(compressed) = Compressed::open(file).map_err(|e| format!("{file_path}: {e}"))? else {
         if entry.is_some() {
             return Err(format!("{file_path} is not a zip archive, so it holds no {path} to open"));
         }
         let reader = Box::new(File::open(file_path).map_err(|e| format!("cannot {verb} {path}: {e}"))?);
-        return Ok(Input { reader, name, compression: None, metadata: None });
+        return Ok(Input { reader });
     };
-    let compression = compressed.compression();
-    let names: Vec<&str> = compressed.entries().iter().map(|e| e.name.as_str()).collect();
-    // The Projector's pair opens as its vectors.tsv, the words from the metadata.tsv beside it.
-    let pair = projector_pair(&names).map(|(vectors, metadata)| (names[vectors], names[metadata]));
-    let (entry, metadata) = match (entry, pair) {
-        (None, Some((vectors, metadata))) => (Some(vectors), Some(metadata)),
-        (Some(entry), Some((vectors, metadata))) if entry == vectors => (Some(entry), Some(metadata)),
-        (entry, _) => (entry, None),
-    };
+    let names: Vec<String> = compressed.entries().iter().map(|e| e.name.clone()).collect();
+    // The Projector's pair opens as its vectors.tsv (the caller's plan finds its metadata.tsv).
+    let entry = entry.or_else(|| entry_to_read(&names));
     if entry.is_none() && names.len() > 1 {
-        return Err(format!(
-            "{file_path} holds {} files ({}): name the one to open as {file_path}:ENTRY, e.g. {file_path}:{}",
-            names.len(),
-            names.join(", "),
-            names[0]
-        ));
+        return Err(several_files(file_path, &names));
     }
-    let metadata = metadata.map(|metadata| format!("{file_path}:{metadata}"));
     // Owned, as reading the entry ends the archive its name is borrowed from.
     let entry = entry.map(str::to_string);
     let reader = compressed.into_reader(entry.as_deref()).map_err(|e| format!("{path}: {e}"))?;
-    let name = reader.name_inside(&name);
-    Ok(Input { reader: Box::new(reader), name, compression: Some(compression), metadata })
+    Ok(Input { reader: Box::new(reader) })
+}
+
+/// The refusal of a zip of several files none of which is named: the command line cannot
+/// ask, so it says how to name one.
+pub(crate) fn several_files(file_path: &str, names: &[String]) -> String {
+    format!(
+        "{file_path} holds {} files ({}): name the one to open as {file_path}:ENTRY, e.g. {file_path}:{}",
+        names.len(),
+        names.join(", "),
+        names.first().map_or("", String::as_str)
+    )
+}
+
+/// The name and first bytes of the file `path` names (of the file inside a compressed one,
+/// `ARCHIVE.zip:ENTRY` naming a zip's entry), for the core's plan of how to open it.
+pub(crate) fn file_head(path: &str) -> Result<FileHead, String> {
+    let (file_path, entry) = split_entry(path);
+    let file = File::open(file_path).map_err(|e| format!("cannot open {path}: {e}"))?;
+    if entry.is_some() && embedscope::io::Compression::sniff(&read_head_raw(file_path)?).is_none() {
+        return Err(format!("{file_path} is not a zip archive, so it holds no {path} to open"));
+    }
+    FileHead::read(file_path, file, entry).map_err(|e| format!("{path}: {e}"))
+}
+
+/// The first bytes of the file at `path` as they are.
+fn read_head_raw(path: &str) -> Result<Vec<u8>, String> {
+    let mut head = Vec::new();
+    File::open(path)
+        .and_then(|f| f.take(16).read_to_end(&mut head))
+        .map_err(|e| format!("cannot read {path}: {e}"))?;
+    Ok(head)
 }
 
 /// `ARCHIVE.zip:ENTRY` as the archive's path and the entry's name; any other path, a file
 /// named with a colon included, as itself.
-fn split_entry(path: &str) -> (&str, Option<&str>) {
+pub(crate) fn split_entry(path: &str) -> (&str, Option<&str>) {
     if Path::new(path).exists() {
         return (path, None);
     }
@@ -85,17 +93,6 @@ fn split_entry(path: &str) -> (&str, Option<&str>) {
         Some((archive, entry)) if !entry.is_empty() && Path::new(archive).is_file() => (archive, Some(entry)),
         _ => (path, None),
     }
-}
-
-/// The first `len` bytes of the file `path` names (of the file inside a compressed one).
-pub(crate) fn read_head(path: &str, len: usize) -> Result<Vec<u8>, String> {
-    let mut head = Vec::with_capacity(len);
-    open_input(path)?
-        .reader
-        .take(len as u64)
-        .read_to_end(&mut head)
-        .map_err(|e| format!("{path}: {}", embedscope::Error::from(e)))?;
-    Ok(head)
 }
 
 /// The whole of the file `path` names (of the file inside a compressed one).

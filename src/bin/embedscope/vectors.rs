@@ -8,12 +8,13 @@ use std::path::{Path, PathBuf};
 use embedscope::Embeddings;
 use embedscope::io;
 use embedscope::io::fasttext::{self, FastTextModel, Limits};
+use embedscope::io::open::{self, Companion, OpenOptions, OpenPlan, plan};
 use embedscope::io::parquet::{self, SparkMetadata, TableInfo};
 use embedscope::io::{VectorFormat, VectorsParser};
 use embedscope::lm::{self, MatrixPlan, ModelFormat, ModelInfo, Tokens};
 
 use crate::args::{Args, Opt, optional};
-use crate::input::{Input, open_input, read_all};
+use crate::input::{Input, file_head, open_input, read_all, several_files, split_entry};
 use crate::progress::Bar;
 
 /// Where a command's VECTORS get what the file itself may lack: a Projector file's words,
@@ -43,6 +44,19 @@ impl Sources {
         ]
     }
 
+    /// Which options were given, for the core's plan to refuse one given for a file it does
+    /// not apply to.
+    fn open_options(&self) -> OpenOptions {
+        OpenOptions {
+            metadata: self.metadata.is_some(),
+            tokenizer: self.tokenizer.is_some(),
+            tensor: self.tensor.is_some(),
+            columns: self.columns.is_some(),
+            max_words: self.max_words.is_some(),
+            vectors_only: true,
+        }
+    }
+
     /// The values of [`Sources::options`] given.
     pub(crate) fn take(args: &mut Args) -> Sources {
         Sources {
@@ -55,83 +69,69 @@ impl Sources {
     }
 }
 
-/// Loads the vectors file at `path`, whatever its format: sniffed from its first bytes, else
-/// guessed from its name or its first line ([`VectorFormat::guess`]), so the reader of the
-/// likely format says what is wrong. A Projector `vectors.tsv` takes its words from
-/// `metadata`, by default from the file [`metadata_path_for`] names if it exists, else row
-/// numbers.
+/// Loads the vectors file at `path`, whatever its format, as the core's plan says
+/// ([`plan_for`]): a format sniffed from its first bytes, else guessed from its name or its
+/// first line ([`VectorFormat::guess`]), so the reader of the likely format says what is
+/// wrong. A Projector `vectors.tsv` takes its words from `metadata`, by default from the
+/// file [`metadata_path_for`] names if it exists (or the one beside it in a zip of the
+/// pair), else row numbers.
 ///
 /// Errors are one line naming the file at fault, e.g.
 /// `vectors.txt: malformed vectors file, line 7: expected 100 values after 'night', found 99`.
 pub(crate) fn load_vectors(path: &str, sources: &Sources) -> Result<Embeddings, String> {
-    if Path::new(path).is_dir() {
-        return load_parquet(path, sources, false).map(|(embeddings, _)| embeddings);
-    }
-    let Input { reader: mut file, name, compression, metadata: paired } = open_input(path)?;
-    let read_error = |e: std::io::Error| format!("{path}: {}", embedscope::Error::from(e));
-    let mut head = Vec::with_capacity(VectorFormat::SNIFF_LEN);
-    (&mut file).take(VectorFormat::SNIFF_LEN as u64).read_to_end(&mut head).map_err(read_error)?;
-    let in_place = fasttext::sniff(&head) || is_model(&name, &head);
-    if let (true, Some(compression)) = (in_place, compression) {
-        return Err(format!(
-            "{path}: a fastText or language model's file inside {compression} compression: decompress it \
-             first (it is read in place, a part at a time)"
-        ));
-    }
-    if fasttext::sniff(&head) {
-        return load_fasttext(path, sources, false).map(|model| model.embeddings);
-    }
-    if is_model(&name, &head) {
-        return load_model(path, sources, false).map(|(embeddings, _)| embeddings);
-    }
-    if parquet::sniff(&head) {
-        if let Some(compression) = compression {
-            return Err(format!(
-                "{path}: a Parquet table inside {compression} compression: decompress it first (a table is \
-                 read footer first, in place)"
-            ));
+    let (format, paired) = match plan_for(path, sources)? {
+        OpenPlan::FastText { .. } => {
+            return load_fasttext(path, sources, false).map(|model| model.embeddings);
         }
-        return load_parquet(path, sources, false).map(|(embeddings, _)| embeddings);
-    }
-    if let Some(given) = &sources.columns {
-        return Err(format!("--columns {given} only applies to a Parquet table, and {path} is not one"));
-    }
-    if sources.max_words.is_some() {
-        return Err(format!("--max-words only applies to a fastText .bin model, and {path} is not one"));
-    }
-    if let Some(option) = [("--tokenizer", &sources.tokenizer), ("--tensor", &sources.tensor)]
-        .into_iter()
-        .find_map(|(option, given)| given.as_ref().map(|_| option))
-    {
-        return Err(format!(
-            "{option} only applies to a model's .safetensors or .gguf file, and {path} is not one"
-        ));
-    }
-    let metadata = sources.metadata.as_deref();
-    if io::Bundle::sniff(&head) {
-        let mut text = String::from_utf8(head).map_err(|_| format!("{path}: a bundle must be UTF-8"))?;
-        file.read_to_string(&mut text).map_err(read_error)?;
-        return io::read_bundle(&text).map(|bundle| bundle.embeddings).map_err(|e| format!("{path}: {e}"));
-    }
-    let format = VectorFormat::guess(&head, &name);
-    let (parser, note) = match (format, metadata) {
-        // A zip of the Projector's pair names its metadata.tsv.
-        (VectorFormat::ProjectorTsv, _) => projector_parser(path, metadata.or(paired.as_deref()))?,
-        (_, Some(given)) => {
-            return Err(format!(
-                "--metadata {given} only applies to a Projector vectors.tsv, and {path} is {format}"
-            ));
+        OpenPlan::Model { .. } => return load_model(path, sources, false).map(|(embeddings, _)| embeddings),
+        OpenPlan::Table { .. } => {
+            return load_parquet(path, sources, false).map(|(embeddings, _)| embeddings);
         }
-        (_, None) => (VectorsParser::new(format), None),
+        OpenPlan::Bundle { .. } => return load_bundle(path),
+        OpenPlan::Vectors { format, metadata, .. } => (format, metadata),
+        OpenPlan::ChooseEntry { entries, .. } => return Err(several_files(split_entry(path).0, &entries)),
+        OpenPlan::Text { .. } => return Err(format!("{path} holds no vectors")),
     };
-    let mut parser = parser;
-    parser.push_all((&head[..]).chain(file)).map_err(|e| format!("{path}: {e}"))?;
+    let Input { reader: file, .. } = open_input(path)?;
+    // A zip of the Projector's pair names its metadata.tsv as ARCHIVE.zip:ENTRY.
+    let paired = match paired {
+        Some(Companion::Entry(entry)) => Some(format!("{}:{entry}", split_entry(path).0)),
+        _ => None,
+    };
+    let (mut parser, note) = match format {
+        VectorFormat::ProjectorTsv => {
+            projector_parser(path, sources.metadata.as_deref().or(paired.as_deref()))?
+        }
+        _ => (VectorsParser::new(format), None),
+    };
+    parser.push_all(file).map_err(|e| format!("{path}: {e}"))?;
     let encoding = parser.non_utf8_note();
     let embeddings = parser.finish().map_err(|e| format!("{path}: {e}"))?;
     for note in [note, encoding.map(|note| format!("{path}: {note}"))].into_iter().flatten() {
         eprintln!("{note}");
     }
     Ok(embeddings)
+}
+
+/// What the file or folder at `path` is and how to open it, with the options given: the
+/// core's [`plan`] of its first bytes (a folder is a Parquet table's).
+pub(crate) fn plan_for(path: &str, sources: &Sources) -> Result<OpenPlan, String> {
+    let options = OpenOptions { vectors_only: true, ..sources.open_options() };
+    if Path::new(path).is_dir() {
+        open::table_options(path, &options).map_err(|refused| refused.to_string())?;
+        return Ok(OpenPlan::Table { parts: Vec::new(), spark: None });
+    }
+    plan(&[file_head(path)?], &options).map_err(|refused| refused.to_string())
+}
+
+/// The bundle at `path`.
+fn load_bundle(path: &str) -> Result<Embeddings, String> {
+    let mut text = String::new();
+    open_input(path)?
+        .reader
+        .read_to_string(&mut text)
+        .map_err(|_| format!("{path}: a bundle must be UTF-8"))?;
+    io::read_bundle(&text).map(|bundle| bundle.embeddings).map_err(|e| format!("{path}: {e}"))
 }
 
 /// The parser for the Projector `vectors.tsv` at `path`, with the words of `metadata`, by
@@ -179,12 +179,6 @@ pub(crate) fn read_metadata(path: &Path) -> Result<String, String> {
     })
 }
 
-/// Whether the file at `path`, starting with `head`, is a language model's file (or a
-/// sharded model's index).
-pub(crate) fn is_model(path: &str, head: &[u8]) -> bool {
-    ModelFormat::sniff(head).is_some() || path.ends_with(".safetensors.index.json")
-}
-
 /// The token-embedding matrix of the model at `path` (a `.safetensors`, a sharded model's
 /// `model.safetensors.index.json`, or a `.gguf`), its rows named by `--tokenizer`, else by
 /// the `tokenizer.json` beside it (a safetensors model) or the file's own tokenizer (GGUF);
@@ -194,11 +188,6 @@ pub(crate) fn load_model(
     sources: &Sources,
     quiet: bool,
 ) -> Result<(Embeddings, ModelInfo), String> {
-    if sources.metadata.is_some() {
-        return Err(format!(
-            "--metadata only applies to a Projector vectors.tsv, and {path} is a model's file"
-        ));
-    }
     let (file_path, chosen) = if path.ends_with(".json") {
         let index = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
         let index = lm::safetensors::ShardIndex::read(&index).map_err(|e| format!("{path}: {e}"))?;
@@ -258,12 +247,6 @@ fn read_tokenizer(path: &Path) -> Result<(Tokens, String), String> {
     Ok((tokens, name))
 }
 
-/// Whether `path` is a Parquet table: a folder (a Spark model's, or one of part files) or a
-/// file starting as Parquet files do.
-pub(crate) fn is_parquet(path: &str, head: &[u8]) -> bool {
-    Path::new(path).is_dir() || parquet::sniff(head)
-}
-
 /// The vectors of the Parquet table at `path`: a `.parquet` file, or a folder of part files
 /// (a Spark `Word2VecModel` folder's `data/`, found by itself when `path` is the model's
 /// folder, whose `metadata/` then says what the model is). `--columns WORD,VECTOR` names the
@@ -273,15 +256,6 @@ pub(crate) fn load_parquet(
     sources: &Sources,
     quiet: bool,
 ) -> Result<(Embeddings, TableInfo), String> {
-    for (option, given) in [
-        ("--metadata", &sources.metadata),
-        ("--tokenizer", &sources.tokenizer),
-        ("--tensor", &sources.tensor),
-    ] {
-        if given.is_some() {
-            return Err(format!("{option} does not apply to a Parquet table such as {path}"));
-        }
-    }
     let chosen = match &sources.columns {
         Some(given) => match given.split_once(',') {
             Some((word, vector)) if !word.is_empty() && !vector.is_empty() && !vector.contains(',') => {
@@ -368,16 +342,6 @@ fn spark_metadata(dir: &Path) -> Result<Option<SparkMetadata>, String> {
 /// most frequent words. Says on stderr what was not kept and which words are not UTF-8.
 /// `quiet` hides the progress bar.
 pub(crate) fn load_fasttext(path: &str, sources: &Sources, quiet: bool) -> Result<FastTextModel, String> {
-    if let Some((option, _)) = [
-        ("--metadata", &sources.metadata),
-        ("--tokenizer", &sources.tokenizer),
-        ("--tensor", &sources.tensor),
-    ]
-    .into_iter()
-    .find(|(_, given)| given.is_some())
-    {
-        return Err(format!("{option} does not apply to a fastText model, and {path} is one"));
-    }
     let max_words = match &sources.max_words {
         Some(n) => match n.parse::<usize>() {
             Ok(n) if n > 0 => Some(n),
@@ -402,4 +366,75 @@ pub(crate) fn load_fasttext(path: &str, sources: &Sources, quiet: bool) -> Resul
         eprintln!("{path}: {note}");
     }
     Ok(model)
+}
+
+#[cfg(test)]
+mod tests {
+    use embedscope::io::{Compression, FileHead};
+    use serde_json::Value;
+
+    use super::*;
+
+    fn bytes(hex: &str) -> Vec<u8> {
+        (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect()
+    }
+
+    /// A file's head as the fixture holds it: as the page read it.
+    fn page_head(file: &Value) -> FileHead {
+        let text = |key: &str| file[key].as_str().map(str::to_string);
+        FileHead {
+            name: text("name").unwrap(),
+            compression: file["compression"].as_str().and_then(Compression::from_name),
+            entries: file["entries"].as_array().unwrap().iter().map(|e| e.as_str().unwrap().into()).collect(),
+            entry: text("entry"),
+            inner_name: text("innerName").unwrap(),
+            head: bytes(file["head"].as_str().unwrap()),
+        }
+    }
+
+    /// The table of files of `io::open` (tests/shared/open-plans.json): each file given
+    /// alone, written to disk, gets from the command line's decision the plan or the message
+    /// the core gives the heads the page read of it (the command line asking for vectors,
+    /// so a text is read as its likeliest format, and naming the file by its path).
+    #[test]
+    fn the_command_line_opens_every_file_of_the_table_as_the_page_does() {
+        let fixture: Value =
+            serde_json::from_str(include_str!("../../../tests/shared/open-plans.json")).unwrap();
+        let dir = std::env::temp_dir().join(format!("embedscope-open-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let prefix = format!("{}/", dir.to_string_lossy());
+        let mut checked = 0;
+        for case in fixture.as_array().unwrap() {
+            let [file] = &case["files"].as_array().unwrap()[..] else { continue };
+            let path = dir.join(file["name"].as_str().unwrap());
+            std::fs::write(&path, bytes(file["raw"].as_str().unwrap())).unwrap();
+            let mut path = path.to_string_lossy().into_owned();
+            if let Some(entry) = case["entry"].as_str() {
+                path = format!("{path}:{entry}");
+            }
+            let flag = |key: &str| case["options"][key].as_bool().unwrap();
+            let given = |key: &str| flag(key).then(|| "given".to_string());
+            let sources = Sources {
+                metadata: given("metadata"),
+                tokenizer: given("tokenizer"),
+                tensor: given("tensor"),
+                columns: given("columns"),
+                max_words: given("maxWords"),
+            };
+            let got = plan_for(&path, &sources).map_err(|message| message.replace(&prefix, ""));
+            let options = OpenOptions {
+                metadata: flag("metadata"),
+                tokenizer: flag("tokenizer"),
+                tensor: flag("tensor"),
+                columns: flag("columns"),
+                max_words: flag("maxWords"),
+                vectors_only: true,
+            };
+            let expected = plan(&[page_head(file)], &options).map_err(|refused| refused.0);
+            assert_eq!(got, expected, "{path}");
+            checked += 1;
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(checked >= 30, "{checked} files checked");
+    }
 }

@@ -20,7 +20,8 @@ mod training;
 
 pub use evaluation::{EvalProgressDto, analogy_report_dto, similarity_report_dto};
 pub use files::{
-    MatrixRangeDto, ModelInfoDto, TableColumnDto, TableColumnsDto, TensorDto, TextInfo, VectorsInfo,
+    MatrixRangeDto, ModelInfoDto, OpenOptionsDto, OpenPlanDto, TableColumnDto, TableColumnsDto, TensorDto,
+    TextInfo, VectorsInfo, file_head_from_js, file_head_to_js, format_id,
 };
 pub use maps::{AxesDto, LayoutFrameDto, LayoutProgressDto, MapSpecDto, ProjectionDto, StepMovesDto};
 pub use matrix::MatrixBandDto;

@@ -10,45 +10,32 @@ use super::{Opened, Session, Source, js_error, set, to_js};
 use crate::Embeddings;
 use crate::error::Error;
 use crate::io;
+use serde::Serialize;
+
 use crate::io::fasttext::{self, FastTextReader, Limits};
-use crate::io::json;
-use crate::io::{Bundle, BundleRef, VectorFormat, VectorsParser};
-use crate::lm::ModelFormat;
-use crate::wasm::dto::VectorsInfo;
+use crate::io::{BundleRef, VectorFormat, VectorsParser, json, open};
+use crate::wasm::dto::{OpenOptionsDto, OpenPlanDto, VectorsInfo, file_head_from_js, format_id};
 
 #[wasm_bindgen]
 impl Session {
-    /// What a file is, from its first bytes (and its name when they cannot tell): `"model"`
-    /// (a safetensors or GGUF file, for `model_open`), `"model-index"` (a sharded model's
-    /// `model.safetensors.index.json`, for `model_shard`), `"parquet"` (for `table_open`),
-    /// `"spark-metadata"` (a Spark model's `metadata/part-00000`), `"bundle"`, a vectors format for
-    /// `load_begin`, or `undefined` for a text to train on.
-    pub fn sniff(&self, head: &[u8], name: &str) -> Option<String> {
-        if fasttext::sniff(head) {
-            return Some(FASTTEXT.into());
-        }
-        if ModelFormat::sniff(head).is_some() {
-            return Some("model".into());
-        }
-        if crate::io::parquet::sniff(head) {
-            return Some("parquet".into());
-        }
-        if crate::io::parquet::SparkMetadata::sniff(head) {
-            return Some("spark-metadata".into());
-        }
-        if name.ends_with("index.json") && head.windows(b"weight_map".len()).any(|w| w == b"weight_map") {
-            return Some("model-index".into());
-        }
-        if Bundle::sniff(head) {
-            return Some("bundle".into());
-        }
-        VectorFormat::sniff(head)
-            .or_else(|| VectorFormat::from_file_name(name))
-            .map(format_id)
-            .map(String::from)
+    /// What the files dropped together are and how to open them (`io::open::plan`):
+    /// `files` are their heads (`FileHeadDto[]`, as `file_head` reads them), `options`
+    /// which options came with them (`OpenOptionsDto`). Returns `OpenPlanDto`; a refusal
+    /// throws the message the page shows.
+    pub fn open_plan(&self, files: Vec<JsValue>, options: JsValue) -> Result<JsValue, JsError> {
+        let heads = files.iter().map(file_head_from_js).collect::<Result<Vec<_>, _>>()?;
+        let options: OpenOptionsDto = if options.is_undefined() || options.is_null() {
+            OpenOptionsDto::default()
+        } else {
+            serde_wasm_bindgen::from_value(options)
+                .map_err(|e| JsError::new(&format!("bad open options: {e}")))?
+        };
+        let plan = open::plan(&heads, &options.into()).map_err(|refused| JsError::new(&refused.0))?;
+        let serializer = serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true);
+        OpenPlanDto::new(plan).serialize(&serializer).map_err(|e| JsError::new(&e.to_string()))
     }
 
-    /// Starts reading the vectors file `name` in `format` (as `sniff` names it); `metadata`
+    /// Starts reading the vectors file `name` in `format` (as `open_plan` names it); `metadata`
     /// is the text of a Projector `metadata.tsv` that goes with a `vectors.tsv`. `load_push`
     /// then takes the file a slice at a time, so the worker can report progress.
     pub fn load_begin(&mut self, format: &str, name: &str, metadata: Option<String>) -> Result<(), JsError> {
@@ -66,7 +53,7 @@ impl Session {
         Ok(())
     }
 
-    /// Starts reading the fastText model `name` of `file_len` bytes (`sniff`'s `"fasttext"`),
+    /// Starts reading the fastText model `name` of `file_len` bytes (`open_plan`'s `"fasttext"`),
     /// keeping its `max_words` most frequent words (by default
     /// `fasttext::DEFAULT_PAGE_WORDS`) and its n-gram buckets if memory allows. `load_push`
     /// then takes the file a slice at a time, while `load_wants_more`, and `load_finish`
@@ -269,23 +256,10 @@ pub(super) fn info_js(info: &VectorsInfo, embeddings: &Embeddings) -> Result<JsV
     Ok(out)
 }
 
-/// The id of a fastText model between the worker and the session.
-const FASTTEXT: &str = "fasttext";
-
 /// A vectors file being read: a text or binary vectors file, or a fastText model.
 pub(super) enum Loading {
     Vectors(VectorsParser),
     FastText(FastTextReader),
-}
-
-/// The id of a vectors format between the worker and the session.
-fn format_id(format: VectorFormat) -> &'static str {
-    match format {
-        VectorFormat::Word2VecText => "word2vec-text",
-        VectorFormat::Word2VecBinary => "word2vec-binary",
-        VectorFormat::Glove => "glove",
-        VectorFormat::ProjectorTsv => "projector-tsv",
-    }
 }
 
 /// An error about a file, naming it: "vectors.txt: malformed vectors file, line 7: …".

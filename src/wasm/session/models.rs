@@ -4,8 +4,9 @@
 use wasm_bindgen::prelude::*;
 
 use super::files::{info_js, js_error_in};
-use super::{Opened, Session, Source, js_error, set, to_js};
+use super::{Opened, Session, js_error, set, to_js};
 use crate::error::Error;
+use crate::io::open;
 use crate::lm::{self, MatrixPlan, MatrixReader, ModelFormat, ModelHeader, Tokens};
 use crate::wasm::dto::{MatrixRangeDto, ModelInfoDto, TensorDto, VectorsInfo};
 
@@ -132,15 +133,6 @@ impl Session {
         reader.push(bytes).map_err(|err| self.model_failed(err))
     }
 
-    /// What the language model's matrix opened is (`ModelInfoDto`), or null when the vectors
-    /// are not a model's.
-    pub fn model_info(&self) -> Result<JsValue, JsError> {
-        match self.core.source() {
-            Source::Opened(Opened { model: Some(info), .. }) => to_js(&ModelInfoDto::new(info)),
-            _ => Ok(JsValue::NULL),
-        }
-    }
-
     /// Forgets a model file being read.
     pub fn model_cancel(&mut self) {
         self.model = None;
@@ -160,10 +152,20 @@ impl Session {
     }
 
     /// Which shard of a sharded safetensors model holds its token embeddings (or the tensor
-    /// `tensor`), from its `model.safetensors.index.json`: `{ tensor, file }`.
-    pub fn model_shard(&self, index: &[u8], name: &str, tensor: Option<String>) -> Result<JsValue, JsError> {
+    /// `tensor`), from its `model.safetensors.index.json`: `{ tensor, file }`; fails when that
+    /// shard is not among the files `given` with the index.
+    pub fn model_shard(
+        &self,
+        index: &[u8],
+        name: &str,
+        tensor: Option<String>,
+        given: Vec<String>,
+    ) -> Result<JsValue, JsError> {
         let index = lm::safetensors::ShardIndex::read(index).map_err(|e| js_error_in(name, e))?;
         let (tensor, file) = index.embedding_shard(tensor.as_deref()).map_err(|e| js_error_in(name, e))?;
+        if !given.iter().any(|g| g == file) {
+            return Err(JsError::new(&open::shard_missing(name, tensor, file).0));
+        }
         let out = JsValue::from(js_sys::Object::new());
         set(&out, "tensor", &JsValue::from_str(tensor))?;
         set(&out, "file", &JsValue::from_str(file))?;

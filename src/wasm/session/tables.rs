@@ -134,13 +134,6 @@ impl Session {
         }
     }
 
-    /// Rows read so far, and the rows the footers announce: `[read, total]`.
-    pub fn table_progress(&self) -> Vec<f64> {
-        let progress = self.table.as_ref().and_then(|t| t.reader.as_ref()).map(TableReader::progress);
-        let (read, total) = progress.unwrap_or((0, 0));
-        vec![read as f64, total as f64]
-    }
-
     /// Forgets a table being read.
     pub fn table_cancel(&mut self) {
         self.table = None;
