@@ -8,8 +8,8 @@
 //! - [`density`]: where the points crowd: a kernel density estimate on a grid, its contour
 //!   levels and lines, painted over the plain dots.
 //! - [`scene`]: the scatter's marks (dots, trails, lines, arrows, labels) as one list of
-//!   [`Shape`](scene::Shape)s in painting order, with the palette and sizes; [`frame`]: the
-//!   axes, ticks, grid and titles under and beside them.
+//!   [`Shape`](scene::Shape)s in painting order, with the sizes; [`palette`]: the colours and
+//!   the point styles; [`frame`]: the axes, ticks, grid and titles under and beside them.
 //! - [`raster`]: the opaque layer (background, grid, axes, dots) written into an RGBA buffer
 //!   with coverage antialiasing, which the canvas takes as one image.
 //! - [`svg`]: the same shapes as SVG, for the export.
@@ -22,6 +22,7 @@ pub mod density;
 pub mod frame;
 pub mod geometry;
 pub mod labels;
+pub mod palette;
 pub mod raster;
 pub mod scene;
 pub mod svg;

@@ -72,6 +72,21 @@ const STORE_BYTES: usize = 8 << 20;
 /// The scratch canvas's width: texts are packed in rows this wide.
 const SCRATCH_WIDTH: usize = 2048;
 
+/// A text's place on the scratch canvas: its box's corner `(x, y)`, its width and height,
+/// and its anchor within the box.
+type Slot = (usize, usize, usize, usize, (usize, usize));
+
+/// How far a text's box reaches from its anchor, `(left, right, up, down)` in whole pixels
+/// with a pixel of margin round the glyphs' own box.
+fn reach(ink: Ink, upright: bool) -> (usize, usize, usize, usize) {
+    let reach = |v: f64| if v.is_finite() { v.max(0.0).ceil() as usize + 1 } else { 1 };
+    let (l, r) = (reach(ink.left), reach(ink.right));
+    let (a, d) = (reach(ink.ascent), reach(ink.descent));
+    // Turned a quarter anticlockwise, the text's ascent lies left of its anchor and its end
+    // above it.
+    if upright { (a, d, r, l) } else { (l, r, a, d) }
+}
+
 /// The masks made so far, and the scratch canvas they are drawn on.
 pub struct Masks {
     masks: HashMap<(Text, Style), Mask>,
@@ -135,7 +150,7 @@ impl Masks {
 
         // Each text's box about its anchor (a pixel of margin round the glyphs' own box),
         // packed left to right in rows.
-        let mut slots = Vec::with_capacity(missing.len());
+        let mut slots: Vec<Slot> = Vec::with_capacity(missing.len());
         let (mut x, mut y, mut row_height) = (0usize, 0usize, 0usize);
         let mut last_style = None;
         for (&(text, style), js_text) in missing.iter().zip(&js_texts) {
@@ -157,12 +172,7 @@ impl Masks {
                     Ink::of(&text_ctx.measure_js_text(js_text)?)
                 }
             };
-            let reach = |v: f64| if v.is_finite() { v.max(0.0).ceil() as usize + 1 } else { 1 };
-            let (l, r) = (reach(ink.left), reach(ink.right));
-            let (a, d) = (reach(ink.ascent), reach(ink.descent));
-            // Turned a quarter anticlockwise, the text's ascent lies left of its anchor and
-            // its end above it.
-            let (left, right, up, down) = if style.upright { (a, d, r, l) } else { (l, r, a, d) };
+            let (left, right, up, down) = reach(ink, style.upright);
             let (width, height) = ((left + right).min(SCRATCH_WIDTH), up + down);
             if x + width > SCRATCH_WIDTH {
                 (x, y, row_height) = (0, y + row_height, 0);
@@ -173,14 +183,7 @@ impl Masks {
         }
         let used = (slots.iter().map(|s| s.0 + s.2).max().unwrap_or(1), y + row_height);
 
-        let canvas = &self.scratch.as_ref().expect("made above").0;
-        // A canvas too small for the batch grows (which clears it and resets its state).
-        if (canvas.width() as usize) < used.0 || (canvas.height() as usize) < used.1 {
-            canvas.set_width(canvas.width().max(used.0 as u32));
-            canvas.set_height(canvas.height().max(used.1 as u32));
-        } else {
-            context.clear_rect(0.0, 0.0, used.0 as f64, used.1 as f64);
-        }
+        self.clear_scratch(used);
         context.set_fill_style_str("#fff");
         last_style = None;
         for ((&(_, style), js_text), &(x, y, _, _, (ox, oy))) in missing.iter().zip(&js_texts).zip(&slots) {
@@ -200,18 +203,35 @@ impl Masks {
             }
         }
         let image = context.get_image_data(0.0, 0.0, used.0 as f64, used.1 as f64)?;
-        let rgba = image.data();
-        for (&(text, style), &(x, y, width, height, origin)) in missing.iter().zip(&slots) {
+        self.keep(&missing, &slots, &image.data(), used.0);
+        Ok(())
+    }
+
+    /// Clears the scratch canvas's first `used` pixels (width, height); a canvas too small
+    /// for the batch grows, which clears it and resets its state.
+    fn clear_scratch(&self, used: (usize, usize)) {
+        let (canvas, context) = self.scratch.as_ref().expect("made by `scratch`");
+        if (canvas.width() as usize) < used.0 || (canvas.height() as usize) < used.1 {
+            canvas.set_width(canvas.width().max(used.0 as u32));
+            canvas.set_height(canvas.height().max(used.1 as u32));
+        } else {
+            context.clear_rect(0.0, 0.0, used.0 as f64, used.1 as f64);
+        }
+    }
+
+    /// Keeps the mask of each of `missing` from its slot of `rgba`, the scratch canvas's
+    /// pixels read back, `stride` pixels a row.
+    fn keep(&mut self, missing: &[&(Text, Style)], slots: &[Slot], rgba: &[u8], stride: usize) {
+        for (&(text, style), &(x, y, width, height, origin)) in missing.iter().zip(slots) {
             let mut coverage = Vec::with_capacity(width * height);
             for j in y..y + height {
-                let row = &rgba[4 * (j * used.0 + x)..4 * (j * used.0 + x + width)];
+                let row = &rgba[4 * (j * stride + x)..4 * (j * stride + x + width)];
                 coverage.extend(row.chunks_exact(4).map(|p| coverage_of(p[3])));
             }
             self.bytes += 2 * coverage.len();
             let mask = Mask { width, height, origin: (origin.0 as i64, origin.1 as i64), coverage };
             self.masks.insert((text.clone(), *style), mask);
         }
-        Ok(())
     }
 
     /// The scratch canvas's context, made on first use.

@@ -3,7 +3,7 @@
 // selected word and its neighbours, a selection of several words, a search, an analogy)
 // and how points are coloured, turned into the scene `MapView` draws. It also holds the
 // map spec that the worker projects with (words shown, axes, isolation, clusters)
-// and reads and writes them as the link's state.
+// and reads and writes them as the link's state (`map-link-state.js`).
 //
 // The controller owns the queries (neighbours, analogies) and the model; this class owns
 // the map's side of them. It never touches the DOM: `MapView` draws, `MapPanel` shows the
@@ -15,9 +15,10 @@ import { ColourClasses, colourLegend, pointStyles } from './colouring.js';
 import { CATEGORIES } from './palette.js';
 import { METHOD_NAMES, componentNames, layoutProgressText, methodDescription, moveCaption, moveLegend, plural } from './map-texts.js';
 import { integer, ordinal } from '../shared/format.js';
-import { isWordsShown, WORDS_SHOWN } from './map-panel.js';
+import { WORDS_SHOWN } from './map-panel.js';
 import { failureParts } from '../shared/failure.js';
 import { eachMatch, prepareSearch } from './search.js';
+import { linkState, restoreLinkState } from './map-link-state.js';
 
 /** Matches listed by name under the search box. */
 const LISTED_MATCHES = 12;
@@ -586,78 +587,14 @@ export class MapModel {
 
   /** The state a link keeps (with the text, which the controller adds). */
   linkState() {
-    const s = this.settings;
-    const state = new URLSearchParams();
-    if (s.nWords !== this.defaults.nWords) state.set('words', String(s.nWords));
-    if (s.xComponent !== this.defaults.xComponent || s.yComponent !== this.defaults.yComponent) state.set('pcs', `${s.xComponent},${s.yComponent}`);
-    if (s.axes.x) state.set('x', s.axes.x.join('\n'));
-    if (s.axes.y) state.set('y', s.axes.y.join('\n'));
-    if (s.isolate) state.set('isolate', s.isolate.join('\n'));
-    if (s.method !== 'pca') {
-      state.set('method', s.method);
-      if (s.layout) state.set('layout', JSON.stringify(s.layout));
-    }
-    if (this.colour.kind !== 'none') state.set('colour', this.colour.kind === 'clusters' ? `clusters:${this.colour.k}` : this.colour.kind);
-    if (this.search.query) state.set(this.search.regex ? 'regex' : 'find', this.search.query);
-    if (this.density.on) state.set('density', '1');
-    if (this.selection.length) state.set('select', this.selection.join('\n'));
-    if (this.answers.selected) state.set('word', this.answers.selected);
-    const view = this.map.view();
-    if (view) state.set('view', view.map((v) => v.toPrecision(6)).join(','));
-    return state;
+    return linkState(this);
   }
 
   /**
    * Restores a link's state (a URLSearchParams): settings, colouring, search and selection
    * at once; the camera once the first frame is drawn. Values that make no sense are left out.
    */
-  async restore(state) {
-    const list = (name) => (state.has(name) ? state.get(name).split('\n').filter(Boolean) : null);
-    const pair = (name) => { const words = list(name); return words?.length === 2 ? words : null; };
-    const words = Number(state.get('words'));
-    const [xc, yc] = (state.get('pcs') ?? `${this.defaults.xComponent},${this.defaults.yComponent}`).split(',').map(Number);
-    const colour = state.get('colour') ?? 'none';
-    const [kind, k] = colour.split(':');
-    if (['frequency', 'clusters', 'search'].includes(kind)) {
-      this.colour = { kind, k: Math.min(50, Math.max(2, Number(k) || 8)) };
-    }
-    this.panel.setColour(this.colour);
-    if (state.get('density') === '1') {
-      this.panel.setDensity(true);
-      this.density.setOn(true);
-    }
-    const regex = state.has('regex');
-    this.search = { query: state.get(regex ? 'regex' : 'find') ?? '', regex };
-    this.panel.setFind(this.search.query, regex);
-    this.selection = list('select') ?? [];
-    this.panel.showSelection(this.selection);
-    const method = ['tsne', 'umap'].includes(state.get('method')) ? state.get('method') : 'pca';
-    let layout = this.settings.layout;
-    try {
-      const given = JSON.parse(state.get('layout') ?? 'null');
-      if (given && typeof given === 'object') {
-        this.panel.setMethod(method, { ...layout, ...given });
-        layout = this.panel.readLayout() ?? layout;
-      }
-    } catch {
-      // A link with a broken layout keeps the form's parameters.
-    }
-    this.panel.setMethod(method, layout ?? {});
-    const changes = {
-      method,
-      layout,
-      nWords: isWordsShown(words) ? words : this.settings.nWords,
-      xComponent: Number.isInteger(xc) && xc >= 0 ? xc : 0,
-      yComponent: Number.isInteger(yc) && yc >= 0 && yc !== xc ? yc : 1,
-      axes: { x: pair('x'), y: pair('y') },
-      isolate: list('isolate'),
-      clusters: this.colour.kind === 'clusters' ? this.colour.k : 0,
-    };
-    this.panel.setProjection(changes);
-    await this.project(changes, { refit: true });
-    const view = (state.get('view') ?? '').split(',').map(Number);
-    if (view.length === 4 && view.every(Number.isFinite) && view[0] < view[1] && view[2] < view[3]) this.map.setView(view);
-    const word = state.get('word');
-    if (word) this.host.select(word);
+  restore(state) {
+    return restoreLinkState(this, state);
   }
 }

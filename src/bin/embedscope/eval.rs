@@ -7,7 +7,7 @@ use embedscope::eval::{
 };
 use embedscope::io;
 use embedscope::io::json::{self, Value};
-use embedscope::vectors::AnalogyMethod;
+use embedscope::vectors::{AnalogyMethod, Embeddings};
 
 use crate::args::{Args, Command, optional, switch};
 use crate::now;
@@ -97,19 +97,7 @@ pub(crate) fn eval(mut args: Args) -> Result<(), String> {
             worst: worst.unwrap_or(d.worst),
         };
         let (n_questions, n_sections) = (set.n_questions(), set.sections().len());
-        let started = now();
-        let mut evaluator = AnalogyEvaluator::new(&embeddings, set, options).map_err(|e| e.to_string())?;
-        let bar = Bar::new(false, "analogies");
-        loop {
-            let p = evaluator.step(&embeddings, 1_024).map_err(|e| e.to_string())?;
-            bar.set(p.done as u64, p.total as u64, format!("{}/{}", p.done, p.total));
-            if p.is_done() {
-                break;
-            }
-        }
-        bar.line(&format!("evaluated {n_questions} analogy questions in {:.2} s", now() - started));
-        bar.finish();
-        let report = evaluator.report();
+        let report = evaluate_analogies(&embeddings, set, options)?;
         if json {
             json_out.push(("analogies".into(), analogy_json(&file, &report, ignore_case)));
         } else {
@@ -159,6 +147,28 @@ pub(crate) fn eval(mut args: Args) -> Result<(), String> {
         println!("{}", json::to_json(&json::object(json_out)));
     }
     Ok(())
+}
+
+/// Answers the analogy questions of `set`, a slice at a time, with a progress bar.
+fn evaluate_analogies(
+    embeddings: &Embeddings,
+    set: AnalogySet,
+    options: AnalogyOptions,
+) -> Result<AnalogyReport, String> {
+    let n_questions = set.n_questions();
+    let started = now();
+    let mut evaluator = AnalogyEvaluator::new(embeddings, set, options).map_err(|e| e.to_string())?;
+    let bar = Bar::new(false, "analogies");
+    loop {
+        let p = evaluator.step(embeddings, 1_024).map_err(|e| e.to_string())?;
+        bar.set(p.done as u64, p.total as u64, format!("{}/{}", p.done, p.total));
+        if p.is_done() {
+            break;
+        }
+    }
+    bar.line(&format!("evaluated {n_questions} analogy questions in {:.2} s", now() - started));
+    bar.finish();
+    Ok(evaluator.report())
 }
 
 /// One section's figures as JSON; accuracies and coverage are null when nothing is covered.

@@ -11,6 +11,9 @@ use super::{
 use crate::error::{Error, Result, bytes, thousands};
 use crate::vectors::{Embeddings, Subwords, ngram_buckets};
 
+mod names;
+use names::name_clashes_by_bytes;
+
 /// Where the reader stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Stage {
@@ -542,23 +545,7 @@ impl FastTextReader {
         };
         let kept_words = self.words.len();
         let mut words = self.words;
-        let mut clash = false;
-        if !self.raw_words.is_empty() {
-            let names: std::collections::HashSet<&str> =
-                self.raw_words.iter().map(|(i, _)| words[*i].as_str()).collect();
-            let mut times = std::collections::HashMap::new();
-            for word in words.iter().filter(|w| names.contains(w.as_str())) {
-                *times.entry(word.as_str()).or_insert(0usize) += 1;
-            }
-            clash = times.values().any(|&n| n > 1);
-            if clash {
-                // Two words alike once read with U+FFFD: every such word is named by its
-                // bytes, as gensim names them (`errors='backslashreplace'`).
-                for (i, raw) in &self.raw_words {
-                    words[*i] = backslash_replace(raw);
-                }
-            }
-        }
+        let clash = name_clashes_by_bytes(&mut words, &self.raw_words);
         let embeddings = Embeddings::new(words, dim, vectors).map_err(|err| match err {
             Error::Format { message, .. } => Error::Model(format!("the fastText model's words: {message}")),
             other => other,
@@ -579,18 +566,6 @@ impl FastTextReader {
         };
         Ok(FastTextModel { embeddings, counts: self.counts, info })
     }
-}
-
-/// `raw` as UTF-8 where it is, each other byte as `\xNN`.
-fn backslash_replace(raw: &[u8]) -> String {
-    let mut out = String::new();
-    for chunk in raw.utf8_chunks() {
-        out.push_str(chunk.valid());
-        for b in chunk.invalid() {
-            out.push_str(&format!("\\x{b:02x}"));
-        }
-    }
-    out
 }
 
 /// Reads a fastText model from `input`, `file_len` bytes long, in slices of 16 MB, with

@@ -421,11 +421,6 @@ fn spark_metadata_checks_the_vectors() {
         message(read_with(vec![("p", file)], None, Some(other)))
             .contains("says the vectors have 100 values, but the table's have 3")
     );
-    assert!(SparkMetadata::read("not json").is_err());
-    assert!(SparkMetadata::sniff(br#"{"class":"org.apache.spark.ml.feature.Word2VecModel","#));
-    assert!(SparkMetadata::sniff(b"{\"class\": \"org.apache.spark.mllib.feature.Word2VecModel\""));
-    assert!(!SparkMetadata::sniff(br#"{"class":"gensim.models.Word2Vec"}"#));
-    assert!(!SparkMetadata::sniff(br#"{"class":"org.apache"#));
 }
 
 #[test]

@@ -32,6 +32,9 @@ use rayon::prelude::*;
 use super::Knn;
 use crate::linalg;
 
+mod heaps;
+use heaps::{Candidates, Heaps};
+
 /// Maps of up to this many words take exact neighbours; larger ones NN-descent's.
 pub const EXACT_MAX_WORDS: usize = 20_000;
 
@@ -73,182 +76,11 @@ impl Knn {
     }
 }
 
-/// Each word's `k` best neighbours found so far, as a bounded max-heap (worst on top), with a
-/// flag for those new since the word's candidates were last drawn.
-struct Heaps {
-    k: usize,
-    len: Vec<u32>,
-    indices: Vec<u32>,
-    distances: Vec<f32>,
-    fresh: Vec<bool>,
-    /// Each row's worst distance kept (infinity until its heap is full), side by side: most
-    /// offers are turned away without reading the heaps (a cache miss each at 50,000 words).
-    worst: Vec<f32>,
-}
-
 /// The cosine distance of unit vectors `a` and `b`.
 #[inline]
 fn distance(unit: &[f32], dim: usize, a: u32, b: u32) -> f32 {
     let (a, b) = (a as usize, b as usize);
     1.0 - linalg::dot(&unit[a * dim..(a + 1) * dim], &unit[b * dim..(b + 1) * dim])
-}
-
-/// Whether `a` ranks after `b`: farther, or as far with a higher index.
-#[inline]
-fn worse(a: (f32, u32), b: (f32, u32)) -> bool {
-    a.0 > b.0 || (a.0 == b.0 && a.1 > b.1)
-}
-
-impl Heaps {
-    fn new(n: usize, k: usize) -> Heaps {
-        Heaps {
-            k,
-            len: vec![0; n],
-            indices: vec![0; n * k],
-            distances: vec![0.0; n * k],
-            fresh: vec![false; n * k],
-            worst: vec![f32::INFINITY; n],
-        }
-    }
-
-    /// Offers `index` at `distance` to `row`, as a new neighbour; true when it entered.
-    #[inline]
-    fn offer(&mut self, row: usize, index: u32, distance: f32) -> bool {
-        // Ties are decided by index in `insert`.
-        distance <= self.worst[row] && self.insert(row, index, distance)
-    }
-
-    #[inline(never)]
-    fn insert(&mut self, row: usize, index: u32, distance: f32) -> bool {
-        let k = self.k;
-        let len = self.len[row] as usize;
-        let base = row * k;
-        if len == k && !worse((self.distances[base], self.indices[base]), (distance, index)) {
-            return false;
-        }
-        if self.indices[base..base + len].contains(&index) {
-            return false;
-        }
-        let (d, ix, fresh) = (
-            &mut self.distances[base..base + k],
-            &mut self.indices[base..base + k],
-            &mut self.fresh[base..base + k],
-        );
-        let candidate = (distance, index);
-        if len < k {
-            let mut at = len;
-            self.len[row] += 1;
-            while at > 0 {
-                let parent = (at - 1) / 2;
-                if !worse(candidate, (d[parent], ix[parent])) {
-                    break;
-                }
-                d[at] = d[parent];
-                ix[at] = ix[parent];
-                fresh[at] = fresh[parent];
-                at = parent;
-            }
-            d[at] = distance;
-            ix[at] = index;
-            fresh[at] = true;
-            if len + 1 == k {
-                self.worst[row] = d[0];
-            }
-            return true;
-        }
-        let mut at = 0;
-        loop {
-            let left = 2 * at + 1;
-            if left >= k {
-                break;
-            }
-            let right = left + 1;
-            let child =
-                if right < k && worse((d[right], ix[right]), (d[left], ix[left])) { right } else { left };
-            if !worse((d[child], ix[child]), candidate) {
-                break;
-            }
-            d[at] = d[child];
-            ix[at] = ix[child];
-            fresh[at] = fresh[child];
-            at = child;
-        }
-        d[at] = distance;
-        ix[at] = index;
-        fresh[at] = true;
-        self.worst[row] = d[0];
-        true
-    }
-}
-
-/// Each word's candidates of a round: up to [`MAX_CANDIDATES`] words with the smallest
-/// random priorities drawn for them (a max-heap on the priority).
-struct Candidates {
-    len: Vec<u8>,
-    indices: Vec<u32>,
-    priorities: Vec<f32>,
-}
-
-impl Candidates {
-    fn new(n: usize) -> Candidates {
-        Candidates {
-            len: vec![0; n],
-            indices: vec![0; n * MAX_CANDIDATES],
-            priorities: vec![0.0; n * MAX_CANDIDATES],
-        }
-    }
-
-    fn of(&self, row: usize) -> &[u32] {
-        &self.indices[row * MAX_CANDIDATES..][..usize::from(self.len[row])]
-    }
-
-    fn push(&mut self, row: usize, index: u32, priority: f32) {
-        let len = usize::from(self.len[row]);
-        let base = row * MAX_CANDIDATES;
-        let (p, ix) = (
-            &mut self.priorities[base..base + MAX_CANDIDATES],
-            &mut self.indices[base..base + MAX_CANDIDATES],
-        );
-        if len == MAX_CANDIDATES && priority >= p[0] {
-            return;
-        }
-        if ix[..len].contains(&index) {
-            return;
-        }
-        if len < MAX_CANDIDATES {
-            let mut at = len;
-            self.len[row] += 1;
-            while at > 0 {
-                let parent = (at - 1) / 2;
-                if priority <= p[parent] {
-                    break;
-                }
-                p[at] = p[parent];
-                ix[at] = ix[parent];
-                at = parent;
-            }
-            p[at] = priority;
-            ix[at] = index;
-            return;
-        }
-        let mut at = 0;
-        loop {
-            let left = 2 * at + 1;
-            if left >= MAX_CANDIDATES {
-                break;
-            }
-            let right = left + 1;
-            let child = if right < MAX_CANDIDATES && p[right] > p[left] { right } else { left };
-            if p[child] <= priority {
-                break;
-            }
-            p[at] = p[child];
-            ix[at] = ix[child];
-            at = child;
-        }
-        p[at] = priority;
-        ix[at] = index;
-    }
 }
 
 /// Where the search stands.
