@@ -17,8 +17,10 @@
 // then matches braces; that is exact for Rust and right for JS written as this tree writes
 // it (a `/` after `)`, `]`, `}`, a name or a number is division, else a regex).
 //
-// Usage: node scripts/budgets.mjs [--report] [--root DIR]
-//   --report: print, but exit 0; --root: check the tree at DIR (default: this project).
+// Usage: node scripts/budgets.mjs [--report] [--root DIR] [--ceiling KIND=N ...]
+//   --report: print, but exit 0; --root: check the tree at DIR (default: this project);
+//   --ceiling: a budget of KIND (file, function, wasm, architecture) exceeded by a size of at
+//   most N is said but does not fail, so one not met yet cannot grow meanwhile.
 // Prints one line per budget exceeded (what, its size, the budget, why the budget exists),
 // then "N budgets exceeded"; exits 1 if N > 0 unless --report.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -421,7 +423,7 @@ export function check(root) {
   const over = [];
   const add = (kind, what, size) => {
     const { limit, why } = BUDGETS[kind];
-    if (size > limit) over.push({ what, size, limit, why });
+    if (size > limit) over.push({ kind, what, size, limit, why });
   };
   const rust = walk(join(root, 'src'), '.rs');
   const sources = new Map(rust.map((file) => [file, readFileSync(file, 'utf8')]));
@@ -451,11 +453,24 @@ export function describe({ what, limit, why }) {
   return `${what}, budget ${limit}: ${why}`;
 }
 
+/**
+ * `over` split by `ceilings` (kind to a size): a budget exceeded but within its kind's ceiling
+ * is `held` (said, not failed), so a budget still being met cannot slip further meanwhile.
+ */
+export function hold(over, ceilings) {
+  const held = over.filter((o) => o.size <= (ceilings[o.kind] ?? -1));
+  return { failed: over.filter((o) => !held.includes(o)), held };
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const at = process.argv.indexOf('--root');
   const root = at > 0 ? process.argv[at + 1] : join(dirname(fileURLToPath(import.meta.url)), '..');
-  const over = check(root);
-  for (const o of over) console.log(describe(o));
-  console.log(`${over.length} budget${over.length === 1 ? '' : 's'} exceeded`);
-  if (over.length > 0 && !process.argv.includes('--report')) process.exit(1);
+  const ceilings = Object.fromEntries(
+    process.argv.flatMap((arg, i) => (process.argv[i - 1] === '--ceiling' ? [arg.split('=')] : [])).map(([kind, n]) => [kind, Number(n)]),
+  );
+  const { failed, held } = hold(check(root), ceilings);
+  for (const o of failed) console.log(describe(o));
+  for (const o of held) console.log(`${describe(o)} (held under its ceiling of ${ceilings[o.kind]} until it is met)`);
+  console.log(`${failed.length} budget${failed.length === 1 ? '' : 's'} exceeded${held.length ? `, ${held.length} over but held under a ceiling` : ''}`);
+  if (failed.length > 0 && !process.argv.includes('--report')) process.exit(1);
 }

@@ -9,8 +9,9 @@ source scripts/lib.sh
 started=$SECONDS
 
 section "Quick: the house's budgets: files, functions, src/wasm/, ARCHITECTURE.md (scripts/budgets.mjs)"
-# --report prints what exceeds a budget, and why the budget exists, without failing the run.
-node scripts/budgets.mjs --report
+# Any budget exceeded fails the run, with why the budget exists. src/wasm/ is not yet within
+# its budget while its policy moves into the core: the ceiling holds it at its present size.
+node scripts/budgets.mjs --ceiling wasm=5379
 
 section "Quick: lint www/, the tests' JavaScript and scripts/*.mjs (Biome, biome.json)"
 node_modules/.bin/biome lint --error-on-warnings .

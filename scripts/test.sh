@@ -7,8 +7,9 @@ source scripts/lib.sh
 started=$SECONDS
 
 section "Test: the house's budgets: files, functions, src/wasm/, ARCHITECTURE.md (scripts/budgets.mjs)"
-# --report prints what exceeds a budget, and why the budget exists, without failing the run.
-node scripts/budgets.mjs --report
+# Any budget exceeded fails the run, with why the budget exists. src/wasm/ is not yet within
+# its budget while its policy moves into the core: the ceiling holds it at its present size.
+node scripts/budgets.mjs --ceiling wasm=5379
 
 run_script setup.sh --browser --gensim --fasttext --kjv --lm --spark
 

@@ -154,13 +154,14 @@ fn model(files: &[usize], index: Option<usize>, tokenizer: Option<usize>) -> Ope
 
 const DECOMPRESS: &str = "compression: decompress it first (it is read in place, a part at a time)";
 
-/// Every case of the table.
-#[allow(clippy::too_many_lines)]
+/// Every case of the table, in the order the shared fixture lists them.
 fn cases() -> Vec<Case> {
+    [one_of_each(), with_companions(), compressed(), options()].into_iter().flatten().collect()
+}
+
+/// One file of each format, and the Projector's pair.
+fn one_of_each() -> Vec<Case> {
     use VectorFormat::{Glove, ProjectorTsv, Word2VecBinary, Word2VecText};
-    let none = OpenOptions::default();
-    let index_name = "model.safetensors.index.json";
-    let (shard1, shard2) = ("model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors");
     vec![
         // One file of each format.
         case(vec![("vectors.txt", word2vec_text())], vectors(0, Word2VecText)),
@@ -174,8 +175,14 @@ fn cases() -> Vec<Case> {
         case(vec![("data.parquet", parquet())], OpenPlan::Table { parts: vec![0], spark: None }),
         case(vec![("kjv.txt", text())], OpenPlan::Text { file: 0 }),
         // The Projector's pair, in either order, and named as the Projector names it.
-        case(vec![("vectors.tsv", projector_vectors()), ("metadata.tsv", projector_metadata())], paired(0, Companion::File(1))),
-        case(vec![("metadata.tsv", projector_metadata()), ("vectors.tsv", projector_vectors())], paired(1, Companion::File(0))),
+        case(
+            vec![("vectors.tsv", projector_vectors()), ("metadata.tsv", projector_metadata())],
+            paired(0, Companion::File(1)),
+        ),
+        case(
+            vec![("metadata.tsv", projector_metadata()), ("vectors.tsv", projector_vectors())],
+            paired(1, Companion::File(0)),
+        ),
         case(
             vec![("kjv-vectors.tsv", projector_vectors()), ("kjv-metadata.tsv", projector_metadata())],
             paired(0, Companion::File(1)),
@@ -192,8 +199,19 @@ fn cases() -> Vec<Case> {
             vec![("glove.txt", glove()), ("metadata.tsv", projector_metadata())],
             "glove.txt, metadata.tsv: open one vectors file at a time (or a vectors.tsv with its metadata.tsv, or a model's or a table's files together)",
         ),
+    ]
+}
+
+/// A model's and a table's files with right and wrong companions.
+fn with_companions() -> Vec<Case> {
+    let index_name = "model.safetensors.index.json";
+    let (shard1, shard2) = ("model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors");
+    vec![
         // A model with right and wrong companions.
-        case(vec![("model.safetensors", safetensors()), ("tokenizer.json", tokenizer())], model(&[0], None, Some(1))),
+        case(
+            vec![("model.safetensors", safetensors()), ("tokenizer.json", tokenizer())],
+            model(&[0], None, Some(1)),
+        ),
         case(
             vec![
                 ("config.json", config()),
@@ -203,14 +221,26 @@ fn cases() -> Vec<Case> {
             ],
             model(&[1], None, Some(2)),
         ),
-        case(vec![("model.safetensors", safetensors()), ("vocab.json", tokenizer())], model(&[0], None, Some(1))),
         case(
-            vec![("model.safetensors", safetensors()), ("config.json", config()), ("vocab.json", tokenizer())],
+            vec![("model.safetensors", safetensors()), ("vocab.json", tokenizer())],
+            model(&[0], None, Some(1)),
+        ),
+        case(
+            vec![
+                ("model.safetensors", safetensors()),
+                ("config.json", config()),
+                ("vocab.json", tokenizer()),
+            ],
             model(&[0], None, None),
         ),
         case(vec![("q8_0.gguf", gguf()), ("tokenizer.json", tokenizer())], model(&[0], None, Some(1))),
         case(
-            vec![(index_name, shard_index()), (shard1, safetensors()), (shard2, safetensors()), ("tokenizer.json", tokenizer())],
+            vec![
+                (index_name, shard_index()),
+                (shard1, safetensors()),
+                (shard2, safetensors()),
+                ("tokenizer.json", tokenizer()),
+            ],
             model(&[1, 2], Some(0), Some(3)),
         ),
         case(vec![(index_name, shard_index())], model(&[], Some(0), None)),
@@ -236,7 +266,18 @@ fn cases() -> Vec<Case> {
             vec![("data.parquet", parquet()), ("notes.txt", text())],
             "notes.txt: open the Parquet part files of one table alone (a Spark model's folder, or its data/ files)",
         ),
-        refused(vec![("kjv.txt", text()), ("story.txt", text())], "open one text at a time (or a vectors.tsv with its metadata.tsv)"),
+        refused(
+            vec![("kjv.txt", text()), ("story.txt", text())],
+            "open one text at a time (or a vectors.tsv with its metadata.tsv)",
+        ),
+    ]
+}
+
+/// Compressed files: what is read as a stream opens as the file inside; what is read in
+/// place is refused.
+fn compressed() -> Vec<Case> {
+    use VectorFormat::{Glove, ProjectorTsv, Word2VecBinary, Word2VecText};
+    vec![
         // Compressed: what is read as a stream opens as the file inside.
         case(vec![("vectors.txt.gz", gzip(&word2vec_text()))], vectors(0, Word2VecText)),
         case(vec![("vectors.bin.bz2", bzip2(&word2vec_binary()))], vectors(0, Word2VecBinary)),
@@ -247,7 +288,10 @@ fn cases() -> Vec<Case> {
         case(vec![("vectors.zip", deflated(&[("vectors.txt", &word2vec_text())]))], vectors(0, Word2VecText)),
         case(vec![("nested.zip", deflated(&[("glove.txt.gz", &gzip(&glove()))]))], vectors(0, Glove)),
         case(
-            vec![("projector.zip", deflated(&[("vectors.tsv", &projector_vectors()), ("metadata.tsv", &projector_metadata())]))],
+            vec![(
+                "projector.zip",
+                deflated(&[("vectors.tsv", &projector_vectors()), ("metadata.tsv", &projector_metadata())]),
+            )],
             paired(0, Companion::Entry("metadata.tsv".into())),
         ),
         case(
@@ -265,19 +309,41 @@ fn cases() -> Vec<Case> {
         )
         .entry("vectors.txt"),
         refused(
-            vec![("two.zip", deflated(&[("kjv.txt", &text()), ("vectors.txt", &word2vec_text())])), ("story.txt", text())],
+            vec![
+                ("two.zip", deflated(&[("kjv.txt", &text()), ("vectors.txt", &word2vec_text())])),
+                ("story.txt", text()),
+            ],
             "two.zip holds 2 files: open it by itself, and choose one",
         ),
         // What is read in place is refused inside compression.
-        refused(vec![("model.safetensors.gz", gzip(&safetensors()))], &format!("model.safetensors.gz: a language model's file inside gzip {DECOMPRESS}")),
-        refused(vec![("model.zip", deflated(&[("q8_0.gguf", &gguf())]))], &format!("model.zip: a language model's file inside zip {DECOMPRESS}")),
+        refused(
+            vec![("model.safetensors.gz", gzip(&safetensors()))],
+            &format!("model.safetensors.gz: a language model's file inside gzip {DECOMPRESS}"),
+        ),
+        refused(
+            vec![("model.zip", deflated(&[("q8_0.gguf", &gguf())]))],
+            &format!("model.zip: a language model's file inside zip {DECOMPRESS}"),
+        ),
         refused(
             vec![("index.json.gz", gzip(&shard_index()))],
             &format!("index.json.gz: a language model's file inside gzip {DECOMPRESS}"),
         ),
-        refused(vec![("cc.en.300.bin.gz", gzip(&fasttext_model()))], &format!("cc.en.300.bin.gz: a fastText model inside gzip {DECOMPRESS}")),
-        refused(vec![("data.parquet.xz", xz(&parquet()))], &format!("data.parquet.xz: a Parquet table inside xz {DECOMPRESS}")),
-        // Options that apply, and options for a file they do not apply to.
+        refused(
+            vec![("cc.en.300.bin.gz", gzip(&fasttext_model()))],
+            &format!("cc.en.300.bin.gz: a fastText model inside gzip {DECOMPRESS}"),
+        ),
+        refused(
+            vec![("data.parquet.xz", xz(&parquet()))],
+            &format!("data.parquet.xz: a Parquet table inside xz {DECOMPRESS}"),
+        ),
+    ]
+}
+
+/// Options that apply, and options for a file they do not apply to.
+fn options() -> Vec<Case> {
+    use VectorFormat::{ProjectorTsv, Word2VecText};
+    let none = OpenOptions::default();
+    vec![
         case(vec![("cc.en.300.bin", fasttext_model())], OpenPlan::FastText { file: 0 })
             .with(OpenOptions { max_words: true, ..none }),
         case(vec![("model.safetensors", safetensors())], model(&[0], None, None))

@@ -80,6 +80,12 @@ test('files of 600 and 601 lines before their tests, one over on comments, and a
     assert.match(failed.stdout, /src\/over\.rs: 601 lines before its tests, budget 600: /);
     assert.match(failed.stdout, /^7 budgets exceeded$/m);
     assert.equal(run('--report').status, 0, '--report prints but passes');
+    const ceiling = run('--ceiling', 'wasm=2501', '--ceiling', 'architecture=400');
+    assert.equal(ceiling.status, 1, 'the other budgets still fail');
+    assert.match(ceiling.stdout, /src\/wasm\/: 2501 lines before its tests, budget 2500: .* \(held under its ceiling of 2501 until it is met\)$/m);
+    assert.match(ceiling.stdout, /^6 budgets exceeded, 1 over but held under a ceiling$/m, 'a ceiling below the size holds nothing');
+    writeFileSync(join(root, 'src/wasm/more.rs'), rustFile(2002));
+    assert.match(run('--ceiling', 'wasm=2501').stdout, /^7 budgets exceeded$/m, 'past its ceiling it fails again');
     for (const f of ['over.rs', 'wordy.rs', 'fns.rs', 'wasm/more.rs']) rmSync(join(root, 'src', f));
     writeFileSync(join(root, 'www/view.js'), jsFn('function fits()', 100));
     writeFileSync(join(root, 'ARCHITECTURE.md'), 'line\n'.repeat(400));
