@@ -81,7 +81,9 @@ export async function restoreLinkState(model, state) {
   model.panel.setProjection(changes);
   await model.project(changes, { refit: true });
   const view = (state.get('view') ?? '').split(',').map(Number);
-  if (view.length === 4 && view.every(Number.isFinite) && view[0] < view[1] && view[2] < view[3]) model.map.setView(view);
+  if (view.length === 4 && view.every(Number.isFinite) && view[0] < view[1] && view[2] < view[3]) {
+    model.map.setView(/** @type {[number, number, number, number]} */ (view));
+  }
   const word = state.get('word');
   if (word) model.host.select(word);
 }
