@@ -23,10 +23,8 @@ import { contents, fileText, slices, syncReader } from './file-bytes.js';
  * @returns {Pick<import('../protocol.js').Handlers, 'openFiles'>}
  */
 export function openFilesHandler(opening) {
-  const { session, state, scheduler } = opening.parts;
+  const { session, state } = opening.parts;
   const checkAllowed = (event) => state.check(event);
-  const fire = (event) => state.fire(event);
-  const currentState = () => state.current;
   const openModel = (files, heads, plan, tensor) => opening.openModel(files, heads, plan, tensor);
   const openTable = (files, plan, columns) => opening.openTable(files, plan, columns);
   const loadVectors = (file, format, metadata, isCurrent, maxWords, compressed, entry) =>
@@ -56,11 +54,8 @@ export function openFilesHandler(opening) {
       // The Projector's pair: two files dropped together, or one zip of both.
       const companion = plan.kind === 'vectors' ? plan.metadata : null;
       const metadata = companion ? (companion.file != null ? { file: files[companion.file] } : { file, entry: companion.entry }) : undefined;
-      const read = scheduler.begin('read', () => session.load_cancel());
-      const isCurrent = () => !read.cancelled;
       const stopped = () => new Error(`stopped reading ${file.name}`);
-      fire('openVectors');
-      try {
+      return opening.read(() => session.load_cancel(), async (_read, isCurrent) => {
         if (format === 'bundle') {
           const text = await fileText(file, inside ?? undefined);
           if (!isCurrent()) throw stopped();
@@ -74,16 +69,7 @@ export function openFilesHandler(opening) {
         const info = session.load_finish(file.size);
         vectorsOpened();
         return { kind: 'vectors', model, info };
-      } catch (error) {
-        // The state may have changed during the awaits above: read it afresh (the checker narrows it).
-        if (isCurrent() && currentState() === 'loading') {
-          read.cancel(error);
-          fire('openFailed');
-        }
-        throw error;
-      } finally {
-        read.end();
-      }
+      });
     },
   };
 }
@@ -165,6 +151,35 @@ export class Opening {
   }
 
   /**
+   * Runs `body` as the one read of vectors: the state moves to loading, the read holds the
+   * scheduler's 'read' token with `cleanup` (which drops its half-built vectors), and a failure
+   * while it is still the current read cancels it and goes back to the state before. The token
+   * is taken once the state machine let the read start, so a refused start leaves none behind.
+   * @template T
+   * @param {() => void} cleanup
+   * @param {(read: import('./scheduler.js').Token, isCurrent: () => boolean) => Promise<T>} body
+   * @returns {Promise<T>}
+   */
+  async read(cleanup, body) {
+    const { state, scheduler } = this.parts;
+    state.fire('openVectors');
+    const read = scheduler.begin('read', cleanup);
+    const isCurrent = () => !read.cancelled;
+    try {
+      return await body(read, isCurrent);
+    } catch (error) {
+      // The state may have changed during the body's awaits: read it afresh.
+      if (isCurrent() && state.current === 'loading') {
+        read.cancel(error);
+        state.fire('openFailed');
+      }
+      throw error;
+    } finally {
+      read.end();
+    }
+  }
+
+  /**
    * A language model's embedding matrix, from the files dropped together as the session's
    * `plan` says: a `.safetensors` or `.gguf` file, or a sharded model's index with its shards,
    * and a `tokenizer.json`. Only the header and the matrix's bytes are read, a slice at a
@@ -186,11 +201,8 @@ export class Opening {
       candidates = candidates.filter(({ file }) => file.name === shard.file);
       chosen = shard.tensor;
     }
-    state.fire('openVectors');
-    const read = this.parts.scheduler.begin('read', () => session.model_cancel());
-    const isCurrent = () => !read.cancelled;
     const stopped = (file) => new Error(`stopped reading ${file.name}`);
-    try {
+    return this.read(() => session.model_cancel(), async (read, isCurrent) => {
       // Several shards and no index: the matrix is in the one whose header names it.
       let found = null;
       for (const { file, head } of candidates) {
@@ -218,15 +230,7 @@ export class Opening {
       const info = session.model_finish();
       const model = this.vectorsOpened();
       return { kind: 'vectors', model, info };
-    } catch (error) {
-      if (isCurrent() && state.current === 'loading') {
-        read.cancel(error);
-        state.fire('openFailed');
-      }
-      throw error;
-    } finally {
-      read.end();
-    }
+    });
   }
 
   /**
@@ -261,11 +265,8 @@ export class Opening {
     const parts = plan.parts.map((i) => files[i]);
     const metadata = plan.spark != null ? files[plan.spark] : undefined;
     const metadataText = metadata ? await metadata.text() : undefined;
-    state.fire('openVectors');
-    const read = this.parts.scheduler.begin('read', () => session.table_cancel());
-    const isCurrent = () => !read.cancelled;
     const stopped = (name) => new Error(`stopped reading ${name}`);
-    try {
+    return this.read(() => session.table_cancel(), async (read, isCurrent) => {
       session.table_open(metadataText);
       for (const file of parts) {
         await this.readTableFooter(file, isCurrent);
@@ -288,15 +289,7 @@ export class Opening {
       const info = session.table_finish();
       const model = this.vectorsOpened();
       return { kind: 'vectors', model, info };
-    } catch (error) {
-      if (isCurrent() && state.current === 'loading') {
-        read.cancel(error);
-        state.fire('openFailed');
-      }
-      throw error;
-    } finally {
-      read.end();
-    }
+    });
   }
 
   /**
